@@ -1,0 +1,22 @@
+# path.sh -- environment for termeval. Sourced by run.sh, every step script and every job
+# started by $cmd (run.pl/queue.pl/slurm.pl run jobs from the recipe root after ". ./path.sh").
+# On first use it creates tools/venv from the pinned requirements.txt (utils/setup_env.sh);
+# later calls only check a stamp, so they are fast and work offline. Never exits the caller.
+TERMEVAL_ROOT=${TERMEVAL_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+export TERMEVAL_ROOT
+export LC_ALL=C PYTHONUNBUFFERED=1 PYTHONIOENCODING=UTF-8 OMP_NUM_THREADS=1 MPLBACKEND=Agg
+if ! cmp -s "$TERMEVAL_ROOT/requirements.txt" "$TERMEVAL_ROOT/tools/venv/.requirements.done" 2>/dev/null; then
+  "$TERMEVAL_ROOT/utils/setup_env.sh" || { echo "path.sh: could not set up tools/venv (see above)" >&2; return 1 2>/dev/null || exit 1; }
+fi
+case ":$PATH:" in
+  *":$TERMEVAL_ROOT/tools/venv/bin:"*) ;;
+  *) export PATH="$TERMEVAL_ROOT/tools/venv/bin:$TERMEVAL_ROOT/utils:$PATH" ;;
+esac
+case ":${PYTHONPATH:-}:" in
+  *":$TERMEVAL_ROOT:"*) ;;
+  *) export PYTHONPATH="$TERMEVAL_ROOT${PYTHONPATH:+:$PYTHONPATH}" ;;
+esac
+# Optional Kaldi: only used if the user has it; never required.
+if [ -n "${KALDI_ROOT:-}" ] && [ -d "$KALDI_ROOT/src/bin" ]; then
+  export PATH="$PATH:$KALDI_ROOT/src/bin:$KALDI_ROOT/src/kwsbin"
+fi
