@@ -82,12 +82,14 @@ def command_line() -> str:
     return " ".join(shlex.quote(a) for a in [os.path.relpath(sys.argv[0])] + sys.argv[1:])
 
 
-def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark: str,
+def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark: str | None,
                  extra: Mapping[str, Any] | None = None, command: str | None = None) -> str:
     """Write exp_dir/scores/<stage> and merge the metrics into exp_dir/scores/scores.json.
 
     Returns the path of the stage file. `extra` keys are stored at the top level of
-    scores.json (e.g. {"counts": {...}, "folds": {...}}).
+    scores.json (e.g. {"counts": {...}, "folds": {...}}). A stage that is not a scoring
+    benchmark (input preparation) passes benchmark=None and leaves the top-level
+    `benchmark`/`command` of scores.json as they are.
     """
     scores_dir = os.path.join(exp_dir, "scores")
     os.makedirs(scores_dir, exist_ok=True)
@@ -107,8 +109,9 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
             data = {}
     command = command if command is not None else command_line()
     data["termeval_version"] = __version__
-    data["benchmark"] = benchmark
-    data["command"] = command
+    if benchmark is not None:
+        data["benchmark"] = benchmark
+        data["command"] = command
     for m in metrics:
         data[m.name] = to_json_value(m.value)
     for k, v in (extra or {}).items():

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Benchmark steps/prepare_gold.py (+ utils/validate_data_dir.py) on the 38-hour ZeroSpeech
+# 2017 English gold (1.43 M phone lines, 361 k words). Prints wall time and peak memory of
+# each step (/usr/bin/time -v when present, else Python's resource.getrusage).
+# Not a test: timings depend on the machine.
+#
+# Usage: local/bench_prepare_gold.sh [options]
+#  e.g.: local/bench_prepare_gold.sh --shared ../shared
+#
+# Options (default):
+#   --shared <dir>   # (../shared) folder holding data/zr17/english.{phn,wrd}
+#   --dir <dir>      # (exp/bench_prepare_gold) output data dir (data/ files go under it)
+
+# Begin configuration section.
+shared=${TERMEVAL_SHARED:-../shared}
+dir=exp/bench_prepare_gold
+# End configuration section.
+
+[ -f ./path.sh ] && . ./path.sh
+. utils/parse_options.sh
+
+if [ $# -ne 0 ]; then
+  awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2
+  exit 1
+fi
+set -euo pipefail
+
+phn=$shared/data/zr17/english.phn
+wrd=$shared/data/zr17/english.wrd
+for f in "$phn" "$wrd"; do
+  [ -f "$f" ] || { echo "$0: no such file $f (set --shared)" >&2; exit 1; }
+done
+mkdir -p "$dir/log"
+
+measure() {  # measure <name> <command...>: prints '<name>: wall <s> s, peak RSS <MB> MB'
+  local name=$1; shift
+  if [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1; then
+    /usr/bin/time -v "$@" 2> "$dir/log/$name.log" || { cat "$dir/log/$name.log" >&2; return 1; }
+    awk -v n="$name" -F': ' '/Elapsed \(wall clock\)/ {w=$2} /Maximum resident set size/ {m=$2}
+      END {k=split(w, a, ":"); s=0; for (i=1; i<=k; i++) s=s*60+a[i];
+           printf "%s: wall %.2f s, peak RSS %.0f MB\n", n, s, m/1024}' "$dir/log/$name.log"
+  else
+    python3 - "$name" "$@" <<'PY'
+import resource, subprocess, sys, time
+t = time.time()
+subprocess.run(sys.argv[2:], check=True, stderr=subprocess.DEVNULL)
+peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+print(f"{sys.argv[1]}: wall {time.time() - t:.2f} s, peak RSS {peak:.0f} MB")
+PY
+  fi
+}
+
+echo "# $(wc -l < "$phn") phone lines, $(wc -l < "$wrd") word lines; $(nproc) CPU(s)"
+measure prepare_gold python3 steps/prepare_gold.py --format zr "$phn" "$wrd" "$dir/english"
+measure validate_data_dir python3 utils/validate_data_dir.py "$dir/english"
+measure export_zr python3 utils/export_zr.py "$dir/english" "$dir/english.phn" "$dir/english.wrd"
+echo "# output: $dir/english ($(wc -l < "$dir/english/phones") phones, $(grep -c ' SIL$' "$dir/english/phones") SIL)"

@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Benchmark steps/score_std.py on synthetic STD tasks; prints wall time and peak RSS.
+
+Usage: local/bench_std.py [--cases 100x100k,400x100k,1000x1M] [--keep-dir DIR] [--format kwslist]
+
+Cases: <queries>x<detections>. 100x100k and 400x100k use 200 files of 30 s (6000 s, the F4DE
+measurement set-up of the spec §8: F4DE took 52.7 s and 470 s); 1000x1M uses 3600 files of
+100 s (100 h). Each query has 10 reference occurrences; about 60% of them get a detection near
+them, the rest of the detections are random; scores are uniform in [0, 1], YES iff >= 0.5.
+The data generation time is not included in the figures.
+"""
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from termeval.cli import make_parser, run
+
+
+def generate(d: str, n_q: int, n_det: int, n_files: int, file_dur: float, fmt: str, seed: int = 0) -> tuple[str, str]:
+    rng = np.random.default_rng(seed)
+    kws = os.path.join(d, "kws")
+    os.makedirs(kws, exist_ok=True)
+    with open(os.path.join(kws, "ecf.xml"), "w") as f:
+        f.write(f'<ecf source_signal_duration="{n_files * file_dur:.3f}" version="bench">\n')
+        f.writelines(f'<excerpt audio_filename="f{i:05d}.wav" channel="1" tbeg="0.000" dur="{file_dur:.3f}" '
+                     'language="multiple" source_type="synthetic"/>\n' for i in range(n_files))
+        f.write("</ecf>\n")
+    with open(os.path.join(kws, "tlist.xml"), "w") as f:
+        f.write('<termlist ecf_filename="ecf.xml" language="multiple" version="bench">\n')
+        f.writelines(f'<term termid="q{q:05d}"><termtext>q{q:05d}</termtext></term>\n' for q in range(n_q))
+        f.write("</termlist>\n")
+    n_ref = 10 * n_q
+    rq = np.repeat(np.arange(n_q), 10)
+    rf = rng.integers(0, n_files, n_ref)
+    rd = rng.uniform(0.4, 1.0, n_ref)
+    rb = rng.uniform(0, file_dur - 1.0, n_ref)
+    with open(os.path.join(kws, "rttm"), "w") as f:
+        f.writelines(f"LEXEME f{a:05d} 1 {b:.3f} {c:.3f} q{q:05d} lex spk <NA>\n"
+                     for q, a, b, c in zip(rq.tolist(), rf.tolist(), rb.tolist(), rd.tolist()))
+    # detections: 60% of refs get one near them, the rest random
+    near = rng.random(n_ref) < 0.6
+    k = int(near.sum())
+    dq = np.r_[rq[near], rng.integers(0, n_q, n_det - k)]
+    df = np.r_[rf[near], rng.integers(0, n_files, n_det - k)]
+    db = np.r_[np.clip(rb[near] + rng.normal(0, 0.2, k), 0, file_dur - 1.0), rng.uniform(0, file_dur - 1.0, n_det - k)]
+    dd = rng.uniform(0.3, 0.9, n_det)
+    ds = np.r_[rng.uniform(0.3, 1.0, k), rng.uniform(0, 1.0, n_det - k)]
+    o = np.argsort(dq, kind="stable")
+    dq, df, db, dd, ds = dq[o], df[o], db[o], dd[o], ds[o]
+    dets = os.path.join(d, "detections." + ("txt" if fmt == "kaldi" else "xml"))
+    starts = np.searchsorted(dq, np.arange(n_q + 1))
+    with open(dets, "w") as f:
+        if fmt == "kaldi":
+            f.writelines(f"q{q:05d} f{a:05d} {int(b * 100)} {int((b + c) * 100)} {s:.6f}\n"
+                         for q, a, b, c, s in zip(dq.tolist(), df.tolist(), db.tolist(), dd.tolist(), ds.tolist()))
+        else:
+            f.write('<kwslist kwlist_filename="tlist.xml" language="multiple" system_id="bench">\n')
+            for q in range(n_q):
+                s0, s1 = starts[q], starts[q + 1]
+                f.write(f'<detected_kwlist kwid="q{q:05d}" search_time="1" oov_count="0">\n')
+                f.writelines(f'<kw file="f{a:05d}" channel="1" tbeg="{b:.3f}" dur="{c:.3f}" score="{s:.6f}" '
+                             f'decision="{"YES" if s >= 0.5 else "NO"}"/>\n'
+                             for a, b, c, s in zip(df[s0:s1].tolist(), db[s0:s1].tolist(), dd[s0:s1].tolist(),
+                                                   ds[s0:s1].tolist()))
+                f.write("</detected_kwlist>\n")
+            f.write("</kwslist>\n")
+    return kws, dets
+
+
+CASES = {"100x100k": (100, 100_000, 200, 30.0), "400x100k": (400, 100_000, 200, 30.0),
+         "1000x1M": (1000, 1_000_000, 3600, 100.0)}
+
+
+def main(argv) -> int:
+    p = make_parser(__doc__)
+    p.add_argument("--cases", default="100x100k,400x100k,1000x1M")
+    p.add_argument("--keep-dir", default=None)
+    p.add_argument("--format", default="kwslist", choices=["kwslist", "kaldi"])
+    p.add_argument("--extra", default="", help="extra options for steps/score_std.py")
+    args = p.parse_args(argv)
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    base = args.keep_dir or tempfile.mkdtemp(prefix="bench_std.")
+    print(f"{'case':>10} {'wall_s':>8} {'cpu_s':>7} {'peak_rss_MB':>12} {'gen_s':>7}  atwv / mtwv")
+    for name in args.cases.split(","):
+        n_q, n_det, n_files, fdur = CASES[name]
+        d = os.path.join(base, name)
+        t0 = time.time()
+        kws, dets = generate(d, n_q, n_det, n_files, fdur, args.format)
+        gen = time.time() - t0
+        exp = os.path.join(d, "exp")
+        cmd = [sys.executable, os.path.join(root, "steps/score_std.py"), "--preset", "nist2006",
+               *args.extra.split(), kws, dets, exp]
+        t0 = time.time()
+        u0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        r = subprocess.run(cmd, cwd=root, capture_output=True, text=True)
+        wall = time.time() - t0
+        u1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (u1.ru_utime + u1.ru_stime) - (u0.ru_utime + u0.ru_stime)
+        if r.returncode:
+            print(r.stderr, file=sys.stderr)
+            return 1
+        # peak RSS of the (largest) child so far, KiB on Linux
+        rss = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        vals = dict(line.split()[:2] for line in r.stdout.splitlines() if line.strip())
+        print(f"{name:>10} {wall:8.2f} {cpu:7.2f} {rss:12.0f} {gen:7.1f}  {vals.get('atwv')} / {vals.get('mtwv')}")
+    if not args.keep_dir:
+        import shutil
+        shutil.rmtree(base, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Prepare a discovered-class file (ZeroSpeech TDE format) or a pairs file
+# (file1 on1 off1 file2 on2 off2 [score]) for scoring against a prepared gold data dir.
+# Writes <exp-dir>/classes/{segments,utt2class,class2utt,class_names,counts[,discarded]}
+# and the counts as <exp-dir>/scores/prepare (+ scores.json).
+# Strict by default: unknown file ids (all listed), onset >= offset, negative/NaN times,
+# fragments past the file end (reco2dur), duplicate class ids and fragment lines outside a
+# class are one-line errors naming file and line; nothing is written. Empty classes are
+# skipped and counted.
+#
+# Usage: steps/prepare_classes.sh [options] <data-dir> <class-or-pairs-file> <exp-dir>
+#  e.g.: steps/prepare_classes.sh data/example data/local/example/classes/example.classes exp/example
+#
+# Options:
+#   --lenient <true|false>    # default false; true: drop (unknown file, bad interval, outside a
+#                             # class, wholly past the end) or truncate (past the end) bad
+#                             # fragments, keep duplicate class ids as separate classes, count
+#                             # every case and list them in <exp-dir>/classes/discarded
+#   --format <auto|class|pairs>  # default auto (from the first non-blank line)
+#   --tolerance <seconds>     # default 1e-6: allowed overrun of a fragment past the file end
+
+# Begin configuration section.
+lenient=false
+format=auto
+tolerance=1e-6
+# End configuration section.
+
+echo "$0 $@" >&2
+
+[ -f ./path.sh ] && . ./path.sh
+. utils/parse_options.sh
+
+if [ $# -ne 3 ]; then
+  awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2
+  exit 1
+fi
+set -euo pipefail
+
+data=$1
+classfile=$2
+dir=$3
+
+for f in "$data/reco2dur" "$classfile"; do
+  [ -f "$f" ] || { echo "$0: no such file $f" >&2; exit 1; }
+done
+
+mkdir -p "$dir/log"
+python3 steps/prepare_classes.py --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
+  "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
+
+echo "$0: prepared $classfile into $dir/classes (counts in $dir/classes/counts)" >&2

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""QUESST-style per-document scoring: every (query, document) pair is a trial.
+
+Usage: steps/score_quesst.py [options] <kws-data-dir> <detections> <exp-dir>
+ e.g.: steps/score_quesst.py --default-score -10 data/example_std/kws exp/example_std/detections.xml exp/example_std
+
+<kws-data-dir>: ECF + RTTM + term list (a Kaldi kws dir or a QUESST groundtruth_* dir), or
+the simple lists `documents`, `queries`, `targets` (`<query> <document>`).
+<detections>: STDLIST, KWSLIST, Kaldi `kwid utt start end score`, or `<query> <document>
+<score> [YES|NO]` lines. Detections are reduced to the maximum score per (query, document);
+unreported trials take --default-score. Queries that occur nowhere are removed.
+
+Writes <exp-dir>/scores/quesst (+ scores.json), <exp-dir>/details/quesst/score.out (the
+kit's five headline lines, also printed on stdout) and <exp-dir>/details/quesst/per_query.
+See termeval/std/quesst.py for the definitions.
+"""
+from __future__ import annotations
+
+import math
+import os
+import sys
+
+import numpy as np
+
+from termeval.cli import make_parser, run, str2bool
+from termeval.errors import InputError
+from termeval.scores import Metric, write_scores
+from termeval.std import quesst as Q
+from termeval.textio import atomic_write
+
+
+def main(argv):
+    p = make_parser(__doc__)
+    p.add_argument("--p-target", type=float, default=0.0008, help="default %(default)s (QUESST kit)")
+    p.add_argument("--c-miss", type=float, default=100.0, help="default %(default)s")
+    p.add_argument("--c-fa", type=float, default=1.0, help="default %(default)s")
+    p.add_argument("--eff-prior", type=float, default=None,
+                   help="use this effective prior instead (the kit passes bc's 0.0741289)")
+    p.add_argument("--default-score", default="min",
+                   help="score of unreported trials: a number (SUPERB: -10) or 'min' (the "
+                        "minimum submitted score, seed eq. 42); default %(default)s")
+    p.add_argument("--act-threshold", default="bayes",
+                   help="actTWV threshold: 'bayes' = ln((1-P_tar)/P_tar) for LLR scores, or a number")
+    p.add_argument("--use-decisions", type=str2bool, default=False,
+                   help="actTWV from the YES/NO decisions of the detections instead (default false)")
+    p.add_argument("--format", choices=("auto", "xml", "kaldi", "pairs"), default="auto")
+    p.add_argument("kws_dir")
+    p.add_argument("detections")
+    p.add_argument("exp_dir")
+    a = p.parse_args(argv)
+    if not os.path.isfile(a.detections):
+        raise InputError("no such detection file", a.detections)
+    if a.default_score != "min":
+        try:
+            ds = float(a.default_score)
+        except ValueError:
+            raise InputError(f"--default-score must be a number or 'min', got '{a.default_score}'") from None
+        if not math.isfinite(ds):
+            raise InputError("--default-score must be finite (Cnxe is infinite otherwise)")
+    p_tar = a.eff_prior if a.eff_prior is not None else Q.effective_prior(a.p_target, a.c_miss, a.c_fa)
+    if not 0 < p_tar < 1:
+        raise InputError(f"effective prior {p_tar} must lie strictly between 0 and 1")
+    thr = None
+    if a.act_threshold != "bayes":
+        try:
+            thr = float(a.act_threshold)
+        except ValueError:
+            raise InputError(f"--act-threshold must be 'bayes' or a number, got '{a.act_threshold}'") from None
+
+    ref = Q.load_reference(a.kws_dir)
+    hyp = Q.read_pair_scores(a.detections, a.format)
+    if a.use_decisions and hyp.decision is None:
+        raise InputError("--use-decisions true, but the detections carry no YES/NO decisions", a.detections)
+    tr, warnings = Q.trials_from_inputs(ref, hyp, "min" if a.default_score == "min" else float(a.default_score))
+    for w in warnings:
+        print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
+    r = Q.score_trials(tr, p_tar, thr, a.use_decisions)
+    c = r.counts
+
+    lines = Q.kit_lines(r)
+    det_dir = os.path.join(a.exp_dir, "details", "quesst")
+    os.makedirs(det_dir, exist_ok=True)
+    with atomic_write(os.path.join(det_dir, "score.out")) as f:
+        f.write("".join(x + "\n" for x in lines))
+    with atomic_write(os.path.join(det_dir, "per_query")) as f:
+        f.write("# query n_target_docs act_twv best_twv best_threshold\n")
+        for i, q in enumerate(tr.query_ids):
+            f.write(f"{q} {int(tr.n_target[i])} {r.per_query_twv[i]:.6f} {r.per_query_best[i]:.6f} "
+                    f"{'-' if not np.isfinite(r.per_query_threshold[i]) else repr(float(r.per_query_threshold[i]))}\n")
+
+    act_support = ("decisions" if a.use_decisions else f"score >= {r.act_threshold:.6g}")
+    metrics = [
+        Metric("act_twv", r.act_twv, act_support),
+        Metric("act_p_miss", r.act_p_miss), Metric("act_p_fa", r.act_p_fa),
+        Metric("max_twv", r.max_twv, f"threshold {r.max_twv_threshold:.6g}"),
+        Metric("max_twv_threshold", r.max_twv_threshold),
+        Metric("max_p_miss", r.max_p_miss), Metric("max_p_fa", r.max_p_fa),
+        Metric("ub_twv", r.ub_twv, "per-query threshold offset"),
+        Metric("act_cnxe", r.act_cnxe),
+        Metric("min_cnxe", r.min_cnxe.cnxe, f"affine gamma {r.min_cnxe.gamma:.6g} delta {r.min_cnxe.delta:.6g}"),
+        Metric("min_cnxe_gamma", r.min_cnxe.gamma), Metric("min_cnxe_delta", r.min_cnxe.delta),
+        Metric("min_cnxe_pav", r.min_cnxe_pav, "global PAV lower bound"),
+        Metric("lb_cnxe", r.lb_cnxe, "per-query PAV"),
+        Metric("lb_min_cnxe", r.lb_min_cnxe.cnxe, "affine over the per-query PAV LLRs"),
+        Metric("effective_prior", p_tar), Metric("beta", r.beta),
+        Metric("default_score", c["default_score"]),
+        Metric("n_queries", c["n_queries"]), Metric("n_unseen_queries", c["n_unseen_queries"]),
+        Metric("n_documents", c["n_documents"]), Metric("n_trials", c["n_trials"]),
+        Metric("n_targets", c["n_targets"]), Metric("n_given", c["n_given"]),
+        Metric("n_default", c["n_default"]), Metric("n_detections", c["n_detections"]),
+        Metric("n_duplicates", c["n_duplicates"]),
+        Metric("n_outside_documents", c["n_outside_documents"]),
+    ]
+    extra = {"quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
+                        "reference": ref.source, "detections_format": hyp.fmt}}
+    path = write_scores(a.exp_dir, "quesst", metrics, "quesst", extra)
+    print("\n".join(lines))
+    print(f"{os.path.basename(sys.argv[0])}: wrote {path} and {det_dir}/score.out", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Score a spoken term detection / query-by-example system (MediaEval SWS 2013, NIST STD 2006,
+# BABEL/Kaldi KWS): ATWV, MTWV (+threshold), OTWV, STWV, Pmiss/Pfa, Cnxe, Cmin_nxe, counts,
+# per-term table, alignment CSV, DET points, det.png/det.pdf and twv.png/twv.pdf.
+#
+# Usage: steps/score_std.sh [options] <kws-data-dir> <detections> <exp-dir>
+#  e.g.: steps/score_std.sh data/example_std/kws data/example_std/detections.stdlist.xml exp/example_std
+#
+# <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi style hitlist (+ utt.map,
+#   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
+# <detections>: STDLIST or KWSLIST XML, or Kaldi text 'kwid utt start end score' (auto-detected).
+# Outputs: <exp-dir>/scores/std, <exp-dir>/scores/scores.json, <exp-dir>/details/, <exp-dir>/log/.
+#
+# Options (default):
+#   --preset sws2013          sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66),
+#                             nist2006 (beta 999.9), sws2012 (beta from the true occurrences), quesst
+#   --p-target X --c-miss X --c-fa X   explicit operating point (overrides the preset)
+#   --trials-per-sec 1        trials per term = round(rate x duration) (F4DE divides: see --compat)
+#   --include-notarget-terms false     F4DE -inc: terms without references enter the FA average
+#   --align f4de              f4de (one-to-one maximum matching, F4DE tie-breaks) | kaldi (greedy)
+#   --tolerance 0.5           seconds between a detection's mid-point and the reference span
+#   --compat none             f4de: F4DE's duration rule, N = round(T / rate), abort on
+#                             inconsistent YES/NO decisions
+#   --cmin newton             newton (affine recalibration, seed eq. 44) | pav (lower bound)
+#   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
+#   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
+#   --term-attr ""            NAME:REGEX, score only the terms whose kwinfo attribute matches (F4DE -q)
+#   --source-type ""          comma-separated ECF source types to score (F4DE -Y)
+#   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
+#   --write-alignment true    write details/alignment.csv
+#   --plots true              draw det/twv plots
+#   --cmd utils/run.pl        job launcher
+
+preset=sws2013
+p_target=
+c_miss=
+c_fa=
+trials_per_sec=1
+include_notarget_terms=false
+align=f4de
+tolerance=0.5
+compat=none
+cmin=newton
+default_score=
+decision_threshold=0.5
+term_attr=
+source_type=
+ecf=
+rttm=
+termlist=
+write_alignment=true
+plots=true
+cmd=utils/run.pl
+
+echo "$0 $@" >&2
+. ./path.sh
+. utils/parse_options.sh
+
+if [ $# -ne 3 ]; then
+  awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2
+  exit 1
+fi
+set -euo pipefail
+
+kws=$1
+dets=$2
+dir=$3
+
+[ -d "$kws" ] || { echo "$0: no such kws data dir: $kws" >&2; exit 1; }
+[ -f "$dets" ] || { echo "$0: no such detection file: $dets" >&2; exit 1; }
+mkdir -p "$dir/log"
+
+opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
+      --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
+      --compat "$compat" --cmin "$cmin" --decision-threshold "$decision_threshold"
+      --write-alignment "$write_alignment" --plots "$plots")
+[ -n "$p_target" ] && opts+=(--p-target "$p_target")
+[ -n "$c_miss" ] && opts+=(--c-miss "$c_miss")
+[ -n "$c_fa" ] && opts+=(--c-fa "$c_fa")
+[ -n "$default_score" ] && opts+=(--default-score "$default_score")
+[ -n "$term_attr" ] && opts+=(--term-attr "$term_attr")
+[ -n "$source_type" ] && opts+=(--source-type "$source_type")
+[ -n "$ecf" ] && opts+=(--ecf "$ecf")
+[ -n "$rttm" ] && opts+=(--rttm "$rttm")
+[ -n "$termlist" ] && opts+=(--termlist "$termlist")
+
+if ! $cmd "$dir/log/score_std.log" python3 steps/score_std.py "${opts[@]}" "$kws" "$dets" "$dir"; then
+  grep -E 'error|warning' "$dir/log/score_std.log" | grep -v '^#' >&2 || true
+  echo "$0: scoring failed, see $dir/log/score_std.log" >&2
+  exit 1
+fi
+grep 'warning:' "$dir/log/score_std.log" >&2 || true
+cat "$dir/scores/std"

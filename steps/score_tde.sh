@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Score a spoken term discovery class file with the ZeroSpeech term discovery metrics.
+# zrc2020 (default): the definitions of tdev2 (PyPI zerospeech-tde 2.0.3, today's ZeroSpeech
+# leaderboards), computed exactly but by counting instead of enumerating pairs: NED (+ number
+# of pairs) and coverage -> <exp-dir>/scores/matching; grouping and type P/R/F ->
+# scores/clustering; token and boundary P/R/F -> scores/parsing; all values at full precision
+# plus counts (classes, fragments, discarded fragments by reason) in scores/scores.json;
+# per-class diagnostics in <exp-dir>/details/clusters.txt and the discarded fragments in
+# <exp-dir>/details/discarded.
+# zr2015 / zr2017: the fold-based 2015/2017 challenge tools, handed over to
+# steps/score_tde_folds.sh with the same arguments and options.
+# The classes are prepared (steps/prepare_classes.sh) first if <exp-dir>/classes is missing or
+# older than the class file or the data dir.
+#
+# Usage: steps/score_tde.sh [options] <data-dir> <class-file> <exp-dir>
+#  e.g.: steps/score_tde.sh --nj 4 data/zr17_mandarin downloads/zr17/kamper_mandarin.class exp/zr17_mandarin/kamper
+#
+# Options:
+#   --benchmark <zrc2020|zr2015|zr2017>   # default zrc2020
+#   --nj <n>                              # default 1; number of jobs, the classes are split
+#                                         # into n ranges of about equal cost
+#   --cmd <launcher>                      # default run.pl (or $cmd from cmd.sh), e.g. "queue.pl --mem 4G"
+#   --folds <auto|...>                    # default auto; zr2015/zr2017 only (score_tde_folds.sh)
+#   --lenient <true|false>                # default false; passed to steps/prepare_classes.sh
+#   --workers <n>                         # default 1; edit-distance threads per job
+
+# Begin configuration section.
+benchmark=zrc2020
+nj=1
+cmd=${cmd:-run.pl}
+folds=auto
+lenient=false
+workers=1
+# End configuration section.
+
+echo "$0 $@" >&2
+
+[ -f ./path.sh ] && . ./path.sh
+. utils/parse_options.sh
+
+if [ $# -ne 3 ]; then
+  awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2
+  exit 1
+fi
+set -euo pipefail
+
+data=$1
+classfile=$2
+dir=$3
+
+case "$benchmark" in
+  zrc2020) ;;
+  zr2015|zr2017)
+    if [ ! -x steps/score_tde_folds.sh ]; then
+      echo "$0: --benchmark $benchmark needs steps/score_tde_folds.sh, which is not installed" >&2
+      exit 1
+    fi
+    exec steps/score_tde_folds.sh --benchmark "$benchmark" --nj "$nj" --cmd "$cmd" \
+      --folds "$folds" --lenient "$lenient" "$data" "$classfile" "$dir" ;;
+  *) echo "$0: unknown --benchmark '$benchmark' (zrc2020, zr2015 or zr2017)" >&2; exit 1 ;;
+esac
+
+for f in "$data/phones" "$data/words" "$data/reco2dur" "$classfile"; do
+  [ -f "$f" ] || { echo "$0: no such file $f" >&2; exit 1; }
+done
+if ! [ "$nj" -ge 1 ] 2>/dev/null; then
+  echo "$0: --nj must be a positive integer, got '$nj'" >&2; exit 1
+fi
+
+mkdir -p "$dir/log"
+seg=$dir/classes/segments
+if [ ! -f "$seg" ] || [ "$classfile" -nt "$seg" ] || [ "$data/reco2dur" -nt "$seg" ]; then
+  steps/prepare_classes.sh --lenient "$lenient" "$data" "$classfile" "$dir"
+fi
+
+rm -f "$dir"/tde/stats.* 2>/dev/null || true
+mkdir -p "$dir/tde"
+$cmd JOB=1:$nj "$dir/log/tde_stats.JOB.log" \
+  python3 steps/tde_stats.py --nj "$nj" --workers "$workers" "$data" "$dir" JOB
+$cmd "$dir/log/tde_merge.log" \
+  python3 steps/tde_merge.py --nj "$nj" --benchmark "$benchmark" "$data" "$dir"
+
+for stage in matching clustering parsing; do
+  sed "s/^/$stage: /" "$dir/scores/$stage" >&2
+done
+echo "$0: scores in $dir/scores, diagnostics in $dir/details" >&2

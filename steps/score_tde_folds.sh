@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Score a spoken-term-discovery class file with the ZeroSpeech 2015 / 2017 challenge definitions
+# (bootphon/tde master = zr2015, branch zerospeech2017 = zr2017): matching P/R/F with substring
+# completion, NED, coverage, grouping, type, token and boundary P/R/F, each computed per fold and
+# summarised over the cross-speaker ("total") and the within-speaker fold sets as mean, std, min,
+# max and number of valid folds. Per-fold values match the original tool to 1e-9.
+# steps/score_tde.sh --benchmark zr2015|zr2017 hands over to this script.
+#
+# Usage: steps/score_tde_folds.sh [options] <data-dir> <class-file> <exp-dir>
+#  e.g.: steps/score_tde_folds.sh --benchmark zr2017 --folds ../shared/data/zr17_tde17/mandarin \
+#          data/mandarin_tde17 ../shared/data/zr17/kamper_mandarin.class exp/kamper_mandarin_zr2017
+#
+# <data-dir>   gold prepared WITHOUT silence lines (pauses are gaps, as in the 2015/2017 files):
+#              steps/prepare_gold.sh --format zr --fill-gaps false --sort true <phn> <wrd> <data-dir>
+# <class-file> discovered classes (ZeroSpeech class-file format), or a class dir prepared by
+#              steps/prepare_classes.sh
+# Outputs: <exp-dir>/scores/{matching,clustering,parsing} (cross_<metric>, within_<metric> and
+#   their _std/_min/_max/_nfolds variants), <exp-dir>/scores/tde15_input (what the original tool
+#   silently dropped or truncated, counted), <exp-dir>/scores/scores.json (all of it + per-fold
+#   values under "folds"), <exp-dir>/details/tde15/{matching,group,token_type,nlp,boundary}
+#   (the original tool's text layout), logs in <exp-dir>/log/.
+#
+# Options (default):
+#   --benchmark <zr2015|zr2017>   zr2015: TDE15 quirks; zr2017: TDE17 quirks (zr2015)
+#   --folds <prefix|none|auto>    <prefix>.split, <prefix>.intervals.cross, <prefix>.intervals.within
+#                                 and, when present, <prefix>.classes (gold n-gram classes; else they
+#                                 are generated: repeated 3-20-grams inside contiguous segments);
+#                                 none: whole corpus as one cross fold, one within fold per speaker
+#                                 (utt2spk), no VAD truncation; auto: <data-dir>/folds.* (auto)
+#   --measures <list>             comma list of matching,ned,coverage,grouping,token_type,boundary (all)
+#   --lenient <true|false>        true: unknown file ids, duplicate class ids and fragment lines before
+#                                 the first header are handled as the original did (dropped / last
+#                                 wins / joined to the next class) and counted; false: error (false)
+#   --nj <n>                      parallel jobs over folds (1)
+#   --cmd <cmd>                   job launcher, e.g. utils/run.pl, queue.pl (utils/run.pl)
+
+benchmark=zr2015
+folds=auto
+measures=all
+lenient=false
+nj=1
+cmd=utils/run.pl
+
+echo "$0 $@" >&2
+[ -f ./path.sh ] && . ./path.sh
+. utils/parse_options.sh
+
+if [ $# -ne 3 ]; then
+  sed -n '2,/^$/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
+  exit 1
+fi
+set -euo pipefail
+
+data=$1
+classes=$2
+dir=$3
+
+case "$benchmark" in zr2015|zr2017) ;; *) echo "$0: --benchmark must be zr2015 or zr2017, got '$benchmark'" >&2; exit 1 ;; esac
+for f in phones words utt2spk reco2dur; do
+  [ -f "$data/$f" ] || { echo "$0: no such file $data/$f (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)" >&2; exit 1; }
+done
+[ -e "$classes" ] || { echo "$0: no such file $classes" >&2; exit 1; }
+if [ "$folds" != none ] && [ "$folds" != auto ]; then
+  for s in split intervals.cross intervals.within; do
+    [ -f "$folds.$s" ] || { echo "$0: no such file $folds.$s (--folds <prefix>)" >&2; exit 1; }
+  done
+fi
+if grep -q -m1 ' SIL$' "$data/phones"; then
+  echo "$0: warning: $data/phones has SIL lines; the $benchmark definitions expect pauses as gaps" \
+       "(prepare with --fill-gaps false), otherwise SIL is scored as a phone" >&2
+fi
+[[ "$nj" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --nj must be a positive integer" >&2; exit 1; }
+
+mkdir -p "$dir/log" "$dir/tde15"
+rm -f "$dir"/tde15/folds.*.json
+
+$cmd JOB=1:$nj "$dir/log/score_tde_folds.JOB.log" \
+  python3 steps/score_tde_folds.py --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
+    --lenient "$lenient" --job JOB --nj "$nj" "$data" "$classes" "$dir"
+
+python3 steps/score_tde_folds.py --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
+  --lenient "$lenient" --merge "$nj" "$data" "$classes" "$dir" 2> >(tee "$dir/log/score_tde_folds.merge.log" >&2)
+
+echo "$0: $benchmark scores in $dir/scores/{matching,clustering,parsing}, details in $dir/details/tde15" >&2

@@ -1,0 +1,329 @@
+"""STD scoring pipeline: load a kws data dir and a detection list, align, and compute the
+TWV family, DET points and Cnxe (spec §1-§4). Pure functions over numpy arrays; the command
+line wrapper is steps/score_std.py.
+"""
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from termeval.errors import InputError
+from termeval.std import cnxe as cx
+from termeval.std.align import align_f4de, align_kaldi
+from termeval.std.detections import UNSET, YES, Detections, read_detections
+from termeval.std.ecf import Ecf, in_ecf, read_ecf
+from termeval.std.rttm import Occurrences, find_occurrences, read_rttm
+from termeval.std.termlist import TermList, read_keywords_txt, read_termlist
+from termeval.std.twv import TwvResult, beta_from, compute_twv, trials_per_term
+
+PRESETS = {
+    # name: (p_target, c_miss, c_fa)
+    "sws2013": (0.00015, 100.0, 1.0),
+    "nist2006": (0.0001, 10.0, 1.0),
+    "quesst": (0.0008, 100.0, 1.0),
+    "sws2012": (None, 1.0, 1.0),   # P_target = Ntrue_total / N (seed eq. 17-18)
+}
+
+
+@dataclass
+class Params:
+    preset: str = "sws2013"
+    p_target: Optional[float] = None
+    c_miss: Optional[float] = None
+    c_fa: Optional[float] = None
+    trials_per_sec: float = 1.0
+    include_notarget_terms: bool = False
+    align: str = "f4de"               # f4de | kaldi
+    tolerance: float = 0.5
+    compat_f4de: bool = False
+    cmin: str = "newton"              # newton | pav
+    default_score: Optional[float] = None
+    decision_threshold: float = 0.5   # for detections without YES/NO (Kaldi text)
+    find_threshold: float = 0.5       # max gap between the words of a multi-word term
+    term_attr: Optional[tuple[str, str]] = None   # (attribute, regex), F4DE -q
+    source_types: Optional[list[str]] = None      # ECF source_type filter, F4DE -Y
+
+
+@dataclass
+class KwsData:
+    """The reference of a kws data dir: ECF (None when only a total duration is known),
+    terms, occurrences (before ECF filtering)."""
+    ecf: Optional[Ecf]
+    terms: TermList
+    occ: Occurrences
+    t_audio: Optional[float] = None
+    frame_length: float = 0.01
+    utt_map: Optional[dict] = None
+    segments: Optional[dict] = None
+    kind: str = "xml"
+
+
+def _first(d: str, names: list[str]) -> Optional[str]:
+    for n in names:
+        p = os.path.join(d, n)
+        if os.path.exists(p):
+            return p
+    return None
+
+
+def load_kws_dir(kws_dir: str, ecf: Optional[str] = None, rttm: Optional[str] = None,
+                 termlist: Optional[str] = None, find_threshold: float = 0.5) -> KwsData:
+    """Load `<kws-data-dir>`: ecf.xml + rttm + tlist.xml|kwlist.xml (XML style), or Kaldi
+    hitlist (+ utt.map, segments, frame_length, utt2dur/reco2dur/trials, keywords.txt or a
+    term list). Explicit paths override the names in the directory."""
+    from termeval.std import kaldi
+    if not os.path.isdir(kws_dir):
+        raise InputError("kws data dir not found", kws_dir)
+    ecf = ecf or _first(kws_dir, ["ecf.xml", "ecf"])
+    termlist = termlist or _first(kws_dir, ["tlist.xml", "kwlist.xml", "termlist.xml", "keywords.xml"])
+    rttm = rttm or _first(kws_dir, ["rttm", "ref.rttm", "reference.rttm"])
+    hitlist = _first(kws_dir, ["hitlist"])
+    if rttm is None and hitlist is None:
+        raise InputError("no reference: expected 'rttm' or a Kaldi 'hitlist'", kws_dir)
+    if rttm is not None:
+        if ecf is None:
+            raise InputError("no ecf.xml", kws_dir)
+        if termlist is None:
+            raise InputError("no term list: expected tlist.xml or kwlist.xml", kws_dir)
+        terms = read_termlist(termlist)
+        occ = find_occurrences(read_rttm(rttm), terms, find_threshold)
+        return KwsData(read_ecf(ecf), terms, occ)
+    fl = kaldi.read_frame_length(kws_dir)
+    um = _first(kws_dir, ["utt.map"])
+    utt_map = kaldi.read_utt_map(um) if um else None
+    seg = _first(kws_dir, ["segments"])
+    segments = kaldi.read_segments(seg) if seg else None
+    if termlist is not None:
+        terms = read_termlist(termlist)
+    else:
+        kw = _first(kws_dir, ["keywords.txt"])
+        terms = read_keywords_txt(kw) if kw else None
+    terms, occ = kaldi.read_hitlist(hitlist, terms, fl, utt_map, segments)
+    if ecf is not None:
+        e, t = read_ecf(ecf), None
+    else:
+        e, t = kaldi.kaldi_ecf(kws_dir, segments)
+    return KwsData(e, terms, occ, t, fl, utt_map, segments, "kaldi")
+
+
+@dataclass
+class StdResult:
+    metrics: dict                 # the scores.json keys
+    extra: dict                   # counts/warnings/parameters for scores.json "std" section
+    twv: TwvResult
+    warnings: list[str]
+    # per-term table
+    terms: TermList
+    evaluated: np.ndarray
+    ntrue: np.ndarray
+    n_hits: np.ndarray
+    n_fa: np.ndarray
+    n_miss: np.ndarray
+    n_det: np.ndarray
+    # alignment table (in-ECF detections of selected terms, then unaligned references)
+    ali: dict = field(default_factory=dict)
+    beta: float = float("nan")
+
+
+def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
+    return np.fromiter((vocab.setdefault(v, len(vocab)) for v in values), dtype=np.int64, count=len(values))
+
+
+def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
+    warnings: list[str] = []
+    terms = kws.terms
+    Q = len(terms)
+    tindex = terms.index()
+    # --- terms of the detections
+    dcode = np.asarray([tindex.get(t, -1) for t in dets.term_ids], dtype=np.int64)
+    unknown = [t for t, c in zip(dets.term_ids, dcode) if c < 0]
+    if unknown:
+        raise InputError(f"{len(unknown)} term id(s) of the detection list are not in the term list "
+                         f"(first: {', '.join(unknown[:5])}); F4DE aborts here too", dets.path)
+    dterm = dcode[dets.term] if len(dets) else np.zeros(0, np.int64)
+    # --- term selection (F4DE -q attribute:regex)
+    selected = np.ones(Q, dtype=bool)
+    if p.term_attr is not None:
+        selected[:] = False
+        selected[terms.select(*p.term_attr)] = True
+    # --- common file/channel keys
+    fvocab: dict = {}
+    ecf = kws.ecf
+    if ecf is not None and p.source_types:
+        import re
+        rx = [re.compile(s, re.I) for s in p.source_types]
+        ecf = ecf.subset(np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
+    det_fc_vocab = _codes(np.asarray(dets.file_ids, dtype=object), fvocab)
+    dfile = det_fc_vocab[dets.file] if len(dets) else np.zeros(0, np.int64)
+    rfile = _codes(kws.occ.file, fvocab)
+    efile = _codes(ecf.file, fvocab) if ecf is not None else np.zeros(0, np.int64)
+    chans = np.unique(np.r_[dets.chan, kws.occ.chan, ecf.channel if ecf is not None else []].astype(np.int64))
+    NC = max(len(chans), 1)
+    ckey = lambda c: np.searchsorted(chans, np.asarray(c, dtype=np.int64))
+    dkey = dfile * NC + ckey(dets.chan)
+    rkey = rfile * NC + ckey(kws.occ.chan)
+    dbeg, dend = dets.tbeg, dets.tbeg + dets.dur
+    occ = kws.occ
+    # --- ECF filter (F4DE: always in occurrence mode); references by their first token
+    if ecf is not None:
+        ekey = efile * NC + ckey(ecf.channel)
+        d_in = in_ecf(ekey, ecf.tbeg, ecf.tend, dkey, dbeg, dend)
+        r_in = in_ecf(ekey, ecf.tbeg, ecf.tend, rkey, occ.beg, occ.first_end)
+        efiles = np.zeros(len(fvocab) + 1, dtype=bool)
+        efiles[efile] = True
+        d_file_known = efiles[dfile]
+        t_audio = ecf.total_duration("f4de" if p.compat_f4de else "union")
+    else:
+        d_in = np.ones(len(dets), dtype=bool)
+        r_in = np.ones(len(occ), dtype=bool)
+        d_file_known = d_in
+        t_audio = float(kws.t_audio)
+    d_sel = selected[dterm] if len(dets) else np.zeros(0, bool)
+    r_sel = selected[occ.term] if len(occ) else np.zeros(0, bool)
+    n_det_not_in_ecf_file = int(np.sum(d_sel & ~d_file_known))
+    n_det_outside = int(np.sum(d_sel & ~d_in))
+    if n_det_outside:
+        warnings.append(f"{n_det_outside} detection(s) outside the ECF excerpts were ignored "
+                        f"({n_det_not_in_ecf_file} in files not in the ECF), as F4DE does")
+    n_ref_outside = int(np.sum(r_sel & ~r_in))
+    if n_ref_outside:
+        warnings.append(f"{n_ref_outside} reference occurrence(s) outside the ECF were ignored")
+    dmask = d_sel & d_in
+    rmask = r_sel & r_in
+    di = np.flatnonzero(dmask)
+    ri = np.flatnonzero(rmask)
+    # duplicates (same term, file, channel, tbeg, dur)
+    n_dup = 0
+    if len(di) > 1:
+        keys = np.stack([dterm[di].astype(np.float64), dkey[di].astype(np.float64), dbeg[di], dets.dur[di]])
+        o = np.lexsort(keys[::-1])
+        ks = keys[:, o]
+        n_dup = int(np.sum(np.all(ks[:, 1:] == ks[:, :-1], axis=0)))
+        if n_dup:
+            warnings.append(f"{n_dup} duplicate detection(s) (same term, file, channel, tbeg, dur); "
+                            "kept, as F4DE does: at most one of them can be a hit")
+    ntrue = np.bincount(occ.term[ri], minlength=Q).astype(np.int64)
+    evaluated = selected & ((ntrue > 0) | p.include_notarget_terms)
+    # --- decisions
+    dec = dets.decision.copy()
+    unset = dec == UNSET
+    if np.any(unset):
+        dec[unset] = (dets.score[unset] >= p.decision_threshold).astype(np.int8)
+        warnings.append(f"{int(unset.sum())} detection(s) without a YES/NO decision: YES iff score >= "
+                        f"{p.decision_threshold:g}")
+    yes_all = dec == YES
+    # --- alignment (terms x files x channels groups)
+    G = np.int64(len(fvocab) + 1) * NC
+    g_d = dterm[di] * G + dkey[di]
+    g_r = occ.term[ri].astype(np.int64) * G + rkey[ri]
+    if p.align == "kaldi":
+        dm, rm, astats = align_kaldi(g_r, occ.beg[ri], occ.end[ri], g_d, dbeg[di], dend[di],
+                                     max_distance=int(round(p.tolerance * 100)))
+    else:
+        srange = (dets.min_score, dets.max_score) if dets.min_score is not None else None
+        dm, rm, astats = align_f4de(g_r, occ.beg[ri], occ.end[ri], g_d, dbeg[di], dend[di],
+                                    dets.score[di], p.tolerance, srange)
+    # --- decision consistency (F4DE requires one global threshold)
+    ys, ns = dets.score[di][yes_all[di]], dets.score[di][~yes_all[di]]
+    if len(ys) and len(ns) and ns.max() > ys.min():
+        msg = (f"decisions are inconsistent with any single score threshold (a NO scores "
+               f"{ns.max():g} > a YES scoring {ys.min():g}); ATWV uses the decisions as given")
+        if p.compat_f4de:
+            raise InputError("Inconsistent NO/YES decision boundary across blocks (F4DE refuses "
+                             "this input; drop --compat f4de to score it)", dets.path)
+        warnings.append(msg)
+    # --- trials of evaluated terms
+    ev_d = evaluated[dterm[di]]
+    tt = dterm[di][ev_d]
+    tscore = dets.score[di][ev_d]
+    tyes = yes_all[di][ev_d]
+    ttarget = dm[ev_d] >= 0
+    f4de_div = p.compat_f4de
+    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div)
+    # --- operating point
+    if p.preset not in PRESETS:
+        raise InputError(f"unknown preset '{p.preset}' (sws2013, nist2006, sws2012, quesst)")
+    pt, cm, cf = PRESETS[p.preset]
+    pt = p.p_target if p.p_target is not None else pt
+    cm = p.c_miss if p.c_miss is not None else cm
+    cf = p.c_fa if p.c_fa is not None else cf
+    ntrue_total = int(ntrue[evaluated].sum())
+    if pt is None:  # sws2012
+        if ntrue_total == 0:
+            raise InputError("preset sws2012 needs reference occurrences (P_target = Ntrue/N)")
+        pt = ntrue_total / N
+    if not (0 < pt < 1) or cm <= 0 or cf <= 0:
+        raise InputError(f"bad operating point P_target={pt} C_miss={cm} C_fa={cf}")
+    beta = beta_from(pt, cm, cf)
+    tw = compute_twv(Q, ntrue, evaluated, N, beta, tt, tscore, tyes, ttarget)
+    # --- counts
+    hits = np.bincount(tt[ttarget & tyes], minlength=Q)
+    fa = np.bincount(tt[~ttarget & tyes], minlength=Q)
+    ndet = np.bincount(tt, minlength=Q)
+    miss = np.where(evaluated, ntrue - hits, 0)
+    n_hits = int(hits[evaluated].sum())
+    n_fa = int(fa[evaluated].sum())
+    n_targets = int(ntrue[evaluated].sum())
+    # --- Cnxe (time-located trials with virtual non-targets; targets terms only)
+    p_tar = 1.0 / (1.0 + beta)
+    ct = evaluated & (ntrue > 0)
+    if p.default_score is not None:
+        default = float(p.default_score)
+    elif len(dets):
+        default = float(dets.score.min())
+    else:
+        default = None
+    cn = cmin = gamma = delta = None
+    separable = False
+    if default is None:
+        warnings.append("no detections and no --default-score: Cnxe is undefined")
+    elif ct.any():
+        keep = ct[tt]
+        tar_s = tscore[keep & ttarget]
+        non_s = tscore[keep & ~ttarget]
+        n_unal_ref = int((ntrue[ct] - np.bincount(tt[ttarget], minlength=Q)[ct]).sum())
+        n_non_q = np.bincount(tt[keep & ~ttarget], minlength=Q)
+        virt = N - ntrue - n_non_q
+        if np.any(virt[ct] < 0):
+            warnings.append("more detections than trials for some term: virtual non-targets clamped at 0")
+        n_virt = float(np.maximum(virt[ct], 0).sum())
+        trials = cx.Trials(*cx.compact(np.r_[tar_s, default], np.r_[np.ones(len(tar_s)), n_unal_ref]),
+                           *cx.compact(np.r_[non_s, default], np.r_[np.ones(len(non_s)), n_virt]))
+        cn = cx.cnxe(trials, p_tar)
+        cmin, gamma, delta, separable = cx.cmin_newton(trials, p_tar)
+        if p.cmin == "pav":
+            cmin = cx.cmin_pav(trials, p_tar)
+        if separable:
+            warnings.append("target and non-target scores are separable: Cmin_nxe is an infimum")
+        if gamma is not None and gamma == gamma and gamma < 0:
+            warnings.append("the optimal recalibration has gamma < 0: scores are anti-correlated with the truth")
+    metrics = {
+        "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,
+        "otwv": tw.otwv, "stwv": tw.stwv, "p_miss": tw.p_miss, "p_fa": tw.p_fa,
+        "p_miss_at_mtwv": tw.p_miss_at_mtwv, "p_fa_at_mtwv": tw.p_fa_at_mtwv,
+        "cnxe": cn, "cmin_nxe": cmin, "effective_prior": p_tar,
+        "n_terms": int(evaluated.sum()), "n_targets": n_targets, "n_detections": int(len(tt)),
+        "n_hits": n_hits, "n_false_alarms": n_fa, "n_misses": n_targets - n_hits,
+        "actual_threshold": tw.actual_threshold, "beta": beta,
+    }
+    extra = {
+        "t_audio": t_audio, "trials_per_term": N, "p_target": pt, "c_miss": cm, "c_fa": cf,
+        "n_terms_listed": Q, "n_terms_with_targets": tw.n_terms_with_targets,
+        "n_detections_read": int(len(dets)), "n_detections_outside_ecf": n_det_outside,
+        "n_detections_in_files_not_in_ecf": n_det_not_in_ecf_file,
+        "n_references_outside_ecf": n_ref_outside, "n_duplicate_detections": n_dup,
+        "n_correct_rejects": int(np.sum(~ttarget & ~tyes)),
+        "decisions_consistent": tw.decisions_consistent, "default_score": default,
+        "cmin_gamma": gamma, "cmin_delta": delta, "cmin_method": p.cmin, "cmin_separable": separable,
+        "align": p.align, "tolerance": p.tolerance, "compat_f4de": p.compat_f4de,
+        "include_notarget_terms": p.include_notarget_terms, "alignment_stats": astats,
+        "detection_format": dets.fmt, "warnings": warnings,
+    }
+    ali = {"det_index": di, "det_term": dterm[di], "det_ref": np.where(dm >= 0, ri[np.maximum(dm, 0)], -1),
+           "ref_index": ri, "ref_det": np.where(rm >= 0, di[np.maximum(rm, 0)], -1),
+           "yes": yes_all, "file_vocab": list(fvocab)}
+    return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta)

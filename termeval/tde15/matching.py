@@ -1,0 +1,265 @@
+"""Matching precision/recall with substring completion (spec §4.3, §10), by counting.
+
+* n-gram types: `NgramIndex` gives every window (phone start i, length L <= 20) inside one
+  segment an exact integer type code (iterated ranking of (code of L-1, next label)), so marks of
+  sub-fragments are integers, never tuples.
+* Psubs: for every pair of Pdisc = PW(R2(D, F)) in one orientation, every gapless diagonal window
+  of the shorter transcription inside the longer one, lengths 3..min(n, 19) (the original's
+  exclusive bound 20), as integer keys (phone start * 32 + L); the other orientation is the
+  swap, so Psubs = U u swap(U), deduplicated with numpy.
+* Pgold = PWo(R2(G, F)) is never built: a completed pair (x, y) is gold iff x and y are gold
+  fragments of the fold in the same gold class and not OV(x, y) (file-blind); nmatch(t, Pgold)
+  and w(t, Pgold) come from per-class occurrence counts minus the OV pairs found by a sweep.
+* P = sum_t w(t, Psubs) nmatch(t, I) / nmatch(t, Psubs), R = sum_t w(t, Pgold) nmatch(t, I) /
+  nmatch(t, Pgold), nmatch counting ordered pairs by the mark of their second element.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from termeval.tde15.corpus import Fragments, Segmented, ov
+from termeval.tde15.folds import Intervals, contained
+from termeval.tde15.pairs import overlapping_pairs
+
+MAXN = 20           # gold n-grams: 3..20 phones
+MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))
+KL = 32             # key = phone start * KL + length
+
+
+class NgramIndex:
+    """Exact type codes of all windows (i, L), L = 1..MAXN, inside one segment."""
+
+    def __init__(self, sg: Segmented, maxn: int = MAXN):
+        n = len(sg)
+        self.n = n
+        self.maxn = maxn
+        self.onset, self.offset = sg.onset, sg.offset
+        self.ids: list[np.ndarray] = [np.zeros(0, np.int64)]
+        self.base = np.zeros(maxn + 2, dtype=np.int64)
+        lab = sg.label.astype(np.int64)
+        nlab = int(lab.max()) + 1 if n else 1
+        prev = lab.copy()
+        self.ids.append(prev.astype(np.int32))
+        self.base[2] = nlab
+        for L in range(2, maxn + 1):
+            cur = np.full(n, -1, dtype=np.int64)
+            m = n - L + 1
+            if m > 0:
+                ok = (prev[:m] >= 0) & (sg.seg[L - 1:] == sg.seg[:m])
+                key = prev[:m][ok] * nlab + lab[L - 1:][ok]
+                u, inv = np.unique(key, return_inverse=True)
+                tmp = np.full(m, -1, dtype=np.int64)
+                tmp[ok] = inv
+                cur[:m] = tmp
+                nt = len(u)
+            else:
+                nt = 0
+            self.ids.append(cur.astype(np.int32))
+            self.base[L + 1] = self.base[L] + nt
+            prev = cur
+        self.ntypes = int(self.base[maxn + 1])
+
+    def code(self, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+        """Type code of windows (start, length); -1 where invalid (length 0 or > maxn or
+        crossing a segment)."""
+        start = np.asarray(start, dtype=np.int64)
+        length = np.asarray(length, dtype=np.int64)
+        out = np.full(len(start), -1, dtype=np.int64)
+        for L in np.unique(length):
+            if L < 1 or L > self.maxn:
+                continue
+            sel = length == L
+            c = self.ids[L][start[sel]].astype(np.int64)
+            out[sel] = np.where(c >= 0, c + self.base[L], -1)
+        return out
+
+
+def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
+    """The gold n-gram classes regenerated (spec §2.3): one class per 3..20-gram type inside a
+    segment occurring at least twice, every occurrence, span = [first onset, last offset]."""
+    starts, lens, codes = [], [], []
+    for L in range(3, MAXN + 1):
+        c = idx.ids[L].astype(np.int64)
+        valid = np.flatnonzero(c >= 0)
+        if len(valid) == 0:
+            continue
+        cnt = np.bincount(c[valid])
+        rep = valid[cnt[c[valid]] >= 2]
+        starts.append(rep)
+        lens.append(np.full(len(rep), L, dtype=np.int64))
+        codes.append(c[rep] + idx.base[L])
+    st = np.concatenate(starts) if starts else np.zeros(0, np.int64)
+    ln = np.concatenate(lens) if lens else np.zeros(0, np.int64)
+    cd = np.concatenate(codes) if codes else np.zeros(0, np.int64)
+    f = sg.file[st]
+    on = sg.onset[st]
+    off = sg.offset[st + ln - 1]
+    order = np.lexsort((off, on, f))
+    st, ln, cd, f, on, off = st[order], ln[order], cd[order], f[order], on[order], off[order]
+    u, cls = np.unique(cd, return_inverse=True)
+    frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
+                      occ_cls=cls.astype(np.int64), occ_frag=np.arange(len(st), dtype=np.int64),
+                      nclasses=len(u), counts={"classes_kept": int(len(u)),
+                                               "distinct_fragments": int(len(st))})
+    frags.generated = True
+    return frags
+
+
+def gold_codes(g: Fragments, idx: NgramIndex) -> tuple[np.ndarray, np.ndarray]:
+    """(type code, key) of gold fragments: the n-gram code of their transcription (codes beyond
+    the n-gram range for marks that are not n-grams <= 20), and the sub-fragment key when the
+    span is phone-exact (-1 otherwise: it can equal no completed fragment)."""
+    if getattr(g, "generated", False):
+        return g.mark, g.run_start * KL + g.run_len
+    code = idx.code(g.run_start, g.run_len)
+    code = np.where(code >= 0, code, idx.ntypes + g.mark)
+    last = np.maximum(g.run_start + g.run_len - 1, 0)
+    exact = (g.run_len > 0) & (g.run_len < KL)
+    exact &= (idx_on(idx, g.run_start) == g.onset) & (idx_off(idx, last) == g.offset)
+    key = np.where(exact, g.run_start * KL + g.run_len, -1)
+    return code, key
+
+
+def idx_on(idx: NgramIndex, i):
+    return idx.onset[np.clip(i, 0, idx.n - 1)] if idx.n else np.zeros(len(i))
+
+
+def idx_off(idx: NgramIndex, i):
+    return idx.offset[np.clip(i, 0, idx.n - 1)] if idx.n else np.zeros(len(i))
+
+
+def _templates(smax: int):
+    """For each transcription length s: the windows (L, i) of the equal-length rule."""
+    tl, ti, start = [], [], np.zeros(smax + 2, dtype=np.int64)
+    for s in range(smax + 1):
+        for L in range(MINSUB, min(s + 1, MAXSUB + 1)):
+            for i in range(0, s - L + 1):
+                tl.append(L)
+                ti.append(i)
+        start[s + 1] = len(tl)
+    return np.array(tl, dtype=np.int64), np.array(ti, dtype=np.int64), start
+
+
+def completion_keys(ra: np.ndarray, na: np.ndarray, rb: np.ndarray, nb: np.ndarray,
+                    M: np.int64, chunk: int = 4_000_000) -> np.ndarray:
+    """Unique ordered sub-pair keys (x key, y key) packed as x * M + y, for the pairs (a, b)
+    in this orientation only (psubstrings of the original)."""
+    s = np.minimum(na, nb)
+    if len(s) == 0:
+        return np.zeros(0, dtype=np.int64)
+    tl, ti, tstart = _templates(int(s.max()))
+    per = (tstart[s + 1] - tstart[s]) * (np.abs(na - nb) + 1)
+    out = []
+    cum = np.cumsum(per)
+    lo = 0
+    while lo < len(s):
+        hi = int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + chunk, side="right"))
+        hi = max(hi, lo + 1)
+        sl = slice(lo, hi)
+        c = per[sl]
+        tot = int(c.sum())
+        if tot:
+            p = np.repeat(np.arange(hi - lo), c)
+            first = np.cumsum(c) - c
+            local = np.arange(tot, dtype=np.int64) - first[p]
+            ss = s[sl][p]
+            t = tstart[ss + 0]
+            tcount = (tstart[ss + 1] - t)
+            k = local // tcount
+            j = t + local % tcount
+            L, i = tl[j], ti[j]
+            a_short = (na[sl] <= nb[sl])[p]
+            x = ra[sl][p] + i + np.where(a_short, 0, k)
+            y = rb[sl][p] + i + np.where(a_short, k, 0)
+            out.append(np.unique((x * KL + L) * M + (y * KL + L)))
+        lo = hi
+    return np.unique(np.concatenate(out)) if out else np.zeros(0, dtype=np.int64)
+
+
+def _count(codes: np.ndarray):
+    return np.unique(codes, return_counts=True)
+
+
+def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
+    pos = np.searchsorted(u, q)
+    pos = np.clip(pos, 0, max(len(u) - 1, 0))
+    return np.where((len(u) > 0) & (u[pos] == q), cu[pos] if len(u) else 0, 0)
+
+
+def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.ndarray,
+             hi: np.ndarray, gold: Fragments, fold: Intervals, mode: str):
+    """(precision, recall, extra counts) of one fold; lo/hi = PW(R2(D, F))."""
+    M = np.int64(len(phones) * KL)
+    # --- Psubs
+    ra, na = disc.run_start[lo], disc.run_len[lo]
+    rb, nb = disc.run_start[hi], disc.run_len[hi]
+    u = completion_keys(ra, na, rb, nb, M)
+    sw = (u % M) * M + u // M
+    psubs = np.unique(np.concatenate([u, sw]))
+    extra = {"matching_pdisc_pairs": int(2 * len(lo)), "matching_psubs_pairs": int(len(psubs))}
+    # --- gold fragments of the fold
+    gcode, gkey = gold_codes(gold, idx)
+    g_in = contained(fold, gold.file, gold.onset, gold.offset)
+    gi = np.flatnonzero(g_in)
+    gcls = gold.occ_cls
+    # one fragment may be listed in several classes only for hand-made gold files; the fold's
+    # gold fragments are the occurrences inside the fold
+    occ = np.flatnonzero(g_in[gold.occ_frag])
+    ofr, ocl = gold.occ_frag[occ], gcls[occ]
+    cnt = np.bincount(ocl, minlength=gold.nclasses)
+    keep = cnt[ocl] >= 2
+    ofr, ocl = ofr[keep], ocl[keep]
+    # OV pairs among the members of each class (file-blind)
+    i, j = overlapping_pairs(ocl, gold.onset[ofr], gold.offset[ofr])
+    a, b = ofr[i], ofr[j]
+    bad = ov(gold.onset[a], gold.offset[a], gold.onset[b], gold.offset[b], mode) | (a == b)
+    deg = (cnt[ocl] - 1).astype(np.int64)
+    np.subtract.at(deg, i[bad], 1)
+    np.subtract.at(deg, j[bad], 1)
+    # nmatch(t, Pgold): ordered pairs by the mark of the second element = sum of degrees
+    tcode = gcode[ofr]
+    ug, inv = np.unique(tcode, return_inverse=True)
+    n_gold = np.bincount(inv, weights=deg).astype(np.int64)
+    flat_g = np.unique(ofr[deg > 0])
+    w_gold_u, w_gold_c = _count(gcode[flat_g])
+    # --- I = Psubs n Pgold
+    x, y = psubs // M, psubs % M
+    gk_order = np.argsort(gkey[ofr], kind="stable")
+    gk_sorted = gkey[ofr][gk_order]
+    gk_cls = ocl[gk_order]
+
+    def gold_class(k):
+        pos = np.clip(np.searchsorted(gk_sorted, k), 0, max(len(gk_sorted) - 1, 0))
+        if len(gk_sorted) == 0:
+            return np.full(len(k), -1, dtype=np.int64)
+        return np.where(gk_sorted[pos] == k, gk_cls[pos], -1)
+
+    ux, xinv = np.unique(np.concatenate([x, y]), return_inverse=True)
+    ucls = gold_class(ux)
+    cx, cy = ucls[xinv[:len(x)]], ucls[xinv[len(x):]]
+    xs, xl = x // KL, x % KL
+    ys, yl = y // KL, y % KL
+    xon, xoff = phones.onset[xs], phones.offset[xs + xl - 1]
+    yon, yoff = phones.onset[ys], phones.offset[ys + yl - 1]
+    inter = (cx >= 0) & (cx == cy) & ~ov(xon, xoff, yon, yoff, mode)
+    ycode = idx.code(ys, yl)
+    extra["matching_intersection_pairs"] = int(np.count_nonzero(inter))
+    i_u, i_c = _count(ycode[inter])
+    # --- precision
+    if len(psubs) == 0:
+        prec = math.nan
+    else:
+        s_u, s_c = _count(ycode)
+        fu = ux                              # flat(Psubs): every fragment occurs as second too
+        w_u, w_c = _count(idx.code(fu // KL, fu % KL))
+        wt = _lookup_counts(w_u, w_c, s_u) / len(fu)
+        prec = float(np.sum(wt * _lookup_counts(i_u, i_c, s_u) / s_c))
+    if n_gold.sum() == 0:
+        rec = math.nan
+    else:
+        t = n_gold > 0
+        wt = _lookup_counts(w_gold_u, w_gold_c, ug[t]) / len(flat_g)
+        rec = float(np.sum(wt * _lookup_counts(i_u, i_c, ug[t]) / n_gold[t]))
+    return prec, rec, extra

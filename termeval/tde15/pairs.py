@@ -1,0 +1,78 @@
+"""Pair sets of spec §4.0 as integer arrays, never as Python objects.
+
+* `within_class_pairs`: PW(C) of the classes restricted to a fold: every 2-combination of each
+  class, oriented by (file, onset), pairs with a time-only OV dropped, duplicates removed.
+  Returned as fragment-id arrays (lo, hi) with lo < hi (fragment ids are sorted by file, onset).
+* `overlapping_pairs`: all pairs (i, j) of items of the same group whose time intervals have a
+  positive raw overlap, ignoring files: the only candidates the file-blind OV test can remove.
+  Found with a sweep over items sorted by (group, onset), never with an all-pairs product.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from termeval.tde15.corpus import ov, raw_overlap
+
+
+def combinations_in_groups(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (i, j), i < j, of every pair of elements of equal `group` (group must be
+    non-decreasing); i.e. itertools.combinations inside each run."""
+    n = len(group)
+    if n < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    new = np.ones(n, dtype=bool)
+    new[1:] = group[1:] != group[:-1]
+    start = np.flatnonzero(new)
+    size = np.diff(np.append(start, n))
+    run_of = np.repeat(np.arange(len(start)), size)
+    pos = np.arange(n) - start[run_of]
+    after = size[run_of] - pos - 1                      # partners to the right
+    total = int(after.sum())
+    left = np.repeat(np.arange(n, dtype=np.int64), after)
+    first = np.cumsum(after) - after
+    right = left + 1 + (np.arange(total, dtype=np.int64) - np.repeat(first, after))
+    return left, right
+
+
+def r2_occurrences(occ_cls: np.ndarray, occ_in: np.ndarray, nclasses: int) -> np.ndarray:
+    """Occurrences kept by R2: inside the fold, in a class with >= 2 such occurrences."""
+    cnt = np.bincount(occ_cls[occ_in], minlength=nclasses)
+    return occ_in & (cnt[occ_cls] >= 2)
+
+
+def within_class_pairs(frags, occ_keep: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """PW of the kept occurrences of `frags` (a corpus.Fragments)."""
+    idx = np.flatnonzero(occ_keep)
+    i, j = combinations_in_groups(frags.occ_cls[idx])
+    fa, fb = frags.occ_frag[idx[i]], frags.occ_frag[idx[j]]
+    lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
+    keep = lo != hi
+    lo, hi = lo[keep], hi[keep]
+    keep = ~ov(frags.onset[lo], frags.offset[lo], frags.onset[hi], frags.offset[hi], mode)
+    lo, hi = lo[keep], hi[keep]
+    key = np.unique(lo * np.int64(len(frags)) + hi)
+    return key // len(frags), key % len(frags)
+
+
+def overlapping_pairs(group: np.ndarray, on: np.ndarray, off: np.ndarray):
+    """Pairs (i, j) of item indices with group[i] == group[j], i != j, and a positive raw
+    time overlap (files ignored). Each unordered pair once."""
+    n = len(group)
+    if n < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order = np.lexsort((off, on, group))
+    g, s, e = group[order], on[order], off[order]
+    out_i, out_j = [], []
+    active = np.arange(n - 1)
+    d = 1
+    while len(active):
+        j = active + d
+        ok = j < n
+        active, j = active[ok], j[ok]
+        ok = (g[j] == g[active]) & (s[j] <= e[active])   # later starts only get larger
+        active, j = active[ok], j[ok]
+        pos = raw_overlap(s[active], e[active], s[j], e[j]) > 0
+        out_i.append(order[active[pos]])
+        out_j.append(order[j[pos]])
+        d += 1
+    return np.concatenate(out_i), np.concatenate(out_j)
