@@ -475,6 +475,7 @@ class _Lines:
 
     def __init__(self, text: str) -> None:
         self._lines = text.splitlines(keepends=True)
+        self.nlines = len(self._lines)
         self.lineno = 0
 
     def readline(self) -> str:
@@ -565,6 +566,9 @@ def parse_textgrid(path: str) -> list[TgTier]:
     except InputError:
         raise
     except (TextGridError, ValueError, AttributeError, IndexError, EOFError, TypeError) as e:
+        if src.lineno > src.nlines:
+            raise InputError("cannot parse TextGrid: unexpected end of file (truncated?)", path,
+                             src.nlines) from None
         msg = str(e).strip().replace("\n", " ")[:80]
         raise InputError(f"cannot parse TextGrid ({type(e).__name__}{': ' + msg if msg else ''})",
                          path, src.lineno) from None
@@ -803,9 +807,9 @@ def check_word_edges(phones: Intervals, words: Intervals, opts: Options) -> Inte
         bad = ~(np.abs(near - qt) <= opts.boundary_tolerance)  # NaN (no edge) is bad too
         nearest[name] = near
         if bad.any():
-            first_bad.append((int(np.argmax(bad)), name))
+            first_bad.append((int(np.argmax(bad)), name == "offset", name))
     if first_bad:  # report the first word (in time order) with a bad edge
-        i, name = min(first_bad)
+        i, _, name = min(first_bad)
         qt, near = getattr(words, name), nearest[name]
         where = "no phone edge in its file" if np.isnan(near[i]) else \
             f"the nearest phone edge is {fmt_time(near[i])}"

@@ -212,7 +212,8 @@ def test_lenient_counts(tmp_path, data, root):
     assert read(os.path.join(exp, "scores", "prepare")) == read(os.path.join(d, "counts"))
     with open(os.path.join(exp, "scores", "scores.json")) as f:
         js = json.load(f)
-    assert js["benchmark"] == "prepare" and js["fragments_dropped_unknown_file"] == 1
+    assert "benchmark" not in js and js["fragments_dropped_unknown_file"] == 1
+    assert js["stages"]["prepare"]["benchmark"] is None
     assert {k: js[k] for k in expected} == expected
     assert os.path.isfile(os.path.join(exp, "log", "prepare_classes.log"))
     # a later strict run that fails leaves the previous output untouched
