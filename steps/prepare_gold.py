@@ -23,7 +23,17 @@ from termeval import gold
 
 
 def main(argv):
-    gc.disable()  # millions of short strings and tuples, no cycles: the cyclic GC only costs time
+    # millions of short strings and tuples, no cycles: the cyclic GC would only cost time
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return prepare_main(argv)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def prepare_main(argv):
     p = make_parser(__doc__)
     p.add_argument("--format", choices=("zr", "ctm", "textgrid"), required=True)
     p.add_argument("--phones-txt", default="", help="ctm: phones.txt mapping integer phone ids")

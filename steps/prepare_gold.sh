@@ -21,7 +21,9 @@
 #   ctm       `<reco-or-utt> <chan> <start> <dur> <label> [<conf>]`, e.g. ali-to-phones --ctm-output.
 #             Integer labels are mapped through --phones-txt (--words-txt for the word CTM);
 #             _B/_I/_E/_S position suffixes are stripped; with --segments the keys are
-#             utterances and times become recording times (+ segment start). Word CTM `-`:
+#             utterances and times become recording times (+ segment start); a key that is a
+#             recording of the segments file (a NIST word CTM after convert_ctm.pl) is taken
+#             as recording-relative. Word CTM `-`:
 #             words are derived from the position suffixes (a word runs from _B/_S to _E/_S)
 #             and labelled with their phones joined by '+', e.g. `k+ae+t`.
 #   textgrid  every *.TextGrid below the directory (file id = basename); tiers --words-tier and

@@ -12,7 +12,9 @@ unreported trials take --default-score. Queries that occur nowhere are removed.
 
 Writes <exp-dir>/scores/quesst (+ scores.json), <exp-dir>/details/quesst/score.out (the
 kit's five headline lines, also printed on stdout) and <exp-dir>/details/quesst/per_query.
-See termeval/std/quesst.py for the definitions.
+See termeval/std/quesst.py for the definitions. Keys that score_std.py also writes
+(effective_prior, n_targets, n_detections) are named quesst_effective_prior, n_target_trials
+and n_system_detections here, so both stages can share one exp dir and scores.json.
 """
 from __future__ import annotations
 
@@ -102,12 +104,12 @@ def main(argv):
         Metric("min_cnxe_pav", r.min_cnxe_pav, "global PAV lower bound"),
         Metric("lb_cnxe", r.lb_cnxe, "per-query PAV"),
         Metric("lb_min_cnxe", r.lb_min_cnxe.cnxe, "affine over the per-query PAV LLRs"),
-        Metric("effective_prior", p_tar), Metric("beta", r.beta),
+        Metric("quesst_effective_prior", p_tar), Metric("quesst_beta", r.beta),
         Metric("default_score", c["default_score"]),
         Metric("n_queries", c["n_queries"]), Metric("n_unseen_queries", c["n_unseen_queries"]),
         Metric("n_documents", c["n_documents"]), Metric("n_trials", c["n_trials"]),
-        Metric("n_targets", c["n_targets"]), Metric("n_given", c["n_given"]),
-        Metric("n_default", c["n_default"]), Metric("n_detections", c["n_detections"]),
+        Metric("n_target_trials", c["n_targets"], "target (query, document) pairs"), Metric("n_given", c["n_given"]),
+        Metric("n_default", c["n_default"]), Metric("n_system_detections", c["n_detections"]),
         Metric("n_duplicates", c["n_duplicates"]),
         Metric("n_outside_documents", c["n_outside_documents"]),
     ]

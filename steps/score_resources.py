@@ -132,7 +132,7 @@ def main(argv):
                            "phase_sources": {k: v.source for k, v in phases.items()}}}
     path = write_scores(a.exp_dir, "resources", metrics, "sws2013", extra)
     fmt = lambda x, d=6: "-" if x is None else f"{x:.{d}f}"  # noqa: E731
-    print(f"ISF = {fmt(f.isf)}  SSF = {fmt(f.ssf)} {per}  PMU_i = {fmt(f.pmu_index_gb, 4)} GB  "
+    print(f"ISF = {fmt(f.isf)}  SSF = {'-' if f.ssf is None else format(f.ssf, '.6g')} {per}  PMU_i = {fmt(f.pmu_index_gb, 4)} GB  "
           f"PMU_s = {fmt(f.pmu_search_gb, 4)} GB  PL = {fmt(f.pl)} (lambda {lam:g})")
     print(f"{prog}: wrote {path}", file=sys.stderr)
     return 0

@@ -145,6 +145,16 @@ def _fmt_col(a: np.ndarray) -> list[str]:
     return repr(np.asarray(a, dtype=np.float64).tolist())[1:-1].split(", ")
 
 
+def _join_cols(cols: list) -> list[str]:
+    """Comma-join equal-length string columns row-wise with numpy's C string ufuncs."""
+    from numpy.dtypes import StringDType
+    sd = StringDType()
+    out = np.asarray(cols[0], dtype=sd)
+    for c in cols[1:]:
+        out = np.strings.add(np.strings.add(out, ","), np.asarray(c, dtype=sd))
+    return out.tolist()
+
+
 def write_alignment_csv(path: str, res, kws, dets) -> None:
     """F4DE/Kaldi alignment CSV: language,file,channel,termid,term,ref_bt,ref_et,sys_bt,
     sys_et,sys_score,sys_decision,alignment (CORR, MISS, FA, CORR!DET)."""
@@ -155,27 +165,29 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     lang = (kws.terms.language or "").replace(",", " ")
     tid = np.asarray([t.replace(",", " ") for t in kws.terms.ids], dtype=object)
     ttxt = np.asarray([t.replace(",", " ") for t in kws.terms.texts], dtype=object)
-    fids = np.asarray(dets.file_ids, dtype=object)
+    fids = np.asarray([f.replace(",", " ") for f in dets.file_ids], dtype=object)
     yes = a["yes"][di]
     aligned = dref >= 0
     label = np.where(aligned, np.where(yes, "CORR", "MISS"), np.where(yes, "FA", "CORR!DET"))
-    rb = np.where(aligned, occ.beg[np.maximum(dref, 0)], np.nan)
-    re_ = np.where(aligned, occ.end[np.maximum(dref, 0)], np.nan)
-    cols = [fids[dets.file[di]], dets.chan[di].astype(str), tid[a["det_term"]], ttxt[a["det_term"]],
-            [x if x != "nan" else "" for x in _fmt_col(rb)], [x if x != "nan" else "" for x in _fmt_col(re_)],
-            _fmt_col(dets.tbeg[di]), _fmt_col(dets.tbeg[di] + dets.dur[di]), _fmt_col(dets.score[di]),
-            np.where(yes, "YES", "NO"), label]
+    j = np.maximum(dref, 0)
+    rb = np.asarray(_fmt_col(occ.beg[j]) if len(j) else [], dtype=object)
+    re_ = np.asarray(_fmt_col(occ.end[j]) if len(j) else [], dtype=object)
+    rb[~aligned] = ""
+    re_[~aligned] = ""
     with atomic_write(path) as f:
         f.write("language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n")
-        pre = lang + ","
-        cols = [c.tolist() if isinstance(c, np.ndarray) else c for c in cols]
-        f.writelines(pre + ",".join(row) + "\n" for row in zip(*cols))
+        if len(di):
+            cols = [np.full(len(di), lang, dtype=object), fids[dets.file[di]], dets.chan[di].astype(str),
+                    tid[a["det_term"]], ttxt[a["det_term"]], rb, re_, _fmt_col(dets.tbeg[di]),
+                    _fmt_col(dets.tbeg[di] + dets.dur[di]), _fmt_col(dets.score[di]),
+                    np.where(yes, "YES", "NO"), label]
+            f.write("\n".join(_join_cols(cols)) + "\n")
         miss = ri[rdet < 0]
         if len(miss):
-            mc = [occ.file[miss], occ.chan[miss].astype(str), tid[occ.term[miss]], ttxt[occ.term[miss]],
-                  _fmt_col(occ.beg[miss]), _fmt_col(occ.end[miss])]
-            mc = [c.tolist() if isinstance(c, np.ndarray) else c for c in mc]
-            f.writelines(pre + ",".join(row) + ",,,,,MISS\n" for row in zip(*mc))
+            mc = [np.full(len(miss), lang, dtype=object), np.asarray([x.replace(",", " ") for x in occ.file[miss]], dtype=object),
+                  occ.chan[miss].astype(str), tid[occ.term[miss]], ttxt[occ.term[miss]],
+                  _fmt_col(occ.beg[miss]), _fmt_col(occ.end[miss]), np.full(len(miss), ",,,,,MISS", dtype=object)]
+            f.write("\n".join(_join_cols(mc)) + "\n")
 
 
 def write_report(path: str, res, args) -> None:

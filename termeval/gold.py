@@ -54,7 +54,7 @@ import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -168,12 +168,6 @@ def make_intervals(files: Sequence[str], onset, offset, labels: Sequence[str], l
                      np.asarray(line, dtype=np.int64), np.asarray(src, dtype=np.int32), paths)
 
 
-def empty_intervals(paths: list[str] | None = None) -> Intervals:
-    z = np.zeros(0)
-    return Intervals([], z.astype(np.int64), z, z.copy(), [], z.astype(np.int64),
-                     z.astype(np.int64), z.astype(np.int32), paths or [])
-
-
 # --------------------------------------------------------------------------------------------
 # Fast whitespace tokeniser for column files (zr, CTM, segments)
 
@@ -194,75 +188,127 @@ def read_bytes(path: str) -> bytes:
     return raw
 
 
+CHUNK_BYTES = 1 << 22  # column files are tokenised 4 MB at a time: memory stays ~100 MB/GB
+
+
 @dataclass
-class Columns:
-    """Tokens of a column file: record r has fields tokens[first[r] : first[r] + nfields[r]]
-    and comes from line `line[r]` (1-based). Blank lines are skipped."""
+class Table:
+    """Parsed columns of a whitespace-separated file. Record r (a non-blank line) comes from
+    line `line[r]` (1-based) and has `nfields[r]` fields; `floats[k]` holds column k as doubles
+    (NaN where a record has no field k) and `codes[k]` = (table, index) its text, factorised."""
     path: str
-    tokens: list[str]
-    first: np.ndarray
-    nfields: np.ndarray
     line: np.ndarray
+    nfields: np.ndarray
+    floats_: dict[int, np.ndarray]
+    codes_: dict[int, tuple[list[str], np.ndarray]]
 
     def __len__(self) -> int:
-        return len(self.first)
+        return len(self.line)
 
-    def column(self, k: int) -> list[str]:
-        if len(self.first) == 0:
-            return []
-        if np.all(self.nfields == self.nfields[0]):  # fast path: plain slicing
-            return self.tokens[int(self.first[0]) + k::int(self.nfields[0])]
-        toks = self.tokens
-        return [toks[i] for i in (self.first + k).tolist()]
+    def floats(self, k: int) -> np.ndarray:
+        return self.floats_[k]
+
+    def codes(self, k: int) -> tuple[list[str], np.ndarray]:
+        return self.codes_[k]
 
     def strings(self, k: int) -> list[str]:
-        return self.column(k)
+        table, codes = self.codes_[k]
+        return [table[c] for c in codes.tolist()]
 
-    def floats(self, k: int, what: str) -> np.ndarray:
-        col = self.column(k)
-        try:
-            values = np.array(list(map(float, col)), dtype=np.float64)
-        except ValueError:
-            for r, tok in enumerate(col):
-                try:
-                    float(tok)
-                except ValueError:
-                    raise InputError(f"{what} '{tok}' is not a number",
-                                     self.path, int(self.line[r])) from None
-            raise  # pragma: no cover
-        bad = ~np.isfinite(values)
-        if bad.any():
-            r = int(np.argmax(bad))
-            raise InputError(f"{what} '{col[r]}' is not a finite number", self.path,
-                             int(self.line[r]))
-        return values
+    def token(self, r: int, k: int) -> str:
+        """The original text of field k of record r (re-read: only used for messages)."""
+        text = read_bytes(self.path).decode("utf-8").split("\n")[int(self.line[r]) - 1]
+        return text.split()[k]
 
 
-def tokenize(path: str, allowed: Sequence[int], expected: str, allow_empty: bool = False) -> Columns:
-    """Split a whitespace-separated column file; every non-blank line must have a number of
-    fields in `allowed` (InputError naming the line otherwise)."""
+def _parse_floats(col: list[str], path: str, lines: np.ndarray, what: str) -> np.ndarray:
+    try:
+        values = np.array(list(map(float, col)), dtype=np.float64)
+    except ValueError:
+        for r, tok in enumerate(col):
+            try:
+                float(tok)
+            except ValueError:
+                raise InputError(f"{what} '{tok}' is not a number", path, int(lines[r])) from None
+        raise  # pragma: no cover
+    bad = ~np.isfinite(values)
+    if bad.any():
+        r = int(np.argmax(bad))
+        raise InputError(f"{what} '{col[r]}' is not a finite number", path, int(lines[r]))
+    return values
+
+
+def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[int, str] | None = None,
+               strings: Sequence[int] = (), allow_empty: bool = False) -> Table:
+    """Read a column file: every non-blank line must have a number of fields in `allowed`
+    (InputError naming the line otherwise). Columns in `floats` ({k: what}) are parsed as
+    finite doubles, columns in `strings` are factorised. Works on 4 MB chunks of whole lines
+    with str.split and numpy (no per-line regex); fields are separated by ASCII whitespace."""
+    floats = floats or {}
     raw = read_bytes(path)
-    b = np.frombuffer(raw, dtype=np.uint8)
-    ws = _WS_LUT[b]  # fields are separated by ASCII whitespace only (like bytes.split)
-    starts = np.flatnonzero(~ws & np.concatenate(([True], ws[:-1]))) if len(b) else np.zeros(0, np.int64)
-    tok_line = np.searchsorted(np.flatnonzero(b == 10), starts)  # 0-based line of each token
-    tokens = raw.decode("utf-8").split()
-    if len(tokens) != len(starts):  # str.split also cut at non-ASCII whitespace: split bytes
-        tokens = [t.decode("utf-8") for t in raw.split()]
-    assert len(tokens) == len(starts)
-    if len(tokens) == 0:
-        if allow_empty:
-            z = np.zeros(0, dtype=np.int64)
-            return Columns(path, tokens, z, z, z)
-        raise InputError("empty file (no lines)", path)
-    first = np.concatenate(([0], np.flatnonzero(tok_line[1:] != tok_line[:-1]) + 1))
-    nfields = np.diff(np.append(first, len(tokens)))
-    line = tok_line[first] + 1
-    ok = np.isin(nfields, np.asarray(allowed))
-    if not ok.all():
-        r = int(np.argmin(ok))
-        raise InputError(f"expected {expected}, got {int(nfields[r])} fields", path, int(line[r]))
-    return Columns(path, tokens, first.astype(np.int64), nfields.astype(np.int64), line.astype(np.int64))
+    allowed_arr = np.asarray(allowed)
+    lines, nfs = [], []
+    fparts: dict[int, list[np.ndarray]] = {k: [] for k in floats}
+    tables: dict[int, dict[str, int]] = {k: {} for k in strings}
+    cparts: dict[int, list[np.ndarray]] = {k: [] for k in strings}
+    pos, line_base, n = 0, 0, len(raw)
+    while pos < n:
+        end = raw.find(b"\n", min(pos + CHUNK_BYTES, n))
+        end = n if end < 0 else end + 1
+        piece = raw[pos:end]
+        b = np.frombuffer(piece, dtype=np.uint8)
+        ws = _WS_LUT[b]
+        starts = np.flatnonzero(~ws & np.concatenate(([True], ws[:-1])))
+        tok_line = np.searchsorted(np.flatnonzero(b == 10), starts)  # 0-based, within the chunk
+        del b, ws
+        tokens = piece.decode("utf-8").split()
+        if len(tokens) != len(starts):  # str.split also cut at non-ASCII whitespace: split bytes
+            tokens = [t.decode("utf-8") for t in piece.split()]
+        if len(tokens):
+            first = np.concatenate(([0], np.flatnonzero(tok_line[1:] != tok_line[:-1]) + 1))
+            nf = np.diff(np.append(first, len(tokens)))
+            ln = tok_line[first] + 1 + line_base
+            ok = np.isin(nf, allowed_arr)
+            if not ok.all():
+                r = int(np.argmin(ok))
+                raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
+            uniform = bool(np.all(nf == nf[0]))
+            for k in list(floats) + list(strings):
+                if uniform:
+                    col = tokens[k::int(nf[0])] if k < nf[0] else []
+                    rows = np.arange(len(first)) if k < nf[0] else np.zeros(0, np.int64)
+                else:
+                    rows = np.flatnonzero(nf > k)
+                    col = [tokens[i] for i in (first[rows] + k).tolist()]
+                if k in floats:
+                    vals = np.full(len(first), np.nan)
+                    vals[rows] = _parse_floats(col, path, ln[rows], floats[k])
+                    fparts[k].append(vals)
+                else:
+                    tab = tables[k]
+                    cparts[k].append(np.fromiter((tab.setdefault(x, len(tab)) for x in col),
+                                                 dtype=np.int64, count=len(col)))
+            lines.append(ln)
+            nfs.append(nf)
+        del tokens, starts, tok_line
+        line_base += piece.count(b"\n")
+        pos = end
+    if not lines:
+        if not allow_empty:
+            raise InputError("empty file (no lines)", path)
+        z = np.zeros(0, dtype=np.int64)
+        return Table(path, z, z, {k: np.zeros(0) for k in floats}, {k: ([], z) for k in strings})
+    return Table(path, np.concatenate(lines), np.concatenate(nfs),
+                 {k: np.concatenate(v) for k, v in fparts.items()},
+                 {k: (list(tables[k]), np.concatenate(cparts[k])) for k in strings})
+
+
+def sorted_codes(table: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Re-index a factorised column so that its table is sorted (C order)."""
+    order = sorted(range(len(table)), key=table.__getitem__)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[np.array(order, dtype=np.int64)] = np.arange(len(order))
+    return [table[i] for i in order], rank[codes] if len(codes) else codes
 
 
 # --------------------------------------------------------------------------------------------
@@ -271,16 +317,16 @@ def tokenize(path: str, allowed: Sequence[int], expected: str, allow_empty: bool
 
 def read_zr(path: str) -> Intervals:
     """A ZeroSpeech .phn or .wrd file; times are the parsed doubles, unrounded."""
-    cols = tokenize(path, (4,), ZR_FIELDS)
-    onset = cols.floats(1, "onset")
-    offset = cols.floats(2, "offset")
-    return make_intervals(cols.strings(0), onset, offset, cols.strings(3), cols.line,
-                          np.zeros(len(cols), dtype=np.int32), [path])
+    t = read_table(path, (4,), ZR_FIELDS, {1: "onset", 2: "offset"}, (0, 3))
+    files, fcode = sorted_codes(*t.codes(0))
+    labels, lcode = t.codes(3)
+    return Intervals(files, fcode, t.floats(1), t.floats(2), labels, lcode, t.line,
+                     np.zeros(len(t), dtype=np.int32), [path])
 
 
 def read_symbol_table(path: str) -> dict[str, str]:
     """OpenFst symbol table (`<symbol> <int>`) as {id-text: symbol}."""
-    cols = tokenize(path, (2,), "'<symbol> <integer-id>'")
+    cols = read_table(path, (2,), "'<symbol> <integer-id>'", strings=(0, 1))
     syms = cols.strings(0)
     ids = cols.strings(1)
     table: dict[str, str] = {}
@@ -304,14 +350,15 @@ class Segment:
 
 def read_segments(path: str) -> dict[str, Segment]:
     """Kaldi `segments`: `<utt> <reco> <start> <end>` (end -1 = to the end of the recording)."""
-    cols = tokenize(path, (4,), "'<utt> <reco> <start> <end>'")
+    cols = read_table(path, (4,), "'<utt> <reco> <start> <end>'", {2: "segment start", 3: "segment end"},
+                      (0, 1))
     utts, recos = cols.strings(0), cols.strings(1)
-    start, end = cols.floats(2, "segment start"), cols.floats(3, "segment end")
+    start, end = cols.floats(2), cols.floats(3)
     out: dict[str, Segment] = {}
     for r, u in enumerate(utts):
         ln = int(cols.line[r])
         if start[r] < 0:
-            raise InputError(f"negative segment start {cols.column(2)[r]}", path, ln)
+            raise InputError(f"negative segment start {cols.token(r, 2)}", path, ln)
         if end[r] != -1 and end[r] <= start[r]:
             raise InputError("segment end is not after its start", path, ln)
         if u in out:
@@ -339,31 +386,27 @@ def read_ctm(path: str, symbols: dict[str, str] | None = None, symbols_path: str
              opts: Options = Options(), kind: str = "phone") -> Intervals:
     """A phone or word CTM; integer labels go through `symbols` (phones.txt / words.txt).
     Position suffixes of phones are recorded in `.pos` and (when opts.strip_position) stripped."""
-    cols = tokenize(path, (5, 6), CTM_FIELDS)
-    keys = cols.strings(0)
-    chans = cols.strings(1)
-    start = cols.floats(2, "start time")
-    dur = cols.floats(3, "duration")
-    labels = cols.strings(4)
-    six = np.flatnonzero(cols.nfields == 6)
-    if len(six):  # the optional confidence must at least be a number
-        conf = Columns(path, cols.tokens, cols.first[six], cols.nfields[six], cols.line[six])
-        conf.floats(5, "confidence")
+    # the optional 6th column (confidence) is parsed only to check that it is a number
+    cols = read_table(path, (5, 6), CTM_FIELDS, {2: "start time", 3: "duration", 5: "confidence"},
+                      (0, 1, 4))
+    start = cols.floats(2)
+    dur = cols.floats(3)
     neg = start < 0
     if neg.any():
         r = int(np.argmax(neg))
-        raise InputError(f"negative start time {cols.column(2)[r]}", path, int(cols.line[r]))
+        raise InputError(f"negative start time {cols.token(r, 2)}", path, int(cols.line[r]))
     nonpos = dur <= 0
     if nonpos.any():
         r = int(np.argmax(nonpos))
         what = "zero" if dur[r] == 0 else "negative"
-        raise InputError(f"{what} duration {cols.column(3)[r]}", path, int(cols.line[r]))
+        raise InputError(f"{what} duration {cols.token(r, 3)}", path, int(cols.line[r]))
     # labels: map integer ids, then record and strip position suffixes (per distinct label)
-    ltab, lcode = _dict_codes(labels)
+    ltab, lcode = cols.codes(4)
     mapped: list[str] = []
     known = set(symbols.values()) if symbols is not None else set()
     for j, lab in enumerate(ltab):
-        if lab.isdigit():
+        # integer labels are ids; without words.txt a word CTM may contain words like '1990'
+        if lab.isdigit() and (symbols is not None or kind == "phone"):
             if symbols is None:
                 r = int(np.argmax(lcode == j))
                 table = "phones.txt (--phones-txt)" if kind == "phone" else "words.txt (--words-txt)"
@@ -387,40 +430,44 @@ def read_ctm(path: str, symbols: dict[str, str] | None = None, symbols_path: str
                 pos_of[j] = "BIES".index(m.group(1)) + 1
                 mapped[j] = sym[:-2]
     position = pos_of[lcode] if len(lcode) else np.zeros(0, dtype=np.int8)
-    # one channel per file id: two channels of one recording are two different signals
     onset = start
-    file_names = keys
+    ktab, kcode = cols.codes(0)
     if segments is not None:
-        utab, ucode = factorize(keys)
+        utab, ucode = ktab, kcode
         seg_start = np.zeros(len(utab))
         reco_of: list[str] = []
+        recos = {s.reco for s in segments.values()}
         for j, u in enumerate(utab):
             s = segments.get(u)
+            if s is None and u in recos:  # already recording-relative (e.g. after convert_ctm.pl)
+                reco_of.append(u)
+                continue
             if s is None:
                 r = int(np.argmax(ucode == j))
-                raise InputError(f"utterance '{u}' is not in the segments file {segments_path}",
-                                 path, int(cols.line[r]))
+                raise InputError(f"'{u}' is neither an utterance nor a recording of the segments file "
+                                 f"{segments_path}", path, int(cols.line[r]))
             seg_start[j] = s.start
             reco_of.append(s.reco)
         onset = start + seg_start[ucode]
-        file_names = np.array(reco_of, dtype=str)[ucode] if len(ucode) else []
+        ktab, remap = _dict_codes(reco_of)  # utterances of one recording merge
+        kcode = remap[kcode]
     offset = round_times(onset + dur, opts.time_decimals)
     onset = round_times(onset, opts.time_decimals)
-    ftab, fcode = factorize(file_names)
-    ctab, ccode = factorize(chans)
-    if len(ctab) > 1:
-        pair = fcode * len(ctab) + ccode
-        first_chan = np.full(len(ftab), -1, dtype=np.int64)
-        order = np.argsort(pair, kind="stable")
-        for i in order.tolist():
-            f, c = int(fcode[i]), int(ccode[i])
-            if first_chan[f] == -1:
-                first_chan[f] = c
-            elif first_chan[f] != c:
-                raise InputError(f"file '{ftab[f]}' appears with channels '{ctab[first_chan[f]]}' and "
-                                 f"'{ctab[c]}'; give each channel its own recording id",
-                                 path, int(cols.line[i]))
-    mtab, mcode = _dict_codes(mapped[c] for c in lcode.tolist())
+    ftab, fcode = sorted_codes(ktab, kcode)
+    ctab, ccode = cols.codes(1)
+    if len(ctab) > 1:  # one channel per file id: two channels are two different signals
+        pf = np.unique(fcode * len(ctab) + ccode) // len(ctab)
+        dup = np.flatnonzero(pf[1:] == pf[:-1])
+        if len(dup):
+            f = int(pf[dup[0]])
+            rows = np.flatnonzero(fcode == f)
+            c0 = int(ccode[rows[0]])
+            i = int(rows[np.argmax(ccode[rows] != c0)])
+            raise InputError(f"file '{ftab[f]}' appears with channels '{ctab[c0]}' and "
+                             f"'{ctab[int(ccode[i])]}'; give each channel its own recording id",
+                             path, int(cols.line[i]))
+    mtab, remap = _dict_codes(mapped)
+    mcode = remap[lcode] if len(lcode) else lcode
     return Intervals(ftab, fcode, onset, offset, mtab, mcode, cols.line,
                      np.zeros(len(cols), dtype=np.int32), [path], position)
 
@@ -882,7 +929,7 @@ def speaker_rule(rule: str) -> Callable[[str], str]:
 
 
 def read_utt2spk(path: str) -> dict[str, tuple[str, int]]:
-    cols = tokenize(path, (2,), "'<file> <speaker>'")
+    cols = read_table(path, (2,), "'<file> <speaker>'", strings=(0, 1))
     out: dict[str, tuple[str, int]] = {}
     for r, (u, s) in enumerate(zip(cols.strings(0), cols.strings(1))):
         if u in out:
@@ -969,33 +1016,37 @@ def format_times(values: np.ndarray) -> np.ndarray:
     return out
 
 
-def format_tier(iv: Intervals) -> str:
-    """The 4-column lines of a sorted tier. Offsets equal to the next onset of the same file
-    (most of them) reuse its text."""
+def format_tier(iv: Intervals, chunk: int = 200_000) -> Iterator[str]:
+    """The 4-column lines of a sorted tier, `chunk` lines at a time (bounded memory). Offsets
+    equal to the next onset of the same file (most of them) reuse its text."""
     n = len(iv)
-    if not n:
-        return ""
-    on = format_times(iv.onset)
-    off = np.empty(n, dtype=object)
-    shared = np.concatenate(((iv.file[1:] == iv.file[:-1]) & (iv.offset[:-1] == iv.onset[1:]), [False]))
-    off[shared] = on[1:][shared[:-1]]
-    rest = np.flatnonzero(~shared)
-    off[rest] = format_times(iv.offset[rest])
-    files = np.array(iv.files, dtype=object)[iv.file]
-    labels = np.array(iv.labels, dtype=object)[iv.label]
-    return "\n".join(map(" ".join, zip(files, on, off, labels))) + "\n"
+    files_tab = np.array(iv.files, dtype=object)
+    labels_tab = np.array(iv.labels, dtype=object)
+    for a in range(0, n, chunk):
+        b = min(a + chunk, n)
+        on = format_times(iv.onset[a:b])
+        off = np.empty(b - a, dtype=object)
+        nxt = iv.onset[a + 1:b + 1] if b < n else np.append(iv.onset[a + 1:b], np.nan)
+        nfile = iv.file[a + 1:b + 1] if b < n else np.append(iv.file[a + 1:b], -1)
+        shared = (nfile == iv.file[a:b]) & (iv.offset[a:b] == nxt)
+        shared[-1] = False  # its text is in the next chunk
+        off[shared] = on[1:][shared[:-1]]
+        rest = np.flatnonzero(~shared)
+        off[rest] = format_times(iv.offset[a:b][rest])
+        yield "\n".join(map(" ".join, zip(files_tab[iv.file[a:b]], on, off, labels_tab[iv.label[a:b]]))) + "\n"
 
 
-def data_dir_texts(prep: PreparedGold) -> dict[str, str]:
+def data_dir_texts(prep: PreparedGold) -> dict[str, Iterable[str]]:
+    """The content of each file of the data dir, as text chunks."""
     spk2utt: dict[str, list[str]] = {}
     for f, s in zip(prep.files, prep.speakers):
         spk2utt.setdefault(s, []).append(f)
     return {
         "phones": format_tier(prep.phones),
         "words": format_tier(prep.words),
-        "utt2spk": "".join(f"{f} {s}\n" for f, s in zip(prep.files, prep.speakers)),
-        "spk2utt": "".join(f"{s} {' '.join(sorted(us))}\n" for s, us in sorted(spk2utt.items())),
-        "reco2dur": "".join(f"{f} {t}\n" for f, t in zip(prep.files, format_times(prep.duration).tolist())),
+        "utt2spk": [f"{f} {s}\n" for f, s in zip(prep.files, prep.speakers)],
+        "spk2utt": [f"{s} {' '.join(sorted(us))}\n" for s, us in sorted(spk2utt.items())],
+        "reco2dur": [f"{f} {t}\n" for f, t in zip(prep.files, format_times(prep.duration).tolist())],
     }
 
 
@@ -1006,7 +1057,7 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def write_data_dir(texts: dict[str, str], data_dir: str, inputs: Sequence[str] = ()) -> None:
+def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Sequence[str] = ()) -> None:
     """Write all files into a temp dir beside `data_dir`, then move them into place: a new dir is
     renamed in one step; in an existing dir each file is replaced atomically. Refuses to
     overwrite an input file."""
@@ -1024,9 +1075,13 @@ def write_data_dir(texts: dict[str, str], data_dir: str, inputs: Sequence[str] =
     tmp = tempfile.mkdtemp(prefix="." + os.path.basename(os.path.abspath(data_dir)) + ".", suffix=".tmp",
                            dir=parent)
     try:
-        for name, text in texts.items():
-            with atomic_write(os.path.join(tmp, name)) as f:
-                f.write(text)
+        mode = 0o666 & ~_umask()  # mkstemp files are 0600; data dirs are shared like any other
+        for name, chunks in texts.items():
+            target = os.path.join(tmp, name)
+            with atomic_write(target) as f:
+                for text in chunks:
+                    f.write(text)
+            os.chmod(target, mode)
         if not os.path.isdir(data_dir):
             os.chmod(tmp, 0o777 & ~_umask())
             os.rename(tmp, data_dir)
@@ -1083,20 +1138,7 @@ def _check_prepared_bytes(path: str) -> bytes:
 
 
 def _read_prepared_lines(path: str) -> list[str]:
-    with open(path, "rb") as f:
-        raw = f.read()
-    if not raw:
-        raise InputError("empty file", path)
-    if not raw.endswith(b"\n"):
-        raise InputError("no newline at the end of the file", path, raw.count(b"\n") + 1)
-    if b"\r" in raw:
-        raise InputError("carriage return (CRLF line ends)", path, raw[: raw.index(b"\r")].count(b"\n") + 1)
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as e:
-        raise InputError("not valid UTF-8", path, raw[: e.start].count(b"\n") + 1) from None
-    lines = text[:-1].split("\n")
-    return lines
+    return _check_prepared_bytes(path).decode("utf-8")[:-1].split("\n")
 
 
 def _read_key_lines(path: str, min_fields: int, max_fields: int | None) -> list[list[str]]:
@@ -1104,8 +1146,6 @@ def _read_key_lines(path: str, min_fields: int, max_fields: int | None) -> list[
     prev = None
     for n, line in enumerate(_read_prepared_lines(path), 1):
         fields = line.split(" ")
-        if "" in fields or "\t" in line:
-            raise InputError("blank line, tab or repeated/leading/trailing space", path, n)
         if len(fields) < min_fields or (max_fields and len(fields) > max_fields):
             want = f"{min_fields}" if min_fields == max_fields else f"at least {min_fields}"
             raise InputError(f"expected {want} fields, got {len(fields)}", path, n)
@@ -1202,11 +1242,12 @@ def export_zr(data_dir: str, out_phn: str, out_wrd: str, drop_sil: bool = False,
             raise InputError(f"missing {name}: not a prepared gold data dir", src)
         if _same_file(src, out):
             raise InputError("output would overwrite the data dir file", out)
-        lines = _read_prepared_lines(src)
+        raw = _check_prepared_bytes(src)
         if drop_sil and name == "phones":
-            tail = " " + sil_label
-            lines = [ln for ln in lines if not ln.endswith(tail)]
-        with atomic_write(out) as f:
-            f.write("\n".join(lines) + "\n" if lines else "")
-        counts.append(len(lines))
+            tail = (" " + sil_label).encode("utf-8")
+            raw = b"".join(ln + b"\n" for ln in raw[:-1].split(b"\n") if not ln.endswith(tail))
+        with atomic_write(out, "wb") as f:
+            f.write(raw)
+        os.chmod(out, 0o666 & ~_umask())
+        counts.append(raw.count(b"\n"))
     return counts[0], counts[1]

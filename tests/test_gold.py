@@ -472,3 +472,50 @@ def test_python_script_help(capsys):
         PREPARE.main(["--help"])
     assert e.value.code == 0
     assert "Usage: steps/prepare_gold.py --format zr" in capsys.readouterr().out
+
+
+def test_word_ctm_keyed_by_recording_with_segments(tmp_path, capsys):
+    """A NIST word CTM (recording ids, recording times, channel A) next to an utterance-keyed
+    phone CTM + segments: the keys that are recordings are taken as recording-relative."""
+    (tmp_path / "w.ctm").write_text(
+        "s01-rec1 A 0.50 0.30 cat\ns01-rec1 A 0.80 0.10 a\ns01-rec1 A 1.25 0.35 dog\n"
+        "s02-rec2 A 2.00 0.40 hello\ns02-rec2 A 2.40 0.30 <unk>\ns02-rec2 A 3.00 0.20 the\n")
+    prepare(ctm_args(tmp_path / "d", "--strip-stress", "true", words=tmp_path / "w.ctm"), capsys)
+    assert read_dir(tmp_path / "d") == read_dir(f"{FIX}/expected")
+
+
+def test_bundled_example_three_formats(tmp_path, capsys, root):
+    """local/make_example.py (the bundled example) in its three forms gives one data dir."""
+    script = os.path.join(root, "local", "make_example.py")
+    if not os.path.isfile(script):
+        pytest.skip("local/make_example.py not present")
+    ex = tmp_path / "ex"
+    r = subprocess.run(["python3", script, str(ex)], cwd=root, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    prepare(["--format", "zr", ex / "zr" / "example.phn", ex / "zr" / "example.wrd", tmp_path / "zr"], capsys)
+    prepare(["--format", "ctm", "--phones-txt", ex / "ctm" / "phones.txt", "--segments", ex / "ctm" / "segments",
+             ex / "ctm" / "phones.ctm", ex / "ctm" / "words.ctm", tmp_path / "ctm"], capsys)
+    prepare(["--format", "ctm", "--phones-txt", ex / "ctm" / "phones.txt", "--segments", ex / "ctm" / "segments",
+             ex / "ctm" / "phones.ctm", ex / "ctm" / "words.reco.ctm", tmp_path / "ctm_reco"], capsys)
+    prepare(["--format", "textgrid", ex / "textgrid", tmp_path / "tg"], capsys)
+    prepare(["--format", "ctm", "--phones-txt", ex / "ctm" / "phones.txt", "--segments", ex / "ctm" / "segments",
+             ex / "ctm" / "phones.ctm", "-", tmp_path / "derived"], capsys)
+    zr = read_dir(tmp_path / "zr")
+    assert read_dir(tmp_path / "ctm") == zr
+    assert read_dir(tmp_path / "ctm_reco") == zr
+    assert read_dir(tmp_path / "tg") == zr
+    assert read_dir(tmp_path / "derived")["phones"] == zr["phones"]
+    # word boundaries derived from the position suffixes are the word CTM's boundaries
+    derived = [ln.split()[:3] for ln in (tmp_path / "derived" / "words").read_text().splitlines()]
+    assert derived == [ln.split()[:3] for ln in (tmp_path / "zr" / "words").read_text().splitlines()]
+    if (ex / "utt2spk").is_file():
+        assert (tmp_path / "zr" / "utt2spk").read_bytes() == (ex / "utt2spk").read_bytes()
+    code, err = call(VALIDATE, [tmp_path / "zr"], capsys)
+    assert code == 0, err
+
+
+def test_word_ctm_with_number_words_and_no_words_txt(tmp_path, capsys):
+    text = open(f"{FIX}/ctm/words.ctm").read().replace(" the\n", " 1990\n")
+    (tmp_path / "w.ctm").write_text(text)
+    prepare(ctm_args(tmp_path / "d", words=tmp_path / "w.ctm"), capsys)
+    assert (tmp_path / "d" / "words").read_text().endswith("s02-rec2 3 3.2 1990\n")

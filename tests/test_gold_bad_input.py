@@ -122,7 +122,7 @@ CASES = [
     ("ctm-overlap", lambda i: edit(f"{i}/ctm/phones.ctm", "s01-rec1-0001 1 0.20 0.10 20", "s01-rec1-0001 1 0.20 0.20 20"),
      ctm, "ctm/phones.ctm", 4, "overlaps 0.7..0.9"),
     ("ctm-unknown-utterance", lambda i: edit(f"{i}/ctm/phones.ctm", "s02-rec2-0002 1 0.00 0.10 13", "s02-rec2-0009 1 0.00 0.10 13"),
-     ctm, "ctm/phones.ctm", 14, "utterance 's02-rec2-0009' is not in the segments file"),
+     ctm, "ctm/phones.ctm", 14, "'s02-rec2-0009' is neither an utterance nor a recording of the segments file"),
     ("ctm-bad-segments", lambda i: edit(f"{i}/ctm/segments", "s02-rec2-0001 s02-rec2 2.00 2.70", "s02-rec2-0001 s02-rec2 2.00"),
      ctm, "ctm/segments", 2, "expected '<utt> <reco> <start> <end>', got 3 fields"),
     ("ctm-segment-reversed", lambda i: edit(f"{i}/ctm/segments", "s02-rec2-0001 s02-rec2 2.00 2.70", "s02-rec2-0001 s02-rec2 2.00 1.70"),

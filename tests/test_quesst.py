@@ -275,7 +275,7 @@ def test_cli_simple_layout(root, tmp_path):
     assert (exp / "details/quesst/score.out").read_text() == r.stdout
     s = json.loads((exp / "scores/scores.json").read_text())
     for k in ("act_twv", "max_twv", "max_twv_threshold", "act_cnxe", "min_cnxe", "ub_twv",
-              "lb_cnxe", "n_queries", "n_documents", "n_trials", "n_targets"):
+              "lb_cnxe", "n_queries", "n_documents", "n_trials", "n_target_trials"):
         assert k in s
     assert s["min_cnxe"] == pytest.approx(0.491301, abs=1e-6)
     assert s["n_duplicates"] == 1 and s["n_unseen_queries"] == 1 and s["n_trials"] == 8

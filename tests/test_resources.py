@@ -3,6 +3,7 @@ summed over concurrent workers, exit status) and ISF/SSF/PMU/PL arithmetic (std-
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -115,7 +116,7 @@ def test_measure_counts_every_descendant(root, tmp_path):
 def test_measure_peak_memory_of_concurrent_workers(root, tmp_path):
     script = tmp_path / "tree.py"
     script.write_text(TREE)
-    env = dict(__import__("os").environ, HOLD="0.6")
+    env = dict(os.environ, HOLD="0.6")
     r = _measure(root, tmp_path / "exp", "index", sys.executable, str(script), "mem",
                  str(tmp_path / "m"), env=env)
     assert r.returncode == 0, r.stderr

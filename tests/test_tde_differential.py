@@ -17,7 +17,7 @@ import types
 import pytest
 
 hypothesis = pytest.importorskip("hypothesis")
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+from hypothesis import HealthCheck, event, given, settings, strategies as st  # noqa: E402
 
 from termeval.data import load_classes, load_gold  # noqa: E402
 from termeval.tde.stats import score  # noqa: E402
@@ -165,6 +165,9 @@ def test_against_reference(corpus, nj):
         write_class_dir(paths["x.class"], os.path.join(tmp, "exp"))
         gold = load_gold(os.path.join(tmp, "data"))
         ours, counts = score(gold, load_classes(os.path.join(tmp, "exp", "classes"), gold), nj=nj)
+    event(f"tied word choice: {bool(counts['tied_word_choices'])}")
+    event(f"grouping defined: {ref['grouping_precision'] == ref['grouping_precision']}")
+    event(f"token hits: {counts['token_hits'] > 0}")
     keys = [k for k in ref if not (k.startswith(("token_", "type_")) and counts["tied_word_choices"])]
     diff = {k: (ours[k], ref[k]) for k in keys if not same(ours[k], ref[k])}
     assert not diff, (diff, phn, wrd, classes)

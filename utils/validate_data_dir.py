@@ -17,13 +17,18 @@ from termeval.gold import validate_data_dir
 
 
 def main(argv):
-    gc.disable()
     p = make_parser(__doc__)
     p.add_argument("--boundary-tolerance", type=float, default=0.001)
     p.add_argument("--sil-label", default="SIL")
     p.add_argument("data_dir")
     a = p.parse_args(argv)
-    summary = validate_data_dir(a.data_dir, a.boundary_tolerance, a.sil_label)
+    enabled = gc.isenabled()
+    gc.disable()  # many small objects, no cycles
+    try:
+        summary = validate_data_dir(a.data_dir, a.boundary_tolerance, a.sil_label)
+    finally:
+        if enabled:
+            gc.enable()
     print(f"{os.path.basename(sys.argv[0])}: {a.data_dir}: OK ({summary})", file=sys.stderr)
 
 

@@ -25,22 +25,25 @@ EPS_SCORE = 1e-6
 def grouped_rank(g_sorted: np.ndarray, t_sorted: np.ndarray, g_q: np.ndarray, t_q: np.ndarray,
                  side: str = "left") -> np.ndarray:
     """searchsorted on (g, t) pairs: for each query, the number of sorted items with
-    (g, t) < (g_q, t_q) (side='left') or <= (side='right'). Exact (lexsort merge)."""
+    (g, t) < (g_q, t_q) (side='left') or <= (side='right'). Exact: times are replaced by
+    their dense ranks among all values, groups by their index among the item groups, and the
+    pair is packed into one int64 key for np.searchsorted."""
     m, n = len(g_sorted), len(g_q)
     if n == 0:
         return np.zeros(0, dtype=np.int64)
     if m == 0:
         return np.zeros(n, dtype=np.int64)
-    typ = np.r_[np.zeros(m, np.int8), np.ones(n, np.int8)]
-    if side == "left":
-        typ = 1 - typ  # queries before items at ties
-    o = np.lexsort((typ, np.r_[t_sorted, t_q], np.r_[g_sorted, g_q]))
-    is_item = o < m
-    before = np.cumsum(is_item)  # items at or before each position
-    out = np.empty(n, dtype=np.int64)
-    qpos = ~is_item
-    out[o[qpos] - m] = before[qpos]
-    return out
+    _, inv = np.unique(np.r_[t_sorted, t_q], return_inverse=True)
+    inv = inv.reshape(-1).astype(np.int64)
+    W = np.int64(inv.max() + 2)
+    ug, gstart = np.unique(g_sorted, return_index=True)
+    gi = np.searchsorted(ug, g_sorted)
+    key_items = gi * W + inv[:m] + 1
+    pos = np.searchsorted(ug, g_q)
+    present = (pos < len(ug)) & (ug[np.minimum(pos, len(ug) - 1)] == g_q)
+    # an absent group sorts just before the next present group (key pos*W, below every item)
+    key_q = np.where(present, pos * W + inv[m:] + 1, pos * W)
+    return np.searchsorted(key_items, key_q, side=side).astype(np.int64)
 
 
 def _segmented_cummax(g: np.ndarray, x: np.ndarray) -> np.ndarray:

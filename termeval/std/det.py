@@ -52,7 +52,7 @@ def write_det_points(path: str, thr, pmiss, pfa, twv) -> None:
             np.savetxt(f, block, fmt="%.17g", delimiter="\t")
 
 
-def _thin(n: int, max_points: int = 20000) -> np.ndarray:
+def _thin(n: int, max_points: int = 4000) -> np.ndarray:
     if n <= max_points:
         return np.arange(n)
     return np.unique(np.r_[np.linspace(0, n - 1, max_points).astype(np.int64), n - 1])

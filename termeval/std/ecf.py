@@ -172,15 +172,7 @@ def in_ecf(ecf_key: np.ndarray, ecf_tbeg: np.ndarray, ecf_tend: np.ndarray, key:
         for s0, s1 in zip(bounds[:-1], bounds[1:]):
             if s1 - s0 > 1:
                 te_s[s0:s1] = np.maximum.accumulate(te_s[s0:s1])
-    # merge excerpt starts and item starts; excerpts sort before items at equal (key, time)
-    allk = np.r_[ek_s, key]
-    allt = np.r_[tb_s, beg + eps]
-    typ = np.r_[np.zeros(m, np.int8), np.ones(n, np.int8)]
-    o = np.lexsort((typ, allt, allk))
-    last = np.maximum.accumulate(np.where(o < m, o, -1))
-    is_item = o >= m
-    lf = np.empty(n, dtype=np.int64)
-    lf[o[is_item] - m] = last[is_item]
-    j = np.maximum(lf, 0)
-    out = (lf >= 0) & (ek_s[j] == key) & (te_s[j] + eps >= end)
-    return out
+    from termeval.std.align import grouped_rank
+    last = grouped_rank(ek_s, tb_s, key, beg + eps, side="right") - 1
+    j = np.maximum(last, 0)
+    return (last >= 0) & (ek_s[j] == key) & (te_s[j] + eps >= end)

@@ -29,6 +29,23 @@ Measures (P_tar = effective prior, beta = (1 - P_tar) / P_tar, L = logit(P_tar))
   * lb_cnxe ("Lower-bound Cnxe (model-dependent PAV)"): PAV per query, each query's PAV
     posteriors turned into LLRs with that query's own empirical prior, pooled; the kit's
     "minCnxe" on that line is the affine minimum over those pooled LLRs (lb_min_cnxe).
+    (Converting with the global prior instead would make the pooled LLRs optimal, so an
+    affine recalibration could not improve them; the kit's README example shows minCnxe <
+    actCnxe on this line, which fits the per-query conversion.)
+
+The five headline lines (`kit_lines`) copy the kit's layout, numbers formatted like Java's
+Float.toString (the kit prints float32 values).
+
+Not verifiable without the kit's jar (MediaEvalQUESST2015.jar, distributed only inside the
+dataset tarballs, source not public): whether actTWV uses the Bayes threshold on the scores
+(our default), a different one, or the YES/NO decisions (--use-decisions); how the jar
+treats several entries for one (query, document) (we keep the maximum); whether its minCnxe
+is affine (ours) or PAV (ours: min_cnxe_pav); its exact PAV tie rule and the conversion in
+the lower-bound line; whether its maxTWV sweep evaluates "reject all"; its float32
+arithmetic (values may differ in the last printed digits). Checked here instead: std-spec
+§6.4 vectors to 1e-6, hand-computed TWV cases, PAV <= affine <= min(1, act), the PAV run
+compression against a textbook PAV, and agreement with termeval/std/cnxe.py (an
+independent implementation) to 1e-8.
 """
 from __future__ import annotations
 
@@ -110,6 +127,10 @@ class Trials:
 def reduce_max(keys: np.ndarray, scores: np.ndarray, decisions: np.ndarray
                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One entry per key: the maximum score and the decision of that entry (YES on ties)."""
+    order = np.argsort(keys, kind="stable")
+    k = keys[order]
+    if len(k) < 2 or (k[1:] != k[:-1]).all():  # no duplicates (e.g. a complete list)
+        return k, scores[order], decisions[order]
     order = np.lexsort((decisions, scores, keys))
     k = keys[order]
     last = np.ones(len(k), dtype=bool)
@@ -201,9 +222,21 @@ def twv_weights(tr: Trials, beta: float, per_query: bool = False) -> np.ndarray:
     return w * tr.count
 
 
-def _sweep(score: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def sort_orders(tr: Trials) -> tuple[np.ndarray, np.ndarray]:
+    """(by score ascending, by (query, score) ascending): the two sorts every measure shares."""
+    n = len(tr.score)
+    asc = np.argsort(tr.score, kind="stable")
+    rank = np.empty(n, np.int64)
+    rank[asc] = np.arange(n)
+    qasc = np.argsort(tr.query.astype(np.int64) * n + rank)  # unique keys: any sort is exact
+    return asc, qasc
+
+
+def _sweep(score: np.ndarray, w: np.ndarray, asc: np.ndarray | None = None
+           ) -> tuple[np.ndarray, np.ndarray]:
     """(thresholds descending, TWV at each): TWV(theta) = sum of w over score >= theta."""
-    order = np.argsort(-score, kind="stable")
+    # within a tie group the order does not matter (only group ends are read)
+    order = np.argsort(-score, kind="stable") if asc is None else asc[::-1]
     s = score[order]
     cum = np.cumsum(w[order])
     end = np.ones(len(s), dtype=bool)
@@ -211,9 +244,9 @@ def _sweep(score: np.ndarray, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s[end], cum[end]
 
 
-def max_twv(tr: Trials, beta: float) -> tuple[float, float]:
+def max_twv(tr: Trials, beta: float, asc: np.ndarray | None = None) -> tuple[float, float]:
     """(MTWV, threshold): maximum over every distinct score; lowest threshold on ties."""
-    thr, val = _sweep(tr.score, twv_weights(tr, beta))
+    thr, val = _sweep(tr.score, twv_weights(tr, beta), asc)
     best = val.max()
     i = len(val) - 1 - int(np.argmax(val[::-1] == best))  # last = lowest threshold
     return float(val[i]), float(thr[i])
@@ -231,29 +264,36 @@ def twv_at(tr: Trials, beta: float, accept: np.ndarray) -> tuple[float, float, f
     return 1.0 - pm - beta * pf, pm, pf
 
 
-def per_query_best(tr: Trials, beta: float) -> tuple[np.ndarray, np.ndarray]:
+def per_query_best(tr: Trials, beta: float, qasc: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray]:
     """Each query's best TWV over its own thresholds, including rejecting all (TWV_q = 0).
 
     Returns (best TWV_q, threshold_q); the threshold is +inf where rejecting all is best
-    (ties: the lowest threshold, as for the global sweep).
+    (ties: the lowest threshold, as for the global sweep). Points are visited in (query,
+    score) ascending order; TWV_q(theta) is the within-query suffix sum of the weights at
+    the first point of each group of equal scores.
     """
     K = tr.n_queries
     w = twv_weights(tr, beta, per_query=True)
-    order = np.lexsort((-tr.score, tr.query))
-    q, s = tr.query[order], tr.score[order]
-    cum = np.cumsum(w[order])
+    order = np.lexsort((tr.score, tr.query)) if qasc is None else qasc
+    q, s, wo = tr.query[order], tr.score[order], w[order]
+    total = np.bincount(q, weights=wo, minlength=K)
+    cum = np.cumsum(wo)
     qstart = np.searchsorted(q, np.arange(K))  # every kept query has >= 1 point
-    base = np.concatenate([[0.0], cum])[qstart]
-    cum = cum - base[q]  # prefix sums restarted at each query
-    end = np.ones(len(q), dtype=bool)
-    end[:-1] = (s[1:] != s[:-1]) | (q[1:] != q[:-1])
-    qe, se, ve = q[end], s[end], cum[end]
-    best = np.zeros(K)
-    np.maximum.at(best, qe, ve)
+    before = np.concatenate([[0.0], cum])[qstart]
+    suffix = total[q] - (cum - before[q]) + wo  # sum over this point and the higher ones
+    first = np.ones(len(q), dtype=bool)
+    first[1:] = (s[1:] != s[:-1]) | (q[1:] != q[:-1])
+    qf, sf, vf = q[first], s[first], suffix[first]
+    seg = np.searchsorted(qf, np.arange(K))
+    best = np.maximum(np.maximum.reduceat(vf, seg), 0.0)
     thr = np.full(K, np.inf)
-    hit = (ve == best[qe]) & (ve > 0)
-    # lowest threshold among a query's maxima: scores descend within a query, take the last
-    np.minimum.at(thr, qe[hit], se[hit])
+    hit = np.flatnonzero((vf == best[qf]) & (vf > 0))
+    # lowest threshold among a query's maxima: scores ascend within a query, take the first
+    qh = qf[hit]
+    firsthit = np.ones(len(hit), dtype=bool)
+    firsthit[1:] = qh[1:] != qh[:-1]
+    thr[qh[firsthit]] = sf[hit[firsthit]]
     return best, thr
 
 
@@ -274,7 +314,7 @@ def cnxe(score: np.ndarray, target: np.ndarray, count: np.ndarray, p_tar: float)
     z = score + L
     cost = np.where(target, softplus(-z), softplus(z))
     cost = np.where(w > 0, cost, 0.0)  # skip empty points (0*inf)
-    return float(math.fsum(w * cost) / LN2 / h2(p_tar))
+    return float(np.sum(w * cost) / LN2 / h2(p_tar))
 
 
 @dataclass(frozen=True)
@@ -287,7 +327,7 @@ class AffineFit:
 
 
 def min_cnxe_affine(score: np.ndarray, target: np.ndarray, count: np.ndarray,
-                    p_tar: float, max_iter: int = 100) -> AffineFit:
+                    p_tar: float, max_iter: int = 100, compress: bool = False) -> AffineFit:
     """min over (gamma, delta) of Cnxe(gamma*s + delta): prior-weighted logistic regression.
 
     Newton's method with backtracking from gamma = 0, delta = 0 (Cnxe = 1), so the result is
@@ -299,6 +339,15 @@ def min_cnxe_affine(score: np.ndarray, target: np.ndarray, count: np.ndarray,
     L = math.log(p_tar / (1.0 - p_tar))
     w_all = _class_weights(target, count, p_tar)
     norm = LN2 * h2(p_tar)
+    if compress:  # equal (score, class) points merge: PAV output has few distinct values
+        u, inv = np.unique(score, return_inverse=True)
+        wt = np.bincount(inv, weights=np.where(target, w_all, 0.0), minlength=len(u))
+        wn = np.bincount(inv, weights=np.where(target, 0.0, w_all), minlength=len(u))
+        score = np.concatenate([u, u])
+        target = np.concatenate([np.ones(len(u), bool), np.zeros(len(u), bool)])
+        w_all = np.concatenate([wt, wn])
+        nz = w_all > 0
+        score, target, w_all = score[nz], target[nz], w_all[nz]
     fin = np.isfinite(score)
     has_inf = not fin.all()
     s, y, w = score[fin], target[fin].astype(np.float64), w_all[fin]
@@ -311,7 +360,7 @@ def min_cnxe_affine(score: np.ndarray, target: np.ndarray, count: np.ndarray,
     sign = np.where(y > 0, -1.0, 1.0)
 
     def f(a: float, b: float) -> float:
-        return math.fsum(w * softplus(sign * (a * x + b)))
+        return float(np.sum(w * softplus(sign * (a * x + b))))  # pairwise summation
 
     # parameters in standardised space: z = a*x + b = (a/sd)*s + (b - a*mu/sd)
     if has_inf:
@@ -355,7 +404,7 @@ def min_cnxe_affine(score: np.ndarray, target: np.ndarray, count: np.ndarray,
 
 
 def _pav_llr(seg: np.ndarray, score: np.ndarray, target: np.ndarray, count: np.ndarray,
-             prior_conversion: str = "segment") -> np.ndarray:
+             prior_conversion: str = "segment", order: np.ndarray | None = None) -> np.ndarray:
     """PAV-calibrated LLR of each point, isotonic within each segment (e.g. query).
 
     Points are sorted by (segment, score); equal scores are pooled (the pessimistic tie rule);
@@ -365,7 +414,8 @@ def _pav_llr(seg: np.ndarray, score: np.ndarray, target: np.ndarray, count: np.n
     llr = logit(p) - ln(Nt/Nn), with Nt/Nn the segment's own counts (prior_conversion
     'segment') or the global ones ('global'); +-inf at pure blocks.
     """
-    order = np.lexsort((score, seg))
+    if order is None:
+        order = np.lexsort((score, seg))
     sg, sc = seg[order], score[order]
     ct = np.where(target[order], count[order], 0).astype(np.float64)
     cn = np.where(target[order], 0, count[order]).astype(np.float64)
@@ -424,15 +474,17 @@ def _pav_llr(seg: np.ndarray, score: np.ndarray, target: np.ndarray, count: np.n
     return out
 
 
-def min_cnxe_pav(score: np.ndarray, target: np.ndarray, count: np.ndarray, p_tar: float) -> float:
+def min_cnxe_pav(score: np.ndarray, target: np.ndarray, count: np.ndarray, p_tar: float,
+                 asc: np.ndarray | None = None) -> float:
     """PAV lower bound: Cnxe after the optimal monotone recalibration (<= affine minimum)."""
-    llr = _pav_llr(np.zeros(len(score), np.int64), score, target, count, "global")
+    llr = _pav_llr(np.zeros(len(score), np.int64), score, target, count, "global", asc)
     return cnxe(llr, target, count, p_tar)
 
 
-def per_query_pav_llr(tr: Trials, prior_conversion: str = "segment") -> np.ndarray:
+def per_query_pav_llr(tr: Trials, prior_conversion: str = "segment",
+                      qasc: np.ndarray | None = None) -> np.ndarray:
     """LLRs after PAV run separately on each query ("model-dependent PAV")."""
-    return _pav_llr(tr.query, tr.score, tr.target, tr.count, prior_conversion)
+    return _pav_llr(tr.query, tr.score, tr.target, tr.count, prior_conversion, qasc)
 
 
 # ----------------------------------------------------------------------------- report
@@ -472,10 +524,11 @@ def score_trials(tr: Trials, p_tar: float, act_threshold: float | None = None,
     else:
         thr = math.log(beta) if act_threshold is None else float(act_threshold)
         accept = tr.score >= thr
+    asc, qasc = sort_orders(tr)
     act, pm, pf = twv_at(tr, beta, accept)
-    mtwv, mthr = max_twv(tr, beta)
+    mtwv, mthr = max_twv(tr, beta, asc)
     _, mpm, mpf = twv_at(tr, beta, tr.score >= mthr)
-    best, qthr = per_query_best(tr, beta)
+    best, qthr = per_query_best(tr, beta, qasc)
     hits = np.bincount(tr.query, weights=tr.count * (accept & tr.target), minlength=tr.n_queries)
     fas = np.bincount(tr.query, weights=tr.count * (accept & ~tr.target), minlength=tr.n_queries)
     nn = tr.n_nontarget
@@ -488,10 +541,10 @@ def score_trials(tr: Trials, p_tar: float, act_threshold: float | None = None,
     else:
         act_c = cnxe(tr.score, tr.target, tr.count, p_tar)
         aff = min_cnxe_affine(tr.score, tr.target, tr.count, p_tar)
-        pav = min_cnxe_pav(tr.score, tr.target, tr.count, p_tar)
-        lb_llr = per_query_pav_llr(tr)
+        pav = min_cnxe_pav(tr.score, tr.target, tr.count, p_tar, asc)
+        lb_llr = per_query_pav_llr(tr, qasc=qasc)
         lb = cnxe(lb_llr, tr.target, tr.count, p_tar)
-        lb_aff = min_cnxe_affine(lb_llr, tr.target, tr.count, p_tar)
+        lb_aff = min_cnxe_affine(lb_llr, tr.target, tr.count, p_tar, compress=True)
     return QuesstResult(p_tar, beta, thr, act, pm, pf, mtwv, mthr, mpm, mpf, ub, 0.0,
                         act_c, aff, pav, lb, lb_aff, q_twv, best, qthr, dict(tr.counts))
 
@@ -649,7 +702,25 @@ class PairScores:
 def _read_pairs_text(path: str) -> PairScores:
     """`<query> <document> <score> [YES|NO]` lines (the per-document plain-text layout)."""
     from termeval.std.ecf import file_id
-    from termeval.textio import iter_lines, parse_float
+    from termeval.textio import iter_lines, parse_float, read_text
+    # fast path: three fields on every line, all scores finite numbers
+    text = read_text(path)
+    tok = text.split()
+    nlines = sum(1 for line in text.splitlines() if line.strip())
+    if len(tok) == 3 * nlines and nlines:
+        try:
+            sc = np.asarray(tok[2::3], dtype=np.float64)
+        except ValueError:
+            sc = None
+        if sc is not None and np.isfinite(sc).all():
+            qmap: dict[str, int] = {}
+            dmap: dict[str, int] = {}
+            qc = np.fromiter((qmap.setdefault(x, len(qmap)) for x in tok[0::3]), np.int64, nlines)
+            draw: dict[str, int] = {}
+            dc = np.fromiter((draw.setdefault(x, len(draw)) for x in tok[1::3]), np.int64, nlines)
+            remap = np.array([dmap.setdefault(file_id(x), len(dmap)) for x in draw], np.int64)
+            return PairScores(list(qmap), list(dmap), qc, remap[dc], sc, None, "pairs")
+    del text, tok
     qmap: dict[str, int] = {}
     dmap: dict[str, int] = {}
     q, d, s, dec = [], [], [], []

@@ -263,7 +263,7 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
     # --- counts
     hits = np.bincount(tt[ttarget & tyes], minlength=Q)
     fa = np.bincount(tt[~ttarget & tyes], minlength=Q)
-    ndet = np.bincount(tt, minlength=Q)
+    ndet = np.bincount(dterm[di], minlength=Q)
     miss = np.where(evaluated, ntrue - hits, 0)
     n_hits = int(hits[evaluated].sum())
     n_fa = int(fa[evaluated].sum())
@@ -323,7 +323,9 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
         "include_notarget_terms": p.include_notarget_terms, "alignment_stats": astats,
         "detection_format": dets.fmt, "warnings": warnings,
     }
-    ali = {"det_index": di, "det_term": dterm[di], "det_ref": np.where(dm >= 0, ri[np.maximum(dm, 0)], -1),
-           "ref_index": ri, "ref_det": np.where(rm >= 0, di[np.maximum(rm, 0)], -1),
+    ali = {"det_index": di, "det_term": dterm[di],
+           "det_ref": np.where(dm >= 0, ri[np.maximum(dm, 0)], -1) if len(ri) else np.full(len(di), -1),
+           "ref_index": ri,
+           "ref_det": np.where(rm >= 0, di[np.maximum(rm, 0)], -1) if len(di) else np.full(len(ri), -1),
            "yes": yes_all, "file_vocab": list(fvocab)}
     return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta)

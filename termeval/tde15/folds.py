@@ -30,6 +30,7 @@ class Intervals:
     offset: np.ndarray
     nlines: int = 0                 # intervals in the fold file (what the original prints)
     unknown: int = 0                # intervals of files the gold does not know (ignored)
+    whole_files: bool = False       # every interval is [0, inf): membership by file only
 
     def __len__(self) -> int:
         return len(self.onset)
@@ -100,7 +101,7 @@ def read_foldset(path: str, name: str, file_index: dict[str, int]) -> FoldSet:
 
 def whole_corpus(nfiles: int) -> Intervals:
     f = np.arange(nfiles, dtype=np.int64)
-    return Intervals(f, np.zeros(nfiles), np.full(nfiles, np.inf), nlines=nfiles)
+    return Intervals(f, np.zeros(nfiles), np.full(nfiles, np.inf), nlines=nfiles, whole_files=True)
 
 
 def per_speaker(speakers: list[str]) -> FoldSet:
@@ -109,7 +110,8 @@ def per_speaker(speakers: list[str]) -> FoldSet:
     spk = np.array(speakers)
     for s in sorted(set(speakers)):
         f = np.flatnonzero(spk == s).astype(np.int64)
-        fs.folds.append(Intervals(f, np.zeros(len(f)), np.full(len(f), np.inf), nlines=len(f)))
+        fs.folds.append(Intervals(f, np.zeros(len(f)), np.full(len(f), np.inf), nlines=len(f),
+                                  whole_files=True))
         fs.labels.append(s)
     return fs
 
@@ -121,6 +123,10 @@ def contained(fold: Intervals, qf, qs, qe) -> np.ndarray:
     qe = np.asarray(qe, dtype=np.float64)
     if len(fold) == 0:
         return np.zeros(len(qf), dtype=bool)
+    if fold.whole_files:
+        member = np.zeros(max(int(fold.file.max()), int(qf.max()) if len(qf) else 0) + 1, dtype=bool)
+        member[fold.file] = True
+        return member[qf] & (qe > qs) & (qs >= 0)
     r = last_le(fold.file, fold.onset, qf, qs)      # last interval with start <= qs
     rr = np.where(r >= 0, r, 0)
     return (r >= 0) & (fold.offset[rr] >= qe) & (qe > qs)

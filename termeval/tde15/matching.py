@@ -21,7 +21,7 @@ import numpy as np
 
 from termeval.tde15.corpus import Fragments, Segmented, ov
 from termeval.tde15.folds import Intervals, contained
-from termeval.tde15.pairs import overlapping_pairs
+from termeval.tde15.pairs import overlapping_pairs, uniq, uniq_counts
 
 MAXN = 20           # gold n-grams: 3..20 phones
 MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))
@@ -96,13 +96,11 @@ def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
     f = sg.file[st]
     on = sg.onset[st]
     off = sg.offset[st + ln - 1]
-    order = np.lexsort((off, on, f))
-    st, ln, cd, f, on, off = st[order], ln[order], cd[order], f[order], on[order], off[order]
-    u, cls = np.unique(cd, return_inverse=True)
+    # class = n-gram type code (no relabelling, no sort: nothing downstream needs an order)
     frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
-                      occ_cls=cls.astype(np.int64), occ_frag=np.arange(len(st), dtype=np.int64),
-                      nclasses=len(u), counts={"classes_kept": int(len(u)),
-                                               "distinct_fragments": int(len(st))})
+                      occ_cls=cd, occ_frag=np.arange(len(st), dtype=np.int64),
+                      nclasses=idx.ntypes, counts={"classes_kept": int(len(uniq(cd))),
+                                                   "distinct_fragments": int(len(st))})
     frags.generated = True
     return frags
 
@@ -173,13 +171,13 @@ def completion_keys(ra: np.ndarray, na: np.ndarray, rb: np.ndarray, nb: np.ndarr
             a_short = (na[sl] <= nb[sl])[p]
             x = ra[sl][p] + i + np.where(a_short, 0, k)
             y = rb[sl][p] + i + np.where(a_short, k, 0)
-            out.append(np.unique((x * KL + L) * M + (y * KL + L)))
+            out.append(uniq((x * KL + L) * M + (y * KL + L)))
         lo = hi
-    return np.unique(np.concatenate(out)) if out else np.zeros(0, dtype=np.int64)
+    return uniq(np.concatenate(out)) if out else np.zeros(0, dtype=np.int64)
 
 
 def _count(codes: np.ndarray):
-    return np.unique(codes, return_counts=True)
+    return uniq_counts(codes)
 
 
 def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
@@ -197,7 +195,7 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.ndarray
     rb, nb = disc.run_start[hi], disc.run_len[hi]
     u = completion_keys(ra, na, rb, nb, M)
     sw = (u % M) * M + u // M
-    psubs = np.unique(np.concatenate([u, sw]))
+    psubs = uniq(np.concatenate([u, sw]))
     extra = {"matching_pdisc_pairs": int(2 * len(lo)), "matching_psubs_pairs": int(len(psubs))}
     # --- gold fragments of the fold
     gcode, gkey = gold_codes(gold, idx)
@@ -222,7 +220,7 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.ndarray
     tcode = gcode[ofr]
     ug, inv = np.unique(tcode, return_inverse=True)
     n_gold = np.bincount(inv, weights=deg).astype(np.int64)
-    flat_g = np.unique(ofr[deg > 0])
+    flat_g = uniq(ofr[deg > 0])
     w_gold_u, w_gold_c = _count(gcode[flat_g])
     # --- I = Psubs n Pgold
     x, y = psubs // M, psubs % M

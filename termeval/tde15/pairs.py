@@ -50,7 +50,7 @@ def within_class_pairs(frags, occ_keep: np.ndarray, mode: str) -> tuple[np.ndarr
     lo, hi = lo[keep], hi[keep]
     keep = ~ov(frags.onset[lo], frags.offset[lo], frags.onset[hi], frags.offset[hi], mode)
     lo, hi = lo[keep], hi[keep]
-    key = np.unique(lo * np.int64(len(frags)) + hi)
+    key = uniq(lo * np.int64(len(frags)) + hi)
     return key // len(frags), key % len(frags)
 
 
@@ -76,3 +76,20 @@ def overlapping_pairs(group: np.ndarray, on: np.ndarray, off: np.ndarray):
         out_j.append(order[j[pos]])
         d += 1
     return np.concatenate(out_i), np.concatenate(out_j)
+
+
+def uniq(x: np.ndarray) -> np.ndarray:
+    """Sorted distinct values by sorting (numpy 2's hash-based np.unique is much slower on
+    millions of int64 keys)."""
+    s = np.sort(x, kind="stable" if x.dtype.kind not in "iu" else None)
+    if len(s) < 2:
+        return s
+    return s[np.concatenate(([True], s[1:] != s[:-1]))]
+
+
+def uniq_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = np.sort(x)
+    if len(s) == 0:
+        return s, np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    return s[first], np.diff(np.append(first, len(s)))
