@@ -4,6 +4,8 @@
 # each step (/usr/bin/time -v when present, else Python's resource.getrusage).
 # Not a test: timings depend on the machine.
 #
+# (cpu = user + system time: on a busy machine it is steadier than wall time)
+#
 # Usage: local/bench_prepare_gold.sh [options]
 #  e.g.: local/bench_prepare_gold.sh --shared ../shared
 #
@@ -37,15 +39,17 @@ measure() {  # measure <name> <command...>: prints '<name>: wall <s> s, peak RSS
   if [ -x /usr/bin/time ] && /usr/bin/time -v true >/dev/null 2>&1; then
     /usr/bin/time -v "$@" 2> "$dir/log/$name.log" || { cat "$dir/log/$name.log" >&2; return 1; }
     awk -v n="$name" -F': ' '/Elapsed \(wall clock\)/ {w=$2} /Maximum resident set size/ {m=$2}
+      /User time \(seconds\)/ {u=$2} /System time \(seconds\)/ {y=$2}
       END {k=split(w, a, ":"); s=0; for (i=1; i<=k; i++) s=s*60+a[i];
-           printf "%s: wall %.2f s, peak RSS %.0f MB\n", n, s, m/1024}' "$dir/log/$name.log"
+           printf "%s: wall %.2f s, cpu %.2f s, peak RSS %.0f MB\n", n, s, u+y, m/1024}' "$dir/log/$name.log"
   else
     python3 - "$name" "$@" <<'PY'
 import resource, subprocess, sys, time
 t = time.time()
 subprocess.run(sys.argv[2:], check=True, stderr=subprocess.DEVNULL)
-peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
-print(f"{sys.argv[1]}: wall {time.time() - t:.2f} s, peak RSS {peak:.0f} MB")
+ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+print(f"{sys.argv[1]}: wall {time.time() - t:.2f} s, cpu {ru.ru_utime + ru.ru_stime:.2f} s, "
+      f"peak RSS {ru.ru_maxrss / 1024:.0f} MB")
 PY
   fi
 }

@@ -54,9 +54,11 @@ measure "zr2017 --folds none matching, English 38 h, 1 + 69 folds" \
     "$work_dir/english" "$work_dir/english_${n}.class" "$work_dir/exp_english"
 log=$work_dir/exp_english/log/score_tde_folds.1.log
 echo "  $(grep -m1 '^prepared' "$log")"
-echo "  whole-corpus fold: $(grep -m1 '^cross fold 0' "$log" | sed 's/cross fold 0: //')," \
-     "$(grep '^cross_matching' "$work_dir/exp_english/scores/matching" | grep -v '_' | head -0)" \
-     "$(python3 -c "import json,sys; d=json.load(open('$work_dir/exp_english/scores/scores.json'))['folds']['cross'][0]; print('Pdisc', d['matching_pdisc_pairs'], 'Psubs', d['matching_psubs_pairs'], 'P %.4f R %.4f' % (d['matching_precision'], d['matching_recall']))")"
+echo "  whole-corpus fold: $(grep -m1 '^cross fold 0' "$log" | sed 's/cross fold 0: //'); $(python3 -c "
+import json
+d = json.load(open('$work_dir/exp_english/scores/scores.json'))['folds']['cross'][0]
+print('Pdisc %d, Psubs %d ordered pairs, P %.4f R %.4f' % (d['matching_pdisc_pairs'],
+      d['matching_psubs_pairs'], d['matching_precision'], d['matching_recall']))")"
 measure "zr2017 --folds none all metrics, English 38 h, 1 + 69 folds" \
   steps/score_tde_folds.sh --benchmark zr2017 --folds none --lenient true \
     "$work_dir/english" "$work_dir/english_${n}.class" "$work_dir/exp_english_all"

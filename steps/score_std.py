@@ -145,16 +145,6 @@ def _fmt_col(a: np.ndarray) -> list[str]:
     return repr(np.asarray(a, dtype=np.float64).tolist())[1:-1].split(", ")
 
 
-def _join_cols(cols: list) -> list[str]:
-    """Comma-join equal-length string columns row-wise with numpy's C string ufuncs."""
-    from numpy.dtypes import StringDType
-    sd = StringDType()
-    out = np.asarray(cols[0], dtype=sd)
-    for c in cols[1:]:
-        out = np.strings.add(np.strings.add(out, ","), np.asarray(c, dtype=sd))
-    return out.tolist()
-
-
 def write_alignment_csv(path: str, res, kws, dets) -> None:
     """F4DE/Kaldi alignment CSV: language,file,channel,termid,term,ref_bt,ref_et,sys_bt,
     sys_et,sys_score,sys_decision,alignment (CORR, MISS, FA, CORR!DET)."""
@@ -177,17 +167,19 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     with atomic_write(path) as f:
         f.write("language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n")
         if len(di):
-            cols = [np.full(len(di), lang, dtype=object), fids[dets.file[di]], dets.chan[di].astype(str),
-                    tid[a["det_term"]], ttxt[a["det_term"]], rb, re_, _fmt_col(dets.tbeg[di]),
-                    _fmt_col(dets.tbeg[di] + dets.dur[di]), _fmt_col(dets.score[di]),
-                    np.where(yes, "YES", "NO"), label]
-            f.write("\n".join(_join_cols(cols)) + "\n")
+            cols = [fids[dets.file[di]], dets.chan[di].astype(str), tid[a["det_term"]], ttxt[a["det_term"]],
+                    rb, re_, _fmt_col(dets.tbeg[di]), _fmt_col(dets.tbeg[di] + dets.dur[di]),
+                    _fmt_col(dets.score[di]), np.where(yes, "YES", "NO"), label]
+            cols = [c.tolist() if isinstance(c, np.ndarray) else c for c in cols]
+            pre = lang + ","
+            f.writelines(pre + ",".join(row) + "\n" for row in zip(*cols))
         miss = ri[rdet < 0]
         if len(miss):
-            mc = [np.full(len(miss), lang, dtype=object), np.asarray([x.replace(",", " ") for x in occ.file[miss]], dtype=object),
-                  occ.chan[miss].astype(str), tid[occ.term[miss]], ttxt[occ.term[miss]],
-                  _fmt_col(occ.beg[miss]), _fmt_col(occ.end[miss]), np.full(len(miss), ",,,,,MISS", dtype=object)]
-            f.write("\n".join(_join_cols(mc)) + "\n")
+            mc = [[x.replace(",", " ") for x in occ.file[miss]], occ.chan[miss].astype(str).tolist(),
+                  tid[occ.term[miss]].tolist(), ttxt[occ.term[miss]].tolist(),
+                  _fmt_col(occ.beg[miss]), _fmt_col(occ.end[miss])]
+            pre = lang + ","
+            f.writelines(pre + ",".join(row) + ",,,,,MISS\n" for row in zip(*mc))
 
 
 def write_report(path: str, res, args) -> None:

@@ -4,12 +4,15 @@ Readers (each returns phone and word `Intervals` keyed by file id, with the sour
 line of every interval so that any later check can name them):
   read_zr        ZeroSpeech `.phn`/`.wrd`: `<file> <onset> <offset> <label>` (seconds). Times are
                  kept as the parsed doubles (no rounding), so the reference tools see the same
-                 floats. Whole-text tokenisation + numpy: the 1.43 M-line ZR2017 English
-                 alignment takes a couple of seconds.
+                 floats. Tokenised with str.split on 4 MB chunks + numpy (read_table): the
+                 1.43 M-line ZR2017 English alignment takes ~4 s CPU and ~320 MB end to end.
   read_ctm       Kaldi CTM `<reco-or-utt> <chan> <start> <dur> <label> [<conf>]`, e.g. from
                  `ali-to-phones --ctm-output` (integer ids, mapped through phones.txt) or
                  `steps/get_train_ctm.sh` (words). With a `segments` file, the keys are
-                 utterances and times are moved to recording time (`start + segment start`).
+                 utterances and times are moved to recording time (`start + segment start`);
+                 a key that is a recording of the segments file is already recording-relative
+                 (a NIST CTM after convert_ctm.pl). Integer word labels are ids only when a
+                 words.txt is given (otherwise '1990' is a word).
                  Times are rounded to `time_decimals` (default 6) after `start + dur` (+ offset).
   read_textgrid_dir  Praat/MFA TextGrids (`**/*.TextGrid`, file id = basename), parsed with the
                  Praat reader functions of the `textgrid` package; our own loop around them keeps
@@ -24,6 +27,7 @@ Label rules (all formats):
     non-speech labels (`SPN`, MFA `spn`) are kept as they are: they are phones of unknown
     words, which the scorers treat specially (coverage ignores SIL and SPN).
   * words: silence labels and empty marks are not words and are dropped.
+  * TextGrid marks are stripped and inner whitespace becomes `_` (labels are one token).
   * derived words (CTM given without a word CTM): a word runs from a `_B`/`_S` phone to the
     next `_E`/`_S` phone; its label is the phone string joined by `+` (e.g. `k+ae+t`).
 
@@ -40,6 +44,10 @@ interval; nothing is added after the last phone (its end is the file's reco2dur)
 ZR2017 reference) needs silences to be labelled; `fill_gaps=False` keeps gaps as gaps, which is
 what the 2015/2017 tools saw on SIL-less files. `drop_silence` first removes every silence phone
 of the input (so, with `fill_gaps`, each pause becomes exactly one SIL interval).
+
+Output (write_data_dir): all files are written into a temp dir beside the data dir, which is
+then renamed into place (or, if the data dir exists, each file replaces its old version; other
+files there are left alone). An output path that is one of the inputs is refused.
 
 Speakers: `utt2spk` file > TextGrid tier speaker > rule. Rules: `auto` (default: the part of
 the file id before its first `-`, else the whole id: the Kaldi convention that the speaker is a
@@ -222,15 +230,19 @@ class Table:
 
 
 def _parse_floats(col: list[str], path: str, lines: np.ndarray, what: str) -> np.ndarray:
-    try:
-        values = np.array(list(map(float, col)), dtype=np.float64)
+    try:  # numpy's string -> double conversion is correctly rounded, like float()
+        return _finite(np.array(col, dtype=np.float64), col, path, lines, what)
     except ValueError:
-        for r, tok in enumerate(col):
-            try:
-                float(tok)
-            except ValueError:
-                raise InputError(f"{what} '{tok}' is not a number", path, int(lines[r])) from None
-        raise  # pragma: no cover
+        pass
+    for r, tok in enumerate(col):
+        try:
+            float(tok)
+        except ValueError:
+            raise InputError(f"{what} '{tok}' is not a number", path, int(lines[r])) from None
+    return _finite(np.array(list(map(float, col)), dtype=np.float64), col, path, lines, what)
+
+
+def _finite(values: np.ndarray, col: list[str], path: str, lines: np.ndarray, what: str) -> np.ndarray:
     bad = ~np.isfinite(values)
     if bad.any():
         r = int(np.argmax(bad))

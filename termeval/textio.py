@@ -14,6 +14,9 @@ from typing import IO, Iterable, Iterator, Sequence
 
 from termeval.errors import InputError
 
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
 
 @contextlib.contextmanager
 def atomic_write(path: str, mode: str = "w") -> Iterator[IO]:
@@ -25,6 +28,7 @@ def atomic_write(path: str, mode: str = "w") -> Iterator[IO]:
         kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
+        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the usual permissions
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

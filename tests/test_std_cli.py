@@ -88,6 +88,7 @@ def test_toy_end_to_end(toy):
     assert lines[0].startswith("atwv 0.066180")
     ali = (toy / "exp" / "details" / "alignment.csv").read_text().splitlines()
     assert ali[0] == "language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment"
+    assert all(len(l.split(",")) == 12 for l in ali)
     labels = [l.rsplit(",", 1)[1] for l in ali[1:]]
     assert sorted(labels) == sorted(["CORR", "CORR", "MISS", "FA", "CORR!DET", "CORR", "FA", "FA", "MISS"])
     per_term = (toy / "exp" / "details" / "per_term.tsv").read_text().splitlines()

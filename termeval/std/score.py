@@ -199,10 +199,11 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
     # duplicates (same term, file, channel, tbeg, dur)
     n_dup = 0
     if len(di) > 1:
-        keys = np.stack([dterm[di].astype(np.float64), dkey[di].astype(np.float64), dbeg[di], dets.dur[di]])
-        o = np.lexsort(keys[::-1])
-        ks = keys[:, o]
-        n_dup = int(np.sum(np.all(ks[:, 1:] == ks[:, :-1], axis=0)))
+        gk = dterm[di] * np.int64(len(fvocab) + 1) * NC + dkey[di]
+        tb_, du_ = dbeg[di], dets.dur[di]
+        o = np.lexsort((du_, tb_, gk))
+        gk, tb_, du_ = gk[o], tb_[o], du_[o]
+        n_dup = int(np.count_nonzero((gk[1:] == gk[:-1]) & (tb_[1:] == tb_[:-1]) & (du_[1:] == du_[:-1])))
         if n_dup:
             warnings.append(f"{n_dup} duplicate detection(s) (same term, file, channel, tbeg, dur); "
                             "kept, as F4DE does: at most one of them can be a hit")

@@ -134,7 +134,7 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
     term_otwv = np.zeros(Q)
     if len(o):
         w = w_t - beta * w_n
-        oq = np.lexsort((-score, term))
+        oq = o[np.argsort(term[o], kind="stable")]  # by term, then score descending
         tq, sq = term[oq], score[oq]
         cw = np.cumsum(w[oq])
         qstart = np.flatnonzero(np.r_[True, tq[1:] != tq[:-1]])

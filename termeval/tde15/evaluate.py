@@ -2,11 +2,10 @@
 
 `prepare` loads everything once (gold data dir, segments, discovered classes with truncation
 and annotation, gold n-gram classes, folds); `score_fold` computes every metric of one fold
-from numpy arrays; `run_folds` scores a list of folds (a job's share when --nj > 1).
+from numpy arrays (steps/score_tde_folds.py gives each --nj job its share of the folds).
 """
 from __future__ import annotations
 
-import math
 import os
 import time
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from termeval.tde15 import grouping as grp
 from termeval.tde15 import matching as mat
 from termeval.tde15 import ned as nedm
 from termeval.tde15 import token_type as tt
-from termeval.tde15.classfile import RawClasses, from_prepared, read_classfile
+from termeval.tde15.classfile import from_prepared, read_classfile
 from termeval.tde15.corpus import Fragments, Segmented, annotate, check_mode, segment_tier
 from termeval.tde15.folds import (FoldSet, Intervals, contained, fold_prefix_files, per_speaker,
                                   read_foldset, read_split, whole_corpus)

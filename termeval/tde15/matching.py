@@ -181,9 +181,11 @@ def _count(codes: np.ndarray):
 
 
 def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
-    pos = np.searchsorted(u, q)
-    pos = np.clip(pos, 0, max(len(u) - 1, 0))
-    return np.where((len(u) > 0) & (u[pos] == q), cu[pos] if len(u) else 0, 0)
+    """Counts cu of the sorted keys u at the queries q (0 where absent)."""
+    if len(u) == 0:
+        return np.zeros(len(q), dtype=np.int64)
+    pos = np.clip(np.searchsorted(u, q), 0, len(u) - 1)
+    return np.where(u[pos] == q, cu[pos], 0)
 
 
 def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.ndarray,
