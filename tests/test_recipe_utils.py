@@ -185,5 +185,5 @@ def test_summarize_scores_builds_results_table(root, tmp_path):
                        cwd=root, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
-    assert "## sws2013\n\n|system|atwv|n_terms|\n|---|---|---|\n|sysB|0.1250|3|\n" in text
+    assert "## sws2013\n\n|system|atwv|\n|---|---|\n|sysB|0.1250|\n" in text
     assert "## zrc2020\n\n|system|ned|coverage|\n|---|---|---|\n|sysA|0.2500|0.5000|\n" in text

@@ -242,3 +242,28 @@ def test_stable_log_sigmoid_and_extreme_scores():
     assert cx.cnxe(t, 0.01) == pytest.approx(0.0, abs=1e-12)
     c, g, d, sep = cx.cmin_newton(t, 0.01)
     assert c <= 1e-6 and sep
+
+
+def test_prefix_sum_sweep_matches_per_threshold_recount():
+    rng = np.random.default_rng(7)
+    Q, N, beta = 6, 300, 66.656667
+    ntrue = np.array([3, 5, 1, 8, 2, 0])
+    ev = ntrue > 0
+    n = 120
+    term = rng.integers(0, Q, n)
+    term = term[ev[term]]
+    score = np.round(rng.uniform(0, 1, len(term)), 2)  # ties on purpose
+    target = rng.random(len(term)) < 0.3
+    for q in range(Q):  # at most ntrue[q] aligned detections per term
+        idx = np.flatnonzero(target & (term == q))
+        target[idx[ntrue[q]:]] = False
+    r = compute_twv(Q, ntrue, ev, N, beta, term, score, score >= 0.5, target)
+    best, best_t = -np.inf, None
+    for t in np.unique(score):  # ascending: ties keep the lowest threshold
+        acc = score >= t
+        pm = np.mean([1 - np.sum(acc & target & (term == q)) / ntrue[q] for q in range(Q) if ev[q]])
+        pf = np.mean([np.sum(acc & ~target & (term == q)) / (N - ntrue[q]) for q in range(Q) if ev[q]])
+        v = 1 - pm - beta * pf
+        if v > best + 1e-12:
+            best, best_t = v, t
+    assert r.mtwv == pytest.approx(best, abs=1e-9) and r.mtwv_threshold == best_t

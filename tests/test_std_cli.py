@@ -260,3 +260,14 @@ def test_errors_are_one_line_without_traceback(toy, root):
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
     assert r.stderr.startswith("score_std.py: error: ")
     assert not (toy / "exp_x" / "scores").exists()
+
+
+def test_header_score_range(toy):
+    hdr = '<kwslist kwlist_filename="t" language="x" system_id="s" min_score="0" max_score="0.9">'
+    kw = stdlist(DETS, header=hdr).replace("</stdlist>", "</kwslist>").replace("detected_termlist", "detected_kwlist") \
+        .replace("termid=", "kwid=").replace("<term ", "<kw ")
+    (toy / "r.xml").write_text(kw)
+    s = score(toy, "r.xml")  # 0.95 > max_score: warning, scored
+    assert any("min_score/max_score" in w for w in s["std"]["warnings"])
+    with pytest.raises(InputError, match="max_score"):
+        score(toy, "r.xml", "--compat", "f4de", exp="exp_r")

@@ -2,7 +2,8 @@
 """Build RESULTS.md: one Markdown table per benchmark over exp/*/scores/scores.json.
 
 Usage: utils/summarize_scores.py [--exp-root exp] [--output RESULTS.md]
-Systems are rows, metrics are columns (only metrics some system has). Values are shown with
+Systems are rows, headline metrics are columns (those some system of the benchmark has; the
+full set, counts and per-fold values stay in each scores.json). Values are shown with
 4 decimals (counts as integers, '-' where undefined). Lower is better for ned and cnxe;
 higher is better for everything else.
 """
@@ -20,17 +21,16 @@ from termeval.cli import make_parser, run  # noqa: E402
 from termeval.errors import InputError  # noqa: E402
 from termeval.textio import atomic_write  # noqa: E402
 
-# Column order of the tables; other numeric top-level keys follow in alphabetical order.
-PREFERRED = [
-    "ned", "ned_pairs", "coverage",
-    "matching_precision", "matching_recall", "matching_fscore",
-    "grouping_precision", "grouping_recall", "grouping_fscore",
-    "type_precision", "type_recall", "type_fscore",
-    "token_precision", "token_recall", "token_fscore",
+# Headline metrics shown in the tables, in this order; everything else stays in scores.json.
+HEADLINE = [
+    "ned", "coverage", "matching_fscore", "grouping_precision", "grouping_recall", "grouping_fscore",
+    "type_fscore", "token_precision", "token_recall", "token_fscore",
     "boundary_precision", "boundary_recall", "boundary_fscore",
-    "atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "cnxe", "cmin_nxe",
+    "atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "cnxe", "cmin_nxe",
     "act_twv", "max_twv", "act_cnxe", "min_cnxe", "isf", "ssf", "pl",
 ]
+# Fold-based benchmarks (zr2015/zr2017) report cross_<m> and within_<m> means.
+PREFERRED = HEADLINE + [f"{fold}_{m}" for fold in ("cross", "within") for m in HEADLINE]
 META = {"termeval_version", "benchmark", "command", "stages"}
 
 
@@ -68,7 +68,7 @@ def summarize(exp_root: str) -> str:
         keys = set()
         for _, d in systems:
             keys |= {k for k, v in d.items() if k not in META and (v is None or isinstance(v, (int, float)))}
-        cols = [k for k in PREFERRED if k in keys] + sorted(keys - set(PREFERRED))
+        cols = [k for k in PREFERRED if k in keys]
         out += [f"## {bench}", "", "|system|" + "|".join(cols) + "|", "|---|" + "---|" * len(cols)]
         for system, d in systems:
             out.append(f"|{system}|" + "|".join(fmt(d.get(k)) for k in cols) + "|")

@@ -1,0 +1,100 @@
+"""steps/score_tde.sh end to end on a micro corpus: outputs, --nj invariance, dispatch, errors."""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+
+import pytest
+
+from termeval.tde.report import SCORE_KEYS
+from termeval.tde.testing import write_data_dir
+from tests.test_tde_units import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
+
+
+def sh(root, *args, cwd=None):
+    cmd = "cd {} && . ./path.sh && {}".format(cwd or root, " ".join(args))
+    return subprocess.run(["bash", "-c", cmd], capture_output=True, text=True)
+
+
+@pytest.fixture()
+def micro(tmp_path):
+    for name, text in (("x.phn", MICRO_PHN), ("x.wrd", MICRO_WRD), ("x.class", MICRO_CLASSES)):
+        (tmp_path / name).write_text(text)
+    write_data_dir(str(tmp_path / "x.phn"), str(tmp_path / "x.wrd"), str(tmp_path / "data"))
+    return tmp_path
+
+
+def test_score_tde_outputs_and_nj(root, micro):
+    results = {}
+    for nj in (1, 4):
+        exp = micro / f"exp{nj}"
+        r = sh(root, "steps/score_tde.sh", "--nj", str(nj), str(micro / "data"), str(micro / "x.class"), str(exp))
+        assert r.returncode == 0, r.stderr
+        for stage in ("matching", "clustering", "parsing"):
+            assert (exp / "scores" / stage).is_file()
+        s = json.loads((exp / "scores" / "scores.json").read_text())
+        assert s["benchmark"] == "zrc2020"
+        results[nj] = {k: s[k] for k in SCORE_KEYS}, s["counts"], s["discarded"]
+        assert (exp / "details" / "discarded").read_text().split()[-1] == "no_phone_passes_30ms_50pct_rule"
+        clusters = (exp / "details" / "clusters.txt").read_text().splitlines()
+        assert len(clusters) == 1 + 6
+        assert clusters[2].split() == ["c0000001", "2", "4", "4", "0.125000", "0.750000", "a", "b", "c", "d"]
+    assert results[1] == results[4]
+    scores, counts, discarded = results[1]
+    assert scores["ned"] == 0.175 and scores["ned_pairs"] == 10 and scores["boundary_recall"] == 0.8
+    assert counts["classes"] == 6 and counts["fragments"] == 12
+    assert discarded == {"no_phone_overlaps": 0, "no_phone_passes_30ms_50pct_rule": 1}
+    lines = dict(l.split(" ", 1) for l in (micro / "exp1" / "scores" / "matching").read_text().splitlines())
+    assert lines["ned"] == "0.175000 [ 10 pairs ]" and lines["ned_pairs"] == "10"
+
+
+def test_classes_prepared_only_when_needed(root, micro):
+    exp = micro / "exp"
+    args = ("steps/score_tde.sh", str(micro / "data"), str(micro / "x.class"), str(exp))
+    assert sh(root, *args).returncode == 0
+    seg = exp / "classes" / "segments"
+    before = seg.stat().st_mtime_ns
+    r = sh(root, *args)
+    assert r.returncode == 0 and "prepare_classes.sh" not in r.stderr
+    assert seg.stat().st_mtime_ns == before
+    os.utime(micro / "x.class", ns=(before + 10**9, before + 10**9))
+    r = sh(root, *args)
+    assert r.returncode == 0 and "prepare_classes.sh" in r.stderr
+
+
+def test_bad_options_and_inputs(root, micro):
+    data, cls = str(micro / "data"), str(micro / "x.class")
+    r = sh(root, "steps/score_tde.sh", "--benchmark", "zr2099", data, cls, str(micro / "e"))
+    assert r.returncode == 1 and "unknown --benchmark" in r.stderr
+    r = sh(root, "steps/score_tde.sh", data, str(micro / "missing.class"), str(micro / "e"))
+    assert r.returncode == 1 and "no such file" in r.stderr
+    r = sh(root, "steps/score_tde.sh", data, cls)
+    assert r.returncode == 1 and "Usage:" in r.stderr
+    # overlapping phones: a one-line error from the job, no traceback
+    phones = micro / "data" / "phones"
+    phones.write_text(phones.read_text().replace("A 0.1 0.2 b", "A 0.05 0.2 b"))
+    r = sh(root, "steps/score_tde.sh", data, cls, str(micro / "e2"))
+    assert r.returncode != 0
+    log = (micro / "e2" / "log" / "tde_stats.1.log").read_text()
+    assert "phones overlap in file A" in log and "Traceback" not in log
+
+
+def test_dispatch_to_folds_script(root, micro, tmp_path_factory):
+    """--benchmark zr2015/zr2017 hands over to steps/score_tde_folds.sh, or says it is missing."""
+    fake = tmp_path_factory.mktemp("recipe")
+    for name in ("path.sh", "utils", "termeval", "tools", "requirements.txt"):
+        os.symlink(os.path.join(root, name), fake / name)
+    (fake / "steps").mkdir()
+    shutil.copy(os.path.join(root, "steps", "score_tde.sh"), fake / "steps")
+    args = ("steps/score_tde.sh", "--benchmark", "zr2017", "--nj", "3", "--folds", "none",
+            str(micro / "data"), str(micro / "x.class"), str(micro / "e"))
+    r = sh(root, *args, cwd=str(fake))
+    assert r.returncode == 1 and "needs steps/score_tde_folds.sh" in r.stderr
+    (fake / "steps" / "score_tde_folds.sh").write_text('#!/usr/bin/env bash\necho "FOLDS $*"\n')
+    os.chmod(fake / "steps" / "score_tde_folds.sh", 0o755)
+    r = sh(root, *args, cwd=str(fake))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == (f"FOLDS --benchmark zr2017 --nj 3 --cmd run.pl --folds none --lenient false "
+                                f"{micro / 'data'} {micro / 'x.class'} {micro / 'e'}")
