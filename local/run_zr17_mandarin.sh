@@ -11,6 +11,7 @@
 #
 # Options:
 #   --stage <n>        # default 0 (0: download, 1: gold data dir, 2: score, 3: compare)
+#   --stop-stage <n>   # default 100; last stage to run
 #   --nj <n>           # default 1
 #   --cmd <launcher>   # default run.pl (or $cmd from cmd.sh)
 #   --data <dir>       # default downloads/zr17 (filled by local/get_zr17.sh); an existing copy
@@ -18,6 +19,7 @@
 #   --dir <dir>        # default exp/zr17_mandarin/kamper
 
 stage=0
+stop_stage=100
 nj=1
 cmd=${cmd:-run.pl}
 data=downloads/zr17
@@ -35,18 +37,18 @@ fi
 set -euo pipefail
 
 gold=data/zr17_mandarin
-if [ $stage -le 0 ] && [ ! -f "$data/kamper_mandarin.class" ]; then
+if [ $stage -le 0 ] && [ $stop_stage -ge 0 ] && [ ! -f "$data/kamper_mandarin.class" ]; then
   [ "$data" = downloads/zr17 ] || { echo "$0: no $data/kamper_mandarin.class" >&2; exit 1; }
   local/get_zr17.sh --dir downloads
 fi
-if [ $stage -le 1 ]; then
+if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
   # the tdev2 phone files already label pauses SIL: nothing is added
   steps/prepare_gold.sh --format zr "$data/mandarin.phn" "$data/mandarin.wrd" $gold
 fi
-if [ $stage -le 2 ]; then
+if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
   steps/score_tde.sh --benchmark zrc2020 --nj $nj --cmd "$cmd" $gold "$data/kamper_mandarin.class" $dir
 fi
-if [ $stage -le 3 ]; then
+if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   python3 - "$dir/scores/scores.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))

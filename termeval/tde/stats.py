@@ -11,7 +11,6 @@ number of shards.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 
 import numpy as np
