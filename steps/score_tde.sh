@@ -9,8 +9,8 @@
 # <exp-dir>/details/discarded.
 # zr2015 / zr2017: the fold-based 2015/2017 challenge tools, handed over to
 # steps/score_tde_folds.sh with the same arguments and options.
-# The classes are prepared (steps/prepare_classes.sh) first if <exp-dir>/classes is missing or
-# older than the class file or the data dir.
+# The classes are prepared (steps/prepare_classes.sh) first unless <exp-dir>/classes was
+# prepared from the same class file (path, size, mtime), data dir and --lenient.
 #
 # Usage: steps/score_tde.sh [options] <data-dir> <class-file> <exp-dir>
 #  e.g.: steps/score_tde.sh --nj 4 data/zr17_mandarin downloads/zr17/kamper_mandarin.class exp/zr17_mandarin/kamper
@@ -68,9 +68,13 @@ if ! [ "$nj" -ge 1 ] 2>/dev/null; then
 fi
 
 mkdir -p "$dir/log"
+# Re-prepare unless classes/ was prepared from this very class file (path, size, mtime), data
+# dir and --lenient: a different submission scored into the same exp dir is never mixed up.
 seg=$dir/classes/segments
-if [ ! -f "$seg" ] || [ "$classfile" -nt "$seg" ] || [ "$data/reco2dur" -nt "$seg" ]; then
+stamp="$(readlink -f "$classfile") $(stat -c '%s %Y' "$classfile") $(readlink -f "$data") $(stat -c '%Y' "$data/reco2dur") lenient=$lenient"
+if [ ! -f "$seg" ] || [ "$(cat "$dir/classes/.prepared_from" 2>/dev/null)" != "$stamp" ]; then
   steps/prepare_classes.sh --lenient "$lenient" "$data" "$classfile" "$dir"
+  echo "$stamp" > "$dir/classes/.prepared_from"
 fi
 
 rm -f "$dir"/tde/stats.* 2>/dev/null || true

@@ -62,6 +62,16 @@ def test_classes_prepared_only_when_needed(root, micro):
     os.utime(micro / "x.class", ns=(before + 10**9, before + 10**9))
     r = sh(root, *args)
     assert r.returncode == 0 and "prepare_classes.sh" in r.stderr
+    # a different submission, older than the prepared classes, scored into the same exp dir
+    other = micro / "other.class"
+    other.write_text("Class 1\nA 0.1 0.3\nA 0.1 0.3\n\n")
+    os.utime(other, ns=(before - 10**10, before - 10**10))
+    r = sh(root, "steps/score_tde.sh", str(micro / "data"), str(other), str(exp))
+    assert r.returncode == 0 and "prepare_classes.sh" in r.stderr, r.stderr
+    assert json.loads((exp / "scores" / "scores.json").read_text())["counts"]["fragments"] == 2
+    # the same file with another --lenient is prepared again
+    r = sh(root, "steps/score_tde.sh", "--lenient", "true", str(micro / "data"), str(other), str(exp))
+    assert r.returncode == 0 and "prepare_classes.sh" in r.stderr
 
 
 def test_bad_options_and_inputs(root, micro):
