@@ -31,7 +31,7 @@ echo "$0 $@" >&2
 . utils/parse_options.sh
 
 if [ $# -ne 0 ]; then
-  awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2
+  utils/usage.sh "$0"
   exit 1
 fi
 set -euo pipefail

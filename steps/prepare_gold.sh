@@ -86,7 +86,7 @@ echo "$0 $@" >&2
 [ -f ./path.sh ] && . ./path.sh
 . utils/parse_options.sh
 
-usage() { awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2; exit 1; }
+usage() { utils/usage.sh "$0"; exit 1; }
 case "$format" in
   zr|ctm) [ $# -eq 3 ] || usage ;;
   textgrid) [ $# -eq 2 ] || usage ;;

@@ -57,7 +57,7 @@ import numpy as np
 
 from termeval.data import class_key
 from termeval.errors import InputError
-from termeval.textio import atomic_write, fmt_time, parse_float, read_map, read_text
+from termeval.textio import atomic_write, file_mode, fmt_time, parse_float, read_map, read_text
 
 DEFAULT_TOLERANCE = 1e-6
 
@@ -387,7 +387,7 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
         if lenient:
             with atomic_write(os.path.join(tmp, "discarded")) as f:
                 f.write("".join(f"{n} {a} {r} {t}\n" for n, a, r, t in prep.discarded))
-        os.chmod(tmp, 0o777 & ~_umask())
+        os.chmod(tmp, file_mode(directory=True))
         old = None
         if os.path.exists(class_dir):
             old = tempfile.mkdtemp(prefix="." + os.path.basename(class_dir) + ".old.", dir=parent)
@@ -399,12 +399,6 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def summary(prep: PreparedClasses) -> str:

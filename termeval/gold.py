@@ -67,7 +67,7 @@ from typing import Callable, Iterable, Iterator, Sequence
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.textio import atomic_write, fmt_time
+from termeval.textio import atomic_write, file_mode, fmt_time
 
 DEFAULT_SILENCE_LABELS = ("SIL", "sil", "sp", "NSN")
 DATA_FILES = ("phones", "words", "utt2spk", "spk2utt", "reco2dur")
@@ -1087,7 +1087,7 @@ def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Seque
     tmp = tempfile.mkdtemp(prefix="." + os.path.basename(os.path.abspath(data_dir)) + ".", suffix=".tmp",
                            dir=parent)
     try:
-        mode = 0o666 & ~_umask()  # mkstemp files are 0600; data dirs are shared like any other
+        mode = file_mode()  # mkstemp files are 0600; data dirs are shared like any other
         for name, chunks in texts.items():
             target = os.path.join(tmp, name)
             with atomic_write(target) as f:
@@ -1095,7 +1095,7 @@ def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Seque
                     f.write(text)
             os.chmod(target, mode)
         if not os.path.isdir(data_dir):
-            os.chmod(tmp, 0o777 & ~_umask())
+            os.chmod(tmp, file_mode(directory=True))
             os.rename(tmp, data_dir)
             return
         for name in texts:
@@ -1104,12 +1104,6 @@ def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Seque
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def summary(prep: PreparedGold, opts: Options) -> str:
@@ -1260,6 +1254,6 @@ def export_zr(data_dir: str, out_phn: str, out_wrd: str, drop_sil: bool = False,
             raw = b"".join(ln + b"\n" for ln in raw[:-1].split(b"\n") if not ln.endswith(tail))
         with atomic_write(out, "wb") as f:
             f.write(raw)
-        os.chmod(out, 0o666 & ~_umask())
+        os.chmod(out, file_mode())
         counts.append(raw.count(b"\n"))
     return counts[0], counts[1]

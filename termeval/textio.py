@@ -14,8 +14,13 @@ from typing import IO, Iterable, Iterator, Sequence
 
 from termeval.errors import InputError
 
-_UMASK = os.umask(0)
-os.umask(_UMASK)
+
+
+def file_mode(directory: bool = False) -> int:
+    """Permissions a normally created file (or directory) gets under the current umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return (0o777 if directory else 0o666) & ~mask
 
 
 @contextlib.contextmanager
@@ -28,7 +33,7 @@ def atomic_write(path: str, mode: str = "w") -> Iterator[IO]:
         kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
-        os.chmod(tmp, 0o666 & ~_UMASK)  # mkstemp creates 0600; give the usual permissions
+        os.chmod(tmp, file_mode())  # mkstemp creates 0600; give the usual permissions
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):

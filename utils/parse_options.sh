@@ -19,8 +19,7 @@ __po_usage() {
   if [ -n "${help_message:-}" ]; then
     printf '%s\n' "$help_message" >&2
   else
-    # header comment of the calling script: from line 2 up to the first non-comment line
-    awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2
+    "$(dirname "${BASH_SOURCE[0]}")/usage.sh" "$0"   # the caller's header comment
   fi
 }
 

@@ -9,7 +9,7 @@ output=RESULTS.md
 [ -f ./path.sh ] && . ./path.sh
 . utils/parse_options.sh
 if [ $# -gt 1 ]; then
-  awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2; exit 1
+  utils/usage.sh "$0"; exit 1
 fi
 set -euo pipefail
 exp_root=${1:-exp}

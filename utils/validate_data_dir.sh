@@ -24,7 +24,7 @@ sil_label=SIL
 . utils/parse_options.sh
 
 if [ $# -ne 1 ]; then
-  awk 'NR==1 && /^#!/ {next} /^#/ {sub(/^# ?/, ""); print; next} {exit}' "$0" >&2
+  utils/usage.sh "$0"
   exit 1
 fi
 set -euo pipefail

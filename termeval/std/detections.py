@@ -175,15 +175,7 @@ def _read_xml(path: str) -> Detections:
     if state["root"] is None:
         raise InputError("empty detection list file", path)
     n = len(f_codes)
-    tb = _to_float(tbegs, "tbeg", path, blocks, counts)
-    du = _to_float(durs, "dur", path, blocks, counts)
-    sc = _to_float(scores, "score", path, blocks, counts)
-    bad = np.flatnonzero(du < 0)
-    if len(bad):
-        raise InputError(f"negative duration dur={durs[bad[0]]} ({_where(bad[0], blocks, counts)})", path)
-    bad = np.flatnonzero(tb < 0)
-    if len(bad):
-        raise InputError(f"negative start time tbeg={tbegs[bad[0]]} ({_where(bad[0], blocks, counts)})", path)
+    tb, du, sc = _times_and_scores(tbegs, durs, scores, path, blocks, counts)
     # decisions
     dec_lut = np.empty(max(len(dmap), 1), dtype=np.int8)
     for k, c in dmap.items():
@@ -230,6 +222,21 @@ def _where(i: int, blocks: list[str], counts: list[int]) -> str:
     b = int(np.searchsorted(ends, i, side="right"))
     k = i - (int(ends[b - 1]) if b > 0 else 0)
     return f"term '{blocks[b]}', detection #{k + 1}"
+
+
+def _times_and_scores(tbegs, durs, scores, path: str, blocks, counts):
+    """tbeg, dur, score columns (str or bytes) as float arrays; bad numbers, NaN/inf, negative
+    durations and negative start times are input errors naming the term and detection."""
+    tb = _to_float(tbegs, "tbeg", path, blocks, counts)
+    du = _to_float(durs, "dur", path, blocks, counts)
+    sc = _to_float(scores, "score", path, blocks, counts)
+    for arr, raw, what in ((du, durs, "negative duration dur"), (tb, tbegs, "negative start time tbeg")):
+        bad = np.flatnonzero(arr < 0)
+        if len(bad):
+            v = raw[bad[0]]
+            v = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+            raise InputError(f"{what}={v} ({_where(bad[0], blocks, counts)})", path)
+    return tb, du, sc
 
 
 def _to_float(values: list[str], what: str, path: str, blocks, counts) -> np.ndarray:
@@ -387,15 +394,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         return None
     fcol, ccol, tcol, dcol, scol, decol = zip(*rows)
     del rows
-    tb = _to_float(tcol, "tbeg", path, blocks, counts)
-    du = _to_float(dcol, "dur", path, blocks, counts)
-    sc = _to_float(scol, "score", path, blocks, counts)
-    bad = np.flatnonzero(du < 0)
-    if len(bad):
-        raise InputError(f"negative duration dur={dcol[bad[0]].decode()} ({_where(bad[0], blocks, counts)})", path)
-    bad = np.flatnonzero(tb < 0)
-    if len(bad):
-        raise InputError(f"negative start time tbeg={tcol[bad[0]].decode()} ({_where(bad[0], blocks, counts)})", path)
+    tb, du, sc = _times_and_scores(tcol, dcol, scol, path, blocks, counts)
     fvoc = {v: i for i, v in enumerate(dict.fromkeys(fcol))}
     fcodes = np.fromiter(map(fvoc.__getitem__, fcol), dtype=np.int64, count=n)
     fmap = {v.decode("utf-8"): i for v, i in fvoc.items()}
