@@ -65,26 +65,36 @@ def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     fig, ax = plt.subplots(figsize=(6, 6))
+    # Probabilities outside the axes (P_fa = 0 above all) have no place on a probit scale; they
+    # are drawn on the nearest edge instead of silently vanishing.
+    x_lim, y_lim = (1e-6, 0.4), (0.05, 0.98)
+
+    def xy(fa, pm):
+        return probit(np.clip(fa, *x_lim)), probit(np.clip(pm, *y_lim))
+
     k = _thin(len(pfa))
     if len(k):
-        ax.plot(probit(np.asarray(pfa)[k]), probit(np.asarray(pmiss)[k]), "-", lw=1.2, label="DET")
+        ax.plot(*xy(np.asarray(pfa)[k], np.asarray(pmiss)[k]), "-", lw=1.2, label="DET")
     # iso-TWV line at 0.3 (as KWSEval), sampled since it is curved on probit axes
     fa = np.logspace(-8, math.log10(0.4), 400)
     pm = 1 - 0.3 - beta * fa
     ok = (pm > 0) & (pm < 1)
     if ok.any():
         ax.plot(probit(fa[ok]), probit(pm[ok]), ":", color="grey", lw=0.8, label="TWV = 0.3")
-    if act is not None and None not in act:
-        ax.plot(probit(act[0]), probit(act[1]), "o", color="red", label="actual decisions")
-    if best is not None and None not in best:
-        ax.plot(probit(best[0]), probit(best[1]), "*", ms=12, color="green", label="maximum TWV")
+    for point, style, name in ((act, dict(marker="o", color="red"), "actual decisions"),
+                               (best, dict(marker="*", ms=12, color="green"), "maximum TWV")):
+        if point is None or None in point:
+            continue
+        edge = not (x_lim[0] <= point[0] <= x_lim[1] and y_lim[0] <= point[1] <= y_lim[1])
+        label = f"{name} (P_fa {100 * point[0]:.3g}%, P_miss {100 * point[1]:.3g}%{', on the edge' if edge else ''})"
+        ax.plot(*xy(point[0], point[1]), linestyle="none", clip_on=False, label=label, **style)
     t = np.asarray(TICKS) / 100
     ax.set_xticks(probit(t))
     ax.set_xticklabels([f"{v:g}" for v in TICKS], rotation=90, fontsize=7)
     ax.set_yticks(probit(t))
     ax.set_yticklabels([f"{v:g}" for v in TICKS], fontsize=7)
-    ax.set_xlim(probit(1e-6), probit(0.4))
-    ax.set_ylim(probit(0.05), probit(0.98))
+    ax.set_xlim(*probit(x_lim))
+    ax.set_ylim(*probit(y_lim))
     ax.set_xlabel("False alarm probability (%)")
     ax.set_ylabel("Miss probability (%)")
     ax.grid(True, lw=0.3)
