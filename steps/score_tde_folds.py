@@ -18,7 +18,9 @@ import os
 import sys
 import time
 
-from termeval.cli import make_parser, run, str2bool
+import numpy as np
+
+from termeval.cli import make_parser, progress, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.tde15.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
@@ -63,7 +65,7 @@ def do_job(args) -> None:
         out["nsamples"][name] = int(sum(f.nlines for f in fs.folds))
         out["nfolds"][name] = len(fs.folds)
         res = {}
-        for i, fold in enumerate(fs.folds):
+        for i, fold in progress(list(enumerate(fs.folds)), desc=f"{name} folds", unit="fold"):
             if k % args.nj == args.job - 1:
                 t = time.time()
                 res[i] = add_fscores(score_fold(p, fold, measures))
@@ -71,7 +73,6 @@ def do_job(args) -> None:
             k += 1
         out["folds"][name] = res
     occ = p.disc.occ_cls
-    import numpy as np
     sizes = np.bincount(occ, minlength=p.disc.nclasses)
     out["counts"] = p.counts
     out["nclusters"] = int(np.count_nonzero(sizes))
