@@ -198,15 +198,7 @@ def _read_xml(path: str) -> Detections:
             raise InputError(f"channel '{k}' is not an integer ({_where(first, blocks, counts)})", path) from None
     file_ids, fremap = _vocab_codes(fmap, file_id)
     term = np.repeat(np.arange(len(blocks), dtype=np.int32), counts)
-    mn = header.get("min_score")
-    mx = header.get("max_score")
-    try:
-        mn = float(mn) if mn not in (None, "") else None
-        mx = float(mx) if mx not in (None, "") else None
-    except ValueError:
-        raise InputError(f"bad min_score/max_score '{mn}'/'{mx}' in the header", path) from None
-    if (mn is None) != (mx is None):
-        raise InputError("the kwslist header gives only one of min_score/max_score", path)
+    mn, mx = _score_range(header, path)
     return Detections(
         term_ids=list(blocks), file_ids=file_ids, term=term,
         file=fremap[np.asarray(f_codes, dtype=np.int64)] if n else np.zeros(0, np.int32),
@@ -222,6 +214,19 @@ def _where(i: int, blocks: list[str], counts: list[int]) -> str:
     b = int(np.searchsorted(ends, i, side="right"))
     k = i - (int(ends[b - 1]) if b > 0 else 0)
     return f"term '{blocks[b]}', detection #{k + 1}"
+
+
+def _score_range(header: dict, path: str) -> tuple[float | None, float | None]:
+    """The KWSLIST header's optional min_score/max_score (both or neither)."""
+    mn, mx = header.get("min_score"), header.get("max_score")
+    try:
+        mn = float(mn) if mn not in (None, "") else None
+        mx = float(mx) if mx not in (None, "") else None
+    except ValueError:
+        raise InputError(f"bad min_score/max_score '{mn}'/'{mx}' in the header", path) from None
+    if (mn is None) != (mx is None):
+        raise InputError("the kwslist header gives only one of min_score/max_score", path)
+    return mn, mx
 
 
 def _times_and_scores(tbegs, durs, scores, path: str, blocks, counts):
@@ -418,14 +423,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         else:
             return None  # the exact parser names the offending detection
     dec = np.asarray(lut, dtype=np.int8)[np.fromiter(map(dvoc.__getitem__, decol), dtype=np.int64, count=n)]
-    mn, mx = header.get("min_score"), header.get("max_score")
-    try:
-        mn = float(mn) if mn not in (None, "") else None
-        mx = float(mx) if mx not in (None, "") else None
-    except ValueError:
-        raise InputError(f"bad min_score/max_score '{mn}'/'{mx}' in the header", path) from None
-    if (mn is None) != (mx is None):
-        raise InputError("the kwslist header gives only one of min_score/max_score", path)
+    mn, mx = _score_range(header, path)
     return Detections(term_ids=list(blocks), file_ids=file_ids,
                       term=np.repeat(np.arange(len(blocks), dtype=np.int32), counts),
                       file=fremap[fcodes], chan=chan, tbeg=tb, dur=du, score=sc, decision=dec,
