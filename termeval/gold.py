@@ -1106,6 +1106,14 @@ def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Seque
         raise
 
 
+def prepare_zr(phn: str, wrd: str, data_dir: str, opts: Options = Options(), spk_rule: str = "auto",
+               utt2spk: str | None = None) -> PreparedGold:
+    """`steps/prepare_gold.sh --format zr` as one call: read, check, prepare and write the data dir."""
+    prep = prepare(read_zr(phn), read_zr(wrd), opts, None, utt2spk, spk_rule)
+    write_data_dir(data_dir_texts(prep), data_dir, [phn, wrd] + ([utt2spk] if utt2spk else []))
+    return prep
+
+
 def summary(prep: PreparedGold, opts: Options) -> str:
     sil = prep.phones.labels.index(opts.sil_label) if opts.sil_label in prep.phones.labels else -1
     nsil = int(np.count_nonzero(prep.phones.label == sil))

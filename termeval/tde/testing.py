@@ -1,43 +1,23 @@
 """Minimal writers of prepared inputs for tests and benchmarks (not for users).
 
-`write_data_dir` turns .phn/.wrd alignments into a gold data dir without any checking or gap
-filling (the zr17 files already label pauses SIL); `write_class_dir` turns a well-formed
-class file into `<exp>/classes/`. Users run steps/prepare_gold.sh and
-steps/prepare_classes.sh, which validate their input.
+`write_data_dir` prepares .phn/.wrd alignments with the real zr-format preparation (gaps kept,
+sorted, one speaker per file); `write_class_dir` turns a well-formed class file into `<exp>/classes/`.
+Users run steps/prepare_gold.sh and steps/prepare_classes.sh.
 """
 from __future__ import annotations
 
 import os
 
 from termeval.data import class_key, fragment_id
+from termeval.gold import Options, prepare_zr
 from termeval.textio import atomic_write
 
 
-def _sorted_lines(path: str) -> list[list[str]]:
-    rows = [ln.split(" ") for ln in open(path, encoding="utf-8").read().split("\n") if ln.strip()]
-    rows.sort(key=lambda r: (r[0].encode(), float(r[1]), float(r[2])))
-    return rows
-
-
 def write_data_dir(phn: str, wrd: str, out: str) -> str:
-    os.makedirs(out, exist_ok=True)
-    phones = _sorted_lines(phn)
-    words = [r for r in _sorted_lines(wrd) if r[3] != "SIL"]
-    end: dict[str, float] = {}
-    text: dict[str, str] = {}
-    for r in phones + words:
-        if r[0] not in end or float(r[2]) > end[r[0]]:
-            end[r[0]], text[r[0]] = float(r[2]), r[2]
-    for name, rows in (("phones", phones), ("words", words)):
-        with atomic_write(os.path.join(out, name)) as f:
-            f.write("".join(" ".join(r) + "\n" for r in rows))
-    files = sorted(end, key=lambda x: x.encode())
-    with atomic_write(os.path.join(out, "reco2dur")) as f:
-        f.write("".join(f"{x} {text[x]}\n" for x in files))
-    with atomic_write(os.path.join(out, "utt2spk")) as f:
-        f.write("".join(f"{x} {x}\n" for x in files))
-    with atomic_write(os.path.join(out, "spk2utt")) as f:
-        f.write("".join(f"{x} {x}\n" for x in files))
+    """The gold data dir of .phn/.wrd files as steps/prepare_gold.sh --format zr writes it, with
+    gaps kept as gaps (the reference reads the raw files), intervals sorted (the 2015 sample
+    files are out of order) and one speaker per file."""
+    prepare_zr(phn, wrd, out, Options(fill_gaps=False, sort=True), spk_rule="whole")
     return out
 
 
