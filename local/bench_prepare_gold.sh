@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark steps/prepare_gold.py (+ utils/validate_data_dir.py) on the 38-hour ZeroSpeech
+# Benchmark python -m termeval.bin.prepare_gold (+ python -m termeval.bin.validate_alignment_dir) on the 38-hour ZeroSpeech
 # 2017 English gold (1.43 M phone lines, 361 k words). Prints wall time and peak memory of
 # each step (/usr/bin/time -v when present, else Python's resource.getrusage).
 # Not a test: timings depend on the machine.
@@ -55,7 +55,7 @@ PY
 }
 
 echo "# $(wc -l < "$phn") phone lines, $(wc -l < "$wrd") word lines; $(nproc) CPU(s)"
-measure prepare_gold python3 steps/prepare_gold.py --format zr "$phn" "$wrd" "$dir/english"
-measure validate_data_dir python3 utils/validate_data_dir.py "$dir/english"
-measure export_zr python3 utils/export_zr.py "$dir/english" "$dir/english.phn" "$dir/english.wrd"
+measure prepare_gold python3 -m termeval.bin.prepare_gold --format zr "$phn" "$wrd" "$dir/english"
+measure validate_data_dir python3 -m termeval.bin.validate_alignment_dir "$dir/english"
+measure export_zr python3 -m termeval.bin.export_zr "$dir/english" "$dir/english.phn" "$dir/english.wrd"
 echo "# output: $dir/english ($(wc -l < "$dir/english/phones") phones, $(grep -c ' SIL$' "$dir/english/phones") SIL)"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Benchmark steps/score_std.py on synthetic STD tasks; prints wall time and peak RSS.
+"""Benchmark python -m termeval.bin.score_std on synthetic STD tasks; prints wall time and peak RSS.
 
 Usage: local/bench_std.py [--cases 100x100k,400x100k,1000x1M] [--keep-dir DIR] [--format kwslist]
 
@@ -83,7 +83,7 @@ def main(argv) -> int:
     p.add_argument("--cases", default="100x100k,400x100k,1000x1M")
     p.add_argument("--keep-dir", default=None)
     p.add_argument("--format", default="kwslist", choices=["kwslist", "kaldi"])
-    p.add_argument("--extra", default="", help="extra options for steps/score_std.py")
+    p.add_argument("--extra", default="", help="extra options for python -m termeval.bin.score_std")
     args = p.parse_args(argv)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     base = args.keep_dir or tempfile.mkdtemp(prefix="bench_std.")
@@ -95,7 +95,7 @@ def main(argv) -> int:
         kws, dets = generate(d, n_q, n_det, n_files, fdur, args.format)
         gen = time.time() - t0
         exp = os.path.join(d, "exp")
-        cmd = [sys.executable, os.path.join(root, "steps/score_std.py"), "--preset", "nist2006",
+        cmd = [sys.executable, "-m", "termeval.bin.score_std", "--preset", "nist2006",
                *args.extra.split(), kws, dets, exp]
         t0 = time.time()
         u0 = resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark STD scoring (steps/score_std.py) on synthetic data: 100 queries x 100k detections,
+# Benchmark STD scoring (python -m termeval.bin.score_std) on synthetic data: 100 queries x 100k detections,
 # 400 x 100k (6000 s of audio, as F4DE's 52.7 s / 470 s measurements) and 1000 x 1M over 100 h.
 # Prints wall time and peak resident memory per case (generation time excluded).
 #

@@ -15,7 +15,7 @@ from __future__ import annotations
 import os
 
 from termeval.cli import make_parser, run
-from termeval.tde.testing import parse_classes
+from termeval.zrc2020.testing import parse_classes
 from termeval.textio import atomic_write
 
 

@@ -45,7 +45,7 @@ for f in "$data/reco2dur" "$classfile"; do
 done
 
 mkdir -p "$dir/log"
-python3 steps/prepare_classes.py --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
+python3 -m termeval.bin.prepare_classes --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
   "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
 
 echo "$0: prepared $classfile into $dir/classes (counts in $dir/classes/counts)" >&2

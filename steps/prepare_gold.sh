@@ -57,7 +57,7 @@
 #                                  # boundaries with exact float equality)
 #   --time-decimals <n>            # (6) ctm/textgrid time rounding
 #   --strip-stress <true|false>    # (false) strip a final stress digit (AH1 -> AH)
-#   --validate <true|false>        # (true) run utils/validate_data_dir.sh on the result
+#   --validate <true|false>        # (true) run utils/validate_alignment_dir.sh on the result
 
 # Begin configuration section.
 format=
@@ -100,7 +100,7 @@ for f in "${@:1:$#-1}" ${phones_txt:+"$phones_txt"} ${words_txt:+"$words_txt"} \
   [ "$f" = "-" ] || [ -e "$f" ] || { echo "$0: no such file or directory: $f" >&2; exit 1; }
 done
 
-python3 steps/prepare_gold.py --format "$format" \
+python3 -m termeval.bin.prepare_gold --format "$format" \
   --phones-txt "$phones_txt" --words-txt "$words_txt" --segments "$segments" \
   --strip-position "$strip_position" --words-tier "$words_tier" --phones-tier "$phones_tier" \
   --utt2spk "$utt2spk" --spk-rule "$spk_rule" --sil-label "$sil_label" \
@@ -109,6 +109,6 @@ python3 steps/prepare_gold.py --format "$format" \
   --time-decimals "$time_decimals" --strip-stress "$strip_stress" -- "$@"
 
 if $validate; then
-  utils/validate_data_dir.sh --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" "$data"
+  utils/validate_alignment_dir.sh --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" "$data"
 fi
 echo "$0: prepared gold alignments in $data" >&2

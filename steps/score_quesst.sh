@@ -63,7 +63,7 @@ opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss"
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
 # stdout = the kit's headline lines; messages go to stderr; both are kept in $dir/log/
 rc=0
-python3 steps/score_quesst.py "${opts[@]}" "$kws" "$det" "$dir" \
+python3 -m termeval.bin.score_quesst "${opts[@]}" "$kws" "$det" "$dir" \
   >"$dir/log/score_quesst.out" 2>"$dir/log/score_quesst.err" || rc=$?
 cat "$dir/log/score_quesst.err" >&2
 [ $rc -eq 0 ] || { echo "$0: scoring failed (see $dir/log/score_quesst.err)" >&2; exit $rc; }

@@ -56,4 +56,4 @@ opts=()
 [ -n "$query_duration" ] && opts+=(--query-duration "$query_duration")
 [ -n "$audio_duration" ] && opts+=(--audio-duration "$audio_duration")
 mkdir -p "$dir/log"
-python3 steps/score_resources.py "${opts[@]}" "$ref" "$dir" 2>&1 | tee "$dir/log/score_resources.log"
+python3 -m termeval.bin.score_resources "${opts[@]}" "$ref" "$dir" 2>&1 | tee "$dir/log/score_resources.log"

@@ -84,7 +84,7 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 
-if ! $cmd "$dir/log/score_std.log" python3 steps/score_std.py "${opts[@]}" "$kws" "$dets" "$dir"; then
+if ! $cmd "$dir/log/score_std.log" python3 -m termeval.bin.score_std "${opts[@]}" "$kws" "$dets" "$dir"; then
   grep -E 'error|warning' "$dir/log/score_std.log" | grep -v '^#' >&2 || true
   echo "$0: scoring failed, see $dir/log/score_std.log" >&2
   exit 1

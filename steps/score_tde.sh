@@ -80,9 +80,9 @@ fi
 rm -f "$dir"/tde/stats.* 2>/dev/null || true
 mkdir -p "$dir/tde"
 $cmd JOB=1:$nj "$dir/log/tde_stats.JOB.log" \
-  python3 steps/tde_stats.py --nj "$nj" --workers "$workers" "$data" "$dir" JOB
+  python3 -m termeval.bin.tde_stats --nj "$nj" --workers "$workers" "$data" "$dir" JOB
 $cmd "$dir/log/tde_merge.log" \
-  python3 steps/tde_merge.py --nj "$nj" --benchmark "$benchmark" "$data" "$dir"
+  python3 -m termeval.bin.tde_merge --nj "$nj" --benchmark "$benchmark" "$data" "$dir"
 
 for stage in matching clustering parsing; do
   sed "s/^/$stage: /" "$dir/scores/$stage" >&2

@@ -75,13 +75,13 @@ mkdir -p "$dir/log" "$dir/tde15"
 rm -f "$dir"/tde15/folds.*.json
 
 if ! $cmd JOB=1:$nj "$dir/log/score_tde_folds.JOB.log" \
-  python3 steps/score_tde_folds.py --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
+  python3 -m termeval.bin.score_tde_folds --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
     --lenient "$lenient" --job JOB --nj "$nj" "$data" "$classes" "$dir"; then
   grep -h -m1 'error:' "$dir"/log/score_tde_folds.*.log | sort -u | sed "s|^|$0: |" >&2 || true
   exit 1
 fi
 
-python3 steps/score_tde_folds.py --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
+python3 -m termeval.bin.score_tde_folds --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
   --lenient "$lenient" --merge "$nj" "$data" "$classes" "$dir" 2> >(tee "$dir/log/score_tde_folds.merge.log" >&2)
 
 echo "$0: $benchmark scores in $dir/scores/{matching,clustering,parsing}, details in $dir/details/tde15" >&2

@@ -7,7 +7,7 @@ Where things are:
   termeval.data       loaders for prepared gold data dirs and prepared class dirs
   termeval.gold       readers of ZeroSpeech .phn/.wrd, Kaldi CTM, Praat TextGrid -> data dir
   termeval.classes    reader of discovered-class and pairs files -> prepared class dir
-  termeval.tde        term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
+  termeval.zrc2020        term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
   termeval.std        term detection metrics (alignment, atwv/mtwv, cnxe, det)
 """
 __version__ = "0.1.0"

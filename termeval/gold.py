@@ -1123,7 +1123,7 @@ def summary(prep: PreparedGold, opts: Options) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Validation of a prepared data dir (utils/validate_data_dir.sh)
+# Validation of a prepared data dir (utils/validate_alignment_dir.sh)
 
 
 def _check_prepared_bytes(path: str) -> bytes:
@@ -1172,7 +1172,7 @@ def _read_key_lines(path: str, min_fields: int, max_fields: int | None) -> list[
 
 
 def validate_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_label: str = "SIL") -> str:
-    """Check a prepared gold data dir like Kaldi's utils/validate_data_dir.sh; returns a summary."""
+    """Check a prepared gold data dir like Kaldi's utils/validate_alignment_dir.sh; returns a summary."""
     if not os.path.isdir(data_dir):
         raise InputError("no such directory", data_dir)
     for name in DATA_FILES:

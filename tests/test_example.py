@@ -222,7 +222,7 @@ def test_classes_are_realistic(example):
 
 
 def gold_script(root):
-    for name in ("steps/prepare_gold.sh", "steps/prepare_gold.py"):
+    for name in ("steps/prepare_gold.sh",):
         if os.path.isfile(os.path.join(root, name)):
             return name
     pytest.skip("steps/prepare_gold.sh is not there yet")

@@ -25,16 +25,9 @@ FIX = os.path.join(HERE, "fixtures", "gold")
 DATA_FILES = ("phones", "words", "utt2spk", "spk2utt", "reco2dur")
 
 
-def load_script(rel: str):
-    spec = importlib.util.spec_from_file_location(os.path.basename(rel)[:-3], os.path.join(ROOT, rel))
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-PREPARE = load_script("steps/prepare_gold.py")
-VALIDATE = load_script("utils/validate_data_dir.py")
-EXPORT = load_script("utils/export_zr.py")
+from termeval.bin import export_zr as EXPORT
+from termeval.bin import prepare_gold as PREPARE
+from termeval.bin import validate_alignment_dir as VALIDATE
 
 
 def call(mod, argv, capsys) -> tuple[int, str]:
@@ -96,7 +89,7 @@ def test_three_formats_through_the_shell_step(tmp_path, root):
         r = subprocess.run(["steps/prepare_gold.sh", *map(str, args(d, "--strip-stress", "true"))],
                            cwd=root, capture_output=True, text=True, timeout=120)
         assert r.returncode == 0, r.stderr
-        assert "validate_data_dir.py" in r.stderr and "OK (2 files, 2 speakers, 19 phones, 6 words)" in r.stderr
+        assert "validate_alignment_dir" in r.stderr and "OK (2 files, 2 speakers, 19 phones, 6 words)" in r.stderr
         outs.append(read_dir(d))
     assert outs[0] == outs[1] == outs[2] == read_dir(f"{FIX}/expected")
 
@@ -444,7 +437,7 @@ def test_export_refuses_missing_dir(tmp_path, capsys):
 
 @pytest.mark.parametrize("script,words", [
     ("steps/prepare_gold.sh", ["--format", "Usage:", "--fill-gaps", "--spk-rule"]),
-    ("utils/validate_data_dir.sh", ["Usage:", "--boundary-tolerance"]),
+    ("utils/validate_alignment_dir.sh", ["Usage:", "--boundary-tolerance"]),
     ("utils/export_zr.sh", ["Usage:", "--drop-sil"]),
     ("local/bench_prepare_gold.sh", ["Usage:", "peak memory"]),
 ])
@@ -471,7 +464,7 @@ def test_python_script_help(capsys):
     with pytest.raises(SystemExit) as e:
         PREPARE.main(["--help"])
     assert e.value.code == 0
-    assert "Usage: steps/prepare_gold.py --format zr" in capsys.readouterr().out
+    assert "Usage: python -m termeval.bin.prepare_gold --format zr" in capsys.readouterr().out
 
 
 def test_word_ctm_keyed_by_recording_with_segments(tmp_path, capsys):

@@ -1,4 +1,4 @@
-"""steps/score_std.py end to end on the spec §6.1 toy (XML and Kaldi-style inputs), the bundled
+"""termeval.bin.score_std end to end on the spec §6.1 toy (XML and Kaldi-style inputs), the bundled
 example generator, and every bad-input case of issue 5 (clear message, documented result,
 never a traceback, never a half-written score file)."""
 from __future__ import annotations
@@ -12,8 +12,7 @@ import pytest
 
 from termeval.errors import InputError
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "steps"))
-import score_std  # noqa: E402
+from termeval.bin import score_std  # noqa: E402
 
 ECF = """<?xml version="1.0" encoding="UTF-8"?>
 <ecf source_signal_duration="100" version="toy">
@@ -254,7 +253,7 @@ def test_bad_reference_inputs(toy):
 
 def test_errors_are_one_line_without_traceback(toy, root):
     (toy / "bad.xml").write_text(BILLION_LAUGHS)
-    r = subprocess.run([sys.executable, "steps/score_std.py", str(toy / "kws"), str(toy / "bad.xml"),
+    r = subprocess.run([sys.executable, "-m", "termeval.bin.score_std", str(toy / "kws"), str(toy / "bad.xml"),
                         str(toy / "exp_x")], cwd=root, capture_output=True, text=True)
     assert r.returncode == 1
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1

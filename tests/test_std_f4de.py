@@ -96,7 +96,7 @@ def test_f4de_test6a_command_line(shared, root, tmp_path):
     import subprocess
     import sys
     c = os.path.join(shared, "reference", "f4de", "common")
-    out = subprocess.run([sys.executable, "steps/score_std.py", "--preset", "nist2006",
+    out = subprocess.run([sys.executable, "-m", "termeval.bin.score_std", "--preset", "nist2006",
                           "--ecf", f"{c}/test5.short.ecf.xml", "--rttm", f"{c}/test5.rttm",
                           "--termlist", f"{c}/test5.kwlist.xml", c, f"{c}/test5.kwslist.xml",
                           str(tmp_path / "exp")], cwd=root, capture_output=True, text=True)

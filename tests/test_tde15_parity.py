@@ -11,7 +11,7 @@ import os
 import pytest
 
 from termeval.gold import Options, prepare_zr
-from termeval.tde15.evaluate import prepare, score_fold
+from termeval.zr2015.evaluate import prepare, score_fold
 
 COLUMNS = ['ned', 'coverage', 'grouping_precision', 'grouping_recall', 'matching_precision', 'matching_recall', 'token_precision', 'token_recall', 'type_precision', 'type_recall', 'boundary_precision', 'boundary_recall']
 
@@ -43,9 +43,9 @@ MANDARIN = {
 }
 
 CASES = {
-    "zr2015": ("tde15", "zr15/sample.phn", "zr15/sample.wrd", "zr15/sample.classes.example",
+    "zr2015": ("zr2015", "zr15/sample.phn", "zr15/sample.wrd", "zr15/sample.classes.example",
                "zr15/sample", SAMPLE),
-    "zr2017": ("tde17", "zr17_tde17/mandarin.phn", "zr17_tde17/mandarin.wrd",
+    "zr2017": ("zr2017", "zr17_tde17/mandarin.phn", "zr17_tde17/mandarin.wrd",
                "zr17/kamper_mandarin.class", "zr17_tde17/mandarin", MANDARIN),
 }
 _CACHE: dict = {}

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from termeval.data import Tier
-from termeval.tde15.aggregate import aggregate_one, aggregate_pr
-from termeval.tde15.classfile import read_classfile
-from termeval.tde15.corpus import lookup, ov, segment_arrays, segment_tier, split_truncate
-from termeval.tde15.evaluate import prepare, score_fold
-from termeval.tde15.folds import contained, read_foldset
+from termeval.zr2015.aggregate import aggregate_one, aggregate_pr
+from termeval.zr2015.classfile import read_classfile
+from termeval.zr2015.corpus import lookup, ov, segment_arrays, segment_tier, split_truncate
+from termeval.zr2015.evaluate import prepare, score_fold
+from termeval.zr2015.folds import contained, read_foldset
 from termeval.errors import InputError
 
 
@@ -45,7 +45,7 @@ MICRO = [("u", 0.0, 0.1, "a"), ("u", 0.1, 0.2, "b"), ("u", 0.2, 0.3, "c"), ("u",
     (0.410, 0.490, None),         # inside the gap: dropped
     (0.750, 5.000, "h"),          # past the end
 ])
-@pytest.mark.parametrize("mode", ["tde15", "tde17"])
+@pytest.mark.parametrize("mode", ["zr2015", "zr2017"])
 def test_transcription_table(s, e, want, mode):
     sg = segment_tier(tier(MICRO, ["u"]), mode)
     assert sg.nseg == 2
@@ -58,10 +58,10 @@ def test_transcription_table(s, e, want, mode):
 
 
 def test_ov_is_file_blind_and_strict():
-    assert ov(0.0, 1.0, 0.5, 1.5, "tde15")                 # 0.5 s overlap
-    assert not ov(0.0, 0.1, 0.07, 0.3, "tde15")            # exactly 30 ms, not > 50 %
-    assert not ov(0.0, 0.1, 0.1, 0.2, "tde15")             # touching
-    assert ov(0.0, 0.1, 0.0, 0.1, "tde17")                 # identical
+    assert ov(0.0, 1.0, 0.5, 1.5, "zr2015")                 # 0.5 s overlap
+    assert not ov(0.0, 0.1, 0.07, 0.3, "zr2015")            # exactly 30 ms, not > 50 %
+    assert not ov(0.0, 0.1, 0.1, 0.2, "zr2015")             # touching
+    assert ov(0.0, 0.1, 0.0, 0.1, "zr2017")                 # identical
 
 
 def test_split_truncation():
@@ -112,7 +112,7 @@ def mini(tmp_path):
     return d, str(cls)
 
 
-@pytest.mark.parametrize("mode", ["tde15", "tde17"])
+@pytest.mark.parametrize("mode", ["zr2015", "zr2017"])
 def test_all_metrics_hand_computed(mini, mode):
     """A=f1[0,.3] B=f1[.3,.6] C=f2[1,1.3] (abc) in class 1, D=f2[1,1.4] (abcx) E=f1[0,.4] (abca)
     in class 2. Pairs: (A,B) (A,C) (B,C) (E,D)."""
@@ -148,7 +148,7 @@ def test_file_blind_overlap_quirk(tmp_path):
     write_dir(d, ph, [(f, 0.0, 0.3, "abc") for f in ("f1", "f2")], {"f1": "s", "f2": "s"})
     cls = tmp_path / "c"
     cls.write_text("Class 0\nf1 0.0 0.3\nf2 0.0 0.3\n")
-    p = prepare(d, str(cls), "none", "tde15")
+    p = prepare(d, str(cls), "none", "zr2015")
     r = score_fold(p, p.foldsets["cross"].folds[0])
     assert r["ned_pairs"] == 0 and math.isnan(r["ned"])
     assert math.isnan(r["matching_precision"]) and math.isnan(r["matching_recall"])
@@ -179,9 +179,9 @@ def test_fold_files(tmp_path):
     assert inside.tolist() == [True, False, True, False]
 
 
-@pytest.mark.parametrize("phn,mode", [("zr15/sample.phn", "tde15"), ("zr15/sample.wrd", "tde15"),
-                                      ("zr17_tde17/mandarin.phn", "tde17"),
-                                      ("zr17_tde17/mandarin.wrd", "tde17")])
+@pytest.mark.parametrize("phn,mode", [("zr15/sample.phn", "zr2015"), ("zr15/sample.wrd", "zr2015"),
+                                      ("zr17_tde17/mandarin.phn", "zr2017"),
+                                      ("zr17_tde17/mandarin.wrd", "zr2017")])
 def test_sorted_segments_equal_file_order_segments(shared, phn, mode):
     """The original segments lines in file order; our data dirs are sorted by onset. Same
     segments (file, first onset, last offset, size) on the shipped files."""

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from termeval.tde.report import SCORE_KEYS
-from termeval.tde.testing import write_data_dir
+from termeval.zrc2020.report import SCORE_KEYS
+from termeval.zrc2020.testing import write_data_dir
 from tests.test_tde_units import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 

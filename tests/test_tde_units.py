@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 from termeval.data import load_classes, load_gold
-from termeval.tde.ned import NedStats, ned_stats
-from termeval.tde.report import final_scores
-from termeval.tde.stats import Corpus, compute_shard, merge, score, shard_ranges
-from termeval.tde.testing import write_class_dir, write_data_dir
-from termeval.tde.transcribe import load_phones, transcribe
+from termeval.zrc2020.ned import NedStats, ned_stats
+from termeval.zrc2020.report import final_scores
+from termeval.zrc2020.stats import Corpus, compute_shard, merge, score, shard_ranges
+from termeval.zrc2020.testing import write_class_dir, write_data_dir
+from termeval.zrc2020.transcribe import load_phones, transcribe
 
 # tde-spec §3.1/§3.2 micro-corpus: 100 ms phones a b c d, SIL, e f, g (20 ms), h
 PHN = """A 0 0.1 a
@@ -233,7 +233,7 @@ def test_final_scores_f():
 
 
 def test_shard_statistics_roundtrip(tmp_path):
-    from termeval.tde.stats import read_shard, write_shard
+    from termeval.zrc2020.stats import read_shard, write_shard
     gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
     corpus = Corpus.from_gold(gold)
     shards = [compute_shard(corpus, classes, a, b) for a, b in shard_ranges(classes, 2)]

@@ -25,4 +25,4 @@ if [ $# -ne 3 ]; then
 fi
 set -euo pipefail
 
-python3 utils/export_zr.py --drop-sil "$drop_sil" --sil-label "$sil_label" -- "$1" "$2" "$3"
+python3 -m termeval.bin.export_zr --drop-sil "$drop_sil" --sil-label "$sil_label" -- "$1" "$2" "$3"

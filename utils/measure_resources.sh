@@ -38,6 +38,6 @@ shift 3
 case "$phase" in index|search) ;; *) echo "$0: phase must be index or search, got '$phase'" >&2; exit 1 ;; esac
 
 # exec: the measuring python process replaces this shell, so its exit status is the command's
-exec python3 "$(dirname "$0")/measure_resources.py" --interval "$interval" --append "$append" \
+exec python3 -m termeval.bin.measure_resources --interval "$interval" --append "$append" \
   --wait-orphans "$wait_orphans" \
   "$dir" "$phase" -- "$@"

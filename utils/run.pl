@@ -3,8 +3,8 @@
 # (written in Python; only the standard library, so it works before tools/venv exists).
 #
 # Usage: run.pl [options] [JOB=1:N] <log-file> <command> [<arg> ...]
-#  e.g.: run.pl JOB=1:4 exp/sys/log/stats.JOB.log python3 steps/tde_stats.py --job JOB exp/sys
-#        run.pl exp/sys/log/merge.log steps/tde_merge.py exp/sys
+#  e.g.: run.pl JOB=1:4 exp/sys/log/stats.JOB.log python3 python -m termeval.bin.tde_stats --job JOB exp/sys
+#        run.pl exp/sys/log/merge.log python -m termeval.bin.tde_merge exp/sys
 # Every occurrence of the job name (JOB) in the log path and in the command is replaced by the
 # task number. Arguments containing whitespace are quoted again; shell metacharacters meant
 # for the job must be escaped (\|, '>'). Each task runs from the current directory as

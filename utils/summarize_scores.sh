@@ -13,4 +13,4 @@ if [ $# -gt 1 ]; then
 fi
 set -euo pipefail
 exp_root=${1:-exp}
-python3 utils/summarize_scores.py --exp-root "$exp_root" --output "$output"
+python3 -m termeval.bin.summarize_scores --exp-root "$exp_root" --output "$output"

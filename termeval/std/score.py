@@ -1,6 +1,6 @@
 """STD scoring pipeline: load a kws data dir and a detection list, align, and compute the
 TWV family, DET points and Cnxe (spec §1-§4). Pure functions over numpy arrays; the command
-line wrapper is steps/score_std.py.
+line wrapper is python -m termeval.bin.score_std.
 """
 from __future__ import annotations
 

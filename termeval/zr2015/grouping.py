@@ -13,8 +13,8 @@ import math
 
 import numpy as np
 
-from termeval.tde15.corpus import ov
-from termeval.tde15.pairs import overlapping_pairs
+from termeval.zr2015.corpus import ov
+from termeval.zr2015.pairs import overlapping_pairs
 
 
 def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:

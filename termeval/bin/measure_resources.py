@@ -2,8 +2,8 @@
 """Run a command and record its CPU time, wall time and peak memory over its whole process
 tree (children, grandchildren, re-parented orphans), plus the host's CPU model and cores.
 
-Usage: utils/measure_resources.py [options] <exp-dir> <index|search> -- <command> [args...]
- e.g.: utils/measure_resources.py exp/mysys search -- python3 local/my_search.py data/q exp/mysys
+Usage: python -m termeval.bin.measure_resources [options] <exp-dir> <index|search> -- <command> [args...]
+ e.g.: python -m termeval.bin.measure_resources exp/mysys search -- python3 local/my_search.py data/q exp/mysys
 
 Writes <exp-dir>/resources/<phase> (key=value lines) and exits with the command's exit status
 (128+N if it was killed by signal N). The file is written even when the command fails, with

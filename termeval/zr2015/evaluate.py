@@ -1,8 +1,8 @@
-"""Per-fold driver of the zr2015/zr2017 evaluation (what steps/score_tde_folds.py calls).
+"""Per-fold driver of the zr2015/zr2017 evaluation (what python -m termeval.bin.score_tde_folds calls).
 
 `prepare` loads everything once (gold data dir, segments, discovered classes with truncation
 and annotation, gold n-gram classes, folds); `score_fold` computes every metric of one fold
-from numpy arrays (steps/score_tde_folds.py gives each --nj job its share of the folds).
+from numpy arrays (python -m termeval.bin.score_tde_folds gives each --nj job its share of the folds).
 """
 from __future__ import annotations
 
@@ -14,19 +14,19 @@ import numpy as np
 
 from termeval.data import Gold, load_gold
 from termeval.errors import InputError
-from termeval.tde15 import boundary as bnd
-from termeval.tde15 import coverage as cov
-from termeval.tde15 import grouping as grp
-from termeval.tde15 import matching as mat
-from termeval.tde15 import ned as nedm
-from termeval.tde15 import token_type as tt
-from termeval.tde15.classfile import from_prepared, read_classfile
-from termeval.tde15.corpus import Fragments, Segmented, annotate, check_mode, segment_tier
-from termeval.tde15.folds import (FoldSet, Intervals, contained, fold_prefix_files, per_speaker,
+from termeval.zr2015 import boundary as bnd
+from termeval.zr2015 import coverage as cov
+from termeval.zr2015 import grouping as grp
+from termeval.zr2015 import matching as mat
+from termeval.zr2015 import ned as nedm
+from termeval.zr2015 import token_type as tt
+from termeval.zr2015.classfile import from_prepared, read_classfile
+from termeval.zr2015.corpus import Fragments, Segmented, annotate, check_mode, segment_tier
+from termeval.zr2015.folds import (FoldSet, Intervals, contained, fold_prefix_files, per_speaker,
                                   read_foldset, read_split, whole_corpus)
-from termeval.tde15.pairs import r2_occurrences, within_class_pairs
+from termeval.zr2015.pairs import r2_occurrences, within_class_pairs
 
-MODE_OF = {"zr2015": "tde15", "zr2017": "tde17"}
+MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
 ALL_MEASURES = ("matching", "ned", "coverage", "grouping", "token_type", "boundary")
 
 

@@ -23,8 +23,8 @@ import numpy as np
 from termeval.cli import make_parser, progress, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
-from termeval.tde15.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
-from termeval.tde15.report import STAGES, SUFFIXES, add_fscores, details_text, summarise
+from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
+from termeval.zr2015.report import STAGES, SUFFIXES, add_fscores, details_text, summarise
 from termeval.textio import atomic_write
 
 

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from termeval.tde15.corpus import adjacent
+from termeval.zr2015.corpus import adjacent
 
 
 def cover(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> float:
@@ -43,7 +43,7 @@ def cover(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> float
 def coverage(num: float, den: float, mode: str) -> float:
     """TDE15: NaN when num or den is ~0 (numpy.isclose). TDE17: NaN only when both are < 1e-8;
     a zero denominator with a positive numerator (a crash in the original) is NaN too."""
-    if mode == "tde15":
+    if mode == "zr2015":
         if abs(den) <= 1e-8 or abs(num) <= 1e-8:
             return math.nan
         return num / den

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Write a prepared gold data dir back out as ZeroSpeech .phn/.wrd files.
 
-Usage: utils/export_zr.py [--drop-sil true|false] [--sil-label SIL] <data-dir> <out.phn> <out.wrd>
- e.g.: utils/export_zr.py --drop-sil true data/mandarin exp/zr/mandarin.phn exp/zr/mandarin.wrd
+Usage: python -m termeval.bin.export_zr [--drop-sil true|false] [--sil-label SIL] <data-dir> <out.phn> <out.wrd>
+ e.g.: python -m termeval.bin.export_zr --drop-sil true data/mandarin exp/zr/mandarin.phn exp/zr/mandarin.wrd
 """
 from __future__ import annotations
 

@@ -9,8 +9,8 @@ Modules, one concern each:
   pairs       within-class pair sets PW(C) and the file-blind overlap sweep (§4.0)
   ned, coverage, matching, grouping, token_type, boundary   one metric family each (§4)
   aggregate   NaN-fold dropping, defaults, per-fold F, mean/std/min/max (§4.8)
-  evaluate    the per-fold driver used by steps/score_tde_folds.py
+  evaluate    the per-fold driver used by python -m termeval.bin.score_tde_folds
 
-`mode` is "tde15" (zr2015) or "tde17" (zr2017); it only switches the documented quirks
+`mode` is "zr2015" or "zr2017"; it only switches the documented quirks
 (zero-overlap test, segment adjacency tolerance, coverage NaN rule, token lookup failures).
 """

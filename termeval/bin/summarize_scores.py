@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build RESULTS.md: one Markdown table per benchmark over exp/*/scores/scores.json.
 
-Usage: utils/summarize_scores.py [--exp-root exp] [--output RESULTS.md]
+Usage: python -m termeval.bin.summarize_scores [--exp-root exp] [--output RESULTS.md]
 Systems are rows, headline metrics are columns (those some system of the benchmark has; the
 full set, counts and per-fold values stay in each scores.json). Values are shown with
 4 decimals (counts as integers, '-' where undefined). Lower is better for ned and cnxe;

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from termeval.tde15.aggregate import aggregate_one, aggregate_pr, fscore
+from termeval.zr2015.aggregate import aggregate_one, aggregate_pr, fscore
 
 PR = {"matching": "matching", "grouping": "grouping", "token": "token", "type": "type",
       "boundary": "boundary"}

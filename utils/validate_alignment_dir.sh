@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Check a prepared gold data dir (steps/prepare_gold.sh output), like Kaldi's
-# utils/validate_data_dir.sh: phones, words, utt2spk, spk2utt and reco2dur exist, are UTF-8,
+# utils/validate_alignment_dir.sh: phones, words, utt2spk, spk2utt and reco2dur exist, are UTF-8,
 # end with a newline, have no blank lines, tabs or CRs, the right number of fields, keys
 # sorted (C locale) and unique; spk2utt is the inverse of utt2spk; reco2dur and utt2spk list
 # the same files; phones/words are sorted by file then onset, non-overlapping, of positive
@@ -8,8 +8,8 @@
 # phone; no silence word; every word edge is within --boundary-tolerance of a phone edge.
 # Prints a one-line summary; the first problem is a one-line error naming file and line (exit 1).
 #
-# Usage: utils/validate_data_dir.sh [options] <data-dir>
-#  e.g.: utils/validate_data_dir.sh data/mandarin
+# Usage: utils/validate_alignment_dir.sh [options] <data-dir>
+#  e.g.: utils/validate_alignment_dir.sh data/mandarin
 #
 # Options (default):
 #   --boundary-tolerance <sec>   # (0.001)
@@ -29,4 +29,4 @@ if [ $# -ne 1 ]; then
 fi
 set -euo pipefail
 
-python3 utils/validate_data_dir.py --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" -- "$1"
+python3 -m termeval.bin.validate_alignment_dir --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" -- "$1"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.tde15.corpus import ov, raw_overlap
+from termeval.zr2015.corpus import ov, raw_overlap
 
 
 def combinations_in_groups(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -10,5 +10,5 @@ Exact re-implementation by counting (no pair is ever materialised):
   stats.py        per-shard statistics (a contiguous range of classes) and their merge
   report.py       score files (scores/matching, clustering, parsing) and diagnostics
   testing.py      tiny writers of prepared inputs for tests and benchmarks
-Entry point: steps/score_tde.sh (steps/tde_stats.py per job, steps/tde_merge.py).
+Entry point: steps/score_tde.sh (python -m termeval.bin.tde_stats per job, python -m termeval.bin.tde_merge).
 """

@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Per-job statistics of the zrc2020 (tdev2) term discovery metrics.
 
-Usage: steps/tde_stats.py [options] <data-dir> <exp-dir> <job>
- e.g.: steps/tde_stats.py --nj 4 data/mandarin exp/kamper 2
+Usage: python -m termeval.bin.tde_stats [options] <data-dir> <exp-dir> <job>
+ e.g.: python -m termeval.bin.tde_stats --nj 4 data/mandarin exp/kamper 2
 
 Reads <exp-dir>/classes (steps/prepare_classes.sh), takes the <job>-th of --nj contiguous
 class ranges of about equal cost and writes <exp-dir>/tde/stats.<job>.{npz,json,clusters,
 discarded}: NED integer sums, the distinct kept fragments with their grouping flags, counts,
-per-class diagnostics and discarded fragments. steps/tde_merge.py adds them up.
+per-class diagnostics and discarded fragments. python -m termeval.bin.tde_merge adds them up.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import time
 from termeval.cli import make_parser, run
 from termeval.data import load_classes, load_gold
 from termeval.errors import InputError
-from termeval.tde.stats import Corpus, compute_shard, shard_ranges, write_shard
+from termeval.zrc2020.stats import Corpus, compute_shard, shard_ranges, write_shard
 
 
 def main(argv):

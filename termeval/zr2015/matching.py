@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 
-from termeval.tde15.corpus import Fragments, Segmented, ov
-from termeval.tde15.folds import Intervals, contained
-from termeval.tde15.pairs import overlapping_pairs, uniq, uniq_counts
+from termeval.zr2015.corpus import Fragments, Segmented, ov
+from termeval.zr2015.folds import Intervals, contained
+from termeval.zr2015.pairs import overlapping_pairs, uniq, uniq_counts
 
 MAXN = 20           # gold n-grams: 3..20 phones
 MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))

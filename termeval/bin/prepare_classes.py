@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Prepare a discovered-class file (ZeroSpeech TDE format) or a pairs file for scoring.
 
-Usage: steps/prepare_classes.py [options] <data-dir> <class-or-pairs-file> <exp-dir>
- e.g.: steps/prepare_classes.py data/example data/local/example/classes/example.classes exp/example
+Usage: python -m termeval.bin.prepare_classes [options] <data-dir> <class-or-pairs-file> <exp-dir>
+ e.g.: python -m termeval.bin.prepare_classes data/example data/local/example/classes/example.classes exp/example
 
 Checks every fragment against <data-dir>/reco2dur and writes <exp-dir>/classes/
 (segments, utt2class, class2utt, class_names, counts; discarded in lenient mode) and the

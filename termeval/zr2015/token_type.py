@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from termeval.tde15.corpus import Segmented, lookup
+from termeval.zr2015.corpus import Segmented, lookup
 
 
 def token_type(words_f: Segmented, frag_f, frag_on, frag_off, mode: str):

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Check a prepared gold data dir (phones, words, utt2spk, spk2utt, reco2dur).
 
-Usage: utils/validate_data_dir.py [--boundary-tolerance SEC] [--sil-label SIL] <data-dir>
- e.g.: utils/validate_data_dir.py data/mandarin
+Usage: python -m termeval.bin.validate_alignment_dir [--boundary-tolerance SEC] [--sil-label SIL] <data-dir>
+ e.g.: python -m termeval.bin.validate_alignment_dir data/mandarin
 
-See utils/validate_data_dir.sh --help for the list of checks.
+See utils/validate_alignment_dir.sh --help for the list of checks.
 """
 from __future__ import annotations
 

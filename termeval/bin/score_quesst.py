@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """QUESST-style per-document scoring: every (query, document) pair is a trial.
 
-Usage: steps/score_quesst.py [options] <kws-data-dir> <detections> <exp-dir>
- e.g.: steps/score_quesst.py --default-score -10 data/example_std/kws exp/example_std/detections.xml exp/example_std
+Usage: python -m termeval.bin.score_quesst [options] <kws-data-dir> <detections> <exp-dir>
+ e.g.: python -m termeval.bin.score_quesst --default-score -10 data/example_std/kws exp/example_std/detections.xml exp/example_std
 
 <kws-data-dir>: ECF + RTTM + term list (a Kaldi kws dir or a QUESST groundtruth_* dir), or
 the simple lists `documents`, `queries`, `targets` (`<query> <document>`).

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Prepare gold phone/word alignments as a data dir (phones, words, utt2spk, spk2utt, reco2dur).
 
-Usage: steps/prepare_gold.py --format zr [options] <phn> <wrd> <data-dir>
-       steps/prepare_gold.py --format ctm [options] <phone-ctm> <word-ctm|-> <data-dir>
-       steps/prepare_gold.py --format textgrid [options] <textgrid-dir> <data-dir>
- e.g.: steps/prepare_gold.py --format zr ../shared/data/zr17/mandarin.phn \\
+Usage: python -m termeval.bin.prepare_gold --format zr [options] <phn> <wrd> <data-dir>
+       python -m termeval.bin.prepare_gold --format ctm [options] <phone-ctm> <word-ctm|-> <data-dir>
+       python -m termeval.bin.prepare_gold --format textgrid [options] <textgrid-dir> <data-dir>
+ e.g.: python -m termeval.bin.prepare_gold --format zr ../shared/data/zr17/mandarin.phn \\
            ../shared/data/zr17/mandarin.wrd data/mandarin
 
 Formats, label and silence rules, checks and speaker rules: see termeval/gold.py and

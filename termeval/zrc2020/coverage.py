@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.tde.transcribe import NON_SPEECH_COVERAGE, Phones
+from termeval.zrc2020.transcribe import NON_SPEECH_COVERAGE, Phones
 
 
 def covered_mask(n_phones: int, k0: np.ndarray, k1: np.ndarray) -> np.ndarray:

@@ -3,7 +3,7 @@
 NIST F4DE KWSEval do: ATWV, MTWV (+threshold), OTWV, STWV, Pmiss/Pfa, Cnxe, Cmin_nxe, counts,
 per-term table, alignment CSV, DET points and plots.
 
-Usage: steps/score_std.py [options] <kws-data-dir> <detections> <exp-dir>
+Usage: python -m termeval.bin.score_std [options] <kws-data-dir> <detections> <exp-dir>
 
 <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi hitlist (+ utt.map,
   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Processing-load figures of MediaEval SWS 2013 (seed §4.3): ISF, SSF, PMU and PL.
 
-Usage: steps/score_resources.py [options] <kws-data-dir-or-ecf> <exp-dir>
- e.g.: steps/score_resources.py --query-durations data/example_std/kws/query2dur data/example_std/kws exp/example_std
+Usage: python -m termeval.bin.score_resources [options] <kws-data-dir-or-ecf> <exp-dir>
+ e.g.: python -m termeval.bin.score_resources --query-durations data/example_std/kws/query2dur data/example_std/kws exp/example_std
 
 Phase figures come from <exp-dir>/resources/{index,search} (utils/measure_resources.sh), or
 from --resources-file (std-spec §5.2 layout: [audio] t_omega_s/t_query_s, [index]/[search]

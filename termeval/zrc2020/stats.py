@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.data import Classes, Gold
-from termeval.tde import boundary as _boundary
-from termeval.tde import coverage as _coverage
-from termeval.tde import grouping as _grouping
-from termeval.tde import token_type as _token_type
-from termeval.tde.ned import NedStats, ned_stats
-from termeval.tde.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
+from termeval.zrc2020 import boundary as _boundary
+from termeval.zrc2020 import coverage as _coverage
+from termeval.zrc2020 import grouping as _grouping
+from termeval.zrc2020 import token_type as _token_type
+from termeval.zrc2020.ned import NedStats, ned_stats
+from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
 from termeval.textio import atomic_write, fmt_time
 
 FRAG_FIELDS = ("file", "onset", "offset", "k0", "k1", "F", "I")

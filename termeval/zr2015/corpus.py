@@ -22,7 +22,7 @@ from termeval.data import Tier
 
 MIN_OVERLAP = 0.03        # Interval.minimum_overlap (seconds)
 MIN_FRACTION = 0.5        # Interval.minimum_overlap_fraction
-MODES = ("tde15", "tde17")
+MODES = ("zr2015", "zr2017")
 
 
 def check_mode(mode: str) -> str:
@@ -40,7 +40,7 @@ def raw_overlap(a_on, a_off, b_on, b_off):
 
 def is_zero(o, mode: str):
     """The 'no overlap' test: TDE15 numpy.isclose(o, 0) (|o| <= 1e-8), TDE17 o < 1e-8."""
-    return np.abs(o) <= 1e-8 if mode == "tde15" else o < 1e-8
+    return np.abs(o) <= 1e-8 if mode == "zr2015" else o < 1e-8
 
 
 def ov(a_on, a_off, b_on, b_off, mode: str):
@@ -55,7 +55,7 @@ def adjacent(prev_off, on, mode: str):
     """Segment continuation test of the TDE readers (§2.1)."""
     prev_off = np.asarray(prev_off, dtype=np.float64)
     on = np.asarray(on, dtype=np.float64)
-    if mode == "tde15":
+    if mode == "zr2015":
         return np.abs(prev_off - on) <= 1e-8 + 1e-5 * np.abs(on)
     return np.abs(prev_off - on) < 1e-5
 

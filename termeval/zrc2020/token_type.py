@@ -17,7 +17,7 @@ import numpy as np
 
 from termeval.data import Gold
 from termeval.errors import InputError
-from termeval.tde.transcribe import SIL, Phones, covered_range
+from termeval.zrc2020.transcribe import SIL, Phones, covered_range
 
 
 @dataclass

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from termeval.tde15.corpus import last_le
+from termeval.zr2015.corpus import last_le
 
 
 def points(file: np.ndarray, on: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
