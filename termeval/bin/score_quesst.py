@@ -28,6 +28,7 @@ from termeval.cli import make_parser, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.std import quesst as Q
+from termeval.std import quesst_io
 from termeval.textio import atomic_write
 
 
@@ -69,11 +70,11 @@ def main(argv):
         except ValueError:
             raise InputError(f"--act-threshold must be 'bayes' or a number, got '{a.act_threshold}'") from None
 
-    ref = Q.load_reference(a.kws_dir)
-    hyp = Q.read_pair_scores(a.detections, a.format)
+    ref = quesst_io.load_reference(a.kws_dir)
+    hyp = quesst_io.read_pair_scores(a.detections, a.format)
     if a.use_decisions and hyp.decision is None:
         raise InputError("--use-decisions true, but the detections carry no YES/NO decisions", a.detections)
-    tr, warnings = Q.trials_from_inputs(ref, hyp, "min" if a.default_score == "min" else float(a.default_score))
+    tr, warnings = quesst_io.trials_from_inputs(ref, hyp, "min" if a.default_score == "min" else float(a.default_score))
     for w in warnings:
         print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
     r = Q.score_trials(tr, p_tar, thr, a.use_decisions)
