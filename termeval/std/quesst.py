@@ -102,6 +102,11 @@ class Trials:
         return len(self.query_ids)
 
     @property
+    def n_given(self) -> int:
+        """The reported trials are the first n_given points (build_trials puts them first)."""
+        return int(self.counts["n_given"])
+
+    @property
     def n_nontarget(self) -> np.ndarray:
         return self.n_docs - self.n_target
 
@@ -187,6 +192,23 @@ def build_trials(query_ids: list[str], n_docs: int,
         "max_given_score": float(sc.max()) if len(sc) else None,
     }
     return Trials(query, score, target, count, decision, n_target, D, kept_ids, counts)
+
+
+def subset(tr: Trials, keep: np.ndarray) -> Trials | None:
+    """The trial points of the queries where `keep` (per query) is true, renumbered: a
+    breakdown group scored as its own task. None if no query is kept."""
+    keep = np.asarray(keep, bool)
+    if not keep.any():
+        return None
+    new = np.cumsum(keep) - 1
+    m = keep[tr.query]
+    c = dict(tr.counts)
+    K = int(keep.sum())
+    c.update(n_queries=K, n_trials=K * tr.n_docs, n_targets=int(tr.n_target[keep].sum()),
+             n_given=int(m[:tr.n_given].sum()))
+    c["n_default"] = c["n_trials"] - c["n_given"]
+    return Trials(new[tr.query[m]], tr.score[m], tr.target[m], tr.count[m], tr.decision[m],
+                  tr.n_target[keep], tr.n_docs, [q for q, k in zip(tr.query_ids, keep) if k], c)
 
 
 # ----------------------------------------------------------------------------- TWV

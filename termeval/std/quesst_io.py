@@ -24,6 +24,12 @@ class Reference:
     target_d: np.ndarray
     source: str = ""
     notes: list[str] = field(default_factory=list)
+    query_texts: list[str] = field(default_factory=list)   # for breakdowns (ngram, oov)
+    query_attrs: list[dict] = field(default_factory=list)  # term-list attributes, or {}
+
+    def __post_init__(self) -> None:
+        self.query_texts = self.query_texts or list(self.query_ids)
+        self.query_attrs = self.query_attrs or [{} for _ in self.query_ids]
 
 
 def _find(d: str, names: tuple[str, ...], suffixes: tuple[str, ...]) -> str | None:
@@ -92,7 +98,8 @@ def load_reference(kws_dir: str) -> Reference:
             notes.append(f"{n_out} reference occurrence(s) in files not in the ECF were ignored")
         ok = d >= 0
         return Reference(list(kws.terms.ids), docs, np.asarray(occ.term, np.int64)[ok], d[ok],
-                         " ".join(x for x in (ecf_p, rttm_p, tl_p) if x), notes)
+                         " ".join(x for x in (ecf_p, rttm_p, tl_p) if x), notes,
+                         list(kws.terms.texts), [dict(x) for x in kws.terms.attrs])
     docs_p, q_p, t_p = (os.path.join(kws_dir, n) for n in ("documents", "queries", "targets"))
     if not all(os.path.isfile(p) for p in (docs_p, q_p, t_p)):
         raise InputError("expected an ECF + RTTM + term list, or the files documents, queries "

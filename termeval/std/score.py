@@ -127,6 +127,8 @@ class StdResult:
     # alignment table (in-ECF detections of selected terms, then unaligned references)
     ali: dict = field(default_factory=dict)
     beta: float = float("nan")
+    # scored trials of the evaluated terms (term, score, yes, target) for breakdowns/rankings
+    trials: dict = field(default_factory=dict)
 
 
 def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
@@ -337,4 +339,7 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
            "ref_index": ri,
            "ref_det": np.where(rm >= 0, di[np.maximum(rm, 0)], -1) if len(di) else np.full(len(ri), -1),
            "yes": yes_all, "file_vocab": list(fvocab)}
-    return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta)
+    trials = {"term": tt, "score": tscore, "yes": tyes, "target": ttarget, "n_trials": N,
+              "t_audio": t_audio}
+    return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta,
+                     trials)
