@@ -27,6 +27,11 @@
 #   --act-threshold <bayes|x> # default bayes: ln((1-P_tar)/P_tar), the LLR Bayes threshold
 #   --use-decisions <bool>    # default false; true: actTWV from the YES/NO decisions
 #   --format <auto|xml|kaldi|pairs>  # default auto
+#   --breakdown <list>        # attr:NAME,ngram,freq,oov,qtype; default "" = ngram,freq
+#                             # (+oov with --lexicon, +qtype when query types are known); none
+#   --lexicon <words.txt>     # default "" (needed by the oov breakdown)
+#   --freq-bins <list>        # default 1,2,5,10 (target-document-count bins)
+#   --p-at <list>             # default 10 (scores/quesst_operating: mean P@N, MAP, R-prec)
 
 # Begin configuration section.
 default_score=min
@@ -37,6 +42,10 @@ eff_prior=
 act_threshold=bayes
 use_decisions=false
 format=auto
+breakdown=
+lexicon=
+freq_bins=1,2,5,10
+p_at=10
 # End configuration section.
 
 echo "$0 $@" >&2
@@ -61,6 +70,7 @@ mkdir -p "$dir/log"
 opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss" --c-fa "$c_fa"
       --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
+opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 # stdout = the kit's headline lines; messages go to stderr; both are kept in $dir/log/
 rc=0
 python3 -m termeval.bin.score_quesst "${opts[@]}" "$kws" "$det" "$dir" \
