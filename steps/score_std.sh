@@ -29,6 +29,13 @@
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
+#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov ("" = ngram,freq [+oov]; none):
+#                             details/breakdown_<kind>.tsv + scores.json "breakdowns"
+#   --lexicon ""              words.txt for the oov breakdown
+#   --freq-bins 1,2,5,10      reference-count bins of the freq breakdown
+#   --fa-per-hour 1,10        scores/std_operating: recall at these FA/hour
+#   --recall 0.5              scores/std_operating: FA/hour at these recalls
+#   --p-at 10                 scores/std_operating: mean precision at these ranks (+ MAP, R-prec)
 #   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
@@ -52,6 +59,12 @@ rttm=
 termlist=
 write_alignment=true
 plots=true
+breakdown=
+lexicon=
+freq_bins=1,2,5,10
+fa_per_hour=1,10
+recall=0.5
+p_at=10
 cmd=$te_default_cmd
 
 echo "$0 $*" >&2
@@ -82,6 +95,7 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$ecf" ] && opts+=(--ecf "$ecf")
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
+opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
 te_launch "$dir/log/score_std.log" score_std "${opts[@]}" "$kws" "$dets" "$dir"
 grep 'warning:' "$dir/log/score_std.log" >&2 || true

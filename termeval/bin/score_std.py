@@ -8,7 +8,10 @@ Usage: python -m termeval.bin.score_std [options] <kws-data-dir> <detections> <e
 <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi hitlist (+ utt.map,
   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 <detections>: STDLIST or KWSLIST XML, or Kaldi text `kwid utt start end score` (auto-detected).
-Writes <exp-dir>/scores/std, <exp-dir>/scores/scores.json and <exp-dir>/details/.
+Writes <exp-dir>/scores/std, <exp-dir>/scores/std_operating (FA/hour at recall, recall at
+FA/hour, MAP, F4DE's MAP, mean P@N, mean R-precision), <exp-dir>/scores/scores.json (with the
+per-group headline values under "breakdowns" -> "std") and <exp-dir>/details/ (per_term.tsv,
+ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.md.
 """
 from __future__ import annotations
 
@@ -52,7 +55,25 @@ def build_parser():
     p.add_argument("--source-type", default=None, help="comma-separated ECF source types to score (F4DE -Y)")
     p.add_argument("--write-alignment", type=str2bool, default=True)
     p.add_argument("--plots", type=str2bool, default=True)
+    p.add_argument("--breakdown", default="",
+                   help="comma list of attr:NAME, ngram, freq, oov; 'none' for no breakdown "
+                        "(default: ngram,freq, plus oov when --lexicon is given)")
+    p.add_argument("--lexicon", default=None, help="words.txt: terms with a word not in it are OOV")
+    p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the reference-count bins")
+    p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
+    p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
+    p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
     return p
+
+
+def _floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[float]:
+    try:
+        v = [float(x) for x in spec.split(",") if x.strip()]
+    except ValueError:
+        raise InputError(f"--{name} must be a comma list of numbers, got '{spec}'") from None
+    if any(not (lo <= x and (hi is None or x <= hi)) for x in v):
+        raise InputError(f"--{name}: values must lie in [{lo}, {hi if hi is not None else 'inf'}]")
+    return v
 
 
 def main(argv) -> int:
@@ -79,6 +100,13 @@ def main(argv) -> int:
                     cmin=args.cmin, default_score=args.default_score,
                     decision_threshold=args.decision_threshold, term_attr=term_attr,
                     source_types=args.source_type.split(",") if args.source_type else None)
+    from termeval.std import breakdown
+    kinds = breakdown.parse_kinds(args.breakdown, args.lexicon is not None)
+    bins = breakdown.parse_bins(args.freq_bins)
+    lexicon = breakdown.read_lexicon(args.lexicon) if args.lexicon else None
+    fa_h = _floats(args.fa_per_hour, "fa-per-hour", 0.0)
+    recalls = _floats(args.recall, "recall", 0.0, 1.0)
+    p_at = tuple(int(x) for x in _floats(args.p_at, "p-at", 1.0))
     kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
     dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
     res = score_std(kws, dets, params)
@@ -92,7 +120,20 @@ def main(argv) -> int:
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
                "n_terms": f"of {res.extra['n_terms_listed']} listed"}
     metrics = [Metric(k, m[k], support.get(k, "")) for k in KEYS]
-    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra={"std": res.extra})
+    from termeval.std import figures
+    rk = figures.std_ranking(res, p_at)
+    figures.write_ranking_table(os.path.join(details, "ranking_per_term.tsv"), res.terms.ids,
+                                res.ntrue, rk, res.evaluated)
+    terms = res.terms
+    groups = figures.write_breakdowns(
+        details, kinds,
+        lambda kind: breakdown.labels(kind, terms.texts, terms.attrs, res.ntrue, bins, lexicon),
+        lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], bins,
+        res.evaluated)
+    extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(args.exp_dir, "std", groups)}
+    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra=extra)
+    write_scores(args.exp_dir, "std_operating", figures.std_operating(res, fa_h, recalls, rk),
+                 benchmark=None)
     with open(os.path.join(args.exp_dir, "scores", "std"), encoding="utf-8") as f:
         sys.stdout.write(f.read())
     return 0
