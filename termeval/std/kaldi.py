@@ -11,7 +11,7 @@ import numpy as np
 
 from termeval.errors import InputError
 from termeval.std.detections import read_detections
-from termeval.std.ecf import Ecf, ecf_from_durations, file_id
+from termeval.std.ecf import Ecf, ecf_from_durations, file_id, round4
 from termeval.std.rttm import Occurrences, sort_occurrences
 from termeval.std.termlist import TermList
 from termeval.textio import iter_lines, parse_float, read_map
@@ -77,7 +77,7 @@ def read_hitlist(path: str, terms: Optional[TermList], frame_length: float,
         bad = h.term_ids[int(h.term[np.flatnonzero(t < 0)[0]])]
         raise InputError(f"keyword '{bad}' of the hitlist is not in the keyword list", path)
     files = np.asarray(h.file_ids, dtype=object)[h.file] if len(h) else np.zeros(0, dtype=object)
-    end = np.round(h.tbeg + h.dur, 4)
+    end = round4(h.tbeg + h.dur)
     occ = Occurrences(t.astype(np.int32), files, h.chan, h.tbeg, end, end)
     return terms, sort_occurrences(occ)
 
