@@ -40,7 +40,8 @@ def build_parser():
     p.add_argument("--include-notarget-terms", type=str2bool, default=False)
     p.add_argument("--align", default="f4de", choices=["f4de", "kaldi"])
     p.add_argument("--tolerance", type=float, default=0.5)
-    p.add_argument("--compat", default="none", choices=["none", "f4de"])
+    p.add_argument("--compat", default="none", choices=["none", "f4de", "kaldi"],
+                   help="f4de: F4DE KWSEval's rules; kaldi: compute-atwv's numbers (docs/std-kaldi-compat.md)")
     p.add_argument("--cmin", default="newton", choices=["newton", "pav"])
     p.add_argument("--default-score", type=float, default=None)
     p.add_argument("--decision-threshold", type=float, default=0.5)
@@ -67,6 +68,9 @@ def main(argv) -> int:
         raise InputError("--tolerance must be >= 0")
     if args.trials_per_sec <= 0:
         raise InputError("--trials-per-sec must be > 0")
+    if args.compat == "kaldi":
+        from termeval.std import kaldi_atwv
+        return kaldi_atwv.run_compat(args)
     term_attr = None
     if args.term_attr:
         name, _, rx = args.term_attr.partition(":")
