@@ -71,12 +71,8 @@ def main(argv) -> int:
     if args.compat == "kaldi":
         from termeval.std import kaldi_atwv
         return kaldi_atwv.run_compat(args)
-    term_attr = None
-    if args.term_attr:
-        name, _, rx = args.term_attr.partition(":")
-        if rx.startswith("regex="):
-            rx = rx[len("regex="):]
-        term_attr = (name, rx)
+    from termeval.std.termlist import parse_term_attr
+    term_attr = parse_term_attr(args.term_attr) if args.term_attr else None
     params = Params(preset=args.preset, p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,
                     trials_per_sec=args.trials_per_sec, include_notarget_terms=args.include_notarget_terms,
                     align=args.align, tolerance=args.tolerance, compat_f4de=args.compat == "f4de",
@@ -164,8 +160,8 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     aligned = dref >= 0
     label = np.where(aligned, np.where(yes, "CORR", "MISS"), np.where(yes, "FA", "CORR!DET"))
     j = np.maximum(dref, 0)
-    rb = np.asarray(_fmt_col(occ.beg[j]) if len(j) else [], dtype=object)
-    re_ = np.asarray(_fmt_col(occ.end[j]) if len(j) else [], dtype=object)
+    rb = np.asarray(_fmt_col(occ.beg[j]) if len(occ) else [""] * len(j), dtype=object)
+    re_ = np.asarray(_fmt_col(occ.end[j]) if len(occ) else [""] * len(j), dtype=object)
     rb[~aligned] = ""
     re_[~aligned] = ""
     with atomic_write(path) as f:

@@ -29,6 +29,20 @@ def file_id(name: str) -> str:
     return base
 
 
+INT32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def channel_number(text: str, lineno: int | None = None, path: str | None = None) -> int:
+    """A channel attribute/field as an int32 (channels are stored as int32 arrays)."""
+    try:
+        ch = int(text)
+    except (TypeError, ValueError):
+        raise InputError(f"channel '{xmlsafe.clip(text)}' is not an integer", path, lineno) from None
+    if not INT32[0] <= ch <= INT32[1]:
+        raise InputError(f"channel {xmlsafe.clip(text)} is out of the int32 range", path, lineno)
+    return ch
+
+
 def round4(x):
     """F4DE's `sprintf("%.4f", x)` read back as a double, exactly.
 
@@ -116,7 +130,7 @@ def read_ecf(path: str) -> Ecf:
         if not root:
             root.append(tag)
             if tag != "ecf":
-                raise InputError(f"expected an <ecf> root element, found <{tag}>")
+                raise InputError(f"expected an <ecf> root element, found <{xmlsafe.clip(tag)}>")
             attrs.update(a)
             return
         if tag != "excerpt":
@@ -126,11 +140,11 @@ def read_ecf(path: str) -> Ecf:
         tb = _num(a.get("tbeg", "0"), "tbeg")
         du = _num(a["dur"], "dur")
         if tb < 0 or du < 0:
-            raise InputError(f"negative excerpt time (tbeg={a.get('tbeg')}, dur={a['dur']})")
-        try:
-            ch = int(a.get("channel", "1"))
-        except ValueError:
-            raise InputError(f"channel '{a.get('channel')}' is not an integer") from None
+            raise InputError(f"negative excerpt time (tbeg={xmlsafe.clip(a.get('tbeg'))}, dur={xmlsafe.clip(a['dur'])})")
+        if not math.isfinite(tb + du):
+            raise InputError(f"excerpt end tbeg + dur is too large (tbeg={xmlsafe.clip(a.get('tbeg'))}, "
+                             f"dur={xmlsafe.clip(a['dur'])})")
+        ch = channel_number(a.get("channel", "1"))
         files.append(file_id(a["audio_filename"]))
         chans.append(ch)
         tbegs.append(tb)
@@ -159,9 +173,9 @@ def _num(text: str, what: str) -> float:
     try:
         v = float(text)
     except (TypeError, ValueError):
-        raise InputError(f"{what} '{text}' is not a number") from None
+        raise InputError(f"{what} '{xmlsafe.clip(text)}' is not a number") from None
     if not math.isfinite(v):
-        raise InputError(f"{what} '{text}' is not a finite number")
+        raise InputError(f"{what} '{xmlsafe.clip(text)}' is not a finite number")
     return v
 
 
