@@ -43,7 +43,8 @@ def build_parser():
     p.add_argument("--include-notarget-terms", type=str2bool, default=False)
     p.add_argument("--align", default="f4de", choices=["f4de", "kaldi"])
     p.add_argument("--tolerance", type=float, default=0.5)
-    p.add_argument("--compat", default="none", choices=["none", "f4de"])
+    p.add_argument("--compat", default="none", choices=["none", "f4de", "kaldi"],
+                   help="f4de: F4DE KWSEval's rules; kaldi: compute-atwv's numbers (docs/std-kaldi-compat.md)")
     p.add_argument("--cmin", default="newton", choices=["newton", "pav"])
     p.add_argument("--default-score", type=float, default=None)
     p.add_argument("--decision-threshold", type=float, default=0.5)
@@ -88,12 +89,11 @@ def main(argv) -> int:
         raise InputError("--tolerance must be >= 0")
     if args.trials_per_sec <= 0:
         raise InputError("--trials-per-sec must be > 0")
-    term_attr = None
-    if args.term_attr:
-        name, _, rx = args.term_attr.partition(":")
-        if rx.startswith("regex="):
-            rx = rx[len("regex="):]
-        term_attr = (name, rx)
+    if args.compat == "kaldi":
+        from termeval.std import kaldi_atwv
+        return kaldi_atwv.run_compat(args)
+    from termeval.std.termlist import parse_term_attr
+    term_attr = parse_term_attr(args.term_attr) if args.term_attr else None
     params = Params(preset=args.preset, p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,
                     trials_per_sec=args.trials_per_sec, include_notarget_terms=args.include_notarget_terms,
                     align=args.align, tolerance=args.tolerance, compat_f4de=args.compat == "f4de",
@@ -201,8 +201,8 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     aligned = dref >= 0
     label = np.where(aligned, np.where(yes, "CORR", "MISS"), np.where(yes, "FA", "CORR!DET"))
     j = np.maximum(dref, 0)
-    rb = np.asarray(_fmt_col(occ.beg[j]) if len(j) else [], dtype=object)
-    re_ = np.asarray(_fmt_col(occ.end[j]) if len(j) else [], dtype=object)
+    rb = np.asarray(_fmt_col(occ.beg[j]) if len(occ) else [""] * len(j), dtype=object)
+    re_ = np.asarray(_fmt_col(occ.end[j]) if len(occ) else [""] * len(j), dtype=object)
     rb[~aligned] = ""
     re_[~aligned] = ""
     with atomic_write(path) as f:

@@ -229,7 +229,7 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
     else:
         srange = (dets.min_score, dets.max_score) if dets.min_score is not None else None
         dm, rm, astats = align_f4de(g_r, occ.beg[ri], occ.end[ri], g_d, dbeg[di], dend[di],
-                                    dets.score[di], p.tolerance, srange)
+                                    dets.score[di], p.tolerance, srange, dur_d=dets.dur[di])
     if dets.min_score is not None and len(dets) and (dets.score.min() < dets.min_score or dets.score.max() > dets.max_score):
         msg = (f"scores outside the header's min_score/max_score [{dets.min_score:g}, {dets.max_score:g}] "
                "(F4DE aborts; the header range still normalises the tie-break)")
