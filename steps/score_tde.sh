@@ -23,6 +23,9 @@
 #   --folds <auto|...>                    # default auto; zr2015/zr2017 only (score_tde_folds.sh)
 #   --lenient <true|false>                # default false; passed to steps/prepare_classes.sh
 #   --workers <n>                         # default 1; edit-distance threads per job
+#   --bootstrap <n>                       # default 0 (off); resamples for confidence intervals
+#   --seed <s> / --ci <level>             # default 777 / 0.95; seed and level of the intervals
+#   --bootstrap-unit <file|speaker>       # default file; unit of the non-class metrics
 
 # Begin configuration section.
 benchmark=zrc2020
@@ -31,6 +34,10 @@ cmd=${cmd:-run.pl}
 folds=auto
 lenient=false
 workers=1
+bootstrap=0
+seed=777
+ci=0.95
+bootstrap_unit=file
 # End configuration section.
 
 echo "$0 $@" >&2
@@ -82,7 +89,7 @@ mkdir -p "$dir/tde"
 $cmd JOB=1:$nj "$dir/log/tde_stats.JOB.log" \
   python3 -m termeval.bin.tde_stats --nj "$nj" --workers "$workers" "$data" "$dir" JOB
 $cmd "$dir/log/tde_merge.log" \
-  python3 -m termeval.bin.tde_merge --nj "$nj" --benchmark "$benchmark" "$data" "$dir"
+  python3 -m termeval.bin.tde_merge --nj "$nj" --benchmark "$benchmark" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" "$data" "$dir"
 
 for stage in matching clustering parsing; do
   sed "s/^/$stage: /" "$dir/scores/$stage" >&2
