@@ -30,6 +30,7 @@
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
 #   --cmd utils/run.pl        job launcher
+#   --bootstrap 0 --seed 777 --ci 0.95   resamples of terms for ATWV/MTWV/OTWV intervals (0 = off)
 
 preset=sws2013
 p_target=
@@ -51,6 +52,9 @@ termlist=
 write_alignment=true
 plots=true
 cmd=utils/run.pl
+bootstrap=0
+seed=777
+ci=0.95
 
 echo "$0 $@" >&2
 . ./path.sh
@@ -73,7 +77,7 @@ mkdir -p "$dir/log"
 opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
       --compat "$compat" --cmin "$cmin" --decision-threshold "$decision_threshold"
-      --write-alignment "$write_alignment" --plots "$plots")
+      --write-alignment "$write_alignment" --plots "$plots" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$p_target" ] && opts+=(--p-target "$p_target")
 [ -n "$c_miss" ] && opts+=(--c-miss "$c_miss")
 [ -n "$c_fa" ] && opts+=(--c-fa "$c_fa")

@@ -8,7 +8,9 @@ Usage: python -m termeval.bin.score_std [options] <kws-data-dir> <detections> <e
 <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi hitlist (+ utt.map,
   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 <detections>: STDLIST or KWSLIST XML, or Kaldi text `kwid utt start end score` (auto-detected).
-Writes <exp-dir>/scores/std, <exp-dir>/scores/scores.json and <exp-dir>/details/.
+Writes <exp-dir>/scores/std, <exp-dir>/scores/scores.json and <exp-dir>/details/, and the
+per-term statistics scores/units.std_term.npz (steps/compare_systems.sh); with --bootstrap N,
+percentile intervals of ATWV/MTWV/OTWV over terms (docs/uncertainty.md).
 """
 from __future__ import annotations
 
@@ -52,6 +54,9 @@ def build_parser():
     p.add_argument("--source-type", default=None, help="comma-separated ECF source types to score (F4DE -Y)")
     p.add_argument("--write-alignment", type=str2bool, default=True)
     p.add_argument("--plots", type=str2bool, default=True)
+    p.add_argument("--bootstrap", type=int, default=0, help="resamples of terms for intervals (default 0 = off)")
+    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
     return p
 
 
@@ -91,11 +96,33 @@ def main(argv) -> int:
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
                "n_terms": f"of {res.extra['n_terms_listed']} listed"}
-    metrics = [Metric(k, m[k], support.get(k, "")) for k in KEYS]
-    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra={"std": res.extra})
+    ci, more = std_intervals(args, res, dets)
+    metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
+    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra={"std": res.extra, **more})
     with open(os.path.join(args.exp_dir, "scores", "std"), encoding="utf-8") as f:
         sys.stdout.write(f.read())
     return 0
+
+
+def std_intervals(args, res, dets) -> tuple[dict, dict]:
+    """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
+    from termeval.bootstrap.engine import bootstrap_ci
+    from termeval.bootstrap.std import term_table
+    from termeval.bootstrap.units import data_identity, save_units, units_path
+    if args.bootstrap < 0 or not 0 < args.ci < 1:
+        raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {args.bootstrap} and {args.ci}")
+    us = term_table(res, dets)
+    save_units(units_path(args.exp_dir, "std_term"), us)
+    ci = bootstrap_ci(us, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
+    files = [os.path.join(args.kws_dir, f) for f in sorted(os.listdir(args.kws_dir))] \
+        if os.path.isdir(args.kws_dir) else [args.kws_dir]
+    files = [f for f in files + [args.ecf, args.rttm, args.termlist] if f and os.path.isfile(f)]
+    settings = {k: getattr(args, k) for k in ("preset", "p_target", "c_miss", "c_fa", "trials_per_sec",
+                                              "include_notarget_terms", "align", "tolerance", "compat",
+                                              "term_attr", "source_type")}
+    more = {"data_id": data_identity(files, settings),
+            "bootstrap": {"n": args.bootstrap, "seed": args.seed, "level": args.ci, "unit": "term"}}
+    return ci, more
 
 
 def _f(x, fmt="{:.6f}"):

@@ -9,7 +9,10 @@ statistics and re-evaluated by steps/compare_systems.sh:
 
   ("ratio", num, den)          sum(num) / sum(den), NaN when sum(den) = 0
   ("fscore", p, r)             harmonic mean of two other metrics, 0 when P + R = 0
-  ("maxratio", [c1, ...], den) max_j sum(c_j) / sum(den)   (e.g. MTWV over a threshold grid)
+  ("maxratio", [c1, ...], den) max_j sum(c_j) / sum(den)
+  ("lincomb", [[a, num, den], ...])            sum_i a_i sum(num_i) / sum(den_i)   (ATWV)
+  ("maxlincomb", [[a, [c1, ...], den], ...])   max_j sum_i a_i sum(c_ij) / sum(den_i)
+                                               (MTWV over a threshold grid)
 
 Each metric also has the exact full-sample value (the score file's value). The resampled
 value is centred on it: theta*(w) = exact + r(w) - r(1), where r is the decomposable form
@@ -60,6 +63,13 @@ def evaluate(us: UnitStats, sums: np.ndarray) -> dict[str, np.ndarray]:
                 den = sums[:, us.col(spec[2])]
                 best = sums[:, idx].max(axis=1) if idx else np.full(len(sums), np.nan)
                 out[name] = np.where(den != 0, best / np.where(den != 0, den, 1.0), np.nan)
+            elif kind in ("lincomb", "maxlincomb"):
+                total = 0.0
+                for coef, cols, den in spec[1]:
+                    d = sums[:, us.col(den)][:, None]
+                    idx = [us.col(c) for c in cols] if kind == "maxlincomb" else [us.col(cols)]
+                    total = total + coef * np.where(d != 0, sums[:, idx] / np.where(d != 0, d, 1.0), np.nan)
+                out[name] = np.max(total, axis=1) if np.ndim(total) == 2 else np.full(len(sums), np.nan)
             elif kind == "fscore":
                 p, r = out[spec[1]], out[spec[2]]
                 f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1.0), 0.0)

@@ -33,8 +33,9 @@ def save_units(path: str, us: UnitStats) -> None:
                             meta=np.asarray(json.dumps(meta, allow_nan=False)))
 
 
-def _spec(v: list) -> tuple:
-    return tuple(tuple(x) if isinstance(x, list) else x for x in v)
+def _spec(v):
+    """JSON lists back to the tuples the metric definitions are written with."""
+    return tuple(_spec(x) for x in v) if isinstance(v, list) else v
 
 
 def load_units(path: str) -> UnitStats:

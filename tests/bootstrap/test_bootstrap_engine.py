@@ -138,3 +138,13 @@ def test_score_line_with_interval():
     m = Metric("ned", 0.880713, "357082 pairs", {"lo": 0.87412, "hi": 0.88691, "level": 0.95})
     assert format_line(m) == "ned 0.880713 [ 357082 pairs ] ci95 0.8741 0.8869"
     assert format_line(Metric("x", 1.0, "", {"lo": None, "hi": None, "level": 0.9})) == "x 1.000000 ci90 - -"
+
+
+def test_lincomb_and_maxlincomb():
+    us = UnitStats("term", ["a", "b"], ["h1", "h2", "t", "f1", "f2", "e"],
+                   [[1, 0.5, 1, 0.1, 0.0, 1], [0, 0, 0, 0.2, 0.1, 1]],
+                   {"A": ("lincomb", ((1.0, "h1", "t"), (-2.0, "f1", "e"))),
+                    "M": ("maxlincomb", ((1.0, ("h1", "h2"), "t"), (-2.0, ("f1", "f2"), "e")))})
+    v = {k: float(x[0]) for k, x in evaluate(us, us.X.sum(axis=0)).items()}
+    assert v["A"] == pytest.approx(1.0 - 2 * 0.15)
+    assert v["M"] == pytest.approx(max(1.0 - 2 * 0.15, 0.5 - 2 * 0.05))
