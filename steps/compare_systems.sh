@@ -17,6 +17,8 @@
 #   --test <bootstrap|permutation>  # default bootstrap
 #   --plot <true|false>             # default true; forest plot of the headline metrics
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 bootstrap=1000
 seed=777
@@ -25,16 +27,11 @@ test=bootstrap
 plot=true
 # End configuration section.
 
-echo "$0 $@" >&2
+echo "$0 $*" >&2
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
-
-if [ $# -lt 3 ]; then
-  utils/usage.sh "$0"
-  exit 1
-fi
+[ $# -ge 3 ] || te_usage
 set -euo pipefail
 
-python3 -m termeval.bin.compare_systems --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" \
+"${te_python[@]}" -m termeval.bin.compare_systems --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" \
   --test "$test" --plot "$plot" "$@"
