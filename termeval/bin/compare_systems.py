@@ -4,7 +4,7 @@
 Usage: python -m termeval.bin.compare_systems [options] <exp-dir-A> <exp-dir-B> [...] <out-dir>
  e.g.: python -m termeval.bin.compare_systems --bootstrap 1000 exp/kamper exp/ours exp/compare
 
-Reads every system's scores/scores.json and its paired per-unit statistics (scores/units.
+Reads every system's scores/scores.json and its paired per-unit statistics (units/units.
 {tde_file,std_term,quesst_query}.npz, written by scoring) and compares each system with the
 first one: the difference of every metric (system - first), its percentile interval and a
 two-sided p-value (paired bootstrap, or approximate randomization with --test permutation).

@@ -9,7 +9,7 @@ Usage: python -m termeval.bin.score_std [options] <kws-data-dir> <detections> <e
   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 <detections>: STDLIST or KWSLIST XML, or Kaldi text `kwid utt start end score` (auto-detected).
 Writes <exp-dir>/scores/std, <exp-dir>/scores/scores.json and <exp-dir>/details/, and the
-per-term statistics scores/units.std_term.npz (steps/compare_systems.sh); with --bootstrap N,
+per-term statistics units/units.std_term.npz (steps/compare_systems.sh); with --bootstrap N,
 percentile intervals of ATWV/MTWV/OTWV over terms (docs/uncertainty.md).
 """
 from __future__ import annotations

@@ -7,7 +7,7 @@ Usage: python -m termeval.bin.tde_merge [options] <data-dir> <exp-dir>
 Writes <exp-dir>/scores/matching (ned, ned_pairs, coverage), scores/clustering (grouping and
 type P/R/F), scores/parsing (token and boundary P/R/F), scores/scores.json (full precision,
 plus `counts`), and the diagnostics <exp-dir>/details/clusters.txt and details/discarded.
-Always writes the per-unit statistics scores/units.tde_{class,file}.npz and the data identity
+Always writes the per-unit statistics units/units.tde_{class,file}.npz and the data identity
 (`data_id`) for steps/compare_systems.sh; with --bootstrap N, a percentile interval for every
 metric (NED and grouping resample classes, the others files or speakers; docs/uncertainty.md).
 """

@@ -1,6 +1,6 @@
 """Paired comparison of systems scored on the same data (steps/compare_systems.sh).
 
-Each scored system leaves per-unit statistics in exp/<sys>/scores/units.<table>.npz. The
+Each scored system leaves per-unit statistics in exp/<sys>/units/units.<table>.npz. The
 paired tables are the ones whose units are shared by every system on the same data:
   tde_file      recordings, for every zrc2020 metric (classes differ between systems, so a
                 class resample is not paired; NED and grouping use the per-file allocation)
@@ -43,8 +43,8 @@ def load_system(exp_dir: str) -> System:
         raise InputError("no data identity in scores.json: re-score the system with this termeval", path)
     tables = {t: load_units(units_path(exp_dir, t)) for t in PAIRED if os.path.isfile(units_path(exp_dir, t))}
     if not tables:
-        raise InputError("no paired per-unit statistics (scores/units.{tde_file,std_term,quesst_query}.npz)",
-                         os.path.join(exp_dir, "scores"))
+        raise InputError("no paired per-unit statistics (units/units.{tde_file,std_term,quesst_query}.npz)",
+                         os.path.join(exp_dir, "units"))
     return System(os.path.basename(os.path.normpath(exp_dir)), exp_dir, scores, tables)
 
 

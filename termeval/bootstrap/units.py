@@ -1,6 +1,6 @@
 """Per-unit statistics on disk and the identity of the scored data.
 
-`exp/<sys>/scores/units.<stage>.npz` holds one UnitStats table (ids, columns, matrix, metric
+`exp/<sys>/units/units.<stage>.npz` holds one UnitStats table (ids, columns, matrix, metric
 definitions, exact values); scoring writes it always (it is small), so systems can be
 compared later without re-scoring. `data_identity` hashes the reference files and the
 scoring settings; it is stored in scores.json (`data_id`) and steps/compare_systems.sh
@@ -21,7 +21,8 @@ from termeval.textio import atomic_write
 
 
 def units_path(exp_dir: str, stage: str) -> str:
-    return os.path.join(exp_dir, "scores", f"units.{stage}.npz")
+    # not under scores/: that folder holds only text score files (grep, summaries)
+    return os.path.join(exp_dir, "units", f"units.{stage}.npz")
 
 
 def save_units(path: str, us: UnitStats) -> None:

@@ -127,7 +127,7 @@ def tables(corpus, shards, parts: dict, unit: str = "file") -> tuple[UnitStats, 
 
 def save_and_bootstrap(exp_dir: str, corpus, shards, parts: dict, scores: dict, n: int, seed: int,
                        level: float, unit: str = "file") -> dict:
-    """Write scores/units.tde_class.npz and units.tde_file.npz (and units.tde_speaker.npz for
+    """Write units/units.tde_class.npz and units.tde_file.npz (and units.tde_speaker.npz for
     --bootstrap-unit speaker); return the CIs (empty without resampling): NED and grouping
     over classes, the other metrics over files or speakers."""
     from termeval.bootstrap.engine import bootstrap_ci

@@ -50,7 +50,7 @@ def test_score_std_bootstrap_and_compare(root, task, tmp_path):
         assert s["ci"][k]["unit"] == "term" and s["ci"][k]["lo"] <= s[k] + 1e-12 <= s["ci"][k]["hi"] + 2e-12
     assert " ci95 " in next(x for x in (tmp_path / "a" / "scores" / "std").read_text().splitlines()
                             if x.startswith("atwv "))
-    ua, ub = (load_units(str(tmp_path / e / "scores" / "units.std_term.npz")) for e in ("a", "b"))
+    ua, ub = (load_units(str(tmp_path / e / "units" / "units.std_term.npz")) for e in ("a", "b"))
     res = paired_test(ub, ua, 200, 1, test="permutation")
     assert all(v["diff"] == 0 and v["p"] == 1 for v in res.values())
     r = subprocess.run(["bash", "-c", f"cd {root} && . ./path.sh && steps/compare_systems.sh --bootstrap 100 "

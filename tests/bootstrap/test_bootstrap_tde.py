@@ -88,7 +88,7 @@ def test_score_tde_intervals_identical_for_any_nj(root, tmp_path):
         assert s["ci"]["ned"]["n"] == 300 and s["ci"]["ned"]["seed"] == 5
         assert s["bootstrap"]["n"] == 300 and len(s["data_id"]) == 16
         assert " ci95 " in out[nj][0][0].splitlines()[0]
-        assert load_units(str(exp / "scores" / "units.tde_file.npz")).unit == "file"
+        assert load_units(str(exp / "units" / "units.tde_file.npz")).unit == "file"
         for k, c in s["ci"].items():
             if c["lo"] is not None:
                 assert c["lo"] <= s[k] + 1e-12 and s[k] <= c["hi"] + 1e-12, k
