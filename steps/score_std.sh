@@ -37,6 +37,7 @@
 #   --recall 0.5              scores/std_operating: FA/hour at these recalls
 #   --p-at 10                 scores/std_operating: mean precision at these ranks (+ MAP, R-prec)
 #   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
+#   --bootstrap 0 --seed 777 --ci 0.95   resamples of terms for ATWV/MTWV/OTWV intervals (0 = off)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -66,6 +67,9 @@ fa_per_hour=1,10
 recall=0.5
 p_at=10
 cmd=$te_default_cmd
+bootstrap=0
+seed=777
+ci=0.95
 
 echo "$0 $*" >&2
 . "$TERMEVAL_ROOT/utils/parse_options.sh"
@@ -85,7 +89,7 @@ te_check_writable "$dir/log"
 opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
       --compat "$compat" --cmin "$cmin" --decision-threshold "$decision_threshold"
-      --write-alignment "$write_alignment" --plots "$plots")
+      --write-alignment "$write_alignment" --plots "$plots" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$p_target" ] && opts+=(--p-target "$p_target")
 [ -n "$c_miss" ] && opts+=(--c-miss "$c_miss")
 [ -n "$c_fa" ] && opts+=(--c-fa "$c_fa")

@@ -11,7 +11,9 @@ Usage: python -m termeval.bin.score_std [options] <kws-data-dir> <detections> <e
 Writes <exp-dir>/scores/std, <exp-dir>/scores/std_operating (FA/hour at recall, recall at
 FA/hour, MAP, F4DE's MAP, mean P@N, mean R-precision), <exp-dir>/scores/scores.json (with the
 per-group headline values under "breakdowns" -> "std") and <exp-dir>/details/ (per_term.tsv,
-ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.md.
+ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.md. Also writes the per-term statistics units/units.std_term.npz
+(steps/compare_systems.sh); with --bootstrap N, percentile intervals of ATWV/MTWV/OTWV over
+terms (docs/uncertainty.md).
 """
 from __future__ import annotations
 
@@ -64,6 +66,9 @@ def build_parser():
     p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
     p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
     p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
+    p.add_argument("--bootstrap", type=int, default=0, help="resamples of terms for intervals (default 0 = off)")
+    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
     return p
 
 
@@ -119,7 +124,8 @@ def main(argv) -> int:
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
                "n_terms": f"of {res.extra['n_terms_listed']} listed"}
-    metrics = [Metric(k, m[k], support.get(k, "")) for k in KEYS]
+    ci, more = std_intervals(args, res, dets)
+    metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
     from termeval.std import figures
     rk = figures.std_ranking(res, p_at)
     figures.write_ranking_table(os.path.join(details, "ranking_per_term.tsv"), res.terms.ids,
@@ -130,13 +136,34 @@ def main(argv) -> int:
         lambda kind: breakdown.labels(kind, terms.texts, terms.attrs, res.ntrue, bins, lexicon),
         lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], bins,
         res.evaluated)
-    extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(args.exp_dir, "std", groups)}
+    extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(args.exp_dir, "std", groups), **more}
     write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra=extra)
     write_scores(args.exp_dir, "std_operating", figures.std_operating(res, fa_h, recalls, rk),
                  benchmark=None)
     with open(os.path.join(args.exp_dir, "scores", "std"), encoding="utf-8") as f:
         sys.stdout.write(f.read())
     return 0
+
+
+def std_intervals(args, res, dets) -> tuple[dict, dict]:
+    """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
+    from termeval.bootstrap.engine import bootstrap_ci
+    from termeval.bootstrap.std import term_table
+    from termeval.bootstrap.units import data_identity, save_units, units_path
+    if args.bootstrap < 0 or not 0 < args.ci < 1:
+        raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {args.bootstrap} and {args.ci}")
+    us = term_table(res, dets)
+    save_units(units_path(args.exp_dir, "std_term"), us)
+    ci = bootstrap_ci(us, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
+    files = [os.path.join(args.kws_dir, f) for f in sorted(os.listdir(args.kws_dir))] \
+        if os.path.isdir(args.kws_dir) else [args.kws_dir]
+    files = [f for f in files + [args.ecf, args.rttm, args.termlist] if f and os.path.isfile(f)]
+    settings = {k: getattr(args, k) for k in ("preset", "p_target", "c_miss", "c_fa", "trials_per_sec",
+                                              "include_notarget_terms", "align", "tolerance", "compat",
+                                              "term_attr", "source_type")}
+    more = {"data_id": data_identity(files, settings),
+            "bootstrap": {"n": args.bootstrap, "seed": args.seed, "level": args.ci, "unit": "term"}}
+    return ci, more
 
 
 def _f(x, fmt="{:.6f}"):
