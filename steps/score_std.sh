@@ -20,7 +20,9 @@
 #   --align f4de              f4de (one-to-one maximum matching, F4DE tie-breaks) | kaldi (greedy)
 #   --tolerance 0.5           seconds between a detection's mid-point and the reference span
 #   --compat none             f4de: F4DE's duration rule, N = round(T / rate), abort on
-#                             inconsistent YES/NO decisions
+#                             inconsistent YES/NO decisions; kaldi: Kaldi compute-atwv's own numbers
+#                             (greedy alignment, float32 TWV, 20-point MTWV/OTWV grid, its
+#                             "aproximate ATWV = ..." lines; docs/std-kaldi-compat.md)
 #   --cmin newton             newton (affine recalibration, seed eq. 44) | pav (lower bound)
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
