@@ -57,7 +57,8 @@ import numpy as np
 
 from termeval.data import class_key
 from termeval.errors import InputError
-from termeval.textio import atomic_write, file_mode, fmt_time, parse_float, read_map, read_text
+from termeval.kaldi_files import read_durations
+from termeval.textio import atomic_write, file_mode, fmt_time, read_text
 
 DEFAULT_TOLERANCE = 1e-6
 
@@ -95,7 +96,7 @@ def read_reco2dur(data_dir: str) -> dict[str, float]:
     path = os.path.join(data_dir, "reco2dur")
     if not os.path.isfile(path):
         raise InputError("missing reco2dur: not a prepared gold data dir (see steps/prepare_gold.sh)", path)
-    return {k: parse_float(v, path, None, "duration") for k, v in read_map(path).items()}
+    return read_durations(path)
 
 
 def _norm_id(token: str) -> str:

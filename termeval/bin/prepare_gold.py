@@ -7,7 +7,7 @@ Usage: python -m termeval.bin.prepare_gold --format zr [options] <phn> <wrd> <da
  e.g.: python -m termeval.bin.prepare_gold --format zr ../shared/data/zr17/mandarin.phn \\
            ../shared/data/zr17/mandarin.wrd data/mandarin
 
-Formats, label and silence rules, checks and speaker rules: see termeval/gold.py and
+Formats, label and silence rules, checks and speaker rules: see termeval/gold/ and
 steps/prepare_gold.sh --help. Strict: the first problem is a one-line error naming file and
 line (exit 1) and nothing is written; the data dir is built in a temp dir and moved into place.
 """
