@@ -46,12 +46,14 @@ is built next to the target and swapped in only when complete.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import os
 import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
+from typing import Iterable, Iterator
 
 import numpy as np
 
@@ -99,23 +101,53 @@ def read_reco2dur(data_dir: str) -> dict[str, float]:
     return read_durations(path)
 
 
-def _norm_id(token: str) -> str:
-    tok = token[:-1] if token.endswith(":") and len(token) > 1 else token
-    return str(int(tok)) if tok.isdigit() else tok
-
+# --------------------------------------------------------------------------------------------
+# The one class-file tokenizer (every benchmark's reader applies its own rules on top)
 
 # "Class", "class", "CLASS", ...: every capitalisation, for a set lookup per line.
 _HEADER_WORDS = frozenset("".join(c.upper() if (m >> i) & 1 else c for i, c in enumerate("class"))
                           for m in range(32))
 
 
+def class_file_tokens(path: str) -> Iterator[tuple[int, str, list[str]]]:
+    """(line number, line text, fields) of every line of a class or pairs file: UTF-8 (BOM
+    tolerated, NUL bytes refused), CRLF or LF, fields split at any run of whitespace (tabs
+    too); a blank line has no fields."""
+    for n, raw in enumerate(read_text(path).split("\n"), 1):
+        yield n, raw, raw.split()
+
+
+def is_header(parts: list[str]) -> bool:
+    """A `Class <id> [text]` header line (keyword in any capitalisation)."""
+    return bool(parts) and parts[0] in _HEADER_WORDS
+
+
+def header_id(parts: list[str], path: str, line: int) -> str:
+    """The class id of a header as written: the token after `Class`, a trailing ':' removed."""
+    if len(parts) < 2:
+        raise InputError("class header without an id: 'Class' must be followed by the class id", path, line)
+    tok = parts[1]
+    return tok[:-1] if tok.endswith(":") and len(tok) > 1 else tok
+
+
+def header_text(raw: str) -> str | None:
+    """The free text after the id of a header line (e.g. `[i,j,E,O]`), or None."""
+    rest = raw.split(None, 2)
+    return rest[2].strip() or None if len(rest) > 2 else None
+
+
+def _norm_id(token: str) -> str:
+    """Ids made of digits compare as integers (`01` is `1`)."""
+    # lstrip, not int(): int() refuses more than 4300 digits
+    return (token.lstrip("0") or "0") if token.isascii() and token.isdigit() else token
+
+
 def _is_header(p0: str) -> bool:
     return p0 in _HEADER_WORDS
 
 
-def detect_format(lines: list[str]) -> str:
-    for raw in lines:
-        parts = raw.split()
+def detect_format(tokens: Iterable[list[str]]) -> str:
+    for parts in tokens:
         if not parts:
             continue
         if _is_header(parts[0]):
@@ -153,10 +185,15 @@ def fast_fmt_times(values: np.ndarray) -> list[str]:
 def parse_class_file(path: str, durations: dict[str, float], lenient: bool = False,
                      fmt: str = "auto", tolerance: float = DEFAULT_TOLERANCE) -> PreparedClasses:
     """Parse and check a class or pairs file against the file durations (see module doc)."""
-    text = read_text(path)
-    lines = text.split("\n")
+    tokens = class_file_tokens(path)
+    head = []  # lines up to the first non-blank one, which decides the format
+    for item in tokens:
+        head.append(item)
+        if item[2]:
+            break
     if fmt == "auto":
-        fmt = detect_format(lines)
+        fmt = detect_format(parts for _, _, parts in head)
+    tokens = itertools.chain(head, tokens)
     if fmt not in ("class", "pairs"):
         raise ValueError(f"unknown format {fmt!r}")
 
@@ -177,8 +214,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
         cur = -1
         headers = _HEADER_WORDS
         intern = sys.intern
-        for n, raw in enumerate(lines, 1):
-            parts = raw.split()
+        for n, raw, parts in tokens:
             if len(parts) == 3 and parts[0] not in headers and cur >= 0:   # the common case
                 fr_file.append(intern(parts[0]))   # one string object per file id
                 fr_on.append(parts[1])
@@ -191,9 +227,8 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
                 continue
             p0 = parts[0]
             if p0 in headers:
-                if len(parts) < 2:
-                    raise InputError(f"class header without an id: '{raw.strip()}'", path, n)
-                cid = _norm_id(parts[1])
+                raw_id = header_id(parts, path, n)
+                cid = _norm_id(raw_id)
                 if cid in seen:
                     if not lenient:
                         raise InputError(f"duplicate class id '{parts[1]}' (first at line {seen[cid]}); "
@@ -202,7 +237,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
                 else:
                     seen[cid] = n
                 cur = len(cls_ids)
-                cls_ids.append(parts[1][:-1] if parts[1].endswith(":") and len(parts[1]) > 1 else parts[1])
+                cls_ids.append(raw_id)
                 cls_line.append(n)
                 continue
             if len(parts) != 3:
@@ -218,8 +253,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
     else:
         sc: list[str] = []
         sc_line: list[int] = []
-        for n, raw in enumerate(lines, 1):
-            parts = raw.split()
+        for n, _, parts in tokens:
             if not parts:
                 continue
             nonblank += 1
@@ -242,7 +276,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
     if nonblank == 0:
         raise InputError("empty class file (no 'Class' header and no fragment)", path)
 
-    del lines, text
+    del tokens
     line = np.array(fr_line, dtype=np.int64)
     on = _to_float(fr_on, fr_line, path, "onset") + 0.0     # + 0.0: -0 becomes 0
     off = _to_float(fr_off, fr_line, path, "offset")

@@ -18,7 +18,7 @@ import sys
 
 from termeval.classes import COUNT_NAMES, DEFAULT_TOLERANCE, parse_class_file, read_reco2dur, \
     summary, write_class_dir
-from termeval.cli import make_parser, run, str2bool
+from termeval.cli import make_parser, nonneg_float, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 
@@ -29,7 +29,7 @@ def main(argv):
                    help="drop/truncate bad fragments and count them instead of failing (default false)")
     p.add_argument("--format", choices=("auto", "class", "pairs"), default="auto",
                    help="input format (default: auto-detect from the first non-blank line)")
-    p.add_argument("--tolerance", type=float, default=DEFAULT_TOLERANCE,
+    p.add_argument("--tolerance", type=nonneg_float, default=DEFAULT_TOLERANCE,
                    help="seconds a fragment may end after the file end (default %(default)s)")
     p.add_argument("data_dir")
     p.add_argument("class_file")

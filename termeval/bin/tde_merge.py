@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 import sys
 
-from termeval.cli import make_parser, run
+from termeval.cli import make_parser, positive_int, run
 from termeval.data import load_gold
 from termeval.errors import InputError
 from termeval.zrc2020.report import write_report
@@ -22,7 +22,7 @@ from termeval.zrc2020.stats import Corpus, merge, read_shard
 
 def main(argv):
     p = make_parser(__doc__)
-    p.add_argument("--nj", type=int, default=1, help="number of jobs of python -m termeval.bin.tde_stats (default 1)")
+    p.add_argument("--nj", type=positive_int, default=1, help="number of jobs of python -m termeval.bin.tde_stats (default 1)")
     p.add_argument("--benchmark", default="zrc2020", choices=("zrc2020",), help="default zrc2020")
     p.add_argument("data_dir")
     p.add_argument("exp_dir")

@@ -34,7 +34,10 @@ def _decode_textgrid(path: str) -> str:
     with open(path, "rb") as f:
         raw = f.read()
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return raw.decode("utf-16")
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise InputError(f"not valid UTF-16 (byte {e.start})", path) from None
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     if b"\x00" in raw[:200]:
@@ -109,7 +112,8 @@ def parse_textgrid(path: str) -> list[TgTier]:
                     tgm._getMark(src, short)
     except InputError:
         raise
-    except (TextGridError, ValueError, AttributeError, IndexError, EOFError, TypeError) as e:
+    # OverflowError: int() of an infinite count ('size = 1e400')
+    except (TextGridError, ValueError, AttributeError, IndexError, EOFError, TypeError, OverflowError) as e:
         if src.lineno > src.nlines:
             raise InputError("cannot parse TextGrid: unexpected end of file (truncated?)", path,
                              src.nlines) from None
