@@ -18,11 +18,14 @@
 #                             # every case and list them in <exp-dir>/classes/discarded
 #   --format <auto|class|pairs>  # default auto (from the first non-blank line)
 #   --tolerance <seconds>     # default 1e-6: allowed overrun of a fragment past the file end
+#   --end-tolerance <seconds> # default 0.01: a fragment ending at most this much past the file
+#                             # end is clipped to the end and counted (fragments_clipped_to_end)
 
 # Begin configuration section.
 lenient=false
 format=auto
 tolerance=1e-6
+end_tolerance=0.01
 # End configuration section.
 
 echo "$0 $@" >&2
@@ -46,6 +49,7 @@ done
 
 mkdir -p "$dir/log"
 python3 -m termeval.bin.prepare_classes --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
+  --end-tolerance "$end_tolerance" \
   "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
 
 echo "$0: prepared $classfile into $dir/classes (counts in $dir/classes/counts)" >&2

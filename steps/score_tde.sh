@@ -23,6 +23,7 @@
 #   --folds <auto|...>                    # default auto; zr2015/zr2017 only (score_tde_folds.sh)
 #   --lenient <true|false>                # default false; passed to steps/prepare_classes.sh
 #   --workers <n>                         # default 1; edit-distance threads per job
+#   --end-tolerance <seconds>             # default 0.01; passed to steps/prepare_classes.sh
 
 # Begin configuration section.
 benchmark=zrc2020
@@ -31,6 +32,7 @@ cmd=${cmd:-run.pl}
 folds=auto
 lenient=false
 workers=1
+end_tolerance=0.01
 # End configuration section.
 
 echo "$0 $@" >&2
@@ -71,9 +73,9 @@ mkdir -p "$dir/log"
 # Re-prepare unless classes/ was prepared from this very class file (path, size, mtime), data
 # dir and --lenient: a different submission scored into the same exp dir is never mixed up.
 seg=$dir/classes/segments
-stamp="$(readlink -f "$classfile") $(stat -c '%s %Y' "$classfile") $(readlink -f "$data") $(stat -c '%Y' "$data/reco2dur") lenient=$lenient"
+stamp="$(readlink -f "$classfile") $(stat -c '%s %Y' "$classfile") $(readlink -f "$data") $(stat -c '%Y' "$data/reco2dur") lenient=$lenient end_tolerance=$end_tolerance"
 if [ ! -f "$seg" ] || [ "$(cat "$dir/classes/.prepared_from" 2>/dev/null)" != "$stamp" ]; then
-  steps/prepare_classes.sh --lenient "$lenient" "$data" "$classfile" "$dir"
+  steps/prepare_classes.sh --lenient "$lenient" --end-tolerance "$end_tolerance" "$data" "$classfile" "$dir"
   echo "$stamp" > "$dir/classes/.prepared_from"
 fi
 
