@@ -52,7 +52,8 @@ import time
 from dataclasses import dataclass
 
 from termeval.errors import InputError
-from termeval.textio import atomic_write, iter_lines
+from termeval.kaldi_files import read_durations
+from termeval.textio import atomic_write, iter_lines, read_text
 
 PR_SET_CHILD_SUBREAPER = 36
 GB = float(1 << 30)
@@ -338,23 +339,40 @@ def phase_from_measure(path: str) -> Phase:
                  _gb(kv, path), path)
 
 
-def _num(kv: dict, key: str, path: str) -> float | None:
+def _key_line(path: str, key: str, section: str | None = None) -> int | None:
+    """Line of `key = ...` (in [section]) of a key=value file, for messages (errors only)."""
+    current = None
+    try:
+        lines = list(iter_lines(path))
+    except (OSError, InputError):
+        return None
+    for n, line in lines:
+        s = line.strip()
+        if s.startswith("[") and s.endswith("]"):
+            current = s[1:-1].strip()
+        elif (section is None or current == section) and s.partition("=")[0].partition(":")[0].strip().lower() == key:
+            return n
+    return None
+
+
+def _num(kv: dict, key: str, path: str, section: str | None = None, positive: bool = False) -> float | None:
     v = kv.get(key, "")
     if v in ("", None):
         return None
     try:
         x = float(str(v).strip().strip('"'))
     except ValueError:
-        raise InputError(f"{key} = '{v}' is not a number", path) from None
-    if not math.isfinite(x) or x < 0:
-        raise InputError(f"{key} = '{v}' must be a finite non-negative number", path)
+        raise InputError(f"{key} = '{v}' is not a number", path, _key_line(path, key, section)) from None
+    if not math.isfinite(x) or x < 0 or (positive and x == 0):
+        raise InputError(f"{key} = '{v}' must be a finite {'positive' if positive else 'non-negative'} number",
+                         path, _key_line(path, key, section))
     return x
 
 
-def _gb(kv: dict, path: str) -> float | None:
-    g = _num(kv, "pmu_gb", path)
+def _gb(kv: dict, path: str, section: str | None = None) -> float | None:
+    g = _num(kv, "pmu_gb", path, section)
     if g is None:
-        kb = _num(kv, "peak_mem_kb", path)
+        kb = _num(kv, "peak_mem_kb", path, section)
         g = kb * 1024 / GB if kb is not None else None
     return g
 
@@ -362,51 +380,51 @@ def _gb(kv: dict, path: str) -> float | None:
 def read_resources_file(path: str) -> dict:
     """The std-spec §5.2 file: sections [audio] (t_omega_s, t_query_s), [index] and [search]
     (cpu_s, or wall_s and cores; pmu_gb or peak_mem_kb), [report] (lambda, ssf_unit,
-    hardware). Values may be quoted; '#' starts a comment. Returns a plain dict."""
+    hardware). Values may be quoted; '#' starts a comment. Returns a plain dict; every value
+    is checked here, so that a bad one is reported with this file and its line."""
     cp = configparser.ConfigParser(inline_comment_prefixes=("#", ";"), interpolation=None)
     try:
-        cp.read_string(open(path, encoding="utf-8").read(), source=path)
+        cp.read_string(read_text(path), source=path)
     except configparser.Error as e:
-        raise InputError(f"not a key=value file with [sections]: {str(e).splitlines()[0]}", path) from None
+        line = getattr(e, "lineno", None)
+        raise InputError(f"not a key=value file with [sections]: {str(e).splitlines()[0]}", path, line) from None
     out: dict = {"path": path}
     for ph in ("index", "search"):
         if cp.has_section(ph):
             kv = {k: v.strip().strip('"') for k, v in cp.items(ph)}
-            cpu = _num(kv, "cpu_s", path)
-            wall = _num(kv, "wall_s", path)
+            cpu = _num(kv, "cpu_s", path, ph)
+            wall = _num(kv, "wall_s", path, ph)
             if cpu is None and wall is not None:
-                cores = _num(kv, "cores", path)
+                cores = _num(kv, "cores", path, ph, positive=True)
                 cpu = wall * (cores if cores is not None else 1.0)
-            out[ph] = Phase(cpu, wall, _gb(kv, path), f"{path} [{ph}]")
+            out[ph] = Phase(cpu, wall, _gb(kv, path, ph), f"{path} [{ph}]")
     if cp.has_section("audio"):
         for k in ("t_omega_s", "t_query_s"):
             if cp.has_option("audio", k):
-                out[k] = cp.get("audio", k).strip().strip('"')
+                v = cp.get("audio", k).strip().strip('"')
+                if v != "auto" and not (k == "t_query_s" and v.startswith("auto:") and len(v) > 5):
+                    _num({k: v}, k, path, "audio", positive=True)
+                out[k] = v
     if cp.has_section("report"):
         for k in ("lambda", "ssf_unit", "hardware"):
             if cp.has_option("report", k):
                 out[k] = cp.get("report", k).strip().strip('"')
+        if "lambda" in out:
+            lam = _num(out, "lambda", path, "report")
+            if lam is not None and lam > 1:
+                raise InputError(f"lambda = '{out['lambda']}' must lie in [0, 1]", path,
+                                 _key_line(path, "lambda", "report"))
+        if out.get("ssf_unit", "hour") not in ("hour", "second"):
+            raise InputError(f"ssf_unit = '{out['ssf_unit']}' must be hour or second", path,
+                             _key_line(path, "ssf_unit", "report"))
     return out
 
 
 def sum_durations(path: str) -> float:
-    """Sum of the second column of `<id> <seconds>` lines (Kaldi utt2dur / reco2dur style)."""
-    from termeval.textio import parse_float
+    """Sum of the durations of a `<id> <seconds>` file (Kaldi utt2dur / reco2dur style)."""
     total = 0.0
-    n = 0
-    for lineno, line in iter_lines(path):
-        f = line.split()
-        if not f:
-            continue
-        if len(f) < 2:
-            raise InputError("expected '<id> <duration-in-seconds>'", path, lineno)
-        d = parse_float(f[1], path, lineno, "duration")
-        if d < 0:
-            raise InputError(f"negative duration {f[1]}", path, lineno)
-        total += d
-        n += 1
-    if n == 0:
-        raise InputError("no durations in the file", path)
+    for d in read_durations(path, positive=False).values():
+        total += d  # in file order, as before
     return total
 
 
