@@ -56,14 +56,15 @@ import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from typing import Iterable
 
 import numpy as np
 
+from termeval.class_tokens import HEADER_WORDS, class_file_tokens, header_id
 from termeval.data import class_key
 from termeval.errors import InputError
 from termeval.kaldi_files import read_durations
-from termeval.textio import atomic_write, file_mode, fmt_time, read_text
+from termeval.textio import atomic_write, file_mode, fmt_time
 
 DEFAULT_TOLERANCE = 1e-6
 DEFAULT_END_TOLERANCE = 0.01  # one 10 ms frame
@@ -105,41 +106,6 @@ def read_reco2dur(data_dir: str) -> dict[str, float]:
     return read_durations(path)
 
 
-# --------------------------------------------------------------------------------------------
-# The one class-file tokenizer (every benchmark's reader applies its own rules on top)
-
-# "Class", "class", "CLASS", ...: every capitalisation, for a set lookup per line.
-_HEADER_WORDS = frozenset("".join(c.upper() if (m >> i) & 1 else c for i, c in enumerate("class"))
-                          for m in range(32))
-
-
-def class_file_tokens(path: str) -> Iterator[tuple[int, str, list[str]]]:
-    """(line number, line text, fields) of every line of a class or pairs file: UTF-8 (BOM
-    tolerated, NUL bytes refused), CRLF or LF, fields split at any run of whitespace (tabs
-    too); a blank line has no fields."""
-    for n, raw in enumerate(read_text(path).split("\n"), 1):
-        yield n, raw, raw.split()
-
-
-def is_header(parts: list[str]) -> bool:
-    """A `Class <id> [text]` header line (keyword in any capitalisation)."""
-    return bool(parts) and parts[0] in _HEADER_WORDS
-
-
-def header_id(parts: list[str], path: str, line: int) -> str:
-    """The class id of a header as written: the token after `Class`, a trailing ':' removed."""
-    if len(parts) < 2:
-        raise InputError("class header without an id: 'Class' must be followed by the class id", path, line)
-    tok = parts[1]
-    return tok[:-1] if tok.endswith(":") and len(tok) > 1 else tok
-
-
-def header_text(raw: str) -> str | None:
-    """The free text after the id of a header line (e.g. `[i,j,E,O]`), or None."""
-    rest = raw.split(None, 2)
-    return rest[2].strip() or None if len(rest) > 2 else None
-
-
 def _norm_id(token: str) -> str:
     """Ids made of digits compare as integers (`01` is `1`)."""
     # lstrip, not int(): int() refuses more than 4300 digits
@@ -147,7 +113,7 @@ def _norm_id(token: str) -> str:
 
 
 def _is_header(p0: str) -> bool:
-    return p0 in _HEADER_WORDS
+    return p0 in HEADER_WORDS
 
 
 def detect_format(tokens: Iterable[list[str]]) -> str:
@@ -217,7 +183,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
     if fmt == "class":
         seen: dict[str, int] = {}
         cur = -1
-        headers = _HEADER_WORDS
+        headers = HEADER_WORDS
         intern = sys.intern
         for n, raw, parts in tokens:
             if len(parts) == 3 and parts[0] not in headers and cur >= 0:   # the common case

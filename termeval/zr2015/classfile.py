@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.classes import class_file_tokens, header_id, header_text, is_header
+from termeval.class_tokens import class_file_tokens, header_id, header_text, is_header
 from termeval.errors import InputError
 
 

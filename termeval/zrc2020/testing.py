@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 
-from termeval.classes import class_file_tokens, header_id, is_header
+from termeval.class_tokens import class_file_tokens, header_id, is_header
 from termeval.data import class_key, fragment_id
 from termeval.errors import InputError
 from termeval.gold import Options, prepare_zr
