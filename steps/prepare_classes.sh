@@ -18,6 +18,8 @@
 #                             # every case and list them in <exp-dir>/classes/discarded
 #   --format <auto|class|pairs>  # default auto (from the first non-blank line)
 #   --tolerance <seconds>     # default 1e-6: allowed overrun of a fragment past the file end
+#   --end-tolerance <seconds> # default 0.01: a fragment ending at most this much past the file
+#                             # end is clipped to the end and counted (fragments_clipped_to_end)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -25,6 +27,7 @@
 lenient=false
 format=auto
 tolerance=1e-6
+end_tolerance=0.01
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -45,6 +48,7 @@ te_check_file "data dir file" "$data/reco2dur"
 te_check_file "class file" "$classfile"
 te_check_writable "$dir/log"
 "${te_python[@]}" -m termeval.bin.prepare_classes --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
+  --end-tolerance "$end_tolerance" \
   "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
 
 echo "$0: prepared $classfile into $dir/classes (counts in $dir/classes/counts)" >&2

@@ -24,6 +24,7 @@
 #   --folds <auto|...>                    # default auto; zr2015/zr2017 only (score_tde_folds.sh)
 #   --lenient <true|false>                # default false; passed to steps/prepare_classes.sh
 #   --workers <n>                         # default 1; edit-distance threads per job
+#   --end-tolerance <seconds>             # default 0.01; passed to steps/prepare_classes.sh
 #   --bootstrap <n>                       # default 0 (off); resamples for confidence intervals
 #   --seed <s> / --ci <level>             # default 777 / 0.95; seed and level of the intervals
 #   --bootstrap-unit <file|speaker>       # default file; unit of the non-class metrics
@@ -41,6 +42,7 @@ bootstrap=0
 seed=777
 ci=0.95
 bootstrap_unit=file
+end_tolerance=0.01
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -74,9 +76,9 @@ te_check_writable "$dir/log"
 # Re-prepare unless classes/ was prepared from this very class file (path, size, mtime), data
 # dir and --lenient: a different submission scored into the same exp dir is never mixed up.
 seg=$dir/classes/segments
-stamp="$(readlink -f "$classfile") $(stat -c '%s %Y' "$classfile") $(readlink -f "$data") $(stat -c '%Y' "$data/reco2dur") lenient=$lenient"
+stamp="$(readlink -f "$classfile") $(stat -c '%s %Y' "$classfile") $(readlink -f "$data") $(stat -c '%Y' "$data/reco2dur") lenient=$lenient end_tolerance=$end_tolerance"
 if [ ! -f "$seg" ] || [ "$(cat "$dir/classes/.prepared_from" 2>/dev/null)" != "$stamp" ]; then
-  "$TERMEVAL_ROOT/steps/prepare_classes.sh" --lenient "$lenient" "$data" "$classfile" "$dir"
+  "$TERMEVAL_ROOT/steps/prepare_classes.sh" --lenient "$lenient" --end-tolerance "$end_tolerance" "$data" "$classfile" "$dir"
   echo "$stamp" > "$dir/classes/.prepared_from"
 fi
 

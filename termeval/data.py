@@ -25,7 +25,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.textio import iter_lines, read_map
+from termeval.kaldi_files import read_durations, read_utt2spk
+from termeval.textio import iter_lines, parse_floats, read_map, read_table
+
+
+def file_starts(group: np.ndarray, ngroups: int) -> np.ndarray:
+    """starts[g]:starts[g+1] is the slice of group g (a file, a class) in an array sorted by
+    its group code 0..ngroups-1 (the one place of the `searchsorted(arange(n+1))` idiom)."""
+    return np.searchsorted(group, np.arange(ngroups + 1)).astype(np.int64)
 
 
 @dataclass
@@ -64,42 +71,30 @@ class Gold:
     path: str = ""
 
 
+def _ranked(table: list[str], codes: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """Re-index a factorised column so that its table is sorted (C order)."""
+    order = sorted(range(len(table)), key=table.__getitem__)
+    rank = np.empty(len(order), dtype=np.int64)
+    rank[np.array(order, dtype=np.int64)] = np.arange(len(order))
+    return [table[i] for i in order], (rank[codes] if len(codes) else codes)
+
+
 def load_tier(path: str, file_index: dict[str, int]) -> Tier:
     """Read a 4-column interval file of a prepared data dir (already validated and sorted)."""
-    files: list[int] = []
-    onsets: list[str] = []
-    offsets: list[str] = []
-    labels_txt: list[str] = []
-    fi = file_index
-    for n, line in iter_lines(path):
-        if not line:
-            continue
-        parts = line.split(" ")
-        if len(parts) != 4:
-            raise InputError("expected '<file> <onset> <offset> <label>'", path, n)
-        f = fi.get(parts[0])
-        if f is None:
-            raise InputError(f"file '{parts[0]}' is not in reco2dur", path, n)
-        files.append(f)
-        onsets.append(parts[1])
-        offsets.append(parts[2])
-        labels_txt.append(parts[3])
-    # label ids in sorted label order (a dict pass; np.unique on objects is 10x slower)
-    first_seen: dict[str, int] = {}
-    raw = np.fromiter((first_seen.setdefault(t, len(first_seen)) for t in labels_txt),
-                      dtype=np.int64, count=len(labels_txt))
-    labels = sorted(first_seen)
-    remap = np.empty(len(first_seen), dtype=np.int64)
-    for rank, name in enumerate(labels):
-        remap[first_seen[name]] = rank
-    label = remap[raw] if len(raw) else raw
-    file_arr = np.array(files, dtype=np.int32)
+    cols = read_table(path, (4,), "'<file> <onset> <offset> <label>'", {1: "onset", 2: "offset"},
+                      (0, 3), allow_empty=True)
+    ftab, fcode = cols.codes(0)
+    remap = np.array([file_index.get(f, -1) for f in ftab], dtype=np.int64)
+    if np.any(remap < 0):
+        j = int(np.argmax(remap < 0))
+        r = int(np.argmax(fcode == j))
+        raise InputError(f"file '{ftab[j]}' is not in reco2dur", path, int(cols.line[r]))
+    file_arr = (remap[fcode] if len(fcode) else fcode).astype(np.int32)
     if len(file_arr) > 1 and np.any(np.diff(file_arr) < 0):
         raise InputError("not sorted by file; prepare it with steps/prepare_gold.sh", path)
-    starts = np.searchsorted(file_arr, np.arange(len(fi) + 1)).astype(np.int64)
-    return Tier(file=file_arr, onset=np.array(onsets, dtype=np.float64),
-                offset=np.array(offsets, dtype=np.float64), label=label.astype(np.int32),
-                labels=[str(x) for x in labels], starts=starts)
+    labels, label = _ranked(*cols.codes(3))  # label ids in sorted label order
+    return Tier(file=file_arr, onset=cols.floats(1), offset=cols.floats(2), label=label.astype(np.int32),
+                labels=labels, starts=file_starts(file_arr, len(file_index)))
 
 
 def load_gold(data_dir: str) -> Gold:
@@ -108,10 +103,10 @@ def load_gold(data_dir: str) -> Gold:
         p = os.path.join(data_dir, name)
         if not os.path.isfile(p):
             raise InputError(f"missing {name}: not a prepared gold data dir (see steps/prepare_gold.sh)", p)
-    dur = read_map(os.path.join(data_dir, "reco2dur"))
+    dur = read_durations(os.path.join(data_dir, "reco2dur"))
     files = sorted(dur)
     file_index = {f: i for i, f in enumerate(files)}
-    spk = read_map(os.path.join(data_dir, "utt2spk"))
+    spk = read_utt2spk(os.path.join(data_dir, "utt2spk"))
     missing = [f for f in files if f not in spk]
     if missing:
         raise InputError(f"{len(missing)} files have no speaker, e.g. {missing[0]}",
@@ -119,8 +114,8 @@ def load_gold(data_dir: str) -> Gold:
     return Gold(files=files, file_index=file_index,
                 phones=load_tier(os.path.join(data_dir, "phones"), file_index),
                 words=load_tier(os.path.join(data_dir, "words"), file_index),
-                speaker=[spk[f] for f in files],
-                duration=np.array([float(dur[f]) for f in files], dtype=np.float64),
+                speaker=[spk[f][0] for f in files],
+                duration=np.array([dur[f] for f in files], dtype=np.float64),
                 path=data_dir)
 
 
@@ -155,6 +150,7 @@ def load_classes(class_dir: str, gold: Gold) -> Classes:
     files: list[int] = []
     on: list[str] = []
     off: list[str] = []
+    lines: list[int] = []
     for n, line in iter_lines(seg_path):
         if not line:
             continue
@@ -174,13 +170,16 @@ def load_classes(class_dir: str, gold: Gold) -> Classes:
         files.append(f)
         on.append(a)
         off.append(b)
+        lines.append(n)
     cls_arr = np.array(cls, dtype=np.int32)
     if len(cls_arr) > 1 and np.any(np.diff(cls_arr) < 0):
         raise InputError("fragments are not grouped by class in order", seg_path)
-    starts = np.searchsorted(cls_arr, np.arange(len(keys) + 1)).astype(np.int64)
+    starts = file_starts(cls_arr, len(keys))
     return Classes(keys=keys, names=[names[k] for k in keys], cls=cls_arr,
-                   file=np.array(files, dtype=np.int32), onset=np.array(on, dtype=np.float64),
-                   offset=np.array(off, dtype=np.float64), starts=starts, frag_ids=frag_ids)
+                   file=np.array(files, dtype=np.int32),
+                   onset=parse_floats(on, seg_path, np.array(lines), "onset"),
+                   offset=parse_floats(off, seg_path, np.array(lines), "offset"), starts=starts,
+                   frag_ids=frag_ids)
 
 
 def class_key(ordinal: int) -> str:

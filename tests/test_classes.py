@@ -207,7 +207,7 @@ def test_lenient_counts(tmp_path, data, root):
                 "classes_singleton": 1, "fragments_duplicate_in_class": 0,
                 "fragments_dropped_unknown_file": 1, "fragments_dropped_bad_interval": 2,
                 "fragments_dropped_outside_class": 1, "fragments_dropped_beyond_end": 1,
-                "fragments_truncated_beyond_end": 1}
+                "fragments_truncated_beyond_end": 1, "fragments_clipped_to_end": 0}
     assert read(os.path.join(d, "counts")) == "".join(f"{k} {v}\n" for k, v in expected.items())
     assert read(os.path.join(exp, "scores", "prepare")) == read(os.path.join(d, "counts"))
     with open(os.path.join(exp, "scores", "scores.json")) as f:
@@ -284,3 +284,85 @@ def test_kamper_mandarin_strict(shared, tmp_path):
     write_class_dir(prep, out)
     cl = load_classes(out, load_gold(data))
     assert len(cl) == 28033 and len(cl.keys) == 2987
+
+
+# ---------------------------------------------------------------------------------------------
+# --end-tolerance: submissions write 3 decimals where gold ends have 4 (ZR2017: a fragment
+# `B02 453.338 453.738` in a file that ends at 453.7375)
+
+END_PHN = ("A01 0 0.1 a\nA01 0.1 0.2375 b\nA01 0.2375 0.3125 c\nA01 0.3125 0.4375 a\n"
+           "B02 0 0.0625 SIL\nB02 0.0625 0.1875 c\nB02 0.1875 0.3 a\nB02 0.3 0.4535 b\nB02 0.4535 0.7375 c\n")
+END_WRD = "A01 0.1 0.3125 x\nA01 0.3125 0.4375 y\nB02 0.0625 0.3 y\nB02 0.3 0.7375 z\n"
+END_CLASSES = ("Class 0\nA01 0.101 0.313\nB02 0.3 0.738\nB02 0.454 0.738\n\n"
+               "Class 1\nA01 0.3125 0.438\nB02 0.063 0.3\nA01 0.2 0.44\n\n")
+
+
+def test_end_tolerance_clips_and_counts(tmp_path, data):
+    dur = read_reco2dur(data)      # A01 10, B02 5.5
+    path = write(tmp_path, "e.class", "Class 1\nB02 5 5.505\nB02 5.4 5.51\nA01 1 2\n\n")
+    prep = parse_class_file(path, dur)
+    assert prep.offset.tolist() == [5.5, 5.5, 2.0]          # clipped to reco2dur
+    assert prep.counts["fragments_clipped_to_end"] == 2
+    assert prep.counts["fragments_truncated_beyond_end"] == 0 and prep.counts["fragments_written"] == 3
+    assert any("clipped 2 fragments" in n and "line 2" in n for n in prep.notes)
+    with pytest.raises(InputError, match="--end-tolerance 0.01") as e:    # beyond one frame: error
+        parse_class_file(write(tmp_path, "f.class", "Class 1\nB02 5 5.5101\n"), dur)
+    assert e.value.line == 2
+    with pytest.raises(InputError, match="ends after the end"):     # --end-tolerance 0: as before
+        parse_class_file(path, dur, end_tolerance=0.0)
+    with pytest.raises(InputError, match="ends after the end"):     # wholly past the end: not clipped
+        parse_class_file(write(tmp_path, "g.class", "Class 1\nB02 5.502 5.505\n"), dur)
+    lenient = parse_class_file(path, dur, lenient=True, end_tolerance=0.0)
+    assert lenient.counts["fragments_truncated_beyond_end"] == 2 and lenient.offset.tolist() == [5.5, 5.5, 2.0]
+
+
+def test_end_tolerance_matches_tdev2(tmp_path):
+    """Scores of a submission with 3-decimal ends past 4-decimal file ends equal tdev2's on the
+    raw file (tdev2 accepts it; we clip to the file end, which changes no covered phone)."""
+    from test_tde_differential import reference, reference_scores, same
+    from termeval.zrc2020.stats import score
+    from termeval.zrc2020.testing import write_data_dir
+    R = reference()
+    paths = {"x.phn": write(tmp_path, "x.phn", END_PHN), "x.wrd": write(tmp_path, "x.wrd", END_WRD),
+             "x.class": write(tmp_path, "x.class", END_CLASSES)}
+    ref = reference_scores(R, paths)
+    data = write_data_dir(paths["x.phn"], paths["x.wrd"], str(tmp_path / "data"))
+    prep = parse_class_file(paths["x.class"], read_reco2dur(data))
+    assert prep.counts["fragments_clipped_to_end"] == 4
+    write_class_dir(prep, str(tmp_path / "exp" / "classes"))
+    gold = load_gold(data)
+    ours, _ = score(gold, load_classes(str(tmp_path / "exp" / "classes"), gold))
+    diff = {k: (ours[k], ref[k]) for k in ref if not same(ours[k], ref[k])}
+    assert not diff
+    assert ref["boundary_precision"] > 0 and ref["token_precision"] > 0 and ref["ned_pairs"] > 0
+
+
+# ---------------------------------------------------------------------------------------------
+# One class-file tokenizer: the zrc2020 preparation, the zr2015/zr2017 reader and the test
+# helper read a messy file (tabs, CRLF, runs of spaces, `Class 3:`, BOM) like its clean form.
+
+CLEAN = "Class 0 [i,j,E,O]\nA01 0.1 0.5\nB02 1.25 2\n\nClass 3\nA01 3.0 3.3\nB02 0 1\n\n"
+DIRTY = ("\ufeffClass 0 [i,j,E,O]\r\nA01\t0.1\t0.5\r\nB02   1.25  2\r\n\r\n"
+         "class 3:\nA01 3.0 \t3.3\nB02 0 1   \n\n")
+
+
+def test_one_tokenizer_for_every_benchmark(tmp_path, data):
+    from termeval.zr2015.classfile import read_classfile
+    from termeval.zrc2020.testing import parse_classes
+    clean = write(tmp_path, "clean.class", CLEAN)
+    dirty = write(tmp_path, "dirty.class", DIRTY.encode("utf-8"))
+    a, b = parse_class_file(clean, read_reco2dur(data)), parse_class_file(dirty, read_reco2dur(data))
+    assert (a.names, a.file, a.onset.tolist(), a.offset.tolist()) == (b.names, b.file, b.onset.tolist(),
+                                                                      b.offset.tolist())
+    assert a.names == ["0", "3"] and len(a) == 4
+    index = {"A01": 0, "B02": 1}
+    r, s = read_classfile(clean, index), read_classfile(dirty, index)
+    assert r.names == s.names == ["0 [i,j,E,O]", "3"]
+    for k in ("cls", "file", "onset", "offset"):
+        assert getattr(r, k).tolist() == getattr(s, k).tolist()
+    assert r.onset.tolist() == a.onset.tolist() and r.offset.tolist() == a.offset.tolist()
+    assert parse_classes(clean) == parse_classes(dirty) == [
+        ("0", [("A01", "0.1", "0.5"), ("B02", "1.25", "2")]), ("3", [("A01", "3.0", "3.3"), ("B02", "0", "1")])]
+    with pytest.raises(InputError, match="not a number") as e:   # zr2015 rule on top: numeric ids
+        read_classfile(write(tmp_path, "n.class", "Class abc\nA01 0 1\n\n"), index)
+    assert e.value.line == 1

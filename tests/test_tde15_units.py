@@ -161,7 +161,9 @@ def test_classfile_quirks_counted(tmp_path):
     assert rc.names == ["1"] and rc.onset.tolist() == [2.0, 0.0]   # second 'Class 1' wins
     assert rc.counts["duplicate_class_ids"] == 1 and rc.counts["fragments_before_header"] == 1
     assert rc.counts["extra_columns"] == 1 and rc.counts["unknown_file_fragments"] == 1
-    f.write_text("Class 1\nu 1  2\n")
+    f.write_text("Class 1\nu 1  2\n")   # runs of spaces are accepted (the shared tokenizer)
+    assert read_classfile(str(f), {"u": 0}).onset.tolist() == [1.0]
+    f.write_text("Class 1\nu 1\n")
     with pytest.raises(InputError, match=":2:"):
         read_classfile(str(f), {"u": 0})
     f.write_text("Class 1\nu 0 1\nClass 2\n")

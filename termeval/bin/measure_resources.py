@@ -16,7 +16,7 @@ import os
 import shlex
 import sys
 
-from termeval.cli import make_parser, run, str2bool
+from termeval.cli import make_parser, positive_float, run, str2bool
 from termeval.errors import InputError
 from termeval.std import resources as R
 
@@ -31,7 +31,7 @@ def main(argv):
     cut = argv.index("--")
     own, cmd = argv[:cut], argv[cut + 1:]
     p = make_parser(__doc__)
-    p.add_argument("--interval", type=float, default=0.1,
+    p.add_argument("--interval", type=positive_float, default=0.1,
                    help="seconds between /proc memory samples (default %(default)s)")
     p.add_argument("--append", type=str2bool, default=False,
                    help="add this run to an existing file of the phase: times add up, peaks "

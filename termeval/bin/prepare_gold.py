@@ -7,7 +7,7 @@ Usage: python -m termeval.bin.prepare_gold --format zr [options] <phn> <wrd> <da
  e.g.: python -m termeval.bin.prepare_gold --format zr ../shared/data/zr17/mandarin.phn \\
            ../shared/data/zr17/mandarin.wrd data/mandarin
 
-Formats, label and silence rules, checks and speaker rules: see termeval/gold.py and
+Formats, label and silence rules, checks and speaker rules: see termeval/gold/ and
 steps/prepare_gold.sh --help. Strict: the first problem is a one-line error naming file and
 line (exit 1) and nothing is written; the data dir is built in a temp dir and moved into place.
 """
@@ -17,7 +17,7 @@ import gc
 import os
 import sys
 
-from termeval.cli import make_parser, run, str2bool
+from termeval.cli import int_range, make_parser, nonneg_float, run, str2bool
 from termeval.errors import InputError
 from termeval import gold
 
@@ -53,11 +53,11 @@ def prepare_main(argv):
                    help="remove input silence phones first (default false)")
     p.add_argument("--sort", type=str2bool, default=False,
                    help="sort intervals instead of rejecting out-of-order ones (default false)")
-    p.add_argument("--boundary-tolerance", type=float, default=0.001,
+    p.add_argument("--boundary-tolerance", type=nonneg_float, default=0.001,
                    help="max distance (s) of a word edge from a phone edge (default 0.001)")
     p.add_argument("--snap-words", type=str2bool, default=False,
                    help="move word edges onto the nearest phone edge (default false)")
-    p.add_argument("--time-decimals", type=int, default=6,
+    p.add_argument("--time-decimals", type=int_range(0, 9), default=6,
                    help="ctm/textgrid: round times to this many decimals (default 6)")
     p.add_argument("--strip-stress", type=str2bool, default=False,
                    help="strip a final stress digit from phones (AH1 -> AH; default false)")
@@ -66,10 +66,6 @@ def prepare_main(argv):
     nin = {"zr": 3, "ctm": 3, "textgrid": 2}[a.format]
     if len(a.inputs) != nin:
         p.error(f"--format {a.format} takes {nin} arguments, got {len(a.inputs)}")
-    if not (0 <= a.time_decimals <= 9):
-        p.error("--time-decimals must be between 0 and 9")
-    if a.boundary_tolerance < 0:
-        p.error("--boundary-tolerance must be >= 0")
     if not a.sil_label or any(c.isspace() for c in a.sil_label):
         p.error("--sil-label must be one non-empty token")
     opts = gold.Options(sil_label=a.sil_label, silence_labels=tuple(a.silence_labels.split()),

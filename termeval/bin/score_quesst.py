@@ -28,7 +28,7 @@ import sys
 
 import numpy as np
 
-from termeval.cli import make_parser, run, str2bool
+from termeval.cli import float_or, make_parser, open_prob, positive_float, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.std import quesst as Q
@@ -39,15 +39,15 @@ from termeval.textio import atomic_write
 
 def main(argv):
     p = make_parser(__doc__)
-    p.add_argument("--p-target", type=float, default=0.0008, help="default %(default)s (QUESST kit)")
-    p.add_argument("--c-miss", type=float, default=100.0, help="default %(default)s")
-    p.add_argument("--c-fa", type=float, default=1.0, help="default %(default)s")
-    p.add_argument("--eff-prior", type=float, default=None,
+    p.add_argument("--p-target", type=open_prob, default=0.0008, help="default %(default)s (QUESST kit)")
+    p.add_argument("--c-miss", type=positive_float, default=100.0, help="default %(default)s")
+    p.add_argument("--c-fa", type=positive_float, default=1.0, help="default %(default)s")
+    p.add_argument("--eff-prior", type=open_prob, default=None,
                    help="use this effective prior instead (the kit passes bc's 0.0741289)")
-    p.add_argument("--default-score", default="min",
+    p.add_argument("--default-score", type=float_or("min"), default="min",
                    help="score of unreported trials: a number (SUPERB: -10) or 'min' (the "
                         "minimum submitted score, seed eq. 42); default %(default)s")
-    p.add_argument("--act-threshold", default="bayes",
+    p.add_argument("--act-threshold", type=float_or("bayes"), default="bayes",
                    help="actTWV threshold: 'bayes' = ln((1-P_tar)/P_tar) for LLR scores, or a number")
     p.add_argument("--use-decisions", type=str2bool, default=False,
                    help="actTWV from the YES/NO decisions of the detections instead (default false)")

@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import sys
 
-from termeval.cli import make_parser, run
+from termeval.cli import make_parser, positive_float, prob, run
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.std import resources as R
@@ -33,12 +33,12 @@ from termeval.std import resources as R
 
 def main(argv):
     p = make_parser(__doc__)
-    p.add_argument("--lambda", dest="lam", type=float, default=None, help="default 0.1 (seed)")
+    p.add_argument("--lambda", dest="lam", type=prob, default=None, help="default 0.1 (seed)")
     p.add_argument("--ssf-unit", choices=("hour", "second"), default=None, help="default hour (as the seed)")
     p.add_argument("--resources-file", default="", help="std-spec §5.2 key=value file")
     p.add_argument("--query-durations", default="", help="`<example-id> <seconds>` file")
-    p.add_argument("--query-duration", type=float, default=None, help="T_query in seconds")
-    p.add_argument("--audio-duration", type=float, default=None, help="T_audio in seconds (overrides)")
+    p.add_argument("--query-duration", type=positive_float, default=None, help="T_query in seconds")
+    p.add_argument("--audio-duration", type=positive_float, default=None, help="T_audio in seconds (overrides)")
     p.add_argument("reference")
     p.add_argument("exp_dir")
     a = p.parse_args(argv)

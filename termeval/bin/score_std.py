@@ -22,7 +22,7 @@ import sys
 
 import numpy as np
 
-from termeval.cli import make_parser, run, str2bool
+from termeval.cli import finite_float, make_parser, nonneg_float, open_prob, positive_float, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.textio import atomic_write
@@ -38,18 +38,18 @@ def build_parser():
     p.add_argument("detections")
     p.add_argument("exp_dir")
     p.add_argument("--preset", default="sws2013", choices=["sws2013", "nist2006", "sws2012", "quesst"])
-    p.add_argument("--p-target", type=float, default=None)
-    p.add_argument("--c-miss", type=float, default=None)
-    p.add_argument("--c-fa", type=float, default=None)
-    p.add_argument("--trials-per-sec", type=float, default=1.0)
+    p.add_argument("--p-target", type=open_prob, default=None)
+    p.add_argument("--c-miss", type=positive_float, default=None)
+    p.add_argument("--c-fa", type=positive_float, default=None)
+    p.add_argument("--trials-per-sec", type=positive_float, default=1.0)
     p.add_argument("--include-notarget-terms", type=str2bool, default=False)
     p.add_argument("--align", default="f4de", choices=["f4de", "kaldi"])
-    p.add_argument("--tolerance", type=float, default=0.5)
+    p.add_argument("--tolerance", type=nonneg_float, default=0.5)
     p.add_argument("--compat", default="none", choices=["none", "f4de", "kaldi"],
                    help="f4de: F4DE KWSEval's rules; kaldi: compute-atwv's numbers (docs/std-kaldi-compat.md)")
     p.add_argument("--cmin", default="newton", choices=["newton", "pav"])
-    p.add_argument("--default-score", type=float, default=None)
-    p.add_argument("--decision-threshold", type=float, default=0.5)
+    p.add_argument("--default-score", type=finite_float, default=None)
+    p.add_argument("--decision-threshold", type=finite_float, default=0.5)
     p.add_argument("--format", default="auto", choices=["auto", "stdlist", "kwslist", "kaldi"])
     p.add_argument("--ecf", default=None, help="override <kws-data-dir>/ecf.xml")
     p.add_argument("--rttm", default=None, help="override <kws-data-dir>/rttm")

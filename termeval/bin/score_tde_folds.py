@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from termeval.cli import make_parser, progress, run, str2bool
+from termeval.cli import make_parser, positive_int, progress, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
@@ -166,9 +166,9 @@ def main(argv) -> int:
                     help="true: accept unknown files, duplicate class ids and fragments before the "
                          "first header as the original did (dropped/merged, and counted)")
     g = ap.add_mutually_exclusive_group(required=True)
-    g.add_argument("--job", type=int)
-    g.add_argument("--merge", type=int, metavar="N")
-    ap.add_argument("--nj", type=int, default=1)
+    g.add_argument("--job", type=positive_int)
+    g.add_argument("--merge", type=positive_int, metavar="N")
+    ap.add_argument("--nj", type=positive_int, default=1)
     ap.add_argument("data_dir")
     ap.add_argument("class_file")
     ap.add_argument("exp_dir")

@@ -17,7 +17,7 @@ import os
 import sys
 
 from termeval.bootstrap.units import data_identity
-from termeval.cli import make_parser, run
+from termeval.cli import make_parser, positive_int, run
 from termeval.data import load_gold
 from termeval.errors import InputError
 from termeval.zrc2020.report import final_scores, write_report
@@ -27,7 +27,7 @@ from termeval.zrc2020.units import save_and_bootstrap
 
 def main(argv):
     p = make_parser(__doc__)
-    p.add_argument("--nj", type=int, default=1, help="number of jobs of python -m termeval.bin.tde_stats (default 1)")
+    p.add_argument("--nj", type=positive_int, default=1, help="number of jobs of python -m termeval.bin.tde_stats (default 1)")
     p.add_argument("--benchmark", default="zrc2020", choices=("zrc2020",), help="default zrc2020")
     p.add_argument("--bootstrap", type=int, default=0, help="resamples for confidence intervals (default 0 = off)")
     p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")

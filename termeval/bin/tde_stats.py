@@ -15,7 +15,7 @@ import os
 import sys
 import time
 
-from termeval.cli import make_parser, run
+from termeval.cli import make_parser, positive_int, run
 from termeval.data import load_classes, load_gold
 from termeval.errors import InputError
 from termeval.zrc2020.stats import Corpus, compute_shard, shard_ranges, write_shard
@@ -23,11 +23,11 @@ from termeval.zrc2020.stats import Corpus, compute_shard, shard_ranges, write_sh
 
 def main(argv):
     p = make_parser(__doc__)
-    p.add_argument("--nj", type=int, default=1, help="number of jobs (default 1)")
-    p.add_argument("--workers", type=int, default=1, help="edit-distance threads per job (default 1)")
+    p.add_argument("--nj", type=positive_int, default=1, help="number of jobs (default 1)")
+    p.add_argument("--workers", type=positive_int, default=1, help="edit-distance threads per job (default 1)")
     p.add_argument("data_dir")
     p.add_argument("exp_dir")
-    p.add_argument("job", type=int)
+    p.add_argument("job", type=positive_int)
     a = p.parse_args(argv)
     if a.nj < 1 or not 1 <= a.job <= a.nj:
         raise InputError(f"job {a.job} is not in 1..{a.nj}")

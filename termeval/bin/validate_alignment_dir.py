@@ -12,13 +12,13 @@ import gc
 import os
 import sys
 
-from termeval.cli import make_parser, run
+from termeval.cli import make_parser, nonneg_float, run
 from termeval.gold import validate_data_dir
 
 
 def main(argv):
     p = make_parser(__doc__)
-    p.add_argument("--boundary-tolerance", type=float, default=0.001)
+    p.add_argument("--boundary-tolerance", type=nonneg_float, default=0.001)
     p.add_argument("--sil-label", default="SIL")
     p.add_argument("data_dir")
     a = p.parse_args(argv)

@@ -10,6 +10,7 @@ from typing import Optional
 
 import numpy as np
 
+from termeval import kaldi_files
 from termeval.errors import InputError
 from termeval.std.detections import read_detections
 from termeval.std.ecf import Ecf, ecf_from_durations, file_id, round4
@@ -28,31 +29,13 @@ def read_utt_map(path: str) -> dict[str, str]:
 
 
 def read_segments(path: str) -> dict[str, tuple[str, float]]:
-    """Kaldi segments: {utt: (recording, start-offset)}."""
-    out: dict[str, tuple[str, float]] = {}
-    for lineno, line in iter_lines(path):
-        f = line.split()
-        if not f:
-            continue
-        if len(f) < 4:
-            raise InputError("expected 'utt reco start end'", path, lineno)
-        out[f[0]] = (f[1], _float(f[2], path, lineno))
-    return out
+    """Kaldi segments: {utt: (recording, start-offset)} (strict reader: termeval.kaldi_files)."""
+    return {u: (s.reco, s.start) for u, s in kaldi_files.read_segments(path).items()}
 
 
 def read_durations(path: str) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for lineno, line in iter_lines(path):
-        f = line.split()
-        if not f:
-            continue
-        if len(f) != 2:
-            raise InputError("expected '<id> <duration>'", path, lineno)
-        d = _float(f[1], path, lineno, "duration")
-        if d < 0:
-            raise InputError(f"negative duration {clip(f[1])}", path, lineno)
-        out[f[0]] = d
-    return out
+    """utt2dur/reco2dur: {id: seconds >= 0} (strict reader: termeval.kaldi_files)."""
+    return kaldi_files.read_durations(path, positive=False)
 
 
 def read_frame_length(kws_dir: str) -> float:

@@ -131,6 +131,7 @@ class PairScores:
     score: np.ndarray
     decision: np.ndarray | None
     fmt: str
+    path: str | None = None  # the detection file, named by errors about its content
 
 
 def _read_pairs_text(path: str) -> PairScores:
@@ -195,13 +196,15 @@ def read_pair_scores(path: str, fmt: str = "auto") -> PairScores:
         else:
             fmt = "xml"
     if fmt == "pairs":
-        return _read_pairs_text(path)
+        out = _read_pairs_text(path)
+        out.path = path
+        return out
     det = read_detections(path, "auto" if fmt == "xml" else fmt)
     dec = None
     if len(det) and (det.decision >= 0).all():
         dec = det.decision == YES
     return PairScores(list(det.term_ids), list(det.file_ids), np.asarray(det.term, np.int64),
-                      np.asarray(det.file, np.int64), det.score, dec, det.fmt)
+                      np.asarray(det.file, np.int64), det.score, dec, det.fmt, path)
 
 
 def trials_from_inputs(ref: Reference, hyp: PairScores, default_score: float | str = "min"
@@ -219,7 +222,7 @@ def trials_from_inputs(ref: Reference, hyp: PairScores, default_score: float | s
     unknown = [q for q, m in zip(hyp.query_ids, qmap) if m < 0]
     if unknown:
         raise InputError(f"{len(unknown)} query id(s) of the system output are not in the "
-                         f"reference term list, e.g. '{unknown[0]}'")
+                         f"reference term list, e.g. '{unknown[0]}'", hyp.path)
     dmap = np.array([dindex.get(d, -1) for d in hyp.doc_ids], np.int64)
     q = qmap[hyp.query] if len(hyp.query) else np.zeros(0, np.int64)
     d = dmap[hyp.doc] if len(hyp.doc) else np.zeros(0, np.int64)

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 
+from termeval.class_tokens import class_file_tokens, header_id, is_header
 from termeval.data import class_key, fragment_id
+from termeval.errors import InputError
 from termeval.gold import Options, prepare_zr
 from termeval.textio import atomic_write
 
@@ -22,16 +24,17 @@ def write_data_dir(phn: str, wrd: str, out: str) -> str:
 
 
 def parse_classes(path: str) -> list[tuple[str, list[tuple[str, str, str]]]]:
+    """(class id, fragments as text) of a well-formed class file, through the shared tokenizer."""
     classes: list = []
     cur = None
-    for ln in open(path, encoding="utf-8").read().split("\n"):
-        ln = ln.strip()
-        if ln.startswith("Class"):
-            cur = (ln.split(" ")[1], [])
+    for n, _, parts in class_file_tokens(path):
+        if is_header(parts):
+            cur = (header_id(parts, path, n), [])
             classes.append(cur)
-        elif ln:
-            fname, a, b = ln.split(" ")
-            cur[1].append((fname, a, b))
+        elif parts:
+            if len(parts) != 3 or cur is None:
+                raise InputError("expected '<file> <onset> <offset>' inside a class", path, n)
+            cur[1].append((parts[0], parts[1], parts[2]))
     return [c for c in classes if c[1]]
 
 
