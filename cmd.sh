@@ -1,9 +1,11 @@
 # cmd.sh -- job launchers. Edit for your site, as in any Kaldi recipe.
-# Default: our local launcher utils/run.pl (runs JOB=1:N in parallel up to the core count).
-# On a grid, point these at your own Kaldi launchers, e.g.
-#   export cmd="queue.pl --mem 4G"      # SGE, configured by conf/queue.conf
-#   export cmd="slurm.pl --mem 4G"      # Slurm, configured by conf/slurm.conf
-# Jobs only assume they start in the recipe root and source ./path.sh.
-export cmd="utils/run.pl"
+# Default: termeval's local launcher utils/run.pl (runs JOB=1:N in parallel up to the core
+# count), by absolute path, so it works from any directory. On a grid, point these at your own
+# Kaldi launchers (they read conf/queue.conf / conf/slurm.conf of the directory you run from):
+#   export cmd="queue.pl --mem 4G"                      # SGE
+#   export cmd="slurm.pl --config conf/slurm.conf"      # Slurm
+# Every termeval step takes --cmd; without it a step uses $cmd from the environment, else
+# utils/run.pl. Jobs need nothing from the environment: they run termeval's Python by path.
+export cmd="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/utils/run.pl"
 export train_cmd="$cmd"
 export decode_cmd="$cmd"

@@ -1,8 +1,10 @@
-# path.sh -- environment for termeval. Sourced by run.sh, every step script and every job
-# started by $cmd (run.pl/queue.pl/slurm.pl run jobs from the recipe root after ". ./path.sh").
+# path.sh -- environment of termeval's own recipe (run.sh, tests/run_tests.sh, local/*). The
+# step scripts do not need it: they find termeval's root and Python themselves
+# (utils/termeval_lib.sh, utils/termeval_python.sh), whatever the caller has sourced.
 # On first use it creates tools/venv from the pinned requirements.txt (utils/setup_env.sh);
 # later calls only check a stamp, so they are fast and work offline. Never exits the caller.
-TERMEVAL_ROOT=${TERMEVAL_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)}
+# termeval's utils/ is deliberately NOT put on PATH: it must not shadow a Kaldi recipe's utils/.
+TERMEVAL_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 export TERMEVAL_ROOT
 export LC_ALL=C PYTHONUNBUFFERED=1 PYTHONIOENCODING=UTF-8 OMP_NUM_THREADS=1 MPLBACKEND=Agg
 if ! cmp -s "$TERMEVAL_ROOT/requirements.txt" "$TERMEVAL_ROOT/tools/venv/.requirements.done" 2>/dev/null; then
@@ -10,7 +12,7 @@ if ! cmp -s "$TERMEVAL_ROOT/requirements.txt" "$TERMEVAL_ROOT/tools/venv/.requir
 fi
 case ":$PATH:" in
   *":$TERMEVAL_ROOT/tools/venv/bin:"*) ;;
-  *) export PATH="$TERMEVAL_ROOT/tools/venv/bin:$TERMEVAL_ROOT/utils:$PATH" ;;
+  *) export PATH="$TERMEVAL_ROOT/tools/venv/bin:$PATH" ;;
 esac
 case ":${PYTHONPATH:-}:" in
   *":$TERMEVAL_ROOT:"*) ;;

@@ -13,16 +13,16 @@
 #   --dir <dir>        # default downloads; the archive goes there, the files to <dir>/zr17/
 #   --version <v>      # default 2.0.3
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 dir=downloads
 version=2.0.3
 
-echo "$0 $@" >&2
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+echo "$0 $*" >&2
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
 if [ $# -ne 0 ]; then
-  utils/usage.sh "$0"
-  exit 1
+  te_usage
 fi
 set -euo pipefail
 
@@ -34,7 +34,7 @@ fi
 mkdir -p "$dir"
 archive=$dir/zerospeech-tde-$version.tar.gz
 if [ ! -f "$archive" ]; then
-  python3 -m pip download --no-deps --no-binary :all: "zerospeech-tde==$version" -d "$dir" >&2 || {
+  "$TERMEVAL_ROOT/tools/venv/bin/python" -m pip download --no-deps --no-binary :all: "zerospeech-tde==$version" -d "$dir" >&2 || {
     echo "$0: could not download zerospeech-tde==$version from the package registry" >&2; exit 1; }
 fi
 [ -f "$archive" ] || { echo "$0: expected $archive after pip download" >&2; exit 1; }

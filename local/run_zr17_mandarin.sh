@@ -13,43 +13,42 @@
 #   --stage <n>        # default 0 (0: download, 1: gold data dir, 2: score, 3: compare)
 #   --stop-stage <n>   # default 100; last stage to run
 #   --nj <n>           # default 1
-#   --cmd <launcher>   # default run.pl (or $cmd from cmd.sh)
+#   --cmd <launcher>   # default $cmd from the environment, else termeval's utils/run.pl
 #   --data <dir>       # default downloads/zr17 (filled by local/get_zr17.sh); an existing copy
 #                      # of tde/share, e.g. ../shared/data/zr17, skips the download
 #   --dir <dir>        # default exp/zr17_mandarin/kamper
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 stage=0
 stop_stage=100
 nj=1
-cmd=${cmd:-run.pl}
+cmd=$te_default_cmd
 data=downloads/zr17
 dir=exp/zr17_mandarin/kamper
 
-echo "$0 $@" >&2
-[ -f ./path.sh ] && . ./path.sh
-[ -f ./cmd.sh ] && . ./cmd.sh
-. utils/parse_options.sh
+echo "$0 $*" >&2
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
 if [ $# -ne 0 ]; then
-  utils/usage.sh "$0"
-  exit 1
+  te_usage
 fi
 set -euo pipefail
 
 gold=data/zr17_mandarin
 if [ $stage -le 0 ] && [ $stop_stage -ge 0 ] && [ ! -f "$data/kamper_mandarin.class" ]; then
   [ "$data" = downloads/zr17 ] || { echo "$0: no $data/kamper_mandarin.class" >&2; exit 1; }
-  local/get_zr17.sh --dir downloads
+  "$TERMEVAL_ROOT/local/get_zr17.sh" --dir downloads
 fi
 if [ $stage -le 1 ] && [ $stop_stage -ge 1 ]; then
   # the tdev2 phone files already label pauses SIL: nothing is added
-  steps/prepare_gold.sh --format zr "$data/mandarin.phn" "$data/mandarin.wrd" $gold
+  "$TERMEVAL_ROOT/steps/prepare_gold.sh" --format zr "$data/mandarin.phn" "$data/mandarin.wrd" $gold
 fi
 if [ $stage -le 2 ] && [ $stop_stage -ge 2 ]; then
-  steps/score_tde.sh --benchmark zrc2020 --nj $nj --cmd "$cmd" $gold "$data/kamper_mandarin.class" $dir
+  "$TERMEVAL_ROOT/steps/score_tde.sh" --benchmark zrc2020 --nj $nj --cmd "$cmd" $gold "$data/kamper_mandarin.class" $dir
 fi
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
-  python3 - "$dir/scores/scores.json" <<'PY'
+  "${te_python[@]}" - "$dir/scores/scores.json" <<'PY'
 import json, sys
 s = json.load(open(sys.argv[1]))
 published = {"ned": 88.07, "coverage": 100.0,

@@ -19,20 +19,20 @@
 #   --format <auto|class|pairs>  # default auto (from the first non-blank line)
 #   --tolerance <seconds>     # default 1e-6: allowed overrun of a fragment past the file end
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 lenient=false
 format=auto
 tolerance=1e-6
 # End configuration section.
 
-echo "$0 $@" >&2
+echo "$0 $*" >&2
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
 if [ $# -ne 3 ]; then
-  utils/usage.sh "$0"
-  exit 1
+  te_usage
 fi
 set -euo pipefail
 
@@ -40,12 +40,11 @@ data=$1
 classfile=$2
 dir=$3
 
-for f in "$data/reco2dur" "$classfile"; do
-  [ -f "$f" ] || { echo "$0: no such file $f" >&2; exit 1; }
-done
-
-mkdir -p "$dir/log"
-python3 -m termeval.bin.prepare_classes --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
+te_check_dir "data dir" "$data"
+te_check_file "data dir file" "$data/reco2dur"
+te_check_file "class file" "$classfile"
+te_check_writable "$dir/log"
+"${te_python[@]}" -m termeval.bin.prepare_classes --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
   "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
 
 echo "$0: prepared $classfile into $dir/classes (counts in $dir/classes/counts)" >&2

@@ -59,6 +59,8 @@
 #   --strip-stress <true|false>    # (false) strip a final stress digit (AH1 -> AH)
 #   --validate <true|false>        # (true) run utils/validate_alignment_dir.sh on the result
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 format=
 phones_txt=
@@ -81,26 +83,25 @@ strip_stress=false
 validate=true
 # End configuration section.
 
-echo "$0 $@" >&2
+echo "$0 $*" >&2
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
-usage() { utils/usage.sh "$0"; exit 1; }
+usage() { te_usage; }
 case "$format" in
   zr|ctm) [ $# -eq 3 ] || usage ;;
   textgrid) [ $# -eq 2 ] || usage ;;
-  *) echo "$0: --format must be zr, ctm or textgrid (got '$format')" >&2; usage ;;
+  *) echo "$te_script: error: --format: expected zr, ctm or textgrid, got '$format'" >&2; usage ;;
 esac
 set -euo pipefail
 
 data=${@: -1}
 for f in "${@:1:$#-1}" ${phones_txt:+"$phones_txt"} ${words_txt:+"$words_txt"} \
          ${segments:+"$segments"} ${utt2spk:+"$utt2spk"}; do
-  [ "$f" = "-" ] || [ -e "$f" ] || { echo "$0: no such file or directory: $f" >&2; exit 1; }
+  [ "$f" = "-" ] || [ -e "$f" ] || te_die "$f: no such file or directory"
 done
 
-python3 -m termeval.bin.prepare_gold --format "$format" \
+"${te_python[@]}" -m termeval.bin.prepare_gold --format "$format" \
   --phones-txt "$phones_txt" --words-txt "$words_txt" --segments "$segments" \
   --strip-position "$strip_position" --words-tier "$words_tier" --phones-tier "$phones_tier" \
   --utt2spk "$utt2spk" --spk-rule "$spk_rule" --sil-label "$sil_label" \
@@ -109,6 +110,6 @@ python3 -m termeval.bin.prepare_gold --format "$format" \
   --time-decimals "$time_decimals" --strip-stress "$strip_stress" -- "$@"
 
 if $validate; then
-  utils/validate_alignment_dir.sh --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" "$data"
+  "$TERMEVAL_ROOT/utils/validate_alignment_dir.sh" --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" "$data"
 fi
 echo "$0: prepared gold alignments in $data" >&2

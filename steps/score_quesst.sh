@@ -27,6 +27,9 @@
 #   --act-threshold <bayes|x> # default bayes: ln((1-P_tar)/P_tar), the LLR Bayes threshold
 #   --use-decisions <bool>    # default false; true: actTWV from the YES/NO decisions
 #   --format <auto|xml|kaldi|pairs>  # default auto
+#   --cmd <launcher>          # default $cmd from the environment, else termeval's utils/run.pl
+
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
 # Begin configuration section.
 default_score=min
@@ -37,36 +40,30 @@ eff_prior=
 act_threshold=bayes
 use_decisions=false
 format=auto
+cmd=$te_default_cmd
 # End configuration section.
 
-echo "$0 $@" >&2
+echo "$0 $*" >&2
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
-if [ $# -ne 3 ]; then
-  utils/usage.sh "$0"
-  exit 1
-fi
+[ $# -eq 3 ] || te_usage
 set -euo pipefail
 
 kws=$1
 det=$2
 dir=$3
 
-[ -d "$kws" ] || { echo "$0: no such directory $kws" >&2; exit 1; }
-[ -f "$det" ] || { echo "$0: no such file $det" >&2; exit 1; }
+te_check_dir "kws data dir" "$kws"
+te_check_file "detection file" "$det"
+te_check_launcher
+te_check_writable "$dir/log"
 
-mkdir -p "$dir/log"
 opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss" --c-fa "$c_fa"
       --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
-# stdout = the kit's headline lines; messages go to stderr; both are kept in $dir/log/
-rc=0
-python3 -m termeval.bin.score_quesst "${opts[@]}" "$kws" "$det" "$dir" \
-  >"$dir/log/score_quesst.out" 2>"$dir/log/score_quesst.err" || rc=$?
-cat "$dir/log/score_quesst.err" >&2
-[ $rc -eq 0 ] || { echo "$0: scoring failed (see $dir/log/score_quesst.err)" >&2; exit $rc; }
-cat "$dir/log/score_quesst.out"
+te_launch "$dir/log/score_quesst.log" score_quesst "${opts[@]}" "$kws" "$det" "$dir"
+grep 'warning:' "$dir/log/score_quesst.log" >&2 || true
+cat "$dir/details/quesst/score.out"   # the kit's headline lines, for scripts that grep them
 
 echo "$0: scores in $dir/scores/quesst, kit lines in $dir/details/quesst/score.out" >&2

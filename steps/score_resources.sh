@@ -23,6 +23,8 @@
 #   --query-duration <s>      # default "": total query duration in seconds
 #   --audio-duration <s>      # default "": total audio duration in seconds (overrides the ECF)
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 lambda=
 ssf_unit=
@@ -32,21 +34,19 @@ query_duration=
 audio_duration=
 # End configuration section.
 
-echo "$0 $@" >&2
+echo "$0 $*" >&2
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
 if [ $# -ne 2 ]; then
-  utils/usage.sh "$0"
-  exit 1
+  te_usage
 fi
 set -euo pipefail
 
 ref=$1
 dir=$2
-[ -e "$ref" ] || { echo "$0: no such file or directory $ref" >&2; exit 1; }
-[ -z "$resources_file" ] || [ -f "$resources_file" ] || { echo "$0: no such file $resources_file" >&2; exit 1; }
+[ -e "$ref" ] || te_die "$ref: no such file or directory"
+[ -z "$resources_file" ] || [ -f "$resources_file" ] || te_die "--resources-file: $resources_file: no such file"
 
 opts=()
 [ -n "$lambda" ] && opts+=(--lambda "$lambda")
@@ -55,5 +55,5 @@ opts=()
 [ -n "$query_durations" ] && opts+=(--query-durations "$query_durations")
 [ -n "$query_duration" ] && opts+=(--query-duration "$query_duration")
 [ -n "$audio_duration" ] && opts+=(--audio-duration "$audio_duration")
-mkdir -p "$dir/log"
-python3 -m termeval.bin.score_resources "${opts[@]}" "$ref" "$dir" 2>&1 | tee "$dir/log/score_resources.log"
+te_check_writable "$dir/log"
+"${te_python[@]}" -m termeval.bin.score_resources "${opts[@]}" "$ref" "$dir" 2>&1 | tee "$dir/log/score_resources.log"

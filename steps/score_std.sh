@@ -29,7 +29,9 @@
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
-#   --cmd utils/run.pl        job launcher
+#   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
+
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
 preset=sws2013
 p_target=
@@ -50,25 +52,22 @@ rttm=
 termlist=
 write_alignment=true
 plots=true
-cmd=utils/run.pl
+cmd=$te_default_cmd
 
-echo "$0 $@" >&2
-. ./path.sh
-. utils/parse_options.sh
+echo "$0 $*" >&2
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
-if [ $# -ne 3 ]; then
-  utils/usage.sh "$0"
-  exit 1
-fi
+[ $# -eq 3 ] || te_usage
 set -euo pipefail
 
 kws=$1
 dets=$2
 dir=$3
 
-[ -d "$kws" ] || { echo "$0: no such kws data dir: $kws" >&2; exit 1; }
-[ -f "$dets" ] || { echo "$0: no such detection file: $dets" >&2; exit 1; }
-mkdir -p "$dir/log"
+te_check_dir "kws data dir" "$kws"
+te_check_file "detection file" "$dets"
+te_check_launcher
+te_check_writable "$dir/log"
 
 opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
@@ -84,10 +83,6 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 
-if ! $cmd "$dir/log/score_std.log" python3 -m termeval.bin.score_std "${opts[@]}" "$kws" "$dets" "$dir"; then
-  grep -E 'error|warning' "$dir/log/score_std.log" | grep -v '^#' >&2 || true
-  echo "$0: scoring failed, see $dir/log/score_std.log" >&2
-  exit 1
-fi
+te_launch "$dir/log/score_std.log" score_std "${opts[@]}" "$kws" "$dets" "$dir"
 grep 'warning:' "$dir/log/score_std.log" >&2 || true
 cat "$dir/scores/std"

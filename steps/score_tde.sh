@@ -19,70 +19,64 @@
 #   --benchmark <zrc2020|zr2015|zr2017>   # default zrc2020
 #   --nj <n>                              # default 1; number of jobs, the classes are split
 #                                         # into n ranges of about equal cost
-#   --cmd <launcher>                      # default run.pl (or $cmd from cmd.sh), e.g. "queue.pl --mem 4G"
+#   --cmd <launcher>                      # default $cmd from the environment (cmd.sh), else termeval's
+#                                         # utils/run.pl; e.g. "queue.pl --mem 4G", "slurm.pl"
 #   --folds <auto|...>                    # default auto; zr2015/zr2017 only (score_tde_folds.sh)
 #   --lenient <true|false>                # default false; passed to steps/prepare_classes.sh
 #   --workers <n>                         # default 1; edit-distance threads per job
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 benchmark=zrc2020
 nj=1
-cmd=${cmd:-run.pl}
+cmd=$te_default_cmd
 folds=auto
 lenient=false
 workers=1
 # End configuration section.
 
-echo "$0 $@" >&2
+echo "$0 $*" >&2
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
-if [ $# -ne 3 ]; then
-  utils/usage.sh "$0"
-  exit 1
-fi
+[ $# -eq 3 ] || te_usage
 set -euo pipefail
 
 data=$1
 classfile=$2
 dir=$3
 
+te_check_choice benchmark "$benchmark" zrc2020 zr2015 zr2017
+te_check_int nj "$nj" 1
+te_check_int workers "$workers" 1
 case "$benchmark" in
-  zrc2020) ;;
   zr2015|zr2017)
-    if [ ! -x steps/score_tde_folds.sh ]; then
-      echo "$0: --benchmark $benchmark needs steps/score_tde_folds.sh, which is not installed" >&2
-      exit 1
-    fi
-    exec steps/score_tde_folds.sh --benchmark "$benchmark" --nj "$nj" --cmd "$cmd" \
+    exec "$TERMEVAL_ROOT/steps/score_tde_folds.sh" --benchmark "$benchmark" --nj "$nj" --cmd "$cmd" \
       --folds "$folds" --lenient "$lenient" "$data" "$classfile" "$dir" ;;
-  *) echo "$0: unknown --benchmark '$benchmark' (zrc2020, zr2015 or zr2017)" >&2; exit 1 ;;
 esac
 
-for f in "$data/phones" "$data/words" "$data/reco2dur" "$classfile"; do
-  [ -f "$f" ] || { echo "$0: no such file $f" >&2; exit 1; }
+te_check_dir "data dir" "$data"
+for f in "$data/phones" "$data/words" "$data/reco2dur"; do
+  te_check_file "data dir file" "$f"
 done
-if ! [ "$nj" -ge 1 ] 2>/dev/null; then
-  echo "$0: --nj must be a positive integer, got '$nj'" >&2; exit 1
-fi
+te_check_file "class file" "$classfile"
+te_check_launcher
+te_check_writable "$dir/log"
 
-mkdir -p "$dir/log"
 # Re-prepare unless classes/ was prepared from this very class file (path, size, mtime), data
 # dir and --lenient: a different submission scored into the same exp dir is never mixed up.
 seg=$dir/classes/segments
 stamp="$(readlink -f "$classfile") $(stat -c '%s %Y' "$classfile") $(readlink -f "$data") $(stat -c '%Y' "$data/reco2dur") lenient=$lenient"
 if [ ! -f "$seg" ] || [ "$(cat "$dir/classes/.prepared_from" 2>/dev/null)" != "$stamp" ]; then
-  steps/prepare_classes.sh --lenient "$lenient" "$data" "$classfile" "$dir"
+  "$TERMEVAL_ROOT/steps/prepare_classes.sh" --lenient "$lenient" "$data" "$classfile" "$dir"
   echo "$stamp" > "$dir/classes/.prepared_from"
 fi
 
 rm -f "$dir"/tde/stats.* 2>/dev/null || true
 mkdir -p "$dir/tde"
-$cmd JOB=1:$nj "$dir/log/tde_stats.JOB.log" \
-  python3 -m termeval.bin.tde_stats --nj "$nj" --workers "$workers" "$data" "$dir" JOB
-$cmd "$dir/log/tde_merge.log" \
-  python3 -m termeval.bin.tde_merge --nj "$nj" --benchmark "$benchmark" "$data" "$dir"
+te_launch JOB=1:$nj "$dir/log/tde_stats.JOB.log" tde_stats --nj "$nj" --workers "$workers" "$data" "$dir" JOB
+te_launch "$dir/log/tde_merge.log" tde_merge --nj "$nj" --benchmark "$benchmark" "$data" "$dir"
 
 for stage in matching clustering parsing; do
   sed "s/^/$stage: /" "$dir/scores/$stage" >&2

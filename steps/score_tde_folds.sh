@@ -32,56 +32,52 @@
 #                                 the first header are handled as the original did (dropped / last
 #                                 wins / joined to the next class) and counted; false: error (false)
 #   --nj <n>                      parallel jobs over folds (1)
-#   --cmd <cmd>                   job launcher, e.g. utils/run.pl, queue.pl (utils/run.pl)
+#   --cmd <cmd>                   job launcher ($cmd from the environment, else termeval's utils/run.pl)
+
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
 benchmark=zr2015
 folds=auto
 measures=all
 lenient=false
 nj=1
-cmd=utils/run.pl
+cmd=$te_default_cmd
 
-echo "$0 $@" >&2
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+echo "$0 $*" >&2
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
-if [ $# -ne 3 ]; then
-  sed -n '2,/^$/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
-  exit 1
-fi
+[ $# -eq 3 ] || te_usage
 set -euo pipefail
 
 data=$1
 classes=$2
 dir=$3
 
-case "$benchmark" in zr2015|zr2017) ;; *) echo "$0: --benchmark must be zr2015 or zr2017, got '$benchmark'" >&2; exit 1 ;; esac
+te_check_choice benchmark "$benchmark" zr2015 zr2017
+te_check_int nj "$nj" 1
+te_check_dir "data dir" "$data"
 for f in phones words utt2spk reco2dur; do
-  [ -f "$data/$f" ] || { echo "$0: no such file $data/$f (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)" >&2; exit 1; }
+  [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
 done
-[ -e "$classes" ] || { echo "$0: no such file $classes" >&2; exit 1; }
+[ -e "$classes" ] || te_die "$classes: no such file"
 if [ "$folds" != none ] && [ "$folds" != auto ]; then
   for s in split intervals.cross intervals.within; do
-    [ -f "$folds.$s" ] || { echo "$0: no such file $folds.$s (--folds <prefix>)" >&2; exit 1; }
+    [ -f "$folds.$s" ] || te_die "--folds: $folds.$s: no such file (--folds <prefix>|none|auto)"
   done
 fi
 if grep -q -m1 ' SIL$' "$data/phones"; then
   echo "$0: warning: $data/phones has SIL lines; the $benchmark definitions expect pauses as gaps" \
        "(prepare with --fill-gaps false), otherwise SIL is scored as a phone" >&2
 fi
-[[ "$nj" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --nj must be a positive integer" >&2; exit 1; }
-
-mkdir -p "$dir/log" "$dir/tde15"
+te_check_launcher
+te_check_writable "$dir/log"
+mkdir -p "$dir/tde15"
 rm -f "$dir"/tde15/folds.*.json
 
-if ! $cmd JOB=1:$nj "$dir/log/score_tde_folds.JOB.log" \
-  python3 -m termeval.bin.score_tde_folds --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
-    --lenient "$lenient" --job JOB --nj "$nj" "$data" "$classes" "$dir"; then
-  grep -h -m1 'error:' "$dir"/log/score_tde_folds.*.log | sort -u | sed "s|^|$0: |" >&2 || true
-  exit 1
-fi
-
-python3 -m termeval.bin.score_tde_folds --benchmark "$benchmark" --folds "$folds" --measures "$measures" \
-  --lenient "$lenient" --merge "$nj" "$data" "$classes" "$dir" 2> >(tee "$dir/log/score_tde_folds.merge.log" >&2)
+te_launch JOB=1:$nj "$dir/log/score_tde_folds.JOB.log" score_tde_folds --benchmark "$benchmark" \
+  --folds "$folds" --measures "$measures" --lenient "$lenient" --job JOB --nj "$nj" "$data" "$classes" "$dir"
+te_launch "$dir/log/score_tde_folds.merge.log" score_tde_folds --benchmark "$benchmark" \
+  --folds "$folds" --measures "$measures" --lenient "$lenient" --merge "$nj" "$data" "$classes" "$dir"
+grep -v '^#' "$dir/log/score_tde_folds.merge.log" >&2 || true
 
 echo "$0: $benchmark scores in $dir/scores/{matching,clustering,parsing}, details in $dir/details/tde15" >&2

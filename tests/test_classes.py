@@ -259,7 +259,7 @@ def test_script_usage_and_errors(tmp_path, data, root):
                     "use --lenient true to drop it"]
     assert "Traceback" not in r.stderr
     r = prepare(root, str(tmp_path / "nodata"), bad, str(tmp_path / "exp"))
-    assert r.returncode == 1 and "reco2dur" in r.stderr
+    assert r.returncode == 1 and "nodata: no such directory" in r.stderr
 
 
 def test_kamper_mandarin_strict(shared, tmp_path):

@@ -185,5 +185,19 @@ def test_summarize_scores_builds_results_table(root, tmp_path):
                        cwd=root, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
-    assert "## sws2013\n\n|system|atwv|\n|---|---|\n|sysB|0.1250|\n" in text
+    assert "## std (sws2013)\n\n|system|atwv|n_terms|\n|---|---|---|\n|sysB|0.1250|3|\n" in text
     assert "## zrc2020\n\n|system|ned|coverage|\n|---|---|---|\n|sysA|0.2500|0.5000|\n" in text
+
+
+def test_summarize_scores_finds_kaldi_and_espnet_layouts_at_any_depth(root, tmp_path):
+    exp_root = tmp_path / "exp"
+    write_scores(str(exp_root / "tri3" / "decode_dev" / "kws_10"), "std", [Metric("atwv", 0.5)],
+                 benchmark="nist2006", command="c")
+    write_scores(str(exp_root / "asr_conformer" / "decode_asr_dev" / "tde"), "matching",
+                 [Metric("ned", 0.75)], benchmark="zrc2020", command="c")
+    r = subprocess.run(["bash", os.path.join(root, "utils/summarize_scores.sh"), "exp"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    text = (tmp_path / "RESULTS.md").read_text()
+    assert "|tri3/decode_dev/kws_10|0.5000|" in text
+    assert "|asr_conformer/decode_asr_dev/tde|0.7500|" in text

@@ -11,18 +11,18 @@
 #   --drop-sil <true|false>   # (false)
 #   --sil-label <label>       # (SIL)
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 drop_sil=false
 sil_label=SIL
 # End configuration section.
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
 if [ $# -ne 3 ]; then
-  utils/usage.sh "$0"
-  exit 1
+  te_usage
 fi
 set -euo pipefail
 
-python3 -m termeval.bin.export_zr --drop-sil "$drop_sil" --sil-label "$sil_label" -- "$1" "$2" "$3"
+"${te_python[@]}" -m termeval.bin.export_zr --drop-sil "$drop_sil" --sil-label "$sil_label" -- "$1" "$2" "$3"

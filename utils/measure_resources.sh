@@ -16,20 +16,20 @@
 #   --wait-orphans <bool> # default true: wait for processes the command left running (their
 #                         # CPU time counts); false for a command that starts a daemon
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 interval=0.1
 append=false
 wait_orphans=true
 # End configuration section.
 
-echo "$0 $@" >&2
+echo "$0 $*" >&2
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
 if [ $# -lt 4 ] || [ "$3" != "--" ]; then
-  utils/usage.sh "$0"
-  exit 1
+  te_usage
 fi
 
 dir=$1
@@ -38,6 +38,6 @@ shift 3
 case "$phase" in index|search) ;; *) echo "$0: phase must be index or search, got '$phase'" >&2; exit 1 ;; esac
 
 # exec: the measuring python process replaces this shell, so its exit status is the command's
-exec python3 -m termeval.bin.measure_resources --interval "$interval" --append "$append" \
+exec "${te_python[@]}" -m termeval.bin.measure_resources --interval "$interval" --append "$append" \
   --wait-orphans "$wait_orphans" \
   "$dir" "$phase" -- "$@"

@@ -15,18 +15,18 @@
 #   --boundary-tolerance <sec>   # (0.001)
 #   --sil-label <label>          # (SIL) label that must not appear in words
 
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
 # Begin configuration section.
 boundary_tolerance=0.001
 sil_label=SIL
 # End configuration section.
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
 
 if [ $# -ne 1 ]; then
-  utils/usage.sh "$0"
-  exit 1
+  te_usage
 fi
 set -euo pipefail
 
-python3 -m termeval.bin.validate_alignment_dir --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" -- "$1"
+"${te_python[@]}" -m termeval.bin.validate_alignment_dir --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" -- "$1"
