@@ -138,7 +138,7 @@ def main() -> None:
     j.add_argument("--seed", type=int, default=0)
     j.add_argument("--jitter", type=float, default=0.015)
     j.add_argument("--noise", type=float, default=0.2)
-    j.add_argument("--split", type=float, default=0.15)
+    j.add_argument("--split", type=float, default=0.05)
     j.add_argument("--merge", type=float, default=0.05)
     v = sub.add_parser("vqwordseg")
     v.add_argument("out_dir")

@@ -24,9 +24,8 @@ import sys
 from typing import Sequence
 
 from termeval.cli import make_parser, run
-from termeval.data import load_gold
 from termeval.errors import InputError
-from termeval.segmentation.inputs import cut_tier, load_utterances, read_segmentation
+from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.report import merge, stage_name, write_report
 from termeval.segmentation.stats import Settings, job_stats, split_utterances
 from termeval.textio import atomic_write
@@ -66,9 +65,9 @@ def _stats_path(args, s: Settings, job: int) -> str:
 def compute(args, s: Settings, jobs: list[int]) -> list[dict]:
     if s.tolerance < 0 or s.frame_shift <= 0:
         raise InputError("--tolerance must be >= 0 and --frame-shift > 0")
-    gold = load_gold(args.data_dir)
+    gold, tier = load_gold_tier(args.data_dir, s.level)
     utts = load_utterances(gold, _segments_path(args))
-    ref = cut_tier(gold.words if s.level == "word" else gold.phones, utts)
+    ref = cut_tier(tier, utts)
     pred = read_segmentation(args.segmentation, gold, utts, s.frame_shift)
     shares = split_utterances(ref, pred, len(utts), args.nj)
     out = []

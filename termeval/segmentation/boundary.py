@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.segmentation.matching import UTT_STRIDE, keys, max_matching, point_ranges
+from termeval.segmentation.matching import UTT_STRIDE, keys, max_matching, point_ranges, unique_sorted
 
 
 def micro(t: np.ndarray) -> np.ndarray:
@@ -21,7 +21,7 @@ def micro(t: np.ndarray) -> np.ndarray:
 
 def interval_points(utt: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Sorted distinct keys of the onsets and offsets of intervals."""
-    return np.unique(np.concatenate((keys(utt, start), keys(utt, end))))
+    return unique_sorted(np.concatenate((keys(utt, start), keys(utt, end))))
 
 
 def drop_edges(points: np.ndarray, utt_start: np.ndarray, utt_end: np.ndarray, tol: int) -> np.ndarray:

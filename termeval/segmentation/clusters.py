@@ -64,22 +64,27 @@ def contingency(ref_label: np.ndarray, cluster: np.ndarray, labels: list[str],
                 clusters: list[str]) -> Table:
     """Cells of the table from one label and one cluster index per segment."""
     code = ref_label.astype(np.int64) * max(len(clusters), 1) + cluster.astype(np.int64)
-    cells, counts = np.unique(code, return_counts=True)
+    code = np.sort(code)
+    first = np.flatnonzero(np.concatenate(([True], code[1:] != code[:-1]))) if len(code) else np.zeros(0, np.int64)
+    cells, counts = code[first], np.diff(np.append(first, len(code)))
     nc = max(len(clusters), 1)
     return Table(cells // nc, cells % nc, counts.astype(np.int64), labels, clusters)
 
 
-def from_named_cells(cells: dict[tuple[str, str], int]) -> Table:
-    """Table of summed (label name, cluster name) -> count cells, in name order."""
-    labels = sorted({a for a, _ in cells})
-    clusters = sorted({b for _, b in cells})
+def from_named_cells(label: list[str], cluster: list[str], count: list[int]) -> Table:
+    """Table of (label name, cluster name, count) cells, repeated cells summed, names sorted."""
+    labels, clusters = sorted(set(label)), sorted(set(cluster))
     li = {x: i for i, x in enumerate(labels)}
     ci = {x: i for i, x in enumerate(clusters)}
-    items = sorted(cells.items())
-    row = np.array([li[a] for (a, _), _ in items], dtype=np.int64)
-    col = np.array([ci[b] for (_, b), _ in items], dtype=np.int64)
-    cnt = np.array([c for _, c in items], dtype=np.int64)
-    return Table(row, col, cnt, labels, clusters)
+    nc = max(len(clusters), 1)
+    code = (np.fromiter((li[a] for a in label), dtype=np.int64, count=len(label)) * nc
+            + np.fromiter((ci[b] for b in cluster), dtype=np.int64, count=len(cluster)))
+    cnt = np.asarray(count, dtype=np.int64)
+    order = np.argsort(code, kind="stable")
+    code, cnt = code[order], cnt[order]
+    first = np.flatnonzero(np.concatenate(([True], code[1:] != code[:-1]))) if len(code) else np.zeros(0, np.int64)
+    sums = np.add.reduceat(cnt, first) if len(first) else cnt
+    return Table(code[first] // nc, code[first] % nc, sums.astype(np.int64), labels, clusters)
 
 
 def _group_max(index: np.ndarray, values: np.ndarray, n: int) -> np.ndarray:

@@ -27,6 +27,7 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.segmentation.inputs import Intervals, Utterances
+from termeval.segmentation.matching import unique_sorted
 
 
 def frame(t: np.ndarray, frame_shift: float) -> np.ndarray:
@@ -52,7 +53,7 @@ def end_points(utt: np.ndarray, end: np.ndarray, length: np.ndarray) -> tuple[np
     """Distinct (utt, end - 1) with index -1 wrapping to the last frame, sorted."""
     pos = end - 1
     pos = np.where(pos < 0, length[utt] - 1, pos)
-    code = np.unique(utt.astype(np.int64) * (1 << 40) + pos)
+    code = unique_sorted(utt.astype(np.int64) * (1 << 40) + pos)
     return code >> 40, code & ((1 << 40) - 1)
 
 
@@ -86,7 +87,7 @@ def token_segments(ref: tuple, pred: tuple, n_utt: int):
     keep = ~long[ru] | (rp < lp[ru] - 1)
     ru, rp = ru[keep], rp[keep]
     cut = np.flatnonzero(long & (lp > 0))      # a truncated reference ends at the prediction's end
-    code = np.unique(np.concatenate((ru * (1 << 40) + rp, cut * (1 << 40) + lp[cut] - 1)))
+    code = unique_sorted(np.concatenate((ru * (1 << 40) + rp, cut * (1 << 40) + lp[cut] - 1)))
     ru, rp = code >> 40, code & ((1 << 40) - 1)
     return _segments(ru, rp), _segments(pu, pp)
 

@@ -78,8 +78,8 @@ def _assign(ci: np.ndarray, li: np.ndarray, n: np.ndarray, nk: int, nl: int) -> 
     cols = np.concatenate((li, nl + np.arange(nk)))
     w = np.concatenate((big - n, np.full(nk, big))).astype(np.float64)
     m = csr_matrix((w, (rows, cols)), shape=(nk, nl + nk))
-    match = min_weight_full_bipartite_matching(m)
-    return [(k, int(j)) for k, j in enumerate(match.tolist()) if j < nl]
+    rows_m, cols_m = min_weight_full_bipartite_matching(m)
+    return [(int(k), int(j)) for k, j in zip(rows_m.tolist(), cols_m.tolist()) if j < nl]
 
 
 def greedy_one_to_one(t: Table, cluster_rank: np.ndarray) -> tuple[dict[int, int], int]:

@@ -30,6 +30,12 @@ def keys(utt: np.ndarray, pos: np.ndarray) -> np.ndarray:
     return utt.astype(np.int64) * UTT_STRIDE + pos.astype(np.int64)
 
 
+def unique_sorted(a: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (np.unique hashes int64 arrays, several times slower here)."""
+    k = np.sort(a)
+    return k[np.concatenate(([True], k[1:] != k[:-1]))] if len(k) else k
+
+
 def point_ranges(ref_keys: np.ndarray, pred_keys: np.ndarray, tol: int) -> tuple[np.ndarray, np.ndarray]:
     """Range of sorted reference points within `tol` of each predicted point."""
     lo = np.searchsorted(ref_keys, pred_keys - tol, side="left")
@@ -61,7 +67,12 @@ def max_matching(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     size = np.bincount(chain)
     alone = size[chain] == 1
     matched[order[alone]] = True
-    starts = np.flatnonzero(first & ~alone)
+    # Two overlapping ranges: both matched unless they are the same single item (Hall).
+    pair = np.flatnonzero(first & (size[chain] == 2))
+    both = np.maximum(high[pair], high[pair + 1]) > low[pair]
+    matched[order[pair]] = True
+    matched[order[pair[both] + 1]] = True
+    starts = np.flatnonzero(first & (size[chain] > 2))
     for s in starts.tolist():
         e = s + int(size[chain[s]])
         _glover(order[s:e], low[s:e].tolist(), high[s:e].tolist(), matched)

@@ -24,10 +24,10 @@ def merge(jobs: list[dict]) -> dict:
     """Add up job statistics (utterances of different jobs are disjoint)."""
     rows = sorted((u, b, t, [sw[i] for sw in j["sweep"]])
                   for j in jobs for i, (u, b, t) in enumerate(zip(j["utts"], j["boundary"], j["token"])))
-    cells: dict[tuple[str, str], int] = {}
+    cells: tuple[list, list, list] = ([], [], [])
     for j in jobs:
-        for a, b, c in j["cells"]:
-            cells[(a, b)] = cells.get((a, b), 0) + c
+        for part, col in zip(cells, j["cells"]):
+            part.extend(col)
     nsweep = len(jobs[0]["sweep"]) if jobs else 0
     return {"utts": [r[0] for r in rows],
             "boundary": np.array([r[1] for r in rows], dtype=np.int64).reshape(-1, 3),
@@ -78,7 +78,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     details = os.path.join(exp_dir, "details", stage)
     os.makedirs(details, exist_ok=True)
     if has_labels:
-        table = from_named_cells(m["cells"])
+        table = from_named_cells(*m["cells"])
         q = quality(table)
         m2o_map, m2o_hits = many_to_one(table)
         if s.compat == "vqwordseg":

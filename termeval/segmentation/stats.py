@@ -70,14 +70,14 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
         "token": out["token"][rows].tolist(),
         "sweep": [c[rows].tolist() for c in out["sweep"]],
         "utts_skipped": int(len(sel) - len(rows)),
-        "cells": [],
+        "cells": [[], [], []],   # label names, cluster names, counts
     }
     lab = out.get("label")
     if lab is not None and pred.labels:
         keep = scored[out["pred_utt"]]
         t = contingency(lab[keep], out["cluster"][keep], out["label_names"], pred.labels)
-        res["cells"] = [[t.labels[r], t.clusters[c], int(k)] for r, c, k in
-                        zip(t.row.tolist(), t.col.tolist(), t.count.tolist())]
+        res["cells"] = [[t.labels[r] for r in t.row.tolist()], [t.clusters[c] for c in t.col.tolist()],
+                        t.count.tolist()]
     return res
 
 
