@@ -210,3 +210,14 @@ def test_compat_differential(synth, tol):
         ours = _ours(synth, level, tol, f"d{level}{tol}")
         for key, x in want.items():
             assert ours[key] == pytest.approx(x, rel=1e-12, abs=1e-15), (level, key)
+
+
+def test_shell_step(toy, root, tmp_path):
+    exp = tmp_path / "exp_sh"
+    p = subprocess.run([os.path.join(root, "steps", "score_segmentation.sh"), "--nj", "2", "--level", "phone",
+                        str(toy / "data"), str(toy / "seg.txt"), str(exp)], capture_output=True, text=True,
+                       cwd=str(tmp_path))
+    assert p.returncode == 0, p.stderr
+    s = scores(exp)
+    assert s["segmentation_phone"]["level"] == "phone" and "phone_boundary_fscore" in s
+    assert (exp / "scores" / "segmentation_phone").is_file()
