@@ -27,6 +27,11 @@
 #   --act-threshold <bayes|x> # default bayes: ln((1-P_tar)/P_tar), the LLR Bayes threshold
 #   --use-decisions <bool>    # default false; true: actTWV from the YES/NO decisions
 #   --format <auto|xml|kaldi|pairs>  # default auto
+#   --breakdown <list>        # attr:NAME,ngram,freq,oov,qtype; default "" = ngram,freq
+#                             # (+oov with --lexicon, +qtype when query types are known); none
+#   --lexicon <words.txt>     # default "" (needed by the oov breakdown)
+#   --freq-bins <list>        # default 1,2,5,10 (target-document-count bins)
+#   --p-at <list>             # default 10 (scores/quesst_operating: mean P@N, MAP, R-prec)
 #   --cmd <launcher>          # default $cmd from the environment, else termeval's utils/run.pl
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
@@ -41,6 +46,10 @@ act_threshold=bayes
 use_decisions=false
 format=auto
 cmd=$te_default_cmd
+breakdown=
+lexicon=
+freq_bins=1,2,5,10
+p_at=10
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -62,6 +71,7 @@ te_check_writable "$dir/log"
 opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss" --c-fa "$c_fa"
       --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
+opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 te_launch "$dir/log/score_quesst.log" score_quesst "${opts[@]}" "$kws" "$det" "$dir"
 grep 'warning:' "$dir/log/score_quesst.log" >&2 || true
 cat "$dir/details/quesst/score.out"   # the kit's headline lines, for scripts that grep them

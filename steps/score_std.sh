@@ -20,7 +20,9 @@
 #   --align f4de              f4de (one-to-one maximum matching, F4DE tie-breaks) | kaldi (greedy)
 #   --tolerance 0.5           seconds between a detection's mid-point and the reference span
 #   --compat none             f4de: F4DE's duration rule, N = round(T / rate), abort on
-#                             inconsistent YES/NO decisions
+#                             inconsistent YES/NO decisions; kaldi: Kaldi compute-atwv's own numbers
+#                             (greedy alignment, float32 TWV, 20-point MTWV/OTWV grid, its
+#                             "aproximate ATWV = ..." lines; docs/std-kaldi-compat.md)
 #   --cmin newton             newton (affine recalibration, seed eq. 44) | pav (lower bound)
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
@@ -29,7 +31,15 @@
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
+#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov ("" = ngram,freq [+oov]; none):
+#                             details/breakdown_<kind>.tsv + scores.json "breakdowns"
+#   --lexicon ""              words.txt for the oov breakdown
+#   --freq-bins 1,2,5,10      reference-count bins of the freq breakdown
+#   --fa-per-hour 1,10        scores/std_operating: recall at these FA/hour
+#   --recall 0.5              scores/std_operating: FA/hour at these recalls
+#   --p-at 10                 scores/std_operating: mean precision at these ranks (+ MAP, R-prec)
 #   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
+#   --bootstrap 0 --seed 777 --ci 0.95   resamples of terms for ATWV/MTWV/OTWV intervals (0 = off)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -52,7 +62,16 @@ rttm=
 termlist=
 write_alignment=true
 plots=true
+breakdown=
+lexicon=
+freq_bins=1,2,5,10
+fa_per_hour=1,10
+recall=0.5
+p_at=10
 cmd=$te_default_cmd
+bootstrap=0
+seed=777
+ci=0.95
 
 echo "$0 $*" >&2
 . "$TERMEVAL_ROOT/utils/parse_options.sh"
@@ -72,7 +91,7 @@ te_check_writable "$dir/log"
 opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
       --compat "$compat" --cmin "$cmin" --decision-threshold "$decision_threshold"
-      --write-alignment "$write_alignment" --plots "$plots")
+      --write-alignment "$write_alignment" --plots "$plots" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$p_target" ] && opts+=(--p-target "$p_target")
 [ -n "$c_miss" ] && opts+=(--c-miss "$c_miss")
 [ -n "$c_fa" ] && opts+=(--c-fa "$c_fa")
@@ -82,6 +101,7 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$ecf" ] && opts+=(--ecf "$ecf")
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
+opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
 te_launch "$dir/log/score_std.log" score_std "${opts[@]}" "$kws" "$dets" "$dir"
 grep 'warning:' "$dir/log/score_std.log" >&2 || true

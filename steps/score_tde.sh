@@ -24,6 +24,9 @@
 #   --folds <auto|...>                    # default auto; zr2015/zr2017 only (score_tde_folds.sh)
 #   --lenient <true|false>                # default false; passed to steps/prepare_classes.sh
 #   --workers <n>                         # default 1; edit-distance threads per job
+#   --bootstrap <n>                       # default 0 (off); resamples for confidence intervals
+#   --seed <s> / --ci <level>             # default 777 / 0.95; seed and level of the intervals
+#   --bootstrap-unit <file|speaker>       # default file; unit of the non-class metrics
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -34,6 +37,10 @@ cmd=$te_default_cmd
 folds=auto
 lenient=false
 workers=1
+bootstrap=0
+seed=777
+ci=0.95
+bootstrap_unit=file
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -76,7 +83,7 @@ fi
 rm -f "$dir"/tde/stats.* 2>/dev/null || true
 mkdir -p "$dir/tde"
 te_launch JOB=1:$nj "$dir/log/tde_stats.JOB.log" tde_stats --nj "$nj" --workers "$workers" "$data" "$dir" JOB
-te_launch "$dir/log/tde_merge.log" tde_merge --nj "$nj" --benchmark "$benchmark" "$data" "$dir"
+te_launch "$dir/log/tde_merge.log" tde_merge --nj "$nj" --benchmark "$benchmark" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" "$data" "$dir"
 
 for stage in matching clustering parsing; do
   sed "s/^/$stage: /" "$dir/scores/$stage" >&2

@@ -3,11 +3,12 @@
 For a system directory `exp/<sys>` and a stage name (`matching`, `clustering`, `parsing`,
 `std`, ...), `write_scores` writes
 
-* `exp/<sys>/scores/<stage>`: one metric per line, `<metric> <value> [ <support> ]`, values as
+* `exp/<sys>/scores/<stage>`: one metric per line, `<metric> <value> [ <support> ]` (plus
+  `ci95 <lo> <hi>` with --bootstrap, termeval.bootstrap), values as
   fractions with 6 decimals (integers as integers, `-` where undefined), so that
   `grep -H '^ned ' exp/*/scores/*` compares systems the way Kaldi users grep WER files;
 * `exp/<sys>/scores/scores.json`: the same metrics at full float precision (null where
-  undefined) merged with the other stages' metrics, plus `termeval_version`, `benchmark`,
+  undefined) merged with the other stages' metrics, confidence intervals under `ci`, plus `termeval_version`, `benchmark`,
   `command`, any extra keys the stage adds (counts, folds, ...), and per-stage metadata under
   `stages`.
 
@@ -31,10 +32,12 @@ from termeval.textio import atomic_write
 
 @dataclass(frozen=True)
 class Metric:
-    """One score line: name, value (float, int or None = undefined), optional support text."""
+    """One score line: name, value (float, int or None = undefined), optional support text,
+    optional confidence interval (termeval.bootstrap: {"lo", "hi", "level", "unit", "n", "seed"})."""
     name: str
     value: float | int | None
     support: str = ""
+    ci: Mapping[str, Any] | None = None
 
 
 def format_value(value: float | int | None) -> str:
@@ -58,7 +61,20 @@ def format_line(m: Metric) -> str:
     line = f"{m.name} {format_value(m.value)}"
     if m.support:
         line += f" [ {m.support} ]"
+    if m.ci is not None:
+        line += " " + format_ci(m.ci)
     return line
+
+
+def format_ci(ci: Mapping[str, Any]) -> str:
+    """`ci95 <lo> <hi>` (4 decimals, `-` where undefined) after the value and support."""
+    level = float(ci.get("level", 0.95)) * 100
+    tag = f"ci{level:.0f}" if abs(level - round(level)) < 1e-9 else f"ci{level:g}"
+    return f"{tag} {_ci_bound(ci.get('lo'))} {_ci_bound(ci.get('hi'))}"
+
+
+def _ci_bound(x: Any) -> str:
+    return "-" if x is None or not math.isfinite(float(x)) else f"{float(x):.4f}"
 
 
 def to_json_value(value: Any) -> Any:
@@ -112,8 +128,17 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
     if benchmark is not None:
         data["benchmark"] = benchmark
         data["command"] = command
+    cis = data.get("ci") if isinstance(data.get("ci"), dict) else {}
     for m in metrics:
         data[m.name] = to_json_value(m.value)
+        if m.ci is not None:
+            cis[m.name] = to_json_value(m.ci)
+        else:
+            cis.pop(m.name, None)       # a re-run without --bootstrap leaves no stale interval
+    if cis:
+        data["ci"] = cis
+    else:
+        data.pop("ci", None)
     for k, v in (extra or {}).items():
         data[k] = to_json_value(v)
     stages = data.get("stages") if isinstance(data.get("stages"), dict) else {}

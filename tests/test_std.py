@@ -204,9 +204,8 @@ def test_total_duration_rules():
 
 # --- Cnxe (spec §6.4)
 
-def _sws_trials():
-    return cx.Trials(*cx.compact(np.array([2.0, -1.0]), np.array([1.0, 1.0])),
-                     *cx.compact(np.array([0.5, -1.0]), np.array([1.0, 7.0])))
+def _sws_points():
+    return cx.points(np.array([2.0, -1.0]), np.array([1.0, 1.0]), np.array([0.5, -1.0]), np.array([1.0, 7.0]))
 
 
 @pytest.mark.parametrize("p_tar, cn, cmin, g, d, pav", [
@@ -215,12 +214,13 @@ def _sws_trials():
     (0.0741290, 0.780776, 0.739433, 1.414298, 0.456636, 0.594544),
 ])
 def test_cnxe_sws_example(p_tar, cn, cmin, g, d, pav):
-    t = _sws_trials()
-    assert cx.cnxe(t, p_tar) == pytest.approx(cn, abs=1e-6)
-    c, gamma, delta, sep = cx.cmin_newton(t, p_tar)
-    assert c == pytest.approx(cmin, abs=1e-6)
-    assert gamma == pytest.approx(g, abs=1e-6) and delta == pytest.approx(d, abs=1e-6) and not sep
-    assert cx.cmin_pav(t, p_tar) == pytest.approx(pav, abs=1e-6)
+    pts = _sws_points()
+    assert cx.cnxe(*pts, p_tar) == pytest.approx(cn, abs=1e-6)
+    fit = cx.min_cnxe_affine(*pts, p_tar)
+    assert fit.cnxe == pytest.approx(cmin, abs=1e-6)
+    assert fit.gamma == pytest.approx(g, abs=1e-6) and fit.delta == pytest.approx(d, abs=1e-6)
+    assert not fit.separable
+    assert cx.min_cnxe_pav(*pts, p_tar) == pytest.approx(pav, abs=1e-6)
 
 
 @pytest.mark.parametrize("p_tar, cn, cmin, g, d, pav", [
@@ -228,20 +228,28 @@ def test_cnxe_sws_example(p_tar, cn, cmin, g, d, pav):
     (0.0741290, 0.596742, 0.491301, 1.976198, 0.364401, 0.287888),
 ])
 def test_cnxe_quesst_example(p_tar, cn, cmin, g, d, pav):
-    t = cx.Trials(*cx.compact(np.array([2.0, -0.5, 1.5]), np.ones(3)),
-                  *cx.compact(np.array([0.3, -10, -1.0, -10, -10]), np.ones(5)))
-    assert cx.cnxe(t, p_tar) == pytest.approx(cn, abs=1e-6)
-    c, gamma, delta, _ = cx.cmin_newton(t, p_tar)
-    assert (c, gamma, delta) == pytest.approx((cmin, g, d), abs=1e-6)
-    assert cx.cmin_pav(t, p_tar) == pytest.approx(pav, abs=1e-6)
+    pts = cx.points(np.array([2.0, -0.5, 1.5]), np.ones(3), np.array([0.3, -10, -1.0, -10, -10]), np.ones(5))
+    assert cx.cnxe(*pts, p_tar) == pytest.approx(cn, abs=1e-6)
+    fit = cx.min_cnxe_affine(*pts, p_tar)
+    assert (fit.cnxe, fit.gamma, fit.delta) == pytest.approx((cmin, g, d), abs=1e-6)
+    assert cx.min_cnxe_pav(*pts, p_tar) == pytest.approx(pav, abs=1e-6)
 
 
 def test_stable_log_sigmoid_and_extreme_scores():
     assert cx.softplus(np.array([-1000.0, 0.0, 1000.0])).tolist() == [0.0, math.log(2), 1000.0]
-    t = cx.Trials(np.array([1e6]), np.array([1.0]), np.array([-1e6]), np.array([1e6]))
-    assert cx.cnxe(t, 0.01) == pytest.approx(0.0, abs=1e-12)
-    c, g, d, sep = cx.cmin_newton(t, 0.01)
-    assert c <= 1e-6 and sep
+    pts = cx.points(np.array([1e6]), np.array([1.0]), np.array([-1e6]), np.array([1e6]))
+    assert cx.cnxe(*pts, 0.01) == pytest.approx(0.0, abs=1e-12)
+    fit = cx.min_cnxe_affine(*pts, 0.01)
+    assert fit.cnxe <= 1e-6 and fit.separable
+
+
+def test_separable_is_a_property_of_the_data():
+    # whatever the score scale, strict separation is separable and a tie at the boundary is not
+    for scale in (1e-3, 1.0, 1e3):
+        pts = cx.points(scale * np.array([2.0, 3.0]), np.ones(2), scale * np.array([1.0, -1.0]), np.ones(2))
+        assert cx.min_cnxe_affine(*pts, 0.5).separable
+        pts = cx.points(scale * np.array([1.0, 3.0]), np.ones(2), scale * np.array([1.0, -1.0]), np.ones(2))
+        assert not cx.min_cnxe_affine(*pts, 0.5).separable
 
 
 def test_prefix_sum_sweep_matches_per_threshold_recount():

@@ -12,7 +12,11 @@ unreported trials take --default-score. Queries that occur nowhere are removed.
 
 Writes <exp-dir>/scores/quesst (+ scores.json), <exp-dir>/details/quesst/score.out (the
 kit's five headline lines, also printed on stdout) and <exp-dir>/details/quesst/per_query.
-See termeval/std/quesst.py for the definitions. Keys that score_std.py also writes
+Also writes <exp-dir>/scores/quesst_operating (quesst_map, quesst_map_f4de,
+quesst_mean_p_at_N, quesst_mean_r_precision over the ranked documents of each query),
+details/quesst/ranking_per_query.tsv, details/quesst/breakdown_<kind>.tsv and the per-group
+headline values in scores.json under "breakdowns" -> "quesst".
+See termeval/std/quesst.py and docs/std-metrics.md for the definitions. Keys that score_std.py also writes
 (effective_prior, n_targets, n_detections) are named quesst_effective_prior, n_target_trials
 and n_system_detections here, so both stages can share one exp dir and scores.json.
 """
@@ -28,6 +32,8 @@ from termeval.cli import make_parser, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.std import quesst as Q
+from termeval.std import quesst_io
+from termeval.std.ranking import ranking
 from termeval.textio import atomic_write
 
 
@@ -46,6 +52,12 @@ def main(argv):
     p.add_argument("--use-decisions", type=str2bool, default=False,
                    help="actTWV from the YES/NO decisions of the detections instead (default false)")
     p.add_argument("--format", choices=("auto", "xml", "kaldi", "pairs"), default="auto")
+    p.add_argument("--breakdown", default="",
+                   help="comma list of attr:NAME, ngram, freq, oov, qtype; 'none' for none (default: "
+                        "ngram,freq, + oov with --lexicon, + qtype when query types are known)")
+    p.add_argument("--lexicon", default=None, help="words.txt: queries with a word not in it are OOV")
+    p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the target-document-count bins")
+    p.add_argument("--p-at", default="10", help="mean precision at these ranks (comma list)")
     p.add_argument("kws_dir")
     p.add_argument("detections")
     p.add_argument("exp_dir")
@@ -69,11 +81,21 @@ def main(argv):
         except ValueError:
             raise InputError(f"--act-threshold must be 'bayes' or a number, got '{a.act_threshold}'") from None
 
-    ref = Q.load_reference(a.kws_dir)
-    hyp = Q.read_pair_scores(a.detections, a.format)
+    from termeval.std import breakdown, figures
+    kinds = breakdown.parse_kinds(a.breakdown, a.lexicon is not None, quesst=True)
+    bins = breakdown.parse_bins(a.freq_bins)
+    lexicon = breakdown.read_lexicon(a.lexicon) if a.lexicon else None
+    try:
+        p_at = tuple(int(x) for x in a.p_at.split(",") if x.strip())
+    except ValueError:
+        raise InputError(f"--p-at must be a comma list of ranks, got '{a.p_at}'") from None
+    if not p_at or min(p_at) < 1:
+        raise InputError(f"--p-at must be a comma list of ranks >= 1, got '{a.p_at}'")
+    ref = quesst_io.load_reference(a.kws_dir)
+    hyp = quesst_io.read_pair_scores(a.detections, a.format)
     if a.use_decisions and hyp.decision is None:
         raise InputError("--use-decisions true, but the detections carry no YES/NO decisions", a.detections)
-    tr, warnings = Q.trials_from_inputs(ref, hyp, "min" if a.default_score == "min" else float(a.default_score))
+    tr, warnings = quesst_io.trials_from_inputs(ref, hyp, "min" if a.default_score == "min" else float(a.default_score))
     for w in warnings:
         print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
     r = Q.score_trials(tr, p_tar, thr, a.use_decisions)
@@ -113,9 +135,27 @@ def main(argv):
         Metric("n_duplicates", c["n_duplicates"]),
         Metric("n_outside_documents", c["n_outside_documents"]),
     ]
-    extra = {"quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
+    # ranked documents per query (reported trials only) and breakdowns by groups of queries
+    g = tr.n_given
+    rk = ranking(tr.query[:g], tr.score[:g], tr.target[:g], tr.n_target,
+                 np.ones(tr.n_queries, bool), p_at)
+    figures.write_ranking_table(os.path.join(det_dir, "ranking_per_query.tsv"), tr.query_ids,
+                                tr.n_target, rk, np.ones(tr.n_queries, bool))
+    pos = {q: i for i, q in enumerate(ref.query_ids)}
+    texts = [ref.query_texts[pos[q]] for q in tr.query_ids]
+    attrs = [ref.query_attrs[pos[q]] for q in tr.query_ids]
+    qtypes = breakdown.query_types(a.kws_dir, tr.query_ids, attrs)
+    if a.breakdown.strip() == "" and qtypes is not None:
+        kinds.append("qtype")
+    groups = figures.write_breakdowns(
+        det_dir, kinds,
+        lambda kind: breakdown.labels(kind, texts, attrs, tr.n_target, bins, lexicon, qtypes),
+        lambda mask: figures.quesst_group(tr, mask, p_tar, thr, a.use_decisions, rk),
+        figures.QUESST_COLUMNS, figures.HEADLINE["quesst"], bins, np.ones(tr.n_queries, bool))
+    extra = {"breakdowns": figures.merged_breakdowns(a.exp_dir, "quesst", groups), "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
                         "reference": ref.source, "detections_format": hyp.fmt}}
     path = write_scores(a.exp_dir, "quesst", metrics, "quesst", extra)
+    write_scores(a.exp_dir, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None)
     print("\n".join(lines))
     print(f"{os.path.basename(sys.argv[0])}: wrote {path} and {det_dir}/score.out", file=sys.stderr)
     return 0

@@ -8,7 +8,12 @@ Usage: python -m termeval.bin.score_std [options] <kws-data-dir> <detections> <e
 <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi hitlist (+ utt.map,
   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 <detections>: STDLIST or KWSLIST XML, or Kaldi text `kwid utt start end score` (auto-detected).
-Writes <exp-dir>/scores/std, <exp-dir>/scores/scores.json and <exp-dir>/details/.
+Writes <exp-dir>/scores/std, <exp-dir>/scores/std_operating (FA/hour at recall, recall at
+FA/hour, MAP, F4DE's MAP, mean P@N, mean R-precision), <exp-dir>/scores/scores.json (with the
+per-group headline values under "breakdowns" -> "std") and <exp-dir>/details/ (per_term.tsv,
+ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.md. Also writes the per-term statistics units/units.std_term.npz
+(steps/compare_systems.sh); with --bootstrap N, percentile intervals of ATWV/MTWV/OTWV over
+terms (docs/uncertainty.md).
 """
 from __future__ import annotations
 
@@ -40,7 +45,8 @@ def build_parser():
     p.add_argument("--include-notarget-terms", type=str2bool, default=False)
     p.add_argument("--align", default="f4de", choices=["f4de", "kaldi"])
     p.add_argument("--tolerance", type=float, default=0.5)
-    p.add_argument("--compat", default="none", choices=["none", "f4de"])
+    p.add_argument("--compat", default="none", choices=["none", "f4de", "kaldi"],
+                   help="f4de: F4DE KWSEval's rules; kaldi: compute-atwv's numbers (docs/std-kaldi-compat.md)")
     p.add_argument("--cmin", default="newton", choices=["newton", "pav"])
     p.add_argument("--default-score", type=float, default=None)
     p.add_argument("--decision-threshold", type=float, default=0.5)
@@ -52,7 +58,28 @@ def build_parser():
     p.add_argument("--source-type", default=None, help="comma-separated ECF source types to score (F4DE -Y)")
     p.add_argument("--write-alignment", type=str2bool, default=True)
     p.add_argument("--plots", type=str2bool, default=True)
+    p.add_argument("--breakdown", default="",
+                   help="comma list of attr:NAME, ngram, freq, oov; 'none' for no breakdown "
+                        "(default: ngram,freq, plus oov when --lexicon is given)")
+    p.add_argument("--lexicon", default=None, help="words.txt: terms with a word not in it are OOV")
+    p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the reference-count bins")
+    p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
+    p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
+    p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
+    p.add_argument("--bootstrap", type=int, default=0, help="resamples of terms for intervals (default 0 = off)")
+    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
     return p
+
+
+def _floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[float]:
+    try:
+        v = [float(x) for x in spec.split(",") if x.strip()]
+    except ValueError:
+        raise InputError(f"--{name} must be a comma list of numbers, got '{spec}'") from None
+    if any(not (lo <= x and (hi is None or x <= hi)) for x in v):
+        raise InputError(f"--{name}: values must lie in [{lo}, {hi if hi is not None else 'inf'}]")
+    return v
 
 
 def main(argv) -> int:
@@ -67,18 +94,24 @@ def main(argv) -> int:
         raise InputError("--tolerance must be >= 0")
     if args.trials_per_sec <= 0:
         raise InputError("--trials-per-sec must be > 0")
-    term_attr = None
-    if args.term_attr:
-        name, _, rx = args.term_attr.partition(":")
-        if rx.startswith("regex="):
-            rx = rx[len("regex="):]
-        term_attr = (name, rx)
+    if args.compat == "kaldi":
+        from termeval.std import kaldi_atwv
+        return kaldi_atwv.run_compat(args)
+    from termeval.std.termlist import parse_term_attr
+    term_attr = parse_term_attr(args.term_attr) if args.term_attr else None
     params = Params(preset=args.preset, p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,
                     trials_per_sec=args.trials_per_sec, include_notarget_terms=args.include_notarget_terms,
                     align=args.align, tolerance=args.tolerance, compat_f4de=args.compat == "f4de",
                     cmin=args.cmin, default_score=args.default_score,
                     decision_threshold=args.decision_threshold, term_attr=term_attr,
                     source_types=args.source_type.split(",") if args.source_type else None)
+    from termeval.std import breakdown
+    kinds = breakdown.parse_kinds(args.breakdown, args.lexicon is not None)
+    bins = breakdown.parse_bins(args.freq_bins)
+    lexicon = breakdown.read_lexicon(args.lexicon) if args.lexicon else None
+    fa_h = _floats(args.fa_per_hour, "fa-per-hour", 0.0)
+    recalls = _floats(args.recall, "recall", 0.0, 1.0)
+    p_at = tuple(int(x) for x in _floats(args.p_at, "p-at", 1.0))
     kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
     dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
     res = score_std(kws, dets, params)
@@ -91,11 +124,46 @@ def main(argv) -> int:
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
                "n_terms": f"of {res.extra['n_terms_listed']} listed"}
-    metrics = [Metric(k, m[k], support.get(k, "")) for k in KEYS]
-    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra={"std": res.extra})
+    ci, more = std_intervals(args, res, dets)
+    metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
+    from termeval.std import figures
+    rk = figures.std_ranking(res, p_at)
+    figures.write_ranking_table(os.path.join(details, "ranking_per_term.tsv"), res.terms.ids,
+                                res.ntrue, rk, res.evaluated)
+    terms = res.terms
+    groups = figures.write_breakdowns(
+        details, kinds,
+        lambda kind: breakdown.labels(kind, terms.texts, terms.attrs, res.ntrue, bins, lexicon),
+        lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], bins,
+        res.evaluated)
+    extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(args.exp_dir, "std", groups), **more}
+    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra=extra)
+    write_scores(args.exp_dir, "std_operating", figures.std_operating(res, fa_h, recalls, rk),
+                 benchmark=None)
     with open(os.path.join(args.exp_dir, "scores", "std"), encoding="utf-8") as f:
         sys.stdout.write(f.read())
     return 0
+
+
+def std_intervals(args, res, dets) -> tuple[dict, dict]:
+    """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
+    from termeval.bootstrap.engine import bootstrap_ci
+    from termeval.bootstrap.std import term_table
+    from termeval.bootstrap.units import data_identity, save_units, units_path
+    if args.bootstrap < 0 or not 0 < args.ci < 1:
+        raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {args.bootstrap} and {args.ci}")
+    us = term_table(res, dets)
+    save_units(units_path(args.exp_dir, "std_term"), us)
+    ci = bootstrap_ci(us, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
+    files = [os.path.join(args.kws_dir, f) for f in sorted(os.listdir(args.kws_dir))] \
+        if os.path.isdir(args.kws_dir) else [args.kws_dir]
+    files = [f for f in files + [args.ecf, args.rttm, args.termlist] if f and os.path.isfile(f)]
+    settings = {k: getattr(args, k) for k in ("preset", "p_target", "c_miss", "c_fa", "trials_per_sec",
+                                              "include_notarget_terms", "align", "tolerance", "compat",
+                                              "term_attr", "source_type")}
+    more = {"data_id": data_identity(files, settings),
+            "bootstrap": {"n": args.bootstrap, "seed": args.seed, "level": args.ci, "unit": "term"}}
+    return ci, more
 
 
 def _f(x, fmt="{:.6f}"):
@@ -160,8 +228,8 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     aligned = dref >= 0
     label = np.where(aligned, np.where(yes, "CORR", "MISS"), np.where(yes, "FA", "CORR!DET"))
     j = np.maximum(dref, 0)
-    rb = np.asarray(_fmt_col(occ.beg[j]) if len(j) else [], dtype=object)
-    re_ = np.asarray(_fmt_col(occ.end[j]) if len(j) else [], dtype=object)
+    rb = np.asarray(_fmt_col(occ.beg[j]) if len(occ) else [""] * len(j), dtype=object)
+    re_ = np.asarray(_fmt_col(occ.end[j]) if len(occ) else [""] * len(j), dtype=object)
     rb[~aligned] = ""
     re_[~aligned] = ""
     with atomic_write(path) as f:

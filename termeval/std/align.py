@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import numpy as np
 
-EPS = 1e-9          # absorbs float noise in the window test (an exact 0.5 s is accepted)
 EPS_TIME = 1e-8     # F4DE kernel weights
 EPS_SCORE = 1e-6
 
@@ -63,22 +62,33 @@ def _segmented_cummax(g: np.ndarray, x: np.ndarray) -> np.ndarray:
     return x
 
 
-def candidate_pairs(g_r, beg_r, end_r, g_d, mid_d, tol):
-    """All allowed (det, ref) pairs: same group and beg_r - tol <= mid_d <= end_r + tol.
+def f4de_mid(beg: np.ndarray, dur: np.ndarray) -> np.ndarray:
+    """F4DE's detection mid-point, `MID = BT + DUR/2.0` in doubles (KWSTermRecord). Not
+    `beg + (end - beg)/2`: that differs by one ulp for about a quarter of 3-decimal inputs."""
+    return np.asarray(beg, dtype=np.float64) + np.asarray(dur, dtype=np.float64) / 2.0
 
-    Returns (det_idx, ref_idx) into the given arrays, sorted by det then ref begin.
+
+def candidate_pairs(g_r, beg_r, end_r, g_d, mid_d, tol):
+    """All allowed (det, ref) pairs: same group and not (mid < beg_r - tol or mid > end_r + tol),
+    F4DE's test (`_bipartiteKernel`) with its double arithmetic and no tolerance.
+
+    The window ends are computed once per reference exactly as F4DE does (beg - tol, end + tol
+    in doubles); both are non-decreasing functions of beg/end, so the binary searches on them
+    are exact. Returns (det_idx, ref_idx), sorted by det then ref begin.
     """
     ro = np.lexsort((beg_r, g_r))
-    gs, bs, es = g_r[ro], beg_r[ro], end_r[ro]
-    cm = _segmented_cummax(gs, es)
-    hi = grouped_rank(gs, bs, g_d, mid_d + tol + EPS, side="right")
-    lo = grouped_rank(gs, cm, g_d, mid_d - tol - EPS, side="left")
+    gs = g_r[ro]
+    lo_w = beg_r[ro] - tol       # window start of each reference, sorted within a group
+    hi_w = end_r[ro] + tol
+    cm = _segmented_cummax(gs, hi_w)
+    hi = grouped_rank(gs, lo_w, g_d, mid_d, side="right")   # refs with lo_w <= mid
+    lo = grouped_rank(gs, cm, g_d, mid_d, side="left")      # first ref whose prefix max >= mid
     cnt = np.maximum(hi - lo, 0)
     total = int(cnt.sum())
     det_idx = np.repeat(np.arange(len(g_d), dtype=np.int64), cnt)
     starts = np.cumsum(cnt) - cnt
     pos = lo[det_idx] + (np.arange(total, dtype=np.int64) - starts[det_idx])
-    ok = (mid_d[det_idx] >= bs[pos] - tol - EPS) & (mid_d[det_idx] <= es[pos] + tol + EPS)
+    ok = (mid_d[det_idx] >= lo_w[pos]) & (mid_d[det_idx] <= hi_w[pos])
     return det_idx[ok], ro[pos[ok]]
 
 
@@ -141,9 +151,12 @@ def _hungarian_max(w: np.ndarray) -> list[tuple[int, int]]:
 
 def align_f4de(g_r: np.ndarray, beg_r: np.ndarray, end_r: np.ndarray,
                g_d: np.ndarray, beg_d: np.ndarray, end_d: np.ndarray, score_d: np.ndarray,
-               tol: float = 0.5, score_range: tuple[float, float] | None = None
-               ) -> tuple[np.ndarray, np.ndarray, dict]:
+               tol: float = 0.5, score_range: tuple[float, float] | None = None,
+               dur_d: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, dict]:
     """F4DE one-to-one alignment. g_*: int64 group keys (term, file, channel).
+
+    dur_d: the detections' durations as read; the mid-point is beg_d + dur_d / 2 as in F4DE
+    (end_d should be beg_d + dur_d). Without it, end_d - beg_d stands in for the duration.
 
     score_range: the KWSLIST header (min_score, max_score) if given; otherwise scores are
     normalised by the min/max of the detections in each group, as F4DE does.
@@ -156,7 +169,7 @@ def align_f4de(g_r: np.ndarray, beg_r: np.ndarray, end_r: np.ndarray,
     stats = {"pairs": 0, "simple": 0, "hungarian_clusters": 0, "hungarian_max_size": 0}
     if D == 0 or R == 0:
         return det_match, ref_match, stats
-    mid_d = beg_d + (end_d - beg_d) / 2
+    mid_d = f4de_mid(beg_d, end_d - beg_d if dur_d is None else dur_d)
     di, ri = candidate_pairs(g_r, beg_r, end_r, g_d, mid_d, tol)
     P = len(di)
     stats["pairs"] = P

@@ -16,7 +16,8 @@ import numpy as np
 
 from termeval.errors import InputError
 from termeval.std import xmlsafe
-from termeval.std.ecf import file_id
+from termeval.std.ecf import INT32, file_id
+from termeval.std.xmlsafe import clip
 
 YES, NO, UNSET = 1, 0, -1
 
@@ -68,9 +69,10 @@ def detect_format(path: str) -> str:
     if root in ("stdlist", "kwslist"):
         return root
     if root == "?":
+        xmlsafe.check(path)  # names the line of the problem when there is one
         raise InputError("looks like XML but is not well-formed (or starts with a DOCTYPE/entity "
                          "declaration, which is refused)", path)
-    raise InputError(f"unknown detection list: root element <{root}> (expected <stdlist> or "
+    raise InputError(f"unknown detection list: root element <{clip(root)}> (expected <stdlist> or "
                      "<kwslist>, or Kaldi text 'kwid utt start end score')", path)
 
 
@@ -139,12 +141,15 @@ def _read_xml(path: str) -> Detections:
             fa(c)
             ch = a.get("channel", "1")
             c = cmap.get(ch)
-            if c is None:
+            if c is None:  # checked at its first use, so the message names this line
+                _channel(ch)
                 c = cmap[ch] = len(cmap)
             ca(c)
             dv = a.get("decision", "")
             c = dmap.get(dv)
             if c is None:
+                if dv.strip().upper() not in ("YES", "NO", ""):
+                    raise InputError(f"decision '{clip(dv)}' is neither YES nor NO")
                 c = dmap[dv] = len(dmap)
             da(c)
             counts[-1] += 1
@@ -154,7 +159,7 @@ def _read_xml(path: str) -> Detections:
             if tid is None:
                 raise InputError(f"<{tag}> without kwid/termid")
             if tid in seen_blocks:
-                raise InputError(f"term '{tid}' has a second {tag} block (F4DE would count its "
+                raise InputError(f"term '{clip(tid)}' has a second {tag} block (F4DE would count its "
                                  "references twice); merge the blocks")
             seen_blocks[tid] = len(blocks)
             blocks.append(tid)
@@ -163,7 +168,7 @@ def _read_xml(path: str) -> Detections:
             return
         if state["root"] is None:
             if tag not in ("kwslist", "stdlist"):
-                raise InputError(f"expected a <kwslist> or <stdlist> root element, found <{tag}>")
+                raise InputError(f"expected a <kwslist> or <stdlist> root element, found <{clip(tag)}>")
             state["root"] = tag
             header.update(a)
 
@@ -188,14 +193,10 @@ def _read_xml(path: str) -> Detections:
             dec_lut[c] = UNSET
         else:
             first = d_codes.index(c)
-            raise InputError(f"decision '{k}' is neither YES nor NO ({_where(first, blocks, counts)})", path)
+            raise InputError(f"decision '{clip(k)}' is neither YES nor NO ({_where(first, blocks, counts)})", path)
     chan_lut = np.empty(max(len(cmap), 1), dtype=np.int32)
     for k, c in cmap.items():
-        try:
-            chan_lut[c] = int(k)
-        except ValueError:
-            first = c_codes.index(c)
-            raise InputError(f"channel '{k}' is not an integer ({_where(first, blocks, counts)})", path) from None
+        chan_lut[c] = _channel(k)  # every value was checked when first seen
     file_ids, fremap = _vocab_codes(fmap, file_id)
     term = np.repeat(np.arange(len(blocks), dtype=np.int32), counts)
     mn, mx = _score_range(header, path)
@@ -209,11 +210,21 @@ def _read_xml(path: str) -> Detections:
         system_id=header.get("system_id", ""), path=path)
 
 
+def _channel(text: str) -> int:
+    try:
+        ch = int(text)
+    except ValueError:
+        ch = None
+    if ch is None or not INT32[0] <= ch <= INT32[1]:
+        raise InputError(f"channel '{clip(text)}' is not an int32 integer")
+    return ch
+
+
 def _where(i: int, blocks: list[str], counts: list[int]) -> str:
     ends = np.cumsum(counts)
     b = int(np.searchsorted(ends, i, side="right"))
     k = i - (int(ends[b - 1]) if b > 0 else 0)
-    return f"term '{blocks[b]}', detection #{k + 1}"
+    return f"term '{clip(blocks[b])}', detection #{k + 1}"
 
 
 def _score_range(header: dict, path: str) -> tuple[float | None, float | None]:
@@ -223,7 +234,7 @@ def _score_range(header: dict, path: str) -> tuple[float | None, float | None]:
         mn = float(mn) if mn not in (None, "") else None
         mx = float(mx) if mx not in (None, "") else None
     except ValueError:
-        raise InputError(f"bad min_score/max_score '{mn}'/'{mx}' in the header", path) from None
+        raise InputError(f"bad min_score/max_score '{clip(mn)}'/'{clip(mx)}' in the header", path) from None
     if (mn is None) != (mx is None):
         raise InputError("the kwslist header gives only one of min_score/max_score", path)
     return mn, mx
@@ -238,8 +249,7 @@ def _times_and_scores(tbegs, durs, scores, path: str, blocks, counts):
     for arr, raw, what in ((du, durs, "negative duration dur"), (tb, tbegs, "negative start time tbeg")):
         bad = np.flatnonzero(arr < 0)
         if len(bad):
-            v = raw[bad[0]]
-            v = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+            v = clip(raw[bad[0]])
             raise InputError(f"{what}={v} ({_where(bad[0], blocks, counts)})", path)
     return tb, du, sc
 
@@ -254,13 +264,11 @@ def _to_float(values: list[str], what: str, path: str, blocks, counts) -> np.nda
             try:
                 float(v)
             except ValueError:
-                v = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
-                raise InputError(f"{what} '{v}' is not a number ({_where(i, blocks, counts)})", path) from None
+                raise InputError(f"{what} '{clip(v)}' is not a number ({_where(i, blocks, counts)})", path) from None
         raise
     bad = np.flatnonzero(~np.isfinite(arr))
     if len(bad):
-        v = values[bad[0]]
-        v = v.decode("utf-8", "replace") if isinstance(v, bytes) else v
+        v = clip(values[bad[0]])
         raise InputError(f"{what} '{v}' is not a finite number "
                          f"({_where(int(bad[0]), blocks, counts)})", path)
     return arr
@@ -300,7 +308,7 @@ def _read_kaldi(path: str, frame_length: float, utt_map, segments) -> Detections
             try:
                 float(v)
             except ValueError:
-                raise InputError(f"'{v}' is not a number", path, lines[k // 3]) from None
+                raise InputError(f"'{clip(v)}' is not a number", path, lines[k // 3]) from None
         raise
     bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
     if len(bad):
@@ -386,7 +394,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         if tid is None:
             return None
         if tid in seen:
-            raise InputError(f"term '{tid}' has a second detected_{b.group(1).decode()} block (F4DE would "
+            raise InputError(f"term '{clip(tid)}' has a second detected_{b.group(1).decode()} block (F4DE would "
                              "count its references twice); merge the blocks", path)
         seen.add(tid)
         blocks.append(tid)
@@ -407,8 +415,8 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     cvoc = {v: i for i, v in enumerate(dict.fromkeys(ccol))}
     try:
         clut = np.asarray([int(c) for c in cvoc], dtype=np.int32)
-    except ValueError:
-        return None
+    except (ValueError, OverflowError):
+        return None  # the exact parser names the offending detection
     chan = clut[np.fromiter(map(cvoc.__getitem__, ccol), dtype=np.int64, count=n)]
     dvoc = {v: i for i, v in enumerate(dict.fromkeys(decol))}
     lut = []

@@ -29,9 +29,38 @@ def file_id(name: str) -> str:
     return base
 
 
+INT32 = (-2 ** 31, 2 ** 31 - 1)
+
+
+def channel_number(text: str, lineno: int | None = None, path: str | None = None) -> int:
+    """A channel attribute/field as an int32 (channels are stored as int32 arrays)."""
+    try:
+        ch = int(text)
+    except (TypeError, ValueError):
+        raise InputError(f"channel '{xmlsafe.clip(text)}' is not an integer", path, lineno) from None
+    if not INT32[0] <= ch <= INT32[1]:
+        raise InputError(f"channel {xmlsafe.clip(text)} is out of the int32 range", path, lineno)
+    return ch
+
+
 def round4(x):
-    """F4DE's sprintf('%.4f') on end times (numpy-vectorised, correctly rounded)."""
-    return np.round(np.asarray(x, dtype=np.float64), 4)
+    """F4DE's `sprintf("%.4f", x)` read back as a double, exactly.
+
+    Vectorised as rint(x * 1e4) / 1e4 (half to even, like printf on an exact tie); the
+    product is rounded, so values within a few ulps of a half-way point are redone with
+    Python's correctly rounded '%.4f'.
+    """
+    x = np.asarray(x, dtype=np.float64)
+    y = x * 1e4
+    r = np.rint(y) / 1e4
+    with np.errstate(invalid="ignore"):
+        near = np.abs(np.abs(y - np.floor(y)) - 0.5) <= np.abs(y) * 2.0 ** -49 + 1e-300
+    if np.any(near):
+        flat, xf = r.reshape(-1), x.reshape(-1)
+        for i in np.flatnonzero(near.reshape(-1)):
+            flat[i] = float("%.4f" % xf[i])
+        r = flat.reshape(x.shape)
+    return r
 
 
 @dataclass
@@ -101,7 +130,7 @@ def read_ecf(path: str) -> Ecf:
         if not root:
             root.append(tag)
             if tag != "ecf":
-                raise InputError(f"expected an <ecf> root element, found <{tag}>")
+                raise InputError(f"expected an <ecf> root element, found <{xmlsafe.clip(tag)}>")
             attrs.update(a)
             return
         if tag != "excerpt":
@@ -111,11 +140,11 @@ def read_ecf(path: str) -> Ecf:
         tb = _num(a.get("tbeg", "0"), "tbeg")
         du = _num(a["dur"], "dur")
         if tb < 0 or du < 0:
-            raise InputError(f"negative excerpt time (tbeg={a.get('tbeg')}, dur={a['dur']})")
-        try:
-            ch = int(a.get("channel", "1"))
-        except ValueError:
-            raise InputError(f"channel '{a.get('channel')}' is not an integer") from None
+            raise InputError(f"negative excerpt time (tbeg={xmlsafe.clip(a.get('tbeg'))}, dur={xmlsafe.clip(a['dur'])})")
+        if not math.isfinite(tb + du):
+            raise InputError(f"excerpt end tbeg + dur is too large (tbeg={xmlsafe.clip(a.get('tbeg'))}, "
+                             f"dur={xmlsafe.clip(a['dur'])})")
+        ch = channel_number(a.get("channel", "1"))
         files.append(file_id(a["audio_filename"]))
         chans.append(ch)
         tbegs.append(tb)
@@ -144,21 +173,22 @@ def _num(text: str, what: str) -> float:
     try:
         v = float(text)
     except (TypeError, ValueError):
-        raise InputError(f"{what} '{text}' is not a number") from None
+        raise InputError(f"{what} '{xmlsafe.clip(text)}' is not a number") from None
     if not math.isfinite(v):
-        raise InputError(f"{what} '{text}' is not a finite number")
+        raise InputError(f"{what} '{xmlsafe.clip(text)}' is not a finite number")
     return v
 
 
 def in_ecf(ecf_key: np.ndarray, ecf_tbeg: np.ndarray, ecf_tend: np.ndarray, key: np.ndarray,
-           beg: np.ndarray, end: np.ndarray, eps: float = 1e-9) -> np.ndarray:
+           beg: np.ndarray, end: np.ndarray) -> np.ndarray:
     """Boolean mask: [beg, end] lies inside some excerpt with the same (file, channel) key.
 
     F4DE's belongsInECF (beg >= excerpt.tbeg and end <= excerpt.tend, tend rounded to 4
     decimals), vectorised: with excerpts sorted by start, the test is
     max(tend of the excerpts with tbeg <= beg) >= end, a prefix maximum per key. Keys are
     integers (e.g. file_code * n_channels + channel); items whose key is not in the ECF are
-    outside. A tolerance of 1e-9 s absorbs float noise in the comparisons.
+    outside. No tolerance, as in F4DE: pass `end` = tbeg + dur in doubles, unrounded (a
+    detection ending at 387.29200000000003 is outside an excerpt ending at 387.2920).
     """
     n = len(key)
     out = np.zeros(n, dtype=bool)
@@ -173,6 +203,6 @@ def in_ecf(ecf_key: np.ndarray, ecf_tbeg: np.ndarray, ecf_tend: np.ndarray, key:
             if s1 - s0 > 1:
                 te_s[s0:s1] = np.maximum.accumulate(te_s[s0:s1])
     from termeval.std.align import grouped_rank
-    last = grouped_rank(ek_s, tb_s, key, beg + eps, side="right") - 1
+    last = grouped_rank(ek_s, tb_s, key, beg, side="right") - 1
     j = np.maximum(last, 0)
-    return (last >= 0) & (ek_s[j] == key) & (te_s[j] + eps >= end)
+    return (last >= 0) & (ek_s[j] == key) & (te_s[j] >= end)

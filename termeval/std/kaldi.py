@@ -4,6 +4,7 @@ and durations from `utt2dur`/`reco2dur` (or a single number in `trials`).
 """
 from __future__ import annotations
 
+import math
 import os
 from typing import Optional
 
@@ -11,10 +12,11 @@ import numpy as np
 
 from termeval.errors import InputError
 from termeval.std.detections import read_detections
-from termeval.std.ecf import Ecf, ecf_from_durations, file_id
+from termeval.std.ecf import Ecf, ecf_from_durations, file_id, round4
 from termeval.std.rttm import Occurrences, sort_occurrences
 from termeval.std.termlist import TermList
-from termeval.textio import iter_lines, parse_float, read_map
+from termeval.std.xmlsafe import clip
+from termeval.textio import iter_lines, read_map
 
 
 def read_utt_map(path: str) -> dict[str, str]:
@@ -34,7 +36,7 @@ def read_segments(path: str) -> dict[str, tuple[str, float]]:
             continue
         if len(f) < 4:
             raise InputError("expected 'utt reco start end'", path, lineno)
-        out[f[0]] = (f[1], parse_float(f[2], path, lineno))
+        out[f[0]] = (f[1], _float(f[2], path, lineno))
     return out
 
 
@@ -46,9 +48,9 @@ def read_durations(path: str) -> dict[str, float]:
             continue
         if len(f) != 2:
             raise InputError("expected '<id> <duration>'", path, lineno)
-        d = parse_float(f[1], path, lineno, "duration")
+        d = _float(f[1], path, lineno, "duration")
         if d < 0:
-            raise InputError(f"negative duration {f[1]}", path, lineno)
+            raise InputError(f"negative duration {clip(f[1])}", path, lineno)
         out[f[0]] = d
     return out
 
@@ -59,7 +61,7 @@ def read_frame_length(kws_dir: str) -> float:
         return 0.01
     for lineno, line in iter_lines(p):
         if line.strip():
-            return parse_float(line.strip(), p, lineno, "frame length")
+            return _float(line.strip(), p, lineno, "frame length")
     return 0.01
 
 
@@ -75,9 +77,9 @@ def read_hitlist(path: str, terms: Optional[TermList], frame_length: float,
     t = codes[h.term] if len(h) else np.zeros(0, np.int64)
     if np.any(t < 0):
         bad = h.term_ids[int(h.term[np.flatnonzero(t < 0)[0]])]
-        raise InputError(f"keyword '{bad}' of the hitlist is not in the keyword list", path)
+        raise InputError(f"keyword '{clip(bad)}' of the hitlist is not in the keyword list", path)
     files = np.asarray(h.file_ids, dtype=object)[h.file] if len(h) else np.zeros(0, dtype=object)
-    end = np.round(h.tbeg + h.dur, 4)
+    end = round4(h.tbeg + h.dur)
     occ = Occurrences(t.astype(np.int32), files, h.chan, h.tbeg, end, end)
     return terms, sort_occurrences(occ)
 
@@ -92,5 +94,16 @@ def kaldi_ecf(kws_dir: str, segments) -> tuple[Optional[Ecf], Optional[float]]:
     if os.path.exists(p):
         for lineno, line in iter_lines(p):
             if line.strip():
-                return None, parse_float(line.split()[0], p, lineno, "trials")
+                return None, _float(line.split()[0], p, lineno, "trials")
     raise InputError("Kaldi-style kws dir needs ecf.xml, utt2dur/reco2dur or trials", kws_dir)
+
+
+def _float(text: str, path: str, line: int, what: str = "time") -> float:
+    """A finite number; the message quotes at most ~200 characters of the text."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"{what} '{clip(text)}' is not a number", path, line) from None
+    if not math.isfinite(value):
+        raise InputError(f"{what} '{clip(text)}' is not a finite number", path, line)
+    return value

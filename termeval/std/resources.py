@@ -436,7 +436,7 @@ def audio_duration(path: str) -> tuple[float, str]:
 def query_duration_from_termlist(kws_dir: str) -> tuple[float, str] | None:
     """T_query from a term list whose every term carries a `duration` (or `dur`) attribute
     in seconds (terminfo/kwinfo attr), summed over terms. None if absent."""
-    from termeval.std.quesst import _find
+    from termeval.std.quesst_io import _find
     from termeval.std.termlist import read_termlist
     tl = _find(kws_dir, ("tlist.xml", "kwlist.xml"), (".tlist.xml", ".kwlist.xml"))
     if tl is None:

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.std.ecf import file_id, round4
+from termeval.std.ecf import channel_number, file_id, round4
+from termeval.std.xmlsafe import clip
 from termeval.std.termlist import TermList
 from termeval.textio import iter_lines
 
@@ -57,6 +58,7 @@ class Occurrences:
 def read_rttm(path: str) -> Lexemes:
     """Read the LEXEME lines of an RTTM file (9 or more fields; text after ';;' ignored)."""
     files, chans, tb, td, tok, sub, spk = [], [], [], [], [], [], []
+    n_other, last_line = 0, 0
     for lineno, line in iter_lines(path):
         if ";;" in line:
             line = line.split(";;", 1)[0]
@@ -64,19 +66,21 @@ def read_rttm(path: str) -> Lexemes:
         if not f:
             continue
         if f[0] != "LEXEME":
+            n_other += 1
+            last_line = lineno
             continue
         if len(f) < 9:
             raise InputError(f"RTTM LEXEME line needs 9 fields, got {len(f)}", path, lineno)
         try:
             b = float(f[3])
             d = float(f[4])
-            c = int(f[2]) if f[2] not in ("<NA>", "NA") else 1
         except ValueError:
-            raise InputError(f"bad channel/tbeg/tdur '{f[2]} {f[3]} {f[4]}'", path, lineno) from None
-        if not (math.isfinite(b) and math.isfinite(d)):
+            raise InputError(f"bad tbeg/tdur '{clip(f[3] + ' ' + f[4])}'", path, lineno) from None
+        c = channel_number(f[2], lineno, path) if f[2] not in ("<NA>", "NA") else 1
+        if not (math.isfinite(b) and math.isfinite(d) and math.isfinite(b + d)):
             raise InputError("tbeg/tdur must be finite numbers", path, lineno)
         if d < 0 or b < 0:
-            raise InputError(f"negative time (tbeg {f[3]}, tdur {f[4]})", path, lineno)
+            raise InputError(f"negative time (tbeg {clip(f[3])}, tdur {clip(f[4])})", path, lineno)
         files.append(file_id(f[1]))
         chans.append(c)
         tb.append(b)
@@ -84,6 +88,9 @@ def read_rttm(path: str) -> Lexemes:
         tok.append(f[5])
         sub.append(f[6])
         spk.append(f[7])
+    if not files:
+        raise InputError(f"no LEXEME records ({n_other} other records such as SPEAKER): the reference "
+                         "words of an RTTM are its LEXEME lines", path, last_line or None)
     tbeg = np.asarray(tb, dtype=np.float64)
     return Lexemes(np.asarray(files, dtype=object), np.asarray(chans, dtype=np.int32), tbeg,
                    round4(tbeg + np.asarray(td, dtype=np.float64)), np.asarray(tok, dtype=object),

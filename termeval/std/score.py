@@ -127,6 +127,8 @@ class StdResult:
     # alignment table (in-ECF detections of selected terms, then unaligned references)
     ali: dict = field(default_factory=dict)
     beta: float = float("nan")
+    # scored trials of the evaluated terms (term, score, yes, target) for breakdowns/rankings
+    trials: dict = field(default_factory=dict)
 
 
 def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
@@ -227,7 +229,7 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
     else:
         srange = (dets.min_score, dets.max_score) if dets.min_score is not None else None
         dm, rm, astats = align_f4de(g_r, occ.beg[ri], occ.end[ri], g_d, dbeg[di], dend[di],
-                                    dets.score[di], p.tolerance, srange)
+                                    dets.score[di], p.tolerance, srange, dur_d=dets.dur[di])
     if dets.min_score is not None and len(dets) and (dets.score.min() < dets.min_score or dets.score.max() > dets.max_score):
         msg = (f"scores outside the header's min_score/max_score [{dets.min_score:g}, {dets.max_score:g}] "
                "(F4DE aborts; the header range still normalises the tie-break)")
@@ -298,12 +300,14 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
         if np.any(virt[ct] < 0):
             warnings.append("more detections than trials for some term: virtual non-targets clamped at 0")
         n_virt = float(np.maximum(virt[ct], 0).sum())
-        trials = cx.Trials(*cx.compact(np.r_[tar_s, default], np.r_[np.ones(len(tar_s)), n_unal_ref]),
-                           *cx.compact(np.r_[non_s, default], np.r_[np.ones(len(non_s)), n_virt]))
-        cn = cx.cnxe(trials, p_tar)
-        cmin, gamma, delta, separable = cx.cmin_newton(trials, p_tar)
-        if p.cmin == "pav":
-            cmin = cx.cmin_pav(trials, p_tar)
+        pts = cx.points(np.r_[tar_s, default], np.r_[np.ones(len(tar_s)), n_unal_ref],
+                        np.r_[non_s, default], np.r_[np.ones(len(non_s)), n_virt])
+        if pts[1].any() and not pts[1].all():
+            cn = cx.cnxe(*pts, p_tar)
+            fit = cx.min_cnxe_affine(*pts, p_tar)
+            cmin, gamma, delta, separable = fit.cnxe, fit.gamma, fit.delta, fit.separable
+            if p.cmin == "pav":
+                cmin = cx.min_cnxe_pav(*pts, p_tar)
         if separable:
             warnings.append("target and non-target scores are separable: Cmin_nxe is an infimum")
         if gamma is not None and gamma == gamma and gamma < 0:
@@ -335,4 +339,7 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
            "ref_index": ri,
            "ref_det": np.where(rm >= 0, di[np.maximum(rm, 0)], -1) if len(di) else np.full(len(ri), -1),
            "yes": yes_all, "file_vocab": list(fvocab)}
-    return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta)
+    trials = {"term": tt, "score": tscore, "yes": tyes, "target": ttarget, "n_trials": N,
+              "t_audio": t_audio}
+    return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta,
+                     trials)

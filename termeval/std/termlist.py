@@ -31,8 +31,28 @@ class TermList:
 
     def select(self, name: str, regex: str) -> list[int]:
         """Indices of the terms whose attribute `name` fully matches `regex` (F4DE -q)."""
-        rx = re.compile(regex)
+        rx = compile_term_regex(regex)
         return [i for i, a in enumerate(self.attrs) if name in a and rx.fullmatch(a[name])]
+
+
+def compile_term_regex(regex: str) -> "re.Pattern":
+    try:
+        return re.compile(regex)
+    except (re.error, RecursionError, OverflowError, ValueError) as e:
+        raise InputError(f"--term-attr: invalid regular expression '{xmlsafe.clip(regex)}': "
+                         f"{xmlsafe.clip(e)}") from None
+
+
+def parse_term_attr(spec: str) -> tuple[str, str]:
+    """--term-attr NAME:REGEX (or NAME:regex=REGEX, F4DE's -q form) -> (name, regex), the
+    regex checked now so a typo is reported before anything is read."""
+    name, colon, rx = spec.partition(":")
+    if not colon or not name:
+        raise InputError(f"--term-attr: expected NAME:REGEX, got '{xmlsafe.clip(spec)}'")
+    if rx.startswith("regex="):
+        rx = rx[len("regex="):]
+    compile_term_regex(rx)
+    return name, rx
 
 
 def read_termlist(path: str) -> TermList:
@@ -47,7 +67,7 @@ def read_termlist(path: str) -> TermList:
     def start(tag: str, a: dict) -> None:
         if not meta:
             if tag not in ("kwlist", "termlist"):
-                raise InputError(f"expected a <kwlist> or <termlist> root element, found <{tag}>")
+                raise InputError(f"expected a <kwlist> or <termlist> root element, found <{xmlsafe.clip(tag)}>")
             meta.update(a)
             meta["_dialect"] = tag
             return
@@ -56,7 +76,7 @@ def read_termlist(path: str) -> TermList:
             if tid is None:
                 raise InputError(f"<{tag}> without kwid/termid")
             if tid in seen:
-                raise InputError(f"duplicate term id '{tid}'")
+                raise InputError(f"duplicate term id '{xmlsafe.clip(tid)}'")
             seen[tid] = len(ids)
             ids.append(tid)
             texts.append("")
@@ -109,7 +129,7 @@ def read_keywords_txt(path: str) -> TermList:
         if not parts:
             continue
         if parts[0] in seen:
-            raise InputError(f"duplicate keyword id '{parts[0]}'", path, lineno)
+            raise InputError(f"duplicate keyword id '{xmlsafe.clip(parts[0])}'", path, lineno)
         seen.add(parts[0])
         ids.append(parts[0])
         texts.append(parts[1].strip() if len(parts) > 1 else parts[0])

@@ -53,6 +53,66 @@ def beta_from(p_target: float, c_miss: float, c_fa: float) -> float:
     return c_fa * (1.0 - p_target) / (c_miss * p_target)
 
 
+def sweep(score: np.ndarray, weight: np.ndarray, asc: np.ndarray | None = None
+          ) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct thresholds, decreasing; sum of `weight` over the trials scoring >= each).
+
+    The TWV sweep of STD and QUESST: with weight = TWV gain of accepting a trial, the sums are
+    TWV(theta) at every distinct score (YES iff score >= theta: equal scores are accepted
+    together). `weight` may be 2-D (one column per quantity). `asc`: a precomputed ascending
+    argsort of the scores.
+    """
+    order = np.argsort(-score, kind="stable") if asc is None else asc[::-1]
+    s = score[order]
+    cum = np.cumsum(weight[order], axis=0)
+    end = np.ones(len(s), dtype=bool)
+    end[:-1] = s[1:] != s[:-1]  # within a tie group only the group end is read
+    return s[end], cum[end]
+
+
+def best_index(val: np.ndarray) -> int:
+    """Index of the maximum of a sweep (thresholds decreasing); among values within TIE of the
+    maximum the lowest threshold (the last index) wins, as in F4DE."""
+    best = float(val.max())
+    return int(np.flatnonzero(val >= best - TIE * max(1.0, abs(best)))[-1])
+
+
+def segment_best(seg: np.ndarray, score: np.ndarray, weight: np.ndarray, n_seg: int,
+                 reject_ok: np.ndarray | bool = True, order: np.ndarray | None = None
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """Per segment (term, query): the best sum of `weight` over score >= theta_s with theta_s
+    among the segment's own scores, or 0 (theta_s = +inf, reject all) where `reject_ok`.
+
+    Returns (best, threshold); ties keep the lowest threshold; empty segments give (0, inf).
+    Points are visited in (segment, score) ascending order (`order`: a precomputed
+    lexsort((score, seg))); the value at a score group is the within-segment suffix sum.
+    """
+    reject = np.broadcast_to(np.asarray(reject_ok, bool), (n_seg,))
+    best = np.full(n_seg, -np.inf)
+    thr = np.full(n_seg, np.inf)
+    if len(seg):
+        o = np.lexsort((score, seg)) if order is None else order
+        q, s, wo = seg[o], score[o], weight[o]
+        total = np.bincount(q, weights=wo, minlength=n_seg)
+        cum = np.cumsum(wo)
+        qstart = np.searchsorted(q, np.arange(n_seg))
+        before = np.concatenate([[0.0], cum])[qstart]
+        suffix = total[q] - (cum - before[q]) + wo  # this point and every higher one
+        first = np.ones(len(q), dtype=bool)
+        first[1:] = (s[1:] != s[:-1]) | (q[1:] != q[:-1])
+        qf, sf, vf = q[first], s[first], suffix[first]
+        starts = np.flatnonzero(np.r_[True, qf[1:] != qf[:-1]])
+        best[qf[starts]] = np.maximum.reduceat(vf, starts)
+        bq = best[qf]
+        hit = (vf >= bq - TIE * np.maximum(1.0, np.abs(bq))) & ~(reject[qf] & (vf <= 0))
+        hq = qf[hit]
+        firsthit = np.r_[True, hq[1:] != hq[:-1]] if len(hq) else np.zeros(0, bool)
+        thr[hq[firsthit]] = sf[hit][firsthit]  # scores ascend: the first hit is the lowest
+    best = np.where(reject, np.maximum(best, 0.0), best)
+    best[~np.isfinite(best)] = 0.0
+    return best, thr
+
+
 def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_trials: int,
                 beta: float, term: np.ndarray, score: np.ndarray, yes: np.ndarray,
                 target: np.ndarray) -> TwvResult:
@@ -109,47 +169,29 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
         act_thr = float(ns.max())
     else:
         act_thr = None
-    # sweep
+    # sweep (one kernel for STD and QUESST, see sweep())
     w_t = np.where(tgt, wt[term], 0.0)
     w_n = np.where(tgt, 0.0, wn[term])
-    o = np.argsort(-score, kind="stable")
-    s_sorted = score[o]
-    cum_t = np.cumsum(w_t[o])
-    cum_n = np.cumsum(w_n[o])
-    ends = np.flatnonzero(np.r_[s_sorted[1:] != s_sorted[:-1], True]) if len(o) else np.zeros(0, np.int64)
-    det_thr = s_sorted[ends]
-    det_pmiss = 1.0 - cum_t[ends] if Kt else np.full(len(ends), np.nan)
-    det_pfa = cum_n[ends]
-    det_twv = cum_t[ends] - beta * cum_n[ends]
+    det_thr, cum = sweep(score, np.column_stack([w_t, w_n]))
+    cum_t, cum_n = cum[:, 0], cum[:, 1]
+    det_pmiss = 1.0 - cum_t if Kt else np.full(len(det_thr), np.nan)
+    det_pfa = cum_n
+    det_twv = cum_t - beta * cum_n
     if Kt == 0:
         mtwv = mthr = pm_m = pf_m = None
-    elif len(ends) == 0:
+    elif len(det_thr) == 0:
         mtwv, mthr, pm_m, pf_m = 0.0, None, 1.0, 0.0  # nothing detected: reject-all value
     else:
-        best = det_twv.max()
-        k = int(np.flatnonzero(det_twv >= best - TIE * max(1.0, abs(best)))[-1])  # lowest theta
+        k = best_index(det_twv)
         mtwv, mthr = float(det_twv[k]), float(det_thr[k])
         pm_m, pf_m = float(det_pmiss[k]), float(det_pfa[k])
-    # OTWV: per-term best over the global thresholds (per-term prefix sums)
+    # OTWV: per-term best over the global thresholds; rejecting all of a term's detections is
+    # possible only if some global threshold lies above its best score
     term_otwv = np.zeros(Q)
-    if len(o):
-        w = w_t - beta * w_n
-        oq = o[np.argsort(term[o], kind="stable")]  # by term, then score descending
-        tq, sq = term[oq], score[oq]
-        cw = np.cumsum(w[oq])
-        qstart = np.flatnonzero(np.r_[True, tq[1:] != tq[:-1]])
-        base = np.repeat(np.r_[0.0, cw[qstart[1:] - 1]] if len(qstart) > 1 else np.zeros(1),
-                         np.diff(np.r_[qstart, len(tq)]))
-        local = cw - base
-        gend = np.flatnonzero(np.r_[(tq[1:] != tq[:-1]) | (sq[1:] != sq[:-1]), True])
-        best_q = np.full(Q, -np.inf)
-        np.maximum.at(best_q, tq[gend], local[gend])
+    if len(score):
         qmax = np.full(Q, -np.inf)
-        np.maximum.at(qmax, tq, sq)
-        reject_ok = qmax < s_sorted[0]  # a global threshold above the term's best score exists
-        best_q = np.where(reject_ok, np.maximum(best_q, 0.0), best_q)
-        best_q[~np.isfinite(best_q)] = 0.0
-        term_otwv = best_q
+        np.maximum.at(qmax, term, score)
+        term_otwv, _ = segment_best(term, score, w_t - beta * w_n, Q, qmax < det_thr[0])
     otwv = float(np.sum(term_otwv[evaluated])) if Kt else None
     # per-term OTWV in TWV units (1 - Pmiss - beta Pfa) for the table
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -20,6 +20,16 @@ EndHandler = Callable[[str], None]
 TextHandler = Callable[[str], None]
 
 _CHUNK = 1 << 20
+CLIP = 200
+
+
+def clip(text, limit: int = CLIP) -> str:
+    """An input value or line as quoted in an error message: at most ~`limit` characters
+    (bytes are decoded leniently), so a 1 MB line never becomes a 1 MB message."""
+    if isinstance(text, bytes):
+        text = text[: limit * 4].decode("utf-8", "replace")
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + f"...[{len(text) - limit} more characters]"
 
 
 def local_name(tag: str) -> str:
@@ -77,11 +87,16 @@ def parse(path: str, start: Optional[StartHandler], end: Optional[EndHandler] = 
                          path, e.lineno) from None
     except (EntitiesForbidden, ExternalReferenceForbidden, DTDForbidden) as e:
         raise InputError("XML entity declarations and external entities are refused "
-                         f"(possible entity-expansion attack): {e}", path, p.CurrentLineNumber) from None
+                         f"(possible entity-expansion attack): {clip(e)}", path, p.CurrentLineNumber) from None
     except InputError as e:
         if e.path is None:
             raise InputError(e.message, path, p.CurrentLineNumber) from None
         raise
+    except (LookupError, ValueError) as e:  # after EntitiesForbidden, itself a ValueError
+        if not isinstance(e, LookupError) and "encoding" not in str(e):
+            raise
+        # <?xml version="1.0" encoding="UTF-9"?>: no such codec (or one expat cannot use)
+        raise InputError(f"unsupported XML encoding ({clip(e)}); use UTF-8", path, p.CurrentLineNumber) from None
 
 
 def sniff_root(path: str, max_bytes: int = 65536) -> Optional[str]:
@@ -121,5 +136,5 @@ def parse_bytes(data: bytes, start: StartHandler) -> None:
     p.StartElementHandler = lambda tag, attrs: start(local_name(tag), attrs)
     try:
         p.Parse(data, False)
-    except (expat.ExpatError, EntitiesForbidden):
+    except (expat.ExpatError, EntitiesForbidden, LookupError, ValueError):
         raise InputError("not well-formed XML") from None

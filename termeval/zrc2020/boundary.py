@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import numpy as np
 
-def boundary(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
-             g_file: np.ndarray, g_on: np.ndarray, g_off: np.ndarray) -> tuple[float, float, dict]:
-    """P, R (NaN when a set is empty) and the counts."""
+def points(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
+           g_file: np.ndarray, g_on: np.ndarray, g_off: np.ndarray
+           ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per distinct (file, time) point: its file, discovered?, gold?, hit?"""
     sets = (d_on, d_off, g_on, g_off)
     f = np.concatenate([d_file, d_file, g_file, g_file]).astype(np.int64)
     t = np.concatenate(sets).astype(np.float64) + 0.0       # -0.0 == 0.0, as in a Python set
@@ -25,9 +26,14 @@ def boundary(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
     pid[order] = np.cumsum(new) - 1
     n = int(new.sum())
     D, U, GD, GU = (np.bincount(pid[tag == k], minlength=n) > 0 for k in range(4))
-    n_disc = int((D | U).sum())
-    n_gold = int((GD | GU).sum())
-    hits = int(((D & GD) | (U & GU)).sum())
+    return fs[new], D | U, GD | GU, (D & GD) | (U & GU)
+
+
+def boundary(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
+             g_file: np.ndarray, g_on: np.ndarray, g_off: np.ndarray) -> tuple[float, float, dict]:
+    """P, R (NaN when a set is empty) and the counts."""
+    _, disc, gold, hit = points(d_file, d_on, d_off, g_file, g_on, g_off)
+    n_disc, n_gold, hits = int(disc.sum()), int(gold.sum()), int(hit.sum())
     P = hits / n_disc if n_disc else float("nan")
     R = hits / n_gold if n_gold else float("nan")
     return P, R, {"boundary_hits": hits, "boundaries_discovered": n_disc, "boundaries_gold": n_gold}

@@ -13,12 +13,18 @@ def covered_mask(n_phones: int, k0: np.ndarray, k1: np.ndarray) -> np.ndarray:
     return np.cumsum(d)[:n_phones] > 0
 
 
-def coverage(ph: Phones, k0: np.ndarray, k1: np.ndarray) -> tuple[float | None, int, int]:
-    """(coverage, covered phones, phones); None when the corpus has no speech phone."""
+def speech_mask(ph: Phones) -> np.ndarray:
+    """Phones that count for coverage (not SIL or SPN)."""
     speech = np.ones(len(ph), dtype=bool)
     for name in NON_SPEECH_COVERAGE:
         if name in ph.labels:
             speech &= ph.label != ph.labels.index(name)
+    return speech
+
+
+def coverage(ph: Phones, k0: np.ndarray, k1: np.ndarray) -> tuple[float | None, int, int]:
+    """(coverage, covered phones, phones); None when the corpus has no speech phone."""
+    speech = speech_mask(ph)
     covered = int((covered_mask(len(ph), k0, k1) & speech).sum())
     total = int(speech.sum())
     return (covered / total if total else None), covered, total

@@ -20,6 +20,7 @@ from termeval.zrc2020 import boundary as _boundary
 from termeval.zrc2020 import coverage as _coverage
 from termeval.zrc2020 import grouping as _grouping
 from termeval.zrc2020 import token_type as _token_type
+from termeval.zrc2020 import units as _units
 from termeval.zrc2020.ned import NedStats, ned_stats
 from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
 from termeval.textio import atomic_write, fmt_time
@@ -47,6 +48,7 @@ class ShardStats:
     counts: dict = field(default_factory=dict)
     clusters: list = field(default_factory=list)     # lines of details/clusters.txt
     discarded: list = field(default_factory=list)    # lines of details/discarded
+    units: dict = field(default_factory=dict)        # per-unit arrays (zrc2020/units.py)
 
 
 def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
@@ -91,6 +93,12 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     kc, kf, ka, kb, kk0, kk1 = cls[kept], file[kept], on[kept], off[kept], k0[kept], k1[kept]
     # NED on SIL-stripped strings
     sid, strings = keys.stripped_ids(kk0, kk1)
+    # string ids in sorted-string order: the order of the per-class float NED sums (bootstrap
+    # tables) then depends on the class alone, not on which shard it is in
+    order = sorted(range(len(strings)), key=strings.__getitem__)
+    rank = np.empty(len(strings), dtype=np.int64)
+    rank[order] = np.arange(len(strings))
+    sid, strings = rank[sid], [strings[i] for i in order]
     ned, ned_per_cluster = ned_stats(kc, sid, strings, nc, workers=workers)
     # grouping flags
     nid, ngrams = keys.ngram_ids(kk0, kk1)
@@ -123,13 +131,15 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
         "fragments_discarded_" + NO_PHONE: int(((~kept) & (ncov == 0)).sum()),
         "fragments_discarded_" + BELOW_RULE: int(((~kept) & (ncov > 0)).sum()),
     }
-    return ShardStats(ned, frag, counts, lines, discarded)
+    units = _units.shard_units(classes.keys[c0:c1], ned_per_cluster, n_c, kc, kf, ka, kb, I)
+    return ShardStats(ned, frag, counts, lines, discarded, units)
 
 
 def write_shard(st: ShardStats, path: str) -> None:
     """<path>.npz (arrays), <path>.json (counts), <path>.clusters, <path>.discarded."""
     arrays = {"frag_" + k: st.frag[k] for k in FRAG_FIELDS}
     arrays["ned_E"] = st.ned.E
+    arrays.update({"unit_" + k: v for k, v in st.units.items()})
     with atomic_write(path + ".npz", "wb") as f:
         np.savez(f, **arrays)
     with atomic_write(path + ".json") as f:
@@ -144,6 +154,7 @@ def read_shard(path: str) -> ShardStats:
     with np.load(path + ".npz", allow_pickle=False) as z:
         frag = {k: z["frag_" + k] for k in FRAG_FIELDS}
         E = z["ned_E"]
+        units = {k[len("unit_"):]: z[k] for k in z.files if k.startswith("unit_")}
     with open(path + ".json", encoding="utf-8") as f:
         meta = json.load(f)
     with open(path + ".clusters", encoding="utf-8") as f:
@@ -151,11 +162,12 @@ def read_shard(path: str) -> ShardStats:
     with open(path + ".discarded", encoding="utf-8") as f:
         discarded = f.read().splitlines()
     return ShardStats(NedStats(E, int(meta["ned_ones"]), int(meta["ned_pairs"])), frag,
-                      meta["counts"], clusters, discarded)
+                      meta["counts"], clusters, discarded, units)
 
 
-def merge(corpus: Corpus, shards: list[ShardStats]) -> tuple[dict, dict]:
-    """All zrc2020 metrics (floats, NaN = undefined) and the counts, from shard statistics."""
+def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -> tuple[dict, dict]:
+    """All zrc2020 metrics (floats, NaN = undefined) and the counts, from shard statistics.
+    `parts`, if given, receives the intermediate arrays the per-unit tables need."""
     ned = NedStats()
     counts: dict = {}
     for s in shards:
@@ -172,9 +184,12 @@ def merge(corpus: Corpus, shards: list[ShardStats]) -> tuple[dict, dict]:
     gp, gr, ginfo = _grouping.grouping(u["F"], u["I"], G, nid, tid, len(ngrams))
     cov, n_cov, n_ph = _coverage.coverage(ph, k0, k1)
     words = _token_type.load_words(corpus.gold, ph)
-    bp, br, binfo = _boundary.boundary(file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
-                                       words.file, words.onset, words.offset)
+    bargs = (file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
+             words.file, words.onset, words.offset)
+    bp, br, binfo = _boundary.boundary(*bargs)
     tt = _token_type.token_type(ph, words, file, on, off, k0, k1, nid)
+    if parts is not None:
+        parts.update(u=u, G=G, k0=k0, k1=k1, nid=nid, words=words, tt=tt, boundary_args=bargs)
     m = {
         "ned": ned.value(), "ned_pairs": ned.pairs, "coverage": cov,
         "grouping_precision": gp, "grouping_recall": gr,

@@ -124,4 +124,5 @@ def token_type(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.n
         "type_recall": type_hit / w.n_types if w.n_types else nan,
         "counts": {"token_hits": token_hit, "gold_tokens": len(w), "types_seen": types_seen,
                    "type_hits": type_hit, "gold_types": w.n_types, "tied_word_choices": ties},
+        "hit": hit, "chosen": chosen,      # per fragment, for per-file statistics (bootstrap)
     }
