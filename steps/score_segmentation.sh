@@ -1,0 +1,78 @@
+#!/usr/bin/env bash
+# Score a word (or phone) segmentation the way unsupervised word segmentation papers do:
+# boundary P/R/F, OS and R-value, token P/R/F (all with a time tolerance), number of segments
+# and clusters, purity, inverse purity, homogeneity, completeness, V-measure, NMI, many-to-one
+# and one-to-one (Hungarian) mapping accuracy -> <exp-dir>/scores/segmentation (--level
+# phone: scores/segmentation_phone, metrics prefixed phone_) and scores/scores.json, which
+# records the tolerance, frame shift, level and compat mode. Per-utterance and per-speaker
+# counts, the cluster mappings and boundary F against the tolerance (5-50 ms; table, PNG and
+# PDF plot) go to <exp-dir>/details/segmentation[_phone]/.
+# --compat vqwordseg reproduces kamperh/vqwordseg eval_segmentation.py (10 ms frames, its edge
+# and truncation rules, greedy one-to-one mapping); differences: docs/segmentation.md.
+#
+# The segmentation is a ZeroSpeech class file, an interval file
+# `<utt-or-file> <onset> <offset> [<label>]` (seconds), or a directory of per-utterance files
+# `<start> <end> <label>` in frames (vqwordseg's intervals/). Utterances are the data dir's
+# files, or the sub-spans of <data-dir>/segments (or --segments) with the gold cut to them.
+#
+# Usage: steps/score_segmentation.sh [options] <data-dir> <segmentation> <exp-dir>
+#  e.g.: steps/score_segmentation.sh --nj 4 data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp
+#        steps/score_segmentation.sh --compat vqwordseg --segments data/buckeye/segments \
+#            data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp_vq
+#
+# Options:
+#   --tolerance <seconds>        # default 0.02
+#   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
+#   --level <word|phone>         # default word
+#   --compat <none|vqwordseg>    # default none
+#   --segments <file|auto|none>  # default auto: <data-dir>/segments if present, else whole files
+#   --nj <n>                     # default 1; the utterances are split into n jobs
+#   --cmd <launcher>             # default $cmd from the environment (cmd.sh), else termeval's
+#                                # utils/run.pl; e.g. "queue.pl --mem 4G", "slurm.pl"
+
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
+# Begin configuration section.
+tolerance=0.02
+frame_shift=0.01
+level=word
+compat=none
+segments=auto
+nj=1
+cmd=$te_default_cmd
+# End configuration section.
+
+echo "$0 $*" >&2
+
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
+
+[ $# -eq 3 ] || te_usage
+set -euo pipefail
+
+data=$1
+seg=$2
+dir=$3
+
+te_check_choice level "$level" word phone
+te_check_choice compat "$compat" none vqwordseg
+te_check_int nj "$nj" 1
+te_check_dir "data dir" "$data"
+for f in "$data/phones" "$data/words" "$data/reco2dur" "$data/utt2spk"; do
+  te_check_file "data dir file" "$f"
+done
+[ -e "$seg" ] || te_die "segmentation $seg: no such file or directory"
+case "$segments" in auto|none) ;; *) te_check_file "segments file" "$segments" ;; esac
+te_check_launcher
+te_check_writable "$dir/log"
+
+stage=segmentation
+[ "$level" = phone ] && stage=segmentation_phone
+opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
+      --segments "$segments" --nj "$nj")
+rm -f "$dir/$stage"/stats.*.json 2>/dev/null || true
+te_launch JOB=1:$nj "$dir/log/${stage}_stats.JOB.log" score_segmentation "${opts[@]}" --job JOB \
+  "$data" "$seg" "$dir"
+te_launch "$dir/log/${stage}_merge.log" score_segmentation "${opts[@]}" --merge "$nj" "$data" "$seg" "$dir"
+
+sed "s/^/$stage: /" "$dir/scores/$stage" >&2
+echo "$0: scores in $dir/scores, per-utterance/speaker breakdown and tolerance plot in $dir/details/$stage" >&2
