@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""Write the class file of a perfect full-coverage word segmenter: one class per gold word type,
+holding every token of that word (benchmark input; deterministic, nothing downloaded).
+
+Usage: local/make_word_classes.py [--copies 1] <words-file> <class-file>
+
+<words-file> is a ZeroSpeech .wrd file (`file onset offset word`). Classes come in sorted word
+order, tokens in file order. --copies K replicates the corpus K times: copy k > 0 renames every
+file <f> to <f>_c<k> (use local/make_word_classes.py --replicate-alignment to write the matching
+.phn/.wrd copies), so a class holds K times the tokens.
+
+       local/make_word_classes.py --replicate-alignment K <in.phn> <out.phn>
+writes the K-times replicated alignment (files <f>, <f>_c1, ..., <f>_c(K-1)).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from termeval.textio import atomic_write
+
+
+def suffix(k: int) -> str:
+    return "" if k == 0 else f"_c{k}"
+
+
+def replicate(src: str, dst: str, copies: int) -> None:
+    with open(src, encoding="utf-8") as f:
+        lines = [ln.split() for ln in f if ln.strip()]
+    out = []
+    for k in range(copies):
+        out.extend(f"{p[0]}{suffix(k)} {p[1]} {p[2]} {p[3]}\n" for p in lines)
+    with atomic_write(dst) as f:
+        f.writelines(out)
+
+
+def classes(src: str, dst: str, copies: int) -> None:
+    by_word: dict[str, list[tuple[str, str, str]]] = {}
+    with open(src, encoding="utf-8") as f:
+        for ln in f:
+            p = ln.split()
+            if p:
+                by_word.setdefault(p[3], []).append((p[0], p[1], p[2]))
+    with atomic_write(dst) as f:
+        for c, w in enumerate(sorted(by_word), start=1):
+            f.write(f"Class {c}\n")
+            for k in range(copies):
+                s = suffix(k)
+                f.writelines(f"{fi}{s} {on} {off}\n" for fi, on, off in by_word[w])
+            f.write("\n")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="make_word_classes.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--copies", type=int, default=1)
+    ap.add_argument("--replicate-alignment", type=int, default=0, metavar="K")
+    ap.add_argument("src")
+    ap.add_argument("dst")
+    a = ap.parse_args(argv)
+    if a.replicate_alignment:
+        replicate(a.src, a.dst, a.replicate_alignment)
+    else:
+        classes(a.src, a.dst, a.copies)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
