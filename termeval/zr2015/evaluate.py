@@ -111,7 +111,8 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
     if "matching" in measures:
         fp = fold_pairs(disc, occ_r2, mode, p.phones, sharing=True)
     if {"ned", "grouping"} & set(measures):
-        fp_plain = fold_pairs(disc, occ_r2, mode, p.phones, sharing=False)
+        fp_plain = fp if fp is not None and not fp.shared else fold_pairs(
+            disc, occ_r2, mode, p.phones, sharing=False)
     if "ned" in measures:
         v, npairs, nempty = nedm.ned(disc, fp_plain, p.ned_cache)
         res.update(ned=v, ned_pairs=npairs, ned_empty_pairs=nempty)

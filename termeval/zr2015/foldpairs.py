@@ -35,6 +35,7 @@ class FoldPairs:
     pw_hi: np.ndarray
     npairs: int                # |PW|
     partner_len: np.ndarray
+    shared: bool = False       # some fragment shares phones with another (listed with sharing)
 
     @property
     def nclean(self) -> int:
@@ -132,6 +133,7 @@ def fold_pairs(frags, occ_keep: np.ndarray, mode: str, phones, sharing: bool) ->
     i, j = combinations_in_groups(mem_cls[multi])
     parts.append((mem_cls[multi[i]], mem_frag[multi[i]], mem_frag[multi[j]]))
     # (3) matching: every pair of a fragment sharing phones with another
+    sh = np.zeros(0, dtype=np.int64)
     if sharing:
         sh = np.flatnonzero(sharing_fragments(frags, np.unique(mem_frag))[mem_frag])
         if len(sh):
@@ -160,7 +162,8 @@ def fold_pairs(frags, occ_keep: np.ndarray, mode: str, phones, sharing: bool) ->
     npairs = total - len(c) + len(pw_lo)
     plen = _partner_len(frags, mem_cls, mem_frag, lo[is_ov], hi[is_ov])
     return FoldPairs(mem_cls=mem_cls, mem_frag=mem_frag, exc_cls=c, exc_lo=lo, exc_hi=hi,
-                     pw_lo=pw_lo, pw_hi=pw_hi, npairs=npairs, partner_len=plen)
+                     pw_lo=pw_lo, pw_hi=pw_hi, npairs=npairs, partner_len=plen,
+                     shared=bool(len(sh)))
 
 
 def same_file_overlap(frags, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
