@@ -116,9 +116,9 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
     if "ned" in measures:
         v, npairs, nempty = nedm.ned(disc, fp_plain, p.ned_cache)
         res.update(ned=v, ned_pairs=npairs, ned_empty_pairs=nempty)
+    g = p.goldcls
+    g_in = contained(fold, g.file, g.onset, g.offset) if {"coverage", "matching"} & set(measures) else None
     if "coverage" in measures:
-        g = p.goldcls
-        g_in = contained(fold, g.file, g.onset, g.offset)
         num = cov.cover(disc.file[d_in], disc.onset[d_in], disc.offset[d_in], mode)
         den = cov.cover(g.file[g_in], g.onset[g_in], g.offset[g_in], mode)
         res["coverage"] = cov.coverage(num, den, mode)
@@ -138,7 +138,7 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
                               wf.file, wf.onset, wf.offset)
         res.update(boundary_precision=bp, boundary_recall=br)
     if "matching" in measures:
-        mp, mr, extra = mat.matching(p.phones, p.ngrams, disc, fp, p.goldcls, fold, mode)
+        mp, mr, extra = mat.matching(p.phones, p.ngrams, disc, fp, p.goldcls, fold, mode, g_in)
         res.update(matching_precision=mp, matching_recall=mr, **extra)
     res["fragments_in_fold"] = int(np.count_nonzero(d_in))
     return res

@@ -141,12 +141,13 @@ def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 
 def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
-             gold: Fragments, fold: Intervals, mode: str):
+             gold: Fragments, fold: Intervals, mode: str, g_in: np.ndarray | None = None):
     """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
     sharing=True)."""
     # --- gold fragments of the fold
     gcode, gkey = gold_codes(gold, idx)
-    g_in = contained(fold, gold.file, gold.onset, gold.offset)
+    if g_in is None:                     # gold fragments inside the fold (the caller may know)
+        g_in = contained(fold, gold.file, gold.onset, gold.offset)
     gcls = gold.occ_cls
     # one fragment may be listed in several classes only for hand-made gold files; the fold's
     # gold fragments are the occurrences inside the fold
