@@ -6,7 +6,8 @@
 # Prints wall time and peak memory (/usr/bin/time) of
 #   1. steps/score_tde.sh --benchmark zrc2020;
 #   2. steps/score_tde.sh --benchmark zr2017 --folds none (all metrics; 1 cross + 69 within folds);
-#   3. the same with corpus and class file replicated x2 and x4 (files renamed <f>_c<k>);
+#   3. the same with corpus and class file replicated x2 and x4 (copies: files <f>_c<k>, times
+#      shifted by k * 100000 s, phone labels renamed; local/make_word_classes.py);
 #   4. zr2017 with synthetic folds (--folds <prefix>: 4 cross folds cutting the files in quarters
 #      of their duration, within = one fold per speaker); skipped with --synthetic-folds false.
 # Data dirs and outputs go under <work-dir> (default exp/bench_tde_scale).
@@ -42,7 +43,7 @@ prepare() {  # prepare <k>: data dir and word class file of the corpus replicate
   [ -f "$w/data/phones" ] && [ -f "$w/words.class" ] && return 0
   mkdir -p "$w"
   python3 local/make_word_classes.py --replicate-alignment "$k" "$d/english.phn" "$w/english.phn"
-  python3 local/make_word_classes.py --replicate-alignment "$k" "$d/english.wrd" "$w/english.wrd"
+  python3 local/make_word_classes.py --replicate-alignment "$k" --relabel false "$d/english.wrd" "$w/english.wrd"
   steps/prepare_gold.sh --format zr --fill-gaps false --drop-silence true --sort true \
     --spk-rule whole "$w/english.phn" "$w/english.wrd" "$w/data" > /dev/null 2>&1
   python3 local/make_word_classes.py --copies "$k" "$d/english.wrd" "$w/words.class"
