@@ -16,8 +16,11 @@ def points(file: np.ndarray, on: np.ndarray, off: np.ndarray) -> tuple[np.ndarra
     v = np.concatenate([on, off]).astype(np.float64)
     if len(f) == 0:
         return f, v
-    u = np.unique(np.stack([f.astype(np.float64), v], axis=1), axis=0)
-    return u[:, 0].astype(np.int64), u[:, 1]
+    o = np.lexsort((v, f))                    # distinct (file, time), sorted (no 2-D unique)
+    f, v = f[o], v[o]
+    new = np.ones(len(f), dtype=bool)
+    new[1:] = (f[1:] != f[:-1]) | (v[1:] != v[:-1])
+    return f[new], v[new]
 
 
 def has_close(ref_f, ref_v, q_f, q_v) -> np.ndarray:

@@ -21,8 +21,10 @@ def cover(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> float
     order = np.lexsort((off, on, file))
     f, s, e = np.asarray(file)[order].astype(np.int64), np.asarray(on)[order], np.asarray(off)[order]
     # running max of the offsets within each file, exactly: cummax over (file, rank of offset)
-    ranks = np.unique(e, return_inverse=True)[1].astype(np.int64)
-    vals = np.sort(np.unique(e))
+    vals_order = np.argsort(e, kind="stable")    # ranks of the offsets (ties: any order)
+    ranks = np.empty(n, dtype=np.int64)
+    ranks[vals_order] = np.arange(n)
+    vals = e[vals_order]
     key = f * np.int64(n + 1) + ranks
     runmax = np.maximum.accumulate(key)
     prev = np.empty(n, dtype=np.int64)

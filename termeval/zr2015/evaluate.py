@@ -24,7 +24,8 @@ from termeval.zr2015.classfile import from_prepared, read_classfile
 from termeval.zr2015.corpus import Fragments, Segmented, annotate, check_mode, segment_tier
 from termeval.zr2015.folds import (FoldSet, Intervals, contained, fold_prefix_files, per_speaker,
                                   read_foldset, read_split, whole_corpus)
-from termeval.zr2015.pairs import r2_occurrences, within_class_pairs
+from termeval.zr2015.foldpairs import fold_pairs
+from termeval.zr2015.pairs import r2_occurrences
 
 MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
 ALL_MEASURES = ("matching", "ned", "coverage", "grouping", "token_type", "boundary")
@@ -105,20 +106,24 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
     occ_r2 = r2_occurrences(disc.occ_cls, occ_in, disc.nclasses)
     in_d2 = np.zeros(len(disc), dtype=bool)
     in_d2[disc.occ_frag[occ_r2]] = True
-    need_pairs = {"matching", "ned", "grouping"} & set(measures)
-    if need_pairs:
-        lo, hi = within_class_pairs(disc, occ_r2, mode)
+    # the counted PW; matching also needs the phone-sharing fragments listed (sub-pair duplicates)
+    fp = fp_plain = None
+    if "matching" in measures:
+        fp = fold_pairs(disc, occ_r2, mode, p.phones, sharing=True)
+    if {"ned", "grouping"} & set(measures):
+        fp_plain = fp if fp is not None and not fp.shared else fold_pairs(
+            disc, occ_r2, mode, p.phones, sharing=False)
     if "ned" in measures:
-        v, npairs, nempty = nedm.ned(disc, lo, hi, p.ned_cache)
+        v, npairs, nempty = nedm.ned(disc, fp_plain, p.ned_cache)
         res.update(ned=v, ned_pairs=npairs, ned_empty_pairs=nempty)
+    g = p.goldcls
+    g_in = contained(fold, g.file, g.onset, g.offset) if {"coverage", "matching"} & set(measures) else None
     if "coverage" in measures:
-        g = p.goldcls
-        g_in = contained(fold, g.file, g.onset, g.offset)
         num = cov.cover(disc.file[d_in], disc.onset[d_in], disc.offset[d_in], mode)
         den = cov.cover(g.file[g_in], g.onset[g_in], g.offset[g_in], mode)
         res["coverage"] = cov.coverage(num, den, mode)
     if "grouping" in measures:
-        gp, gr = grp.grouping(disc, lo, hi, in_d2, mode)
+        gp, gr = grp.grouping(disc, fp_plain, in_d2, mode)
         res.update(grouping_precision=gp, grouping_recall=gr)
     if {"token_type", "boundary"} & set(measures):
         w = p.words
@@ -133,7 +138,7 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
                               wf.file, wf.onset, wf.offset)
         res.update(boundary_precision=bp, boundary_recall=br)
     if "matching" in measures:
-        mp, mr, extra = mat.matching(p.phones, p.ngrams, disc, lo, hi, p.goldcls, fold, mode)
+        mp, mr, extra = mat.matching(p.phones, p.ngrams, disc, fp, p.goldcls, fold, mode, g_in)
         res.update(matching_precision=mp, matching_recall=mr, **extra)
     res["fragments_in_fold"] = int(np.count_nonzero(d_in))
     return res

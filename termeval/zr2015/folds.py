@@ -127,9 +127,15 @@ def contained(fold: Intervals, qf, qs, qe) -> np.ndarray:
         member = np.zeros(max(int(fold.file.max()), int(qf.max()) if len(qf) else 0) + 1, dtype=bool)
         member[fold.file] = True
         return member[qf] & (qe > qs) & (qs >= 0)
-    r = last_le(fold.file, fold.onset, qf, qs)      # last interval with start <= qs
+    # only queries of the fold's files go through the sort (a fold is often a few files)
+    member = np.zeros(max(int(fold.file.max()), int(qf.max()) if len(qf) else 0) + 1, dtype=bool)
+    member[fold.file] = True
+    sel = np.flatnonzero(member[qf])
+    out = np.zeros(len(qf), dtype=bool)
+    r = last_le(fold.file, fold.onset, qf[sel], qs[sel])   # last interval with start <= qs
     rr = np.where(r >= 0, r, 0)
-    return (r >= 0) & (fold.offset[rr] >= qe) & (qe > qs)
+    out[sel] = (r >= 0) & (fold.offset[rr] >= qe[sel]) & (qe[sel] > qs[sel])
+    return out
 
 
 def fold_prefix_files(prefix: str) -> dict[str, str]:

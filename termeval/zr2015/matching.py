@@ -3,10 +3,10 @@
 * n-gram types: `NgramIndex` gives every window (phone start i, length L <= 20) inside one
   segment an exact integer type code (iterated ranking of (code of L-1, next label)), so marks of
   sub-fragments are integers, never tuples.
-* Psubs: for every pair of Pdisc = PW(R2(D, F)) in one orientation, every gapless diagonal window
-  of the shorter transcription inside the longer one, lengths 3..min(n, 19) (the original's
-  exclusive bound 20), as integer keys (phone start * 32 + L); the other orientation is the
-  swap, so Psubs = U u swap(U), deduplicated with numpy.
+* Psubs: for every pair of Pdisc = PW(R2(D, F)), every gapless diagonal window of the shorter
+  transcription inside the longer one, lengths 3..min(n, 19) (the original's exclusive bound
+  20), in both orientations; counted for the clean pairs, listed as integer keys (phone start *
+  32 + L) and deduplicated for the exceptions (termeval.zr2015.completion).
 * Pgold = PWo(R2(G, F)) is never built: a completed pair (x, y) is gold iff x and y are gold
   fragments of the fold in the same gold class and not OV(x, y) (file-blind); nmatch(t, Pgold)
   and w(t, Pgold) come from per-class occurrence counts minus the OV pairs found by a sweep.
@@ -19,13 +19,13 @@ import math
 
 import numpy as np
 
+from termeval.zr2015.completion import KL, Counter, clean_counts, exact_subpairs, flat_windows
 from termeval.zr2015.corpus import Fragments, Segmented, ov
 from termeval.zr2015.folds import Intervals, contained
+from termeval.zr2015.foldpairs import FoldPairs
 from termeval.zr2015.pairs import overlapping_pairs, uniq, uniq_counts
 
 MAXN = 20           # gold n-grams: 3..20 phones
-MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))
-KL = 32             # key = phone start * KL + length
 
 
 class NgramIndex:
@@ -128,54 +128,6 @@ def idx_off(idx: NgramIndex, i):
     return idx.offset[np.clip(i, 0, idx.n - 1)] if idx.n else np.zeros(len(i))
 
 
-def _templates(smax: int):
-    """For each transcription length s: the windows (L, i) of the equal-length rule."""
-    tl, ti, start = [], [], np.zeros(smax + 2, dtype=np.int64)
-    for s in range(smax + 1):
-        for L in range(MINSUB, min(s + 1, MAXSUB + 1)):
-            for i in range(0, s - L + 1):
-                tl.append(L)
-                ti.append(i)
-        start[s + 1] = len(tl)
-    return np.array(tl, dtype=np.int64), np.array(ti, dtype=np.int64), start
-
-
-def completion_keys(ra: np.ndarray, na: np.ndarray, rb: np.ndarray, nb: np.ndarray,
-                    M: np.int64, chunk: int = 4_000_000) -> np.ndarray:
-    """Unique ordered sub-pair keys (x key, y key) packed as x * M + y, for the pairs (a, b)
-    in this orientation only (psubstrings of the original)."""
-    s = np.minimum(na, nb)
-    if len(s) == 0:
-        return np.zeros(0, dtype=np.int64)
-    tl, ti, tstart = _templates(int(s.max()))
-    per = (tstart[s + 1] - tstart[s]) * (np.abs(na - nb) + 1)
-    out = []
-    cum = np.cumsum(per)
-    lo = 0
-    while lo < len(s):
-        hi = int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + chunk, side="right"))
-        hi = max(hi, lo + 1)
-        sl = slice(lo, hi)
-        c = per[sl]
-        tot = int(c.sum())
-        if tot:
-            p = np.repeat(np.arange(hi - lo), c)
-            first = np.cumsum(c) - c
-            local = np.arange(tot, dtype=np.int64) - first[p]
-            ss = s[sl][p]
-            t = tstart[ss + 0]
-            tcount = (tstart[ss + 1] - t)
-            k = local // tcount
-            j = t + local % tcount
-            L, i = tl[j], ti[j]
-            a_short = (na[sl] <= nb[sl])[p]
-            x = ra[sl][p] + i + np.where(a_short, 0, k)
-            y = rb[sl][p] + i + np.where(a_short, k, 0)
-            out.append(uniq((x * KL + L) * M + (y * KL + L)))
-        lo = hi
-    return uniq(np.concatenate(out)) if out else np.zeros(0, dtype=np.int64)
-
-
 def _count(codes: np.ndarray):
     return uniq_counts(codes)
 
@@ -188,21 +140,14 @@ def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(u[pos] == q, cu[pos], 0)
 
 
-def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.ndarray,
-             hi: np.ndarray, gold: Fragments, fold: Intervals, mode: str):
-    """(precision, recall, extra counts) of one fold; lo/hi = PW(R2(D, F))."""
-    M = np.int64(len(phones) * KL)
-    # --- Psubs
-    ra, na = disc.run_start[lo], disc.run_len[lo]
-    rb, nb = disc.run_start[hi], disc.run_len[hi]
-    u = completion_keys(ra, na, rb, nb, M)
-    sw = (u % M) * M + u // M
-    psubs = uniq(np.concatenate([u, sw]))
-    extra = {"matching_pdisc_pairs": int(2 * len(lo)), "matching_psubs_pairs": int(len(psubs))}
+def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
+             gold: Fragments, fold: Intervals, mode: str, g_in: np.ndarray | None = None):
+    """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
+    sharing=True)."""
     # --- gold fragments of the fold
     gcode, gkey = gold_codes(gold, idx)
-    g_in = contained(fold, gold.file, gold.onset, gold.offset)
-    gi = np.flatnonzero(g_in)
+    if g_in is None:                     # gold fragments inside the fold (the caller may know)
+        g_in = contained(fold, gold.file, gold.onset, gold.offset)
     gcls = gold.occ_cls
     # one fragment may be listed in several classes only for hand-made gold files; the fold's
     # gold fragments are the occurrences inside the fold
@@ -224,18 +169,23 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.ndarray
     n_gold = np.bincount(inv, weights=deg).astype(np.int64)
     flat_g = uniq(ofr[deg > 0])
     w_gold_u, w_gold_c = _count(gcode[flat_g])
-    # --- I = Psubs n Pgold
-    x, y = psubs // M, psubs % M
     gk_order = np.argsort(gkey[ofr], kind="stable")
     gk_sorted = gkey[ofr][gk_order]
     gk_cls = ocl[gk_order]
 
     def gold_class(k):
-        pos = np.clip(np.searchsorted(gk_sorted, k), 0, max(len(gk_sorted) - 1, 0))
+        """Gold class of sub-fragment keys (-1: not a gold fragment of the fold)."""
         if len(gk_sorted) == 0:
             return np.full(len(k), -1, dtype=np.int64)
+        pos = np.clip(np.searchsorted(gk_sorted, k), 0, len(gk_sorted) - 1)
         return np.where(gk_sorted[pos] == k, gk_cls[pos], -1)
 
+    # --- Psubs and I: clean pairs counted, exceptions exactly
+    s_cnt, i_cnt = Counter(), Counter()
+    nsubs = clean_counts(disc, fp, idx, gold_class, s_cnt, i_cnt)
+    psubs, M = exact_subpairs(disc, fp.pw_lo, fp.pw_hi)
+    nsubs += len(psubs)
+    x, y = psubs // M, psubs % M
     ux, xinv = np.unique(np.concatenate([x, y]), return_inverse=True)
     ucls = gold_class(ux)
     cx, cy = ucls[xinv[:len(x)]], ucls[xinv[len(x):]]
@@ -245,14 +195,17 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.ndarray
     yon, yoff = phones.onset[ys], phones.offset[ys + yl - 1]
     inter = (cx >= 0) & (cx == cy) & ~ov(xon, xoff, yon, yoff, mode)
     ycode = idx.code(ys, yl)
-    extra["matching_intersection_pairs"] = int(np.count_nonzero(inter))
-    i_u, i_c = _count(ycode[inter])
+    s_cnt.add(ycode, 1)
+    i_cnt.add(ycode[inter], 1)
+    s_u, s_c = s_cnt.result()
+    i_u, i_c = i_cnt.result()
+    extra = {"matching_pdisc_pairs": int(2 * fp.npairs), "matching_psubs_pairs": int(nsubs),
+             "matching_intersection_pairs": int(i_c.sum())}
     # --- precision
-    if len(psubs) == 0:
+    if nsubs == 0:
         prec = math.nan
     else:
-        s_u, s_c = _count(ycode)
-        fu = ux                              # flat(Psubs): every fragment occurs as second too
+        fu = flat_windows(disc, fp)          # flat(Psubs): every fragment occurs as second too
         w_u, w_c = _count(idx.code(fu // KL, fu % KL))
         wt = _lookup_counts(w_u, w_c, s_u) / len(fu)
         prec = float(np.sum(wt * _lookup_counts(i_u, i_c, s_u) / s_c))

@@ -1,8 +1,8 @@
-"""Pair sets of spec §4.0 as integer arrays, never as Python objects.
+"""Integer-array building blocks of the pair counting (spec §4.0); PW itself is never built
+(termeval.zr2015.foldpairs counts it).
 
-* `within_class_pairs`: PW(C) of the classes restricted to a fold: every 2-combination of each
-  class, oriented by (file, onset), pairs with a time-only OV dropped, duplicates removed.
-  Returned as fragment-id arrays (lo, hi) with lo < hi (fragment ids are sorted by file, onset).
+* `combinations_in_groups`: the pairs of small runs (used on exception lists and on histogram
+  rows, never on a whole class of fragments);
 * `overlapping_pairs`: all pairs (i, j) of items of the same group whose time intervals have a
   positive raw overlap, ignoring files: the only candidates the file-blind OV test can remove.
   Found with a sweep over items sorted by (group, onset), never with an all-pairs product.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.zr2015.corpus import ov, raw_overlap
+from termeval.zr2015.corpus import raw_overlap
 
 
 def combinations_in_groups(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -38,20 +38,6 @@ def r2_occurrences(occ_cls: np.ndarray, occ_in: np.ndarray, nclasses: int) -> np
     """Occurrences kept by R2: inside the fold, in a class with >= 2 such occurrences."""
     cnt = np.bincount(occ_cls[occ_in], minlength=nclasses)
     return occ_in & (cnt[occ_cls] >= 2)
-
-
-def within_class_pairs(frags, occ_keep: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
-    """PW of the kept occurrences of `frags` (a corpus.Fragments)."""
-    idx = np.flatnonzero(occ_keep)
-    i, j = combinations_in_groups(frags.occ_cls[idx])
-    fa, fb = frags.occ_frag[idx[i]], frags.occ_frag[idx[j]]
-    lo, hi = np.minimum(fa, fb), np.maximum(fa, fb)
-    keep = lo != hi
-    lo, hi = lo[keep], hi[keep]
-    keep = ~ov(frags.onset[lo], frags.offset[lo], frags.onset[hi], frags.offset[hi], mode)
-    lo, hi = lo[keep], hi[keep]
-    key = uniq(lo * np.int64(len(frags)) + hi)
-    return key // len(frags), key % len(frags)
 
 
 def overlapping_pairs(group: np.ndarray, on: np.ndarray, off: np.ndarray):

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# Benchmark of the whole-corpus TDE scoring at the scale of a full-coverage system: the 38 h
+# ZeroSpeech 2017 English gold (SIL-less) with the class file of a perfect word segmenter (one
+# class per gold word type holding every token: 361 k fragments, 21 k classes, 5.9e8
+# same-class pairs; local/make_word_classes.py, derived from english.wrd, nothing downloaded).
+# Prints wall time and peak memory (/usr/bin/time) of
+#   1. steps/score_tde.sh --benchmark zrc2020;
+#   2. steps/score_tde.sh --benchmark zr2017 --folds none (all metrics; 1 cross + 69 within folds);
+#   3. the same with corpus and class file replicated x2 and x4 (copies: files <f>_c<k>, times
+#      shifted by k * 100000 s, phone labels renamed; local/make_word_classes.py);
+#   4. zr2017 with synthetic folds (--folds <prefix>: 4 cross folds cutting the files in quarters
+#      of their duration, within = one fold per speaker); skipped with --synthetic-folds false.
+# Data dirs and outputs go under <work-dir> (default exp/bench_tde_scale).
+#
+# Usage: local/bench_tde_scale.sh [--shared ../shared] [--work-dir exp/bench_tde_scale] [--copies "2 4"]
+#  e.g.: local/bench_tde_scale.sh
+
+shared=../shared
+work_dir=exp/bench_tde_scale
+copies="2 4"
+synthetic_folds=true
+
+echo "$0 $@" >&2
+. ./path.sh
+. utils/parse_options.sh
+if [ $# -ne 0 ]; then
+  sed -n '2,/^$/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
+  exit 1
+fi
+set -euo pipefail
+
+d=$shared/data/zr17
+mkdir -p "$work_dir"
+measure() {  # measure <label> <command...>: run, print wall time and peak RSS
+  local label=$1; shift
+  /usr/bin/time -f "%e %M" -o "$work_dir/time.txt" "$@" > "$work_dir/last.log" 2>&1 || {
+    cat "$work_dir/last.log" >&2; exit 1; }
+  read -r wall rss < "$work_dir/time.txt"
+  printf '%-62s %8.2f s  %7.0f MB peak\n' "$label" "$wall" "$(echo "$rss / 1024" | bc -l)"
+}
+prepare() {  # prepare <k>: data dir and word class file of the corpus replicated k times
+  local k=$1 w=$work_dir/x$1
+  [ -f "$w/data/phones" ] && [ -f "$w/words.class" ] && return 0
+  mkdir -p "$w"
+  python3 local/make_word_classes.py --replicate-alignment "$k" "$d/english.phn" "$w/english.phn"
+  python3 local/make_word_classes.py --replicate-alignment "$k" --relabel false "$d/english.wrd" "$w/english.wrd"
+  steps/prepare_gold.sh --format zr --fill-gaps false --drop-silence true --sort true \
+    --spk-rule whole "$w/english.phn" "$w/english.wrd" "$w/data" > /dev/null 2>&1
+  python3 local/make_word_classes.py --copies "$k" "$d/english.wrd" "$w/words.class"
+}
+
+prepare 1
+w=$work_dir/x1
+echo "# English 38 h, $(grep -c '^Class' "$w/words.class") classes, $(grep -vc -e '^Class' -e '^$' "$w/words.class") fragments"
+measure "zrc2020, all metrics" \
+  steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
+measure "zr2017 --folds none, all metrics" \
+  steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
+grep -m1 '^prepared' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
+grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
+grep -E '^cross_(ned_pairs|matching_fscore|grouping_fscore|ned|coverage) ' \
+  "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'
+if $synthetic_folds; then
+  python3 - "$w/data" "$w/folds" <<'PY'
+import sys
+from termeval.data import load_gold
+g = load_gold(sys.argv[1])
+dur = {f: 0.0 for f in g.files}
+for f, e in zip(g.phones.file.tolist(), g.phones.offset.tolist()):
+    dur[g.files[f]] = max(dur[g.files[f]], e)
+pre = sys.argv[2]
+with open(pre + ".split", "w") as fh:
+    fh.writelines(f"{f} 0.0 {dur[f]:.4f}\n" for f in g.files)
+with open(pre + ".intervals.cross", "w") as fh:
+    fh.write("\n".join("".join(f"{f} {q * dur[f] / 4:.4f} {(q + 1) * dur[f] / 4:.4f}\n"
+                               for f in g.files) for q in range(4)))
+spk = sorted(set(g.speaker))
+with open(pre + ".intervals.within", "w") as fh:
+    fh.write("\n".join("".join(f"{f} 0.0 {dur[f]:.4f}\n" for f, s in zip(g.files, g.speaker) if s == sp)
+                       for sp in spk))
+PY
+  measure "zr2017 --folds <synthetic: 4 cross quarters + 69 within>" \
+    steps/score_tde.sh --benchmark zr2017 --folds "$w/folds" "$w/data" "$w/words.class" "$w/exp_zr2017_folds"
+fi
+for k in $copies; do
+  prepare "$k"
+  w=$work_dir/x$k
+  measure "zrc2020, corpus and classes x$k" \
+    steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
+  measure "zr2017 --folds none, corpus and classes x$k" \
+    steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
+  grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
+done
