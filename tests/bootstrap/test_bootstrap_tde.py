@@ -15,7 +15,7 @@ from termeval.zrc2020.report import final_scores
 from termeval.zrc2020.stats import Corpus, compute_shard, merge, shard_ranges
 from termeval.zrc2020.testing import write_class_dir, write_data_dir
 from termeval.zrc2020.units import tables
-from tests.test_tde_units import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
+from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 EXACT = ("ned", "coverage", "token_precision", "token_recall", "boundary_precision", "boundary_recall")
 
