@@ -136,7 +136,24 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except MemoryError:
+        print(f"{prog}: error: out of memory", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:  # a bug of ours, not bad input: keep the traceback, say where it is
+        print(f"{prog}: error: internal error, please report it: {type(e).__name__}: "
+              f"{str(e)[:200]}; traceback in {_save_traceback(prog)}".replace("\n", " "), file=sys.stderr)
+        sys.exit(3)
     sys.exit(code or 0)
+
+
+def _save_traceback(prog: str) -> str:
+    """Write the current exception's traceback to a temp file (the terminal gets one line)."""
+    import tempfile
+    import traceback
+    fd, path = tempfile.mkstemp(prefix=f"termeval-{prog.removesuffix('.py')}-", suffix=".traceback.txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(" ".join(sys.argv) + "\n\n" + traceback.format_exc())
+    return path
 
 
 def progress(iterable, **kwargs):
