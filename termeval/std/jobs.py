@@ -101,3 +101,39 @@ def merge_std_jobs(prep, exp_dir: str, nj: int):
         for k, v in meta["stats"].items():
             stats[k] = max(stats.get(k, 0), v) if k.endswith("_max_size") else stats.get(k, 0) + v
     return Alignment(np.concatenate(det).astype(np.int64), np.concatenate(ref).astype(np.int64), stats)
+
+
+# ----------------------------------------------------------------------------- QUESST
+
+def quesst_ranges(ref, m, nj: int) -> list[tuple[int, int]]:
+    """Reference query ranges balanced by detections (quesst_io.Reference, quesst_io.Mapped)."""
+    return balanced_ranges(np.bincount(m.query, minlength=len(ref.query_ids)), nj)
+
+
+def _quesst_expect(ref, m, nj: int) -> dict:
+    return {"stage": "quesst", "nj": nj, "n_queries": len(ref.query_ids), "n_documents": len(ref.doc_ids),
+            "n_detections": int(len(m.query))}
+
+
+def run_quesst_job(ref, m, exp_dir: str, nj: int, job: int) -> str:
+    """Reduce job `job`'s queries to one (max) score per (query, document) pair; write
+    <exp>/quesst/pairs.<job>.npz. Returns the path."""
+    from termeval.std.quesst_io import reduce_queries
+    if not 1 <= job <= nj:
+        raise InputError(f"--job must lie in 1..{nj}, got {job}")
+    lo, hi = quesst_ranges(ref, m, nj)[job - 1]
+    keys, sc, dc = reduce_queries(m, len(ref.doc_ids), lo, hi)
+    path = job_path(exp_dir, "quesst", "pairs", job)
+    save_job(path, {**_quesst_expect(ref, m, nj), "job": job, "lo": lo, "hi": hi},
+             {"keys": keys, "score": sc, "decision": dc})
+    return path
+
+
+def merge_quesst_jobs(ref, m, exp_dir: str, nj: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The reduced pairs of all queries: the jobs' in job order (keys stay ascending)."""
+    parts = [load_job(job_path(exp_dir, "quesst", "pairs", job),
+                      {**_quesst_expect(ref, m, nj), "job": job, "lo": lo, "hi": hi})[1]
+             for job, (lo, hi) in enumerate(quesst_ranges(ref, m, nj), 1)]
+    return (np.concatenate([a["keys"] for a in parts]).astype(np.int64),
+            np.concatenate([a["score"] for a in parts]).astype(np.float64),
+            np.concatenate([a["decision"] for a in parts]).astype(bool))
