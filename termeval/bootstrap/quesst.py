@@ -45,7 +45,7 @@ def query_table(tr, r, accept: np.ndarray) -> UnitStats:
     hit = _per_query(tr, c * (accept & tgt)) / nt
     pfa = _per_query(tr, c * (accept & ~tgt)) / nn1
     grid = _grid(tr.score, r.max_twv_threshold)
-    grid = np.r_[grid, np.full(GRID + 1 - len(grid), grid[-1])]    # fixed width (see above)
+    grid = np.r_[grid, np.full(GRID + 1 - len(grid), grid[-1])]    # fixed width (see above), as STD
     G = len(grid)
     pos = np.searchsorted(grid, tr.score, side="right")             # thresholds 0..pos-1 accept
 

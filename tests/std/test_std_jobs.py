@@ -147,3 +147,22 @@ def test_compat_kaldi_is_scored_in_the_merge(root, tmp_path):
     assert (outs[0] / "scores" / "std").read_bytes() == (outs[1] / "scores" / "std").read_bytes()
     assert (outs[0] / "details" / "score.txt").read_bytes() == (outs[1] / "details" / "score.txt").read_bytes()
     assert "scored in the merge step" in (outs[1] / "log" / "score_std.1.log").read_text()
+
+
+def test_std_term_tables_of_two_systems_are_paired(task):
+    """Two systems with different numbers of distinct scores have the same table columns
+    (compare_systems.sh refused them before the grid had a fixed width)."""
+    from termeval.bootstrap.engine import check_paired, full_values, paired_test
+    from termeval.bootstrap.std import term_table
+    kws_dir, det = task
+    kws = load_kws_dir(kws_dir)
+    tabs = []
+    for digits in (None, 1):
+        dets = read_detections(det, "auto", kws.frame_length, kws.utt_map, kws.segments)
+        if digits is not None:
+            dets.score = np.round(dets.score, digits)
+        res = score_std(kws, dets, Params(preset="nist2006"))
+        tabs.append(term_table(res, dets))
+        assert full_values(tabs[-1])["mtwv"] == pytest.approx(res.metrics["mtwv"], abs=1e-12)
+    check_paired(tabs[1], tabs[0])
+    assert paired_test(tabs[1], tabs[0], 50, 1)["mtwv"]["diff"] != 0
