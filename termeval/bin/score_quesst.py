@@ -19,6 +19,11 @@ headline values in scores.json under "breakdowns" -> "quesst".
 See termeval/std/quesst.py and docs/std-metrics.md for the definitions. Keys that score_std.py also writes
 (effective_prior, n_targets, n_detections) are named quesst_effective_prior, n_target_trials
 and n_system_detections here, so both stages can share one exp dir and scores.json.
+Per-query statistics: <exp-dir>/units/units.quesst_query.npz (steps/compare_systems.sh); with
+--bootstrap N, percentile intervals of act_twv, max_twv, ub_twv, act_cnxe, min_cnxe over
+queries (docs/uncertainty.md). Jobs (steps/score_quesst.sh --nj N): `--nj N --job J` reduces
+job J's range of queries to one score per (query, document) into
+<exp-dir>/quesst/pairs.J.npz; `--merge N` scores from them, identically to a single run.
 """
 from __future__ import annotations
 

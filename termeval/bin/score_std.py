@@ -14,6 +14,11 @@ per-group headline values under "breakdowns" -> "std") and <exp-dir>/details/ (p
 ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.md. Also writes the per-term statistics units/units.std_term.npz
 (steps/compare_systems.sh); with --bootstrap N, percentile intervals of ATWV/MTWV/OTWV over
 terms (docs/uncertainty.md).
+
+Jobs (steps/score_std.sh --nj N): `--nj N --job J` aligns only job J's range of terms (ranges
+balanced by detections) into <exp-dir>/std/align.J.npz; `--merge N` then scores from the N
+alignments; the output is identical to a single run. --compat kaldi is scored whole in the
+merge (the jobs do nothing): compute-atwv's float32 running means follow the whole list.
 """
 from __future__ import annotations
 
