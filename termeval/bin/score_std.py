@@ -14,6 +14,11 @@ per-group headline values under "breakdowns" -> "std") and <exp-dir>/details/ (p
 ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.md. Also writes the per-term statistics units/units.std_term.npz
 (steps/compare_systems.sh); with --bootstrap N, percentile intervals of ATWV/MTWV/OTWV over
 terms (docs/uncertainty.md).
+
+Jobs (steps/score_std.sh --nj N): `--nj N --job J` aligns only job J's range of terms (ranges
+balanced by detections) into <exp-dir>/std/align.J.npz; `--merge N` then scores from the N
+alignments; the output is identical to a single run. --compat kaldi is scored whole in the
+merge (the jobs do nothing): compute-atwv's float32 running means follow the whole list.
 """
 from __future__ import annotations
 
@@ -69,6 +74,11 @@ def build_parser():
     p.add_argument("--bootstrap", type=int, default=0, help="resamples of terms for intervals (default 0 = off)")
     p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
     p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--nj", type=int, default=1, help="with --job: the number of jobs the terms are split into")
+    p.add_argument("--job", type=int, default=None,
+                   help="job J of --nj: align only its term range, write <exp-dir>/std/align.J.npz")
+    p.add_argument("--merge", type=int, default=None, metavar="N",
+                   help="score from the N job alignments <exp-dir>/std/align.{1..N}.npz")
     return p
 
 
@@ -85,7 +95,7 @@ def _floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[fl
 def main(argv) -> int:
     args = build_parser().parse_args(argv)
     import math
-    from termeval.std.score import Params, load_kws_dir, score_std
+    from termeval.std.score import Params, load_kws_dir
     from termeval.std.detections import read_detections
     for path in (args.kws_dir, args.detections):
         if not os.path.exists(path):
@@ -94,7 +104,16 @@ def main(argv) -> int:
         raise InputError("--tolerance must be >= 0")
     if args.trials_per_sec <= 0:
         raise InputError("--trials-per-sec must be > 0")
+    if args.job is not None and args.merge is not None:
+        raise InputError("--job and --merge exclude each other")
+    if args.nj < 1 or (args.merge is not None and args.merge < 1):
+        raise InputError("--nj and --merge must be >= 1")
     if args.compat == "kaldi":
+        # compute-atwv's running float32 means follow the keyword order of the whole list, so
+        # --compat kaldi is not split: the jobs do nothing and the merge scores everything.
+        if args.job is not None:
+            print(f"{os.path.basename(sys.argv[0])}: --compat kaldi is scored in the merge step", file=sys.stderr)
+            return 0
         from termeval.std import kaldi_atwv
         return kaldi_atwv.run_compat(args)
     from termeval.std.termlist import parse_term_attr
@@ -114,7 +133,13 @@ def main(argv) -> int:
     p_at = tuple(int(x) for x in _floats(args.p_at, "p-at", 1.0))
     kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
     dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
-    res = score_std(kws, dets, params)
+    from termeval.std import jobs
+    from termeval.std.score import align_terms, finish, prepare
+    prep = prepare(kws, dets, params)
+    if args.job is not None:     # one job of score_std.sh --nj: align a term range, no output
+        jobs.run_std_job(prep, args.exp_dir, args.nj, args.job)
+        return 0
+    res = finish(prep, jobs.merge_std_jobs(prep, args.exp_dir, args.merge) if args.merge else align_terms(prep))
     for w in res.warnings:
         print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
     details = os.path.join(args.exp_dir, "details")

@@ -22,7 +22,7 @@ from termeval.textio import atomic_write
 
 PAIRED = ("tde_file", "std_term", "quesst_query")
 HEADLINE = ("ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore",
-            "atwv", "mtwv", "otwv", "actual_cnxe", "min_cnxe")
+            "atwv", "mtwv", "otwv", "act_twv", "max_twv", "ub_twv", "act_cnxe", "min_cnxe")
 
 
 @dataclass
