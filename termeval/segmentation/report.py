@@ -50,7 +50,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                  all_clusters: list[str], has_labels: bool, extra_notes: list[str],
                  counts: dict[str, int]) -> list[Metric]:
     stage = stage_name(s)
-    pre = "" if s.level == "word" else "phone_"
+    pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir
     b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
     notes = list(extra_notes)
     bp, br, bf = prf(int(b[2]), int(b[1]), int(b[0]))
