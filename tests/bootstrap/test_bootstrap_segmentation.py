@@ -73,7 +73,7 @@ def test_full_sample_values_are_exact(toy, compat):
             assert v == pytest.approx(s[k], rel=1e-12, abs=1e-15), k
 
 
-def test_intervals_seed_and_nj(toy):
+def test_intervals_seed_and_nj(toy, root):
     def run(nj, seed, tag, unit="file"):
         args = ["--nj", str(nj), "--bootstrap", "300", "--seed", str(seed), "--bootstrap-unit", unit,
                 str(toy / "data"), str(toy / "seg.txt"), str(toy / tag)]
@@ -95,6 +95,11 @@ def test_intervals_seed_and_nj(toy):
         if x["lo"] is not None:
             assert x["lo"] <= a[k] + 1e-12 and a[k] <= x["hi"] + 1e-12, k
     assert " ci95 " in next(x for x in fa.splitlines() if x.startswith("purity "))
+    sh = subprocess.run(["bash", os.path.join(root, "steps", "score_segmentation.sh"), "--nj", "3", "--bootstrap",
+                         "300", "--seed", "4", str(toy / "data"), str(toy / "seg.txt"), str(toy / "sh3")],
+                        capture_output=True, text=True, cwd=str(toy))
+    assert sh.returncode == 0, sh.stderr
+    assert json.loads((toy / "sh3" / "scores" / "scores.json").read_text())["ci"] == a["ci"]
     spk, _ = run(1, 4, "spk", "speaker")
     assert spk["ci"]["purity"]["unit"] == "speaker" and spk["bootstrap"]["unit"] == "speaker"
     assert (toy / "spk" / "units" / "units.segmentation_speaker.npz").is_file()
