@@ -15,6 +15,9 @@ get a `phone_` prefix). The segmentation is a ZeroSpeech class file, an interval
 `<utt-or-file> <onset> <offset> [<label>]` (seconds) or a directory of per-utterance
 `<start> <end> <label>` files in frames (vqwordseg `intervals/`). Definitions and the
 differences of --compat vqwordseg: docs/segmentation.md.
+Always writes the per-unit statistics <exp-dir>/units/units.<stage>_file.npz (for
+steps/compare_systems.sh); with --bootstrap N a percentile interval for every metric, resampling
+recordings or speakers (--bootstrap-unit; docs/uncertainty.md).
 """
 from __future__ import annotations
 
@@ -23,6 +26,7 @@ import os
 import sys
 from typing import Sequence
 
+from termeval.bootstrap.segmentation import ci_hook, reference_files
 from termeval.cli import make_parser, run
 from termeval.errors import InputError
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
@@ -46,6 +50,11 @@ def get_parser():
     p.add_argument("--job", type=int, default=None)
     p.add_argument("--nj", type=int, default=1)
     p.add_argument("--merge", type=int, default=None, metavar="N")
+    p.add_argument("--bootstrap", type=int, default=0, help="resamples for confidence intervals (default 0 = off)")
+    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--bootstrap-unit", choices=["file", "speaker"], default="file",
+                   help="resampling unit: recordings or speakers (default file)")
     return p
 
 
@@ -74,6 +83,7 @@ def compute(args, s: Settings, jobs: list[int]) -> list[dict]:
     for j in jobs:
         st = job_stats(ref, pred, utts, shares[j - 1], s)
         st["speakers"] = {u: utts.speaker[i] for i, u in enumerate(utts.ids)} if j == 1 else {}
+        st["recos"] = {u: gold.files[int(utts.reco[i])] for i, u in enumerate(utts.ids)} if j == 1 else {}
         st["all_clusters"] = list(pred.labels) if j == 1 else []
         st["has_labels"] = bool(pred.labels)
         st["input_counts"] = pred.counts
@@ -88,8 +98,12 @@ def report(args, s: Settings, stats: list[dict]) -> None:
     notes = [f"utterances: {'whole files' if first['utterances'] == 'files' else first['utterances']}"]
     if s.compat == "vqwordseg" and m["utts_skipped"]:
         notes.append(f"{m['utts_skipped']} utterances without reference or prediction skipped (as vqwordseg)")
+    settings = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level, "compat": s.compat}
+    hook = ci_hook(args.exp_dir, stage_name(s), stats, m, settings,
+                   reference_files(args.data_dir, _segments_path(args)), args.bootstrap, args.seed, args.ci,
+                   args.bootstrap_unit)
     metrics = write_report(args.exp_dir, m, s, first["speakers"], first["all_clusters"],
-                           first["has_labels"], notes, dict(first["input_counts"]))
+                           first["has_labels"], notes, dict(first["input_counts"]), hook)
     for x in metrics:
         print(f"{x.name} {x.value if x.value is not None else '-'}", file=sys.stderr)
 
@@ -99,6 +113,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     s = Settings(args.tolerance, args.frame_shift, args.level, args.compat)
     if args.nj < 1:
         raise InputError(f"--nj must be >= 1, got {args.nj}")
+    if args.bootstrap < 0 or not 0 < args.ci < 1:
+        raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {args.bootstrap} and {args.ci}")
     if args.merge is not None:
         stats = []
         for j in range(1, args.merge + 1):
