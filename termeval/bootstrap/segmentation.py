@@ -70,7 +70,7 @@ def ci_hook(exp_dir: str, stage: str, stats: list[dict], merged: dict, settings:
     """The hook termeval.segmentation.report.write_report calls with the exact values: writes
     units/units.<stage>_file.npz (and _speaker with --bootstrap-unit speaker), returns the
     intervals (none without resampling) and the scores.json keys data_id and bootstrap."""
-    pre = "" if settings["level"] == "word" else "phone_"
+    pre = "word_" if settings["level"] == "word" else "phone_"  # the metric names of termeval.segmentation.report
 
     def hook(values: dict, ctx: dict) -> tuple[dict, dict]:
         labelled = bool(stats[0]["has_labels"]) and any(j["utt_cells"][0] for j in stats)

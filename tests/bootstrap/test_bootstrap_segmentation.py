@@ -65,7 +65,7 @@ def test_full_sample_values_are_exact(toy, compat):
     us = load_units(str(toy / f"full_{compat}" / "units" / "units.segmentation_file.npz"))
     assert us.unit == "file" and us.ids == ["f1", "f2", "f3"] and "ci" not in s
     r = full_values(us)
-    assert set(r) == set(s) & set(r) and "purity" in r and "boundary_rvalue" in r
+    assert set(r) == set(s) & set(r) and "word_purity" in r and "word_boundary_rvalue" in r
     for k, v in r.items():
         if s[k] is None:
             assert np.isnan(v), k
@@ -87,21 +87,21 @@ def test_intervals_seed_and_nj(toy, root):
     c, _ = run(1, 5, "n1s5")
     assert a["ci"] == b["ci"] and fa == fb
     assert a["ci"] != c["ci"]
-    ci = a["ci"]["v_measure"]
+    ci = a["ci"]["word_v_measure"]
     assert (ci["unit"], ci["units"], ci["n"], ci["seed"], ci["level"]) == ("file", 3, 300, 4, 0.95)
     assert "segments" not in a["ci"] and "clusters" not in a["ci"]
-    assert "bias_removed" in a["ci"]["purity"] and "bias_removed" not in a["ci"]["boundary_precision"]
+    assert "bias_removed" in a["ci"]["word_purity"] and "bias_removed" not in a["ci"]["word_boundary_precision"]
     for k, x in a["ci"].items():
         if x["lo"] is not None:
             assert x["lo"] <= a[k] + 1e-12 and a[k] <= x["hi"] + 1e-12, k
-    assert " ci95 " in next(x for x in fa.splitlines() if x.startswith("purity "))
+    assert " ci95 " in next(x for x in fa.splitlines() if x.startswith("word_purity "))
     sh = subprocess.run(["bash", os.path.join(root, "steps", "score_segmentation.sh"), "--nj", "3", "--bootstrap",
                          "300", "--seed", "4", str(toy / "data"), str(toy / "seg.txt"), str(toy / "sh3")],
                         capture_output=True, text=True, cwd=str(toy))
     assert sh.returncode == 0, sh.stderr
     assert json.loads((toy / "sh3" / "scores" / "scores.json").read_text())["ci"] == a["ci"]
     spk, _ = run(1, 4, "spk", "speaker")
-    assert spk["ci"]["purity"]["unit"] == "speaker" and spk["bootstrap"]["unit"] == "speaker"
+    assert spk["ci"]["word_purity"]["unit"] == "speaker" and spk["bootstrap"]["unit"] == "speaker"
     assert (toy / "spk" / "units" / "units.segmentation_speaker.npz").is_file()
 
 
@@ -115,8 +115,8 @@ def test_paired_identical_and_different(toy, root):
         assert all(v["diff"] == 0 and v["p"] == 1 and v["lo"] == v["hi"] == 0 for v in same.values()
                    if v["diff"] is not None)
         diff = paired_test(ub, ua, 200, 1, test=test)
-        assert diff["purity"]["diff"] == pytest.approx(ub.exact["purity"] - ua.exact["purity"])
-        assert 0 < diff["boundary_precision"]["p"] <= 1
+        assert diff["word_purity"]["diff"] == pytest.approx(ub.exact["word_purity"] - ua.exact["word_purity"])
+        assert 0 < diff["word_boundary_precision"]["p"] <= 1
     env = dict(os.environ, PYTHONPATH=root)
     for other, name in (("A2", "same"), ("B", "diff")):
         p = subprocess.run(["bash", os.path.join(root, "steps", "compare_systems.sh"), "--bootstrap", "200",
@@ -124,10 +124,10 @@ def test_paired_identical_and_different(toy, root):
                            capture_output=True, text=True, env=env, cwd=str(toy))
         assert p.returncode == 0, p.stderr
     lines = (toy / "cmp_same" / "scores" / "compare").read_text().splitlines()
-    assert any(x.startswith("v_measure A2-A 0.000000 ci95 0.0000 0.0000 p 1 [ ") for x in lines), lines
+    assert any(x.startswith("word_v_measure A2-A 0.000000 ci95 0.0000 0.0000 p 1 [ ") for x in lines), lines
     res = json.loads((toy / "cmp_diff" / "scores" / "compare.json").read_text())
     assert res["units"] == {"segmentation_file": "file"}
-    assert res["diffs"]["B"]["o2o_accuracy"]["diff"] == pytest.approx(ub.exact["o2o_accuracy"] - ua.exact["o2o_accuracy"])
+    assert res["diffs"]["B"]["word_o2o_accuracy"]["diff"] == pytest.approx(ub.exact["word_o2o_accuracy"] - ua.exact["word_o2o_accuracy"])
     # a different tolerance is different settings: refused
     scored(toy, "seg.txt", "T", "--tolerance", "0.03")
     p = subprocess.run(["bash", os.path.join(root, "steps", "compare_systems.sh"), "--plot", "false",
