@@ -3,7 +3,7 @@
 # boundary P/R/F, OS and R-value, token P/R/F (all with a time tolerance), number of segments
 # and clusters, purity, inverse purity, homogeneity, completeness, V-measure, NMI, many-to-one
 # and one-to-one (Hungarian) mapping accuracy -> <exp-dir>/scores/segmentation (--level
-# phone: scores/segmentation_phone, metrics prefixed phone_) and scores/scores.json, which
+# phone: scores/segmentation_phone; metric names prefixed word_ or phone_) and scores/scores.json, which
 # records the tolerance, frame shift, level and compat mode. Per-utterance and per-speaker
 # counts, the cluster mappings and boundary F against the tolerance (5-50 ms; table, PNG and
 # PDF plot) go to <exp-dir>/details/segmentation[_phone]/.

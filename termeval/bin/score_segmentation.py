@@ -10,8 +10,8 @@ Usage (normally through steps/score_segmentation.sh):
       statistics of the J-th share of the utterances -> <exp-dir>/<stage>/stats.J.json
   ... --merge N <data-dir> <segmentation> <exp-dir>
       add up stats.1..N.json -> <exp-dir>/scores/<stage>, scores.json, details/<stage>/
-<stage> is `segmentation` (--level word) or `segmentation_phone` (--level phone; metric names
-get a `phone_` prefix). The segmentation is a ZeroSpeech class file, an interval file
+<stage> is `segmentation` (--level word) or `segmentation_phone` (--level phone); metric names are
+prefixed `word_` or `phone_`, so they never collide with zrc2020's names in one exp dir). The segmentation is a ZeroSpeech class file, an interval file
 `<utt-or-file> <onset> <offset> [<label>]` (seconds) or a directory of per-utterance
 `<start> <end> <label>` files in frames (vqwordseg `intervals/`). Definitions and the
 differences of --compat vqwordseg: docs/segmentation.md.
