@@ -9,7 +9,7 @@
 #
 # Usage: local/bench_bootstrap.sh [--data <zr17-dir>] [--dir <work-dir>] [--n 1000]
 #   --data <dir>   # ZeroSpeech 2017 files (buckeye.phn, buckeye.wrd, gold.class);
-#                  # default $TERMEVAL_ROOT/../shared/data/zr17
+#                  # default downloads/zr17 (local/get_zr17.sh) if present, else ../shared/data/zr17
 #   --dir <dir>    # work dir (default exp/bench_bootstrap)
 #   --n <n>        # resamples (default 1000)
 
@@ -24,7 +24,7 @@ echo "$0 $*" >&2
 [ $# -eq 0 ] || te_usage
 set -euo pipefail
 
-[ -n "$data" ] || data=$TERMEVAL_ROOT/../shared/data/zr17
+if [ -z "$data" ]; then if [ -f downloads/zr17/english.phn ]; then data=downloads/zr17; else data=$TERMEVAL_ROOT/../shared/data/zr17; fi; fi
 for f in buckeye.phn buckeye.wrd gold.class; do te_check_file "corpus file" "$data/$f"; done
 py=("${te_python[@]}")
 steps=$TERMEVAL_ROOT/steps

@@ -4,8 +4,8 @@
 Usage: python -m termeval.bin.prepare_gold --format zr [options] <phn> <wrd> <data-dir>
        python -m termeval.bin.prepare_gold --format ctm [options] <phone-ctm> <word-ctm|-> <data-dir>
        python -m termeval.bin.prepare_gold --format textgrid [options] <textgrid-dir> <data-dir>
- e.g.: python -m termeval.bin.prepare_gold --format zr ../shared/data/zr17/mandarin.phn \\
-           ../shared/data/zr17/mandarin.wrd data/mandarin
+ e.g.: python -m termeval.bin.prepare_gold --format zr downloads/zr17/mandarin.phn \\
+           downloads/zr17/mandarin.wrd data/mandarin
 
 Formats, label and silence rules, checks and speaker rules: see termeval/gold/ and
 steps/prepare_gold.sh --help. Strict: the first problem is a one-line error naming file and

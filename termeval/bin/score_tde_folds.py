@@ -35,7 +35,7 @@ def resolve_folds(folds: str, data_dir: str) -> str:
             return prefix
         raise InputError("--folds auto: the data dir has no fold files (folds.split, "
                          "folds.intervals.cross, folds.intervals.within); pass --folds <prefix> "
-                         "(e.g. ../shared/data/zr17_tde17/mandarin) or --folds none", data_dir)
+                         "(e.g. <challenge-dir>/mandarin) or --folds none", data_dir)
     return folds
 
 

@@ -1,4 +1,4 @@
-"""Kaldi plain-text KWS references (spec §1.6): `hitlist` (`KWID utt-int start-frame end-frame
+"""Kaldi plain-text KWS references (docs/std.md §1.6): `hitlist` (`KWID utt-int start-frame end-frame
 score`), `utt.map` (`utt-name N`), optional `segments` (`utt reco start end`), `frame_length`,
 and durations from `utt2dur`/`reco2dur` (or a single number in `trials`).
 """

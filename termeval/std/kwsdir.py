@@ -1,4 +1,4 @@
-"""Reading a kws data dir (spec §1): ECF + RTTM + term list (XML style), or a Kaldi kws dir
+"""Reading a kws data dir (docs/std.md §1): ECF + RTTM + term list (XML style), or a Kaldi kws dir
 (hitlist + utt.map, segments, frame_length, utt2dur/reco2dur/trials, keywords.txt). Used by
 STD scoring (score.py) and QUESST (quesst_io.py)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""QUESST-style per-document scoring (MediaEval QUESST 2014/2015 kit; std-spec §1.7, §4.2b).
+"""QUESST-style per-document scoring (MediaEval QUESST 2014/2015 kit; docs/std.md §1.7, §4.2b).
 
 Every (query, document) pair is a trial. A query's target trials are the documents it occurs
 in. The system's detections are reduced to one score per trial (the maximum over the
@@ -43,7 +43,7 @@ dataset tarballs, source not public): whether actTWV uses the Bayes threshold on
 treats several entries for one (query, document) (we keep the maximum); whether its minCnxe
 is affine (ours) or PAV (ours: min_cnxe_pav); its exact PAV tie rule and the conversion in
 the lower-bound line; whether its maxTWV sweep evaluates "reject all"; its float32
-arithmetic (values may differ in the last printed digits). Checked here instead: std-spec
+arithmetic (values may differ in the last printed digits). Checked here instead: docs/std.md
 §6.4 vectors to 1e-6, hand-computed TWV cases, PAV <= affine <= min(1, act), the PAV run
 compression against a textbook PAV, and agreement with the second (retired)
 implementations kept as cross-checks in tests/std/test_kernel_crosscheck.py.
@@ -367,7 +367,7 @@ def java_float(x: float | None) -> str:
 
 
 def kit_lines(r: QuesstResult) -> list[str]:
-    """The five headline lines in the QUESST 2015 kit's layout (std-spec §3.8)."""
+    """The five headline lines in the QUESST 2015 kit's layout (docs/std.md §3.8)."""
     c = r.counts
     return [
         f"Scores: {c['n_trials']} ({c['n_queries']} model x {c['n_documents']} test)  "

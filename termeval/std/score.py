@@ -1,5 +1,5 @@
 """STD scoring pipeline: load a kws data dir and a detection list, align, and compute the
-TWV family, DET points and Cnxe (spec §1-§4). Pure functions over numpy arrays; the command
+TWV family, DET points and Cnxe (docs/std.md §1-§4). Pure functions over numpy arrays; the command
 line wrapper is python -m termeval.bin.score_std.
 
 Three steps, so that the alignment can be split into jobs over term ranges (score_std.sh
