@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Run a command and record its CPU time, wall time and peak memory over its whole process
+tree (children, grandchildren, re-parented orphans), plus the host's CPU model and cores.
+
+Usage: python -m termeval.bin.measure_resources [options] <exp-dir> <index|search> -- <command> [args...]
+ e.g.: python -m termeval.bin.measure_resources exp/mysys search -- python3 local/my_search.py data/q exp/mysys
+
+Writes <exp-dir>/resources/<phase> (key=value lines) and exits with the command's exit status
+(128+N if it was killed by signal N). The file is written even when the command fails, with
+its exit_status, so steps/score_resources.sh can refuse it. See termeval/std/resources.py for
+how CPU time and peak memory are measured.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import sys
+
+from termeval.cli import make_parser, positive_float, run, str2bool
+from termeval.errors import InputError
+from termeval.std import resources as R
+
+
+def main(argv):
+    argv = list(argv)
+    if "--" not in argv:
+        if any(a in ("-h", "--help") for a in argv):
+            print(__doc__)
+            return 0
+        raise InputError("usage: measure_resources.py [options] <exp-dir> <index|search> -- <command ...>")
+    cut = argv.index("--")
+    own, cmd = argv[:cut], argv[cut + 1:]
+    p = make_parser(__doc__)
+    p.add_argument("--interval", type=positive_float, default=0.1,
+                   help="seconds between /proc memory samples (default %(default)s)")
+    p.add_argument("--append", type=str2bool, default=False,
+                   help="add this run to an existing file of the phase: times add up, peaks "
+                        "take the maximum (several steps of one phase); default false")
+    p.add_argument("--wait-orphans", type=str2bool, default=True,
+                   help="wait for processes the command left running, so their CPU time counts "
+                        "(default true; false for a command that starts a daemon)")
+    p.add_argument("exp_dir")
+    p.add_argument("phase", choices=("index", "search"))
+    a = p.parse_args(own)
+    if not cmd:
+        raise InputError("no command after --")
+    if not a.interval > 0:
+        raise InputError(f"--interval must be positive, got {a.interval}")
+    out_path = os.path.join(a.exp_dir, "resources", a.phase)
+    old = R.read_kv(out_path) if a.append and os.path.isfile(out_path) else None
+    started = R.now()
+    res = R.measure(cmd, a.interval, a.wait_orphans)
+    host = R.host_info()
+    values = {"phase": a.phase, "command": " ".join(shlex.quote(c) for c in cmd),
+              "date": started, **res, "runs": 1, **host}
+    if old is not None:
+        values = R.merge_runs(old, values)
+    os.makedirs(os.path.dirname(out_path), exist_ok=True)
+    R.write_kv(out_path, values)
+    prog = os.path.basename(sys.argv[0])
+    if res["still_running"]:
+        print(f"{prog}: warning: {res['still_running']} process(es) started by the command were "
+              "still running when it exited; their CPU time is not counted", file=sys.stderr)
+    print(f"{prog}: {a.phase}: exit {res['exit_status']}, cpu {res['cpu_s']:.3f} s, wall "
+          f"{res['wall_s']:.3f} s, peak {res['peak_mem_kb'] / 1024:.1f} MiB "
+          f"({res['max_processes']} processes at most) -> {out_path}", file=sys.stderr)
+    return res["exit_status"]
+
+
+if __name__ == "__main__":
+    run(main)

@@ -1,0 +1,130 @@
+"""Paired comparison of systems scored on the same data (steps/compare_systems.sh).
+
+Each scored system leaves per-unit statistics in exp/<sys>/units/units.<table>.npz. The
+paired tables are the ones whose units are shared by every system on the same data:
+  tde_file      recordings, for every zrc2020 metric (classes differ between systems, so a
+                class resample is not paired; NED and grouping use the per-file allocation)
+  std_term      terms, for ATWV / MTWV / OTWV
+  quesst_query  queries, for the QUESST figures
+  segmentation_file, segmentation_phone_file   recordings, for every segmentation metric
+                (cluster metrics from the resampled contingency cells of each system)
+Every system is compared with the first one (the baseline): diff = system - baseline.
+"""
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+
+from termeval.bootstrap.engine import UnitStats, bootstrap_ci, check_paired, paired_test
+from termeval.bootstrap.units import load_units, units_path
+from termeval.errors import InputError
+from termeval.scores import to_json_value
+from termeval.textio import atomic_write
+
+PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file")
+HEADLINE = ("ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore",
+            "atwv", "mtwv", "otwv", "act_twv", "max_twv", "ub_twv", "act_cnxe", "min_cnxe",
+            "word_boundary_fscore", "word_v_measure", "word_purity")
+
+
+@dataclass
+class System:
+    name: str
+    exp_dir: str
+    scores: dict
+    tables: dict[str, UnitStats]
+
+
+def load_system(exp_dir: str) -> System:
+    path = os.path.join(exp_dir, "scores", "scores.json")
+    if not os.path.isfile(path):
+        raise InputError("not a scored system (no scores/scores.json)", path)
+    with open(path, encoding="utf-8") as f:
+        scores = json.load(f)
+    if not scores.get("data_id"):
+        raise InputError("no data identity in scores.json: re-score the system with this termeval", path)
+    tables = {t: load_units(units_path(exp_dir, t)) for t in PAIRED if os.path.isfile(units_path(exp_dir, t))}
+    if not tables:
+        raise InputError(f"no paired per-unit statistics (units/units.{{{','.join(PAIRED)}}}.npz)",
+                         os.path.join(exp_dir, "units"))
+    return System(os.path.basename(os.path.normpath(exp_dir)), exp_dir, scores, tables)
+
+
+def check_same_data(systems: list[System]) -> None:
+    """Refuse systems scored on different data or with different settings."""
+    base = systems[0]
+    for s in systems[1:]:
+        for key in ("benchmark", "data_id"):
+            if s.scores.get(key) != base.scores.get(key):
+                raise InputError(f"{s.name} and {base.name} were scored on different data or settings "
+                                 f"({key}: {s.scores.get(key)} vs {base.scores.get(key)})",
+                                 os.path.join(s.exp_dir, "scores", "scores.json"))
+        if sorted(s.tables) != sorted(base.tables):
+            raise InputError(f"{s.name} and {base.name} have different per-unit tables "
+                             f"({sorted(s.tables)} vs {sorted(base.tables)})", os.path.join(s.exp_dir, "scores"))
+        for t in base.tables:
+            try:
+                check_paired(s.tables[t], base.tables[t])
+            except ValueError as e:
+                raise InputError(f"{s.name} and {base.name}: {e}", units_path(s.exp_dir, t)) from None
+
+
+def compare(systems: list[System], n: int, seed: int, level: float, test: str) -> dict:
+    """{"systems": [...], "intervals": {sys: {metric: ci}}, "diffs": {sys: {metric: result}}}."""
+    if len(systems) < 2:
+        raise InputError("compare needs at least two systems")
+    names = [s.name for s in systems]
+    if len(set(names)) != len(names):
+        raise InputError(f"system names (exp-dir basenames) are not distinct: {names}")
+    check_same_data(systems)
+    base = systems[0]
+    out: dict = {"systems": names, "baseline": base.name, "n": n, "seed": seed, "level": level,
+                 "test": test, "data_id": base.scores["data_id"], "benchmark": base.scores.get("benchmark"),
+                 "units": {t: base.tables[t].unit for t in base.tables}, "intervals": {}, "diffs": {}}
+    for s in systems:
+        out["intervals"][s.name] = {}
+        for t, us in s.tables.items():
+            out["intervals"][s.name].update(bootstrap_ci(us, n, seed, level))
+    for s in systems[1:]:
+        out["diffs"][s.name] = {}
+        for t in base.tables:
+            out["diffs"][s.name].update(paired_test(s.tables[t], base.tables[t], n, seed, level, test))
+    return out
+
+
+def _f(x, fmt: str = "{:.6f}") -> str:
+    return "-" if x is None else fmt.format(x)
+
+
+def write_compare(out_dir: str, res: dict) -> list[str]:
+    """<out-dir>/scores/compare (one line per system and metric), scores/compare.json and the
+    RESULTS-style table <out-dir>/RESULTS.compare.md; returns the compare lines."""
+    tag = f"ci{100 * res['level']:g}"
+    lines = []
+    for sys_name, diffs in res["diffs"].items():
+        for m, r in diffs.items():
+            lines.append(f"{m} {sys_name}-{res['baseline']} {_f(r['diff'])} {tag} {_f(r['lo'], '{:.4f}')} "
+                         f"{_f(r['hi'], '{:.4f}')} p {_f(r['p'], '{:.4g}')} [ {r['test']} over {r['units']} "
+                         f"{r['unit']}s, n {r['n']}, seed {r['seed']} ]")
+    d = os.path.join(out_dir, "scores")
+    os.makedirs(d, exist_ok=True)
+    with atomic_write(os.path.join(d, "compare")) as f:
+        f.write("".join(x + "\n" for x in lines))
+    with atomic_write(os.path.join(d, "compare.json")) as f:
+        json.dump(to_json_value(res), f, indent=1, allow_nan=False)
+        f.write("\n")
+    metrics = [m for m in next(iter(res["diffs"].values()))]
+    tab = [f"# Paired comparison with {res['baseline']} ({res['test']}, n = {res['n']}, seed {res['seed']}, "
+           f"units: {', '.join(f'{k} -> {v}' for k, v in res['units'].items())})", "",
+           "| metric | " + " | ".join(res["systems"]) + " | " + " | ".join(
+               f"{s} - {res['baseline']} [{tag}] p" for s in res["diffs"]) + " |",
+           "|---" * (1 + len(res["systems"]) + len(res["diffs"])) + "|"]
+    for m in metrics:
+        vals = [_f(res["diffs"][res["systems"][1]][m]["b"])] + [_f(res["diffs"][s][m]["a"]) for s in res["diffs"]]
+        ds = [f"{_f(r['diff'], '{:+.4f}')} [{_f(r['lo'], '{:+.4f}')}, {_f(r['hi'], '{:+.4f}')}] "
+              f"{_f(r['p'], '{:.3g}')}" for r in (res["diffs"][s][m] for s in res["diffs"])]
+        tab.append(f"| {m} | " + " | ".join(vals) + " | " + " | ".join(ds) + " |")
+    with atomic_write(os.path.join(out_dir, "RESULTS.compare.md")) as f:
+        f.write("\n".join(tab) + "\n")
+    return lines

@@ -1,0 +1,165 @@
+"""Shared helpers for the thin command-line scripts in steps/, utils/ and local/.
+
+Every script builds an argparse parser with `make_parser` (its docstring becomes --help) and
+calls `run(main)`, which turns `InputError` and other expected failures into a one-line message
+naming the file and line, with a non-zero exit status and no traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import textwrap
+from typing import Callable, Sequence
+
+from termeval.errors import InputError
+
+
+def str2bool(value: str) -> bool:
+    """Shell-style booleans, as in Kaldi's steps/libs/common.py (bool('false') is True)."""
+    if value in ("true", "True", "1"):
+        return True
+    if value in ("false", "False", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got '{value}'")
+
+
+# ---------------------------------------------------------------------------- option types
+# argparse reports a failing type as "<prog>: error: argument --name: <message>", exit 2, so
+# each validator only says what is wrong with the value.
+
+
+def _number(value: str, integer: bool = False) -> float:
+    text = value.strip()
+    try:
+        x = int(text) if integer else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected {'an integer' if integer else 'a number'}, got '{value}'") from None
+    if not integer and not math.isfinite(x):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got '{value}'")
+    return x
+
+
+def positive_int(value: str) -> int:
+    """An integer >= 1 (job counts, worker counts)."""
+    x = int(_number(value, integer=True))
+    if x < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{value}'")
+    return x
+
+
+def nonneg_int(value: str) -> int:
+    x = int(_number(value, integer=True))
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got '{value}'")
+    return x
+
+
+def finite_float(value: str) -> float:
+    return _number(value)
+
+
+def nonneg_float(value: str) -> float:
+    x = _number(value)
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got '{value}'")
+    return x
+
+
+def positive_float(value: str) -> float:
+    x = _number(value)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got '{value}'")
+    return x
+
+
+def prob(value: str) -> float:
+    """A probability or weight in [0, 1]."""
+    x = _number(value)
+    if not 0.0 <= x <= 1.0:
+        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got '{value}'")
+    return x
+
+
+def open_prob(value: str) -> float:
+    """A probability strictly between 0 and 1 (a prior)."""
+    x = _number(value)
+    if not 0.0 < x < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got '{value}'")
+    return x
+
+
+def int_range(lo: int, hi: int) -> Callable[[str], int]:
+    def check(value: str) -> int:
+        x = int(_number(value, integer=True))
+        if not lo <= x <= hi:
+            raise argparse.ArgumentTypeError(f"must be an integer from {lo} to {hi}, got '{value}'")
+        return x
+    check.__name__ = f"int_{lo}_{hi}"
+    return check
+
+
+def float_or(*words: str) -> Callable[[str], str]:
+    """A finite number or one of `words` (e.g. 'min', 'bayes'); the text is returned as given,
+    so the caller's own handling of the word stays as it is."""
+    def check(value: str) -> str:
+        if value in words:
+            return value
+        try:
+            _number(value)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"expected a finite number or {' or '.join(repr(w) for w in words)}, got '{value}'") from None
+        return value
+    check.__name__ = "float_or_" + "_".join(words)
+    return check
+
+
+def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
+    return argparse.ArgumentParser(
+        prog=prog, description=textwrap.dedent(doc or ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None = None) -> None:
+    """Run main(argv); exit 1 with 'prog: message' on InputError/OSError, 130 on Ctrl-C."""
+    prog = os.path.basename(sys.argv[0])
+    try:
+        code = main(sys.argv[1:] if argv is None else argv)
+    except InputError as e:
+        print(f"{prog}: error: {e.format()}", file=sys.stderr)
+        sys.exit(1)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"{prog}: error: {e}".replace("\n", " "), file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except MemoryError:
+        print(f"{prog}: error: out of memory", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:  # a bug of ours, not bad input: keep the traceback, say where it is
+        print(f"{prog}: error: internal error, please report it: {type(e).__name__}: "
+              f"{str(e)[:200]}; traceback in {_save_traceback(prog)}".replace("\n", " "), file=sys.stderr)
+        sys.exit(3)
+    sys.exit(code or 0)
+
+
+def _save_traceback(prog: str) -> str:
+    """Write the current exception's traceback to a temp file (the terminal gets one line)."""
+    import tempfile
+    import traceback
+    fd, path = tempfile.mkstemp(prefix=f"termeval-{prog.removesuffix('.py')}-", suffix=".traceback.txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(" ".join(sys.argv) + "\n\n" + traceback.format_exc())
+    return path
+
+
+def progress(iterable, **kwargs):
+    """tqdm on stderr, silent when stderr is not a terminal (job logs stay readable)."""
+    from tqdm import tqdm
+    kwargs.setdefault("disable", None)  # None: disable on non-TTY
+    kwargs.setdefault("file", sys.stderr)
+    kwargs.setdefault("leave", False)
+    return tqdm(iterable, **kwargs)

@@ -1,0 +1,200 @@
+"""Praat/MFA TextGrids, parsed with the `textgrid` package's own line functions in a loop
+that keeps the line number of every interval."""
+from __future__ import annotations
+
+import math
+import os
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from termeval.errors import InputError
+from termeval.gold.intervals import Intervals, Options, make_intervals, round_times
+
+
+class _Lines:
+    """readline() over a decoded text that counts lines (the textgrid package reads with
+    codecs' readline, which splits like str.splitlines)."""
+
+    def __init__(self, text: str) -> None:
+        self._lines = text.splitlines(keepends=True)
+        self.nlines = len(self._lines)
+        self.lineno = 0
+
+    def readline(self) -> str:
+        if self.lineno >= len(self._lines):
+            self.lineno += 1
+            return ""
+        self.lineno += 1
+        return self._lines[self.lineno - 1]
+
+
+def _decode_textgrid(path: str) -> str:
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return raw.decode("utf-16")
+        except UnicodeDecodeError as e:
+            raise InputError(f"not valid UTF-16 (byte {e.start})", path) from None
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if b"\x00" in raw[:200]:
+        raise InputError("looks like UTF-16 without a byte-order mark, whose byte order cannot be "
+                         "detected; re-save it as UTF-8 (Praat: Text writing settings) or UTF-16 "
+                         "with BOM", path, 1)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not valid UTF-8 or UTF-16 with BOM (byte {e.start})", path,
+                         raw[: e.start].count(b"\n") + 1) from None
+
+
+@dataclass
+class TgTier:
+    name: str
+    intervals: list[tuple[float, float, str, int]]  # (xmin, xmax, mark, line)
+
+
+def parse_textgrid(path: str) -> list[TgTier]:
+    """Interval tiers of a Praat TextGrid (long or short text format), with line numbers.
+
+    Mirrors textgrid.TextGrid.read (textgrid 1.6.1) using the package's own parse_header,
+    parse_line and _getMark, but keeps zero-length/reversed intervals (reported by the caller)
+    and does not round times (read_textgrid_dir rounds like the other readers)."""
+    from textgrid import textgrid as tgm
+    from textgrid.exceptions import TextGridError
+
+    src = _Lines(_decode_textgrid(path))
+    rd = 17
+    tiers: list[TgTier] = []
+    try:
+        file_type, short = tgm.parse_header(src)
+        if file_type != "TextGrid":
+            raise InputError(f"not a TextGrid (object class '{file_type}')", path, 2)
+        first = src.readline()
+        try:
+            tgm.parse_line(first, short, rd)
+        except Exception:
+            short = True
+        tgm.parse_line(first, short, rd)
+        tgm.parse_line(src.readline(), short, rd)
+        src.readline()
+        m = int(src.readline().strip()) if short else int(src.readline().strip().split()[2])
+        if not short:
+            src.readline()
+        for _ in range(m):
+            if not short:
+                src.readline()
+            kind = tgm.parse_line(src.readline(), short, rd)
+            name = tgm.parse_line(src.readline(), short, rd)
+            tgm.parse_line(src.readline(), short, rd)
+            tgm.parse_line(src.readline(), short, rd)
+            n = int(tgm.parse_line(src.readline(), short, rd))
+            ivs: list[tuple[float, float, str, int]] = []
+            if kind == "IntervalTier":
+                for _j in range(n):
+                    if not short:
+                        src.readline()
+                    # line of 'intervals [j]:' (long format) or of xmin (short format)
+                    line = src.lineno if not short else src.lineno + 1
+                    jmin = tgm.parse_line(src.readline(), short, rd)
+                    jmax = tgm.parse_line(src.readline(), short, rd)
+                    mark = tgm._getMark(src, short)
+                    ivs.append((float(jmin), float(jmax), mark, line))
+                tiers.append(TgTier(str(name), ivs))
+            else:  # point tier: read and ignore
+                for _j in range(n):
+                    if not short:
+                        src.readline()
+                    tgm.parse_line(src.readline(), short, rd)
+                    tgm._getMark(src, short)
+    except InputError:
+        raise
+    # OverflowError: int() of an infinite count ('size = 1e400')
+    except (TextGridError, ValueError, AttributeError, IndexError, EOFError, TypeError, OverflowError) as e:
+        if src.lineno > src.nlines:
+            raise InputError("cannot parse TextGrid: unexpected end of file (truncated?)", path,
+                             src.nlines) from None
+        msg = str(e).strip().replace("\n", " ")[:80]
+        raise InputError(f"cannot parse TextGrid ({type(e).__name__}{': ' + msg if msg else ''})",
+                         path, src.lineno) from None
+    return tiers
+
+
+def _select_tier(tiers: list[TgTier], want: str, path: str) -> tuple[TgTier, str | None]:
+    """The tier named `want`, or the single `<speaker> - want` tier (speaker returned)."""
+    exact = [t for t in tiers if t.name == want]
+    if exact:
+        return exact[0], None
+    suffix = " - " + want
+    multi = [t for t in tiers if t.name.endswith(suffix)]
+    names = ", ".join(repr(t.name) for t in tiers) or "none"
+    if not multi:
+        raise InputError(f"no tier '{want}' (or '<speaker> - {want}'); the interval tiers are: {names}", path)
+    if len(multi) > 1:
+        raise InputError(f"{len(multi)} speakers' '{want}' tiers ({names}) in one file; a data dir has one "
+                         "speaker per file id: split the file per speaker", path)
+    return multi[0], multi[0].name[: -len(suffix)]
+
+
+def find_textgrids(directory: str) -> list[str]:
+    if not os.path.isdir(directory):
+        raise InputError("not a directory", directory)
+    found = []
+    for dirpath, dirnames, filenames in os.walk(directory):
+        dirnames.sort()
+        for fn in filenames:
+            if fn.lower().endswith(".textgrid"):
+                found.append(os.path.join(dirpath, fn))
+    if not found:
+        raise InputError("no *.TextGrid files under this directory", directory)
+    return sorted(found)
+
+
+def read_textgrid_dir(directory: str, opts: Options = Options(), words_tier: str = "words",
+                      phones_tier: str = "phones") -> tuple[Intervals, Intervals, dict[str, str]]:
+    """(phones, words, speaker-by-file) from every TextGrid under `directory` (recursive)."""
+    paths = find_textgrids(directory)
+    seen: dict[str, str] = {}
+    rows: dict[str, list] = {"phones": [[], [], [], [], [], []], "words": [[], [], [], [], [], []]}
+    speakers: dict[str, str] = {}
+    for k, path in enumerate(paths):
+        fid = os.path.basename(path).rsplit(".", 1)[0]
+        if re.search(r"\s", fid):
+            raise InputError("file name contains whitespace, so it cannot be a file id", path)
+        if fid in seen:
+            raise InputError(f"file id '{fid}' also comes from {seen[fid]}", path)
+        seen[fid] = path
+        tiers = parse_textgrid(path)
+        for kind, want in (("phones", phones_tier), ("words", words_tier)):
+            tier, spk = _select_tier(tiers, want, path)
+            if spk is not None:
+                spk = re.sub(r"\s+", "_", spk.strip())
+                if speakers.get(fid, spk) != spk:
+                    raise InputError(f"phone tier speaker '{speakers[fid]}' differs from word tier "
+                                     f"speaker '{spk}'", path)
+                speakers[fid] = spk
+            cols = rows[kind]
+            for xmin, xmax, mark, line in tier.intervals:
+                if not (math.isfinite(xmin) and math.isfinite(xmax)):
+                    raise InputError("time is not a finite number", path, line)
+                if xmax == xmin:
+                    raise InputError(f"zero-length interval at {xmin} in tier '{tier.name}' (Praat "
+                                     "intervals must have xmax > xmin)", path, line)
+                if xmax < xmin:
+                    raise InputError(f"reversed interval {xmin}..{xmax} in tier '{tier.name}'", path, line)
+                cols[0].append(fid)
+                cols[1].append(xmin)
+                cols[2].append(xmax)
+                cols[3].append(re.sub(r"\s+", "_", mark.strip()))
+                cols[4].append(line)
+                cols[5].append(k)
+    out = []
+    for kind in ("phones", "words"):
+        c = rows[kind]
+        out.append(make_intervals(c[0], round_times(np.array(c[1], dtype=np.float64), opts.time_decimals),
+                                  round_times(np.array(c[2], dtype=np.float64), opts.time_decimals),
+                                  c[3], c[4], c[5], paths))
+    return out[0], out[1], speakers

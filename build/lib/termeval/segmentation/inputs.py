@@ -1,0 +1,258 @@
+"""Reading what is scored: the utterances, the gold tier cut to them, and the segmentation.
+
+Utterances are the files of the gold data dir (0 .. reco2dur), or the sub-spans of a Kaldi
+`segments` file (`<utt> <reco> <start> <end>`, end -1 = to the end of the file). The gold
+intervals of the chosen tier (words or phones) that overlap an utterance are cut to it.
+
+A segmentation is one of
+  * a ZeroSpeech class file (`Class <id>` blocks of `<file> <onset> <offset>`, seconds,
+    file-relative), parsed by termeval.classes.parse_class_file; the class id is the label;
+  * an interval file, `<utt-or-file> <onset> <offset> [<label>]` in seconds: relative to the
+    utterance when the key is an utterance of the segments file, else to the file;
+  * a directory of per-utterance files `<key>.txt` of `<start> <end> <label>` lines in frames
+    relative to the utterance (vqwordseg's `intervals/`); an empty file is an utterance
+    without segments.
+File-keyed segments are given to the utterance of that file containing their midpoint and cut
+to it; those in no utterance are counted (`segments_outside_utterances`) and dropped.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from termeval.classes import parse_class_file
+from termeval.data import Gold, Tier, load_gold
+from termeval.errors import InputError
+from termeval.gold import read_segments, read_table
+from termeval.textio import iter_lines
+
+NO_LABEL = -1
+
+
+@dataclass
+class Utterances:
+    ids: list[str]
+    reco: np.ndarray          # index into Gold.files
+    start: np.ndarray         # seconds, file-relative
+    end: np.ndarray
+    speaker: list[str]
+    source: str               # "files" or the segments path
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+@dataclass
+class Intervals:
+    """Intervals grouped by utterance (sorted by utterance, then start, then end).
+
+    Times are absolute seconds (`onset`, `offset`); `frames` optionally holds the exact
+    utterance-relative frame numbers read from a vqwordseg directory. `label` indexes `labels`
+    (NO_LABEL when the input has no labels)."""
+    utt: np.ndarray
+    onset: np.ndarray
+    offset: np.ndarray
+    label: np.ndarray
+    labels: list[str]
+    frames: tuple[np.ndarray, np.ndarray] | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.utt)
+
+    def take(self, idx: np.ndarray) -> "Intervals":
+        fr = None if self.frames is None else (self.frames[0][idx], self.frames[1][idx])
+        return Intervals(self.utt[idx], self.onset[idx], self.offset[idx], self.label[idx],
+                         self.labels, fr, self.counts)
+
+
+def load_gold_tier(data_dir: str, level: str) -> tuple[Gold, Tier]:
+    """The gold data dir with only the tier that is scored read (`words` or `phones`)."""
+    name = "words" if level == "word" else "phones"
+    gold = load_gold(data_dir, tiers=(name,))
+    return gold, getattr(gold, name)
+
+
+def load_utterances(gold: Gold, segments: str | None) -> Utterances:
+    files = gold.files
+    if not segments:
+        return Utterances(list(files), np.arange(len(files)), np.zeros(len(files)),
+                          gold.duration.copy(), list(gold.speaker), "files")
+    segs = read_segments(segments)
+    ids = sorted(segs)
+    reco, start, end = [], [], []
+    for u in ids:
+        s = segs[u]
+        f = gold.file_index.get(s.reco)
+        if f is None:
+            raise InputError(f"recording '{s.reco}' is not in the data dir's reco2dur", segments, s.line)
+        reco.append(f)
+        start.append(s.start)
+        end.append(gold.duration[f] if s.end == -1 else s.end)
+    reco_a = np.array(reco, dtype=np.int64)
+    return Utterances(ids, reco_a, np.array(start, dtype=np.float64), np.array(end, dtype=np.float64),
+                      [gold.speaker[f] for f in reco], segments)
+
+
+def cut_tier(tier: Tier, utts: Utterances) -> Intervals:
+    """The tier's intervals overlapping each utterance, cut to it."""
+    parts = []
+    for u in range(len(utts)):
+        f = int(utts.reco[u])
+        a, b = int(tier.starts[f]), int(tier.starts[f + 1])
+        us, ue = utts.start[u], utts.end[u]
+        i0 = a + int(np.searchsorted(tier.offset[a:b], us, side="right"))
+        i1 = a + int(np.searchsorted(tier.onset[a:b], ue, side="left"))
+        if i1 > i0:
+            parts.append((u, np.arange(i0, i1)))
+    if not parts:
+        z = np.zeros(0, dtype=np.int64)
+        return Intervals(z, np.zeros(0), np.zeros(0), z, list(tier.labels))
+    utt = np.concatenate([np.full(len(ix), u, dtype=np.int64) for u, ix in parts])
+    idx = np.concatenate([ix for _, ix in parts])
+    on = np.maximum(tier.onset[idx], utts.start[utt])
+    off = np.minimum(tier.offset[idx], utts.end[utt])
+    return Intervals(utt, on, off, tier.label[idx].astype(np.int64), list(tier.labels))
+
+
+def _factorize(names: list[str]) -> tuple[list[str], np.ndarray]:
+    table: dict[str, int] = {}
+    codes = np.fromiter((table.setdefault(x, len(table)) for x in names), dtype=np.int64, count=len(names))
+    return list(table), codes
+
+
+def _locate(keys: list[str], on: np.ndarray, off: np.ndarray, gold: Gold, utts: Utterances,
+            path: str, lines: np.ndarray, relative_ok: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(utterance, absolute onset, absolute offset, kept mask) of segments keyed by utterance
+    (times relative to it, when relative_ok) or by file (times file-relative)."""
+    uidx = {u: i for i, u in enumerate(utts.ids)}
+    n = len(keys)
+    utt = np.full(n, -1, dtype=np.int64)
+    shift = np.zeros(n)
+    by_file = np.zeros(n, dtype=bool)
+    reco = np.full(n, -1, dtype=np.int64)
+    whole = utts.source == "files"
+    for i, k in enumerate(keys):
+        u = uidx.get(k) if (relative_ok or whole) else None
+        if u is not None:
+            utt[i] = u
+            shift[i] = utts.start[u]
+            continue
+        f = gold.file_index.get(k)
+        if f is None:
+            raise InputError(f"'{k}' is neither an utterance nor a file of the data dir", path, int(lines[i]))
+        by_file[i] = True
+        reco[i] = f
+    on = on + shift
+    off = off + shift
+    if by_file.any():
+        # midpoint -> utterance of that file (utterances of a file are sorted by start)
+        order = np.lexsort((utts.start, utts.reco))
+        rk = utts.reco[order].astype(np.float64) * 1e7 + utts.start[order]
+        fi = np.flatnonzero(by_file)
+        mid = reco[fi] * 1e7 + (on[fi] + off[fi]) / 2
+        pos = np.searchsorted(rk, mid, side="right") - 1
+        cand = order[np.clip(pos, 0, len(order) - 1)]
+        ok = (pos >= 0) & (utts.reco[cand] == reco[fi]) & (utts.end[cand] >= (on[fi] + off[fi]) / 2)
+        utt[fi] = np.where(ok, cand, -1)
+    kept = utt >= 0
+    u = np.where(kept, utt, 0)
+    on = np.where(kept, np.maximum(on, utts.start[u]), on)
+    off = np.where(kept, np.minimum(off, utts.end[u]), off)
+    return utt, on, off, kept
+
+
+def _sorted(utt, on, off, label, labels, frames=None, counts=None) -> Intervals:
+    order = np.lexsort((off, on, utt))
+    fr = None if frames is None else (frames[0][order], frames[1][order])
+    return Intervals(utt[order], on[order], off[order], label[order], labels, fr, counts or {})
+
+
+def read_class_file(path: str, gold: Gold, utts: Utterances) -> Intervals:
+    durations = {f: float(d) for f, d in zip(gold.files, gold.duration)}
+    prep = parse_class_file(path, durations)
+    sizes = np.diff(prep.starts)
+    label = np.repeat(np.arange(len(prep.names), dtype=np.int64), sizes)
+    utt, on, off, kept = _locate(prep.file, prep.onset, prep.offset, gold, utts, path, prep.line, False)
+    counts = {"segments_read": len(label), "segments_outside_utterances": int((~kept).sum())}
+    return _sorted(utt[kept], on[kept], off[kept], label[kept], list(prep.names), counts=counts)
+
+
+def read_interval_file(path: str, gold: Gold, utts: Utterances) -> Intervals:
+    t = read_table(path, (3, 4), "'<utt-or-file> <onset> <offset> [<label>]'",
+                   {1: "onset", 2: "offset"}, (0, 3))
+    n = len(t)
+    on, off = t.floats(1), t.floats(2)
+    bad = (on < 0) | (off <= on)
+    if bad.any():
+        r = int(np.argmax(bad))
+        raise InputError("onset must be >= 0 and before the offset", path, int(t.line[r]))
+    nf = t.nfields
+    if (nf == 4).any() and (nf == 3).any():
+        r = int(np.argmax(nf != nf[0]))
+        raise InputError("either every line has a label or none has", path, int(t.line[r]))
+    keys = t.strings(0)
+    if nf[0] == 4:
+        labels, label = t.codes(3)
+        labels = list(labels)
+    else:
+        labels, label = [], np.full(n, NO_LABEL, dtype=np.int64)
+    utt, on, off, kept = _locate(keys, on, off, gold, utts, path, t.line, True)
+    counts = {"segments_read": n, "segments_outside_utterances": int((~kept).sum())}
+    return _sorted(utt[kept], on[kept], off[kept], label[kept], labels, counts=counts)
+
+
+def read_interval_dir(path: str, utts: Utterances, frame_shift: float) -> Intervals:
+    uidx = {u: i for i, u in enumerate(utts.ids)}
+    names = sorted(x for x in os.listdir(path) if x.endswith(".txt"))
+    if not names:
+        raise InputError("no <utterance>.txt files in the interval directory", path)
+    us, ss, es, labs = [], [], [], []
+    unknown = 0
+    for name in names:
+        fn = os.path.join(path, name)
+        u = uidx.get(name[:-4])
+        if u is None:
+            unknown += 1
+            continue
+        for n, line in iter_lines(fn):
+            parts = line.split()
+            if not parts:
+                continue
+            if len(parts) != 3:
+                raise InputError("expected '<start> <end> <label>' (frames)", fn, n)
+            try:
+                s, e = int(parts[0]), int(parts[1])
+            except ValueError:
+                raise InputError("start and end must be integer frame numbers", fn, n) from None
+            if s < 0 or e < s:
+                raise InputError("expected 0 <= start <= end", fn, n)
+            us.append(u)
+            ss.append(s)
+            es.append(e)
+            labs.append(parts[2])
+    if unknown == len(names):
+        raise InputError("none of the <key>.txt files names an utterance of the data dir "
+                         "(utterances are files, or come from --segments)", path)
+    utt = np.array(us, dtype=np.int64)
+    fs, fe = np.array(ss, dtype=np.int64), np.array(es, dtype=np.int64)
+    labels, label = _factorize(labs)
+    start = utts.start[utt] if len(utt) else np.zeros(0)
+    counts = {"segments_read": len(utt), "segments_outside_utterances": 0, "files_not_utterances": unknown}
+    return _sorted(utt, start + fs * frame_shift, start + fe * frame_shift, label, labels, (fs, fe), counts)
+
+
+def read_segmentation(path: str, gold: Gold, utts: Utterances, frame_shift: float) -> Intervals:
+    """Read any of the three segmentation formats (see the module doc)."""
+    if os.path.isdir(path):
+        return read_interval_dir(path, utts, frame_shift)
+    if not os.path.isfile(path):
+        raise InputError("no such file or directory", path)
+    for _, line in iter_lines(path):
+        if line.strip():
+            if line.split()[0].lower() == "class":
+                return read_class_file(path, gold, utts)
+            break
+    return read_interval_file(path, gold, utts)

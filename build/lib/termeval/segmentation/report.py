@@ -1,0 +1,190 @@
+"""Merge job statistics into scores (exp/<sys>/scores/segmentation[_phone] + scores.json),
+details (per utterance, per speaker, tolerance sweep + plot, cluster mappings)."""
+from __future__ import annotations
+
+import os
+from typing import Any, Callable
+
+import numpy as np
+
+from termeval.scores import Metric, write_scores
+from termeval.segmentation import compat
+from termeval.segmentation.clusters import Table, from_named_cells, quality
+from termeval.segmentation.mappings import greedy_one_to_one, many_to_one, one_to_one
+from termeval.segmentation.rvalue import over_segmentation, prf, r_value
+from termeval.segmentation.stats import Settings
+from termeval.textio import atomic_write
+
+
+def stage_name(s: Settings) -> str:
+    return "segmentation" if s.level == "word" else "segmentation_phone"
+
+
+def merge(jobs: list[dict]) -> dict:
+    """Add up job statistics (utterances of different jobs are disjoint)."""
+    rows = sorted((u, b, t, [sw[i] for sw in j["sweep"]])
+                  for j in jobs for i, (u, b, t) in enumerate(zip(j["utts"], j["boundary"], j["token"])))
+    cells: tuple[list, list, list] = ([], [], [])
+    for j in jobs:
+        for part, col in zip(cells, j["cells"]):
+            part.extend(col)
+    nsweep = len(jobs[0]["sweep"]) if jobs else 0
+    return {"utts": [r[0] for r in rows],
+            "boundary": np.array([r[1] for r in rows], dtype=np.int64).reshape(-1, 3),
+            "token": np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, 3),
+            "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, 3),
+            "utts_skipped": sum(j["utts_skipped"] for j in jobs),
+            "cells": cells}
+
+
+def _f(x: float | None) -> str:
+    return "-" if x is None else f"{x:.6f}"
+
+
+def _prf_row(c: np.ndarray) -> list[str]:
+    p, r, f = prf(int(c[2]), int(c[1]), int(c[0]))
+    return [str(int(c[0])), str(int(c[1])), str(int(c[2])), _f(p), _f(r), _f(f)]
+
+
+def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
+                 all_clusters: list[str], has_labels: bool, extra_notes: list[str],
+                 counts: dict[str, int], ci_hook: Callable | None = None) -> list[Metric]:
+    """Score files and details. ci_hook(values, context) -> (intervals by metric name, extra
+    scores.json keys) is called before writing (termeval.bootstrap.segmentation); context:
+    the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits."""
+    stage = stage_name(s)
+    pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir
+    b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
+    notes = list(extra_notes)
+    bp, br, bf = prf(int(b[2]), int(b[1]), int(b[0]))
+    tp, tr, tf = prf(int(t[2]), int(t[1]), int(t[0]))
+    if s.compat == "vqwordseg":
+        for what, p, r in (("boundary", bp, br), ("token", tp, tr)):
+            if p is None or r is None:
+                notes.append(f"{what}: no predicted or no reference {what}s; vqwordseg raises "
+                             "ZeroDivisionError here, the values are written as undefined")
+            elif p + r == 0:
+                notes.append(f"{what}: P + R = 0; vqwordseg prints F = -inf (and OS, R-value "
+                             "-inf when P = 0), written here as F = 0 and OS, R-value undefined")
+    tol_support = f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames" if s.compat == "vqwordseg" else "")
+    metrics = [
+        Metric(pre + "boundary_precision", bp, f"{b[2]}/{b[1]}, {tol_support}"),
+        Metric(pre + "boundary_recall", br, f"{b[2]}/{b[0]}"),
+        Metric(pre + "boundary_fscore", bf),
+        Metric(pre + "boundary_os", over_segmentation(bp, br)),
+        Metric(pre + "boundary_rvalue", r_value(bp, br)),
+        Metric(pre + "token_precision", tp, f"{t[2]}/{t[1]}, {tol_support}"),
+        Metric(pre + "token_recall", tr, f"{t[2]}/{t[0]}"),
+        Metric(pre + "token_fscore", tf),
+    ]
+    extra: dict[str, Any] = {}
+    ctx: dict[str, Any] = {"o2o": {}, "visit": None}
+    details = os.path.join(exp_dir, "details", stage)
+    os.makedirs(details, exist_ok=True)
+    if has_labels:
+        table = from_named_cells(*m["cells"])
+        q = quality(table)
+        m2o_map, m2o_hits = many_to_one(table)
+        if s.compat == "vqwordseg":
+            rank = compat.cluster_ranks(table.clusters, all_clusters)
+            o2o_map, o2o_hits = greedy_one_to_one(table, rank)
+            sizes = np.bincount(table.col, weights=table.count, minlength=len(table.clusters))
+            cmax = np.zeros(len(table.clusters), dtype=np.int64)
+            np.maximum.at(cmax, table.col, table.count)
+            pur = compat.purity(cmax, sizes.astype(np.int64), rank)
+            ctx["visit"] = {table.clusters[k] for k in np.flatnonzero((sizes > 0) & (rank < int((sizes > 0).sum())))}
+        else:
+            o2o_map, o2o_hits = one_to_one(table)
+            pur = q.purity
+        n = q.segments
+        metrics += [
+            Metric(pre + "segments", n), Metric(pre + "clusters", q.clusters),
+            Metric(pre + "purity", pur), Metric(pre + "inverse_purity", q.inverse_purity),
+            Metric(pre + "homogeneity", q.homogeneity), Metric(pre + "completeness", q.completeness),
+            Metric(pre + "v_measure", q.v_measure), Metric(pre + "nmi", q.nmi),
+            Metric(pre + "m2o_accuracy", m2o_hits / n if n else None, f"{m2o_hits}/{n}"),
+            Metric(pre + "o2o_accuracy", o2o_hits / n if n else None,
+                   f"{o2o_hits}/{n}, " + ("greedy" if s.compat == "vqwordseg" else "hungarian")),
+        ]
+        ctx["o2o"] = {table.clusters[k]: table.labels[lab] for k, lab in o2o_map.items()}
+        _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
+        _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
+    else:
+        metrics.append(Metric(pre + "segments", int(t[1])))
+        notes.append("the segmentation has no labels: no cluster metrics")
+    sweep_tols = s.sweep()
+    sweep = m["sweep"].sum(axis=0) if len(m["sweep"]) else np.zeros((len(sweep_tols), 3), dtype=np.int64)
+    extra[stage] = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level,
+                    "compat": s.compat, "tolerance_frames": s.tol_frames if s.compat == "vqwordseg" else None,
+                    "utterances_scored": len(m["utts"]), "utterances_skipped": m["utts_skipped"],
+                    "counts": {"boundary_ref": int(b[0]), "boundary_pred": int(b[1]), "boundary_hits": int(b[2]),
+                               "token_ref": int(t[0]), "token_pred": int(t[1]), "token_hits": int(t[2]), **counts},
+                    "tolerance_sweep": [{"tolerance": tol, "ref": int(c[0]), "pred": int(c[1]), "hits": int(c[2]),
+                                         "fscore": prf(int(c[2]), int(c[1]), int(c[0]))[2]}
+                                        for tol, c in zip(sweep_tols, sweep)],
+                    "notes": notes}
+    if ci_hook is not None:
+        ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
+        metrics = [Metric(x.name, x.value, x.support, ci.get(x.name)) for x in metrics]
+        extra.update(more)
+    write_scores(exp_dir, stage, metrics, "segmentation", extra)
+    _write_breakdowns(details, m, speaker_of)
+    _write_sweep(details, sweep_tols, sweep, os.path.basename(os.path.normpath(exp_dir)))
+    return metrics
+
+
+HEADER = "# utt ref_boundaries pred_boundaries hits precision recall fscore ref_tokens pred_tokens token_hits token_precision token_recall token_fscore\n"
+
+
+def _write_breakdowns(details: str, m: dict, speaker_of: dict[str, str]) -> None:
+    with atomic_write(os.path.join(details, "per_utterance")) as f:
+        f.write(HEADER)
+        for u, b, t in zip(m["utts"], m["boundary"], m["token"]):
+            f.write(" ".join([u] + _prf_row(b) + _prf_row(t)) + "\n")
+    spk: dict[str, list[np.ndarray]] = {}
+    for u, b, t in zip(m["utts"], m["boundary"], m["token"]):
+        spk.setdefault(speaker_of[u], []).append(np.concatenate((b, t)))
+    with atomic_write(os.path.join(details, "per_speaker")) as f:
+        f.write(HEADER.replace("# utt", "# speaker"))
+        for k in sorted(spk):
+            c = np.sum(spk[k], axis=0)
+            f.write(" ".join([k] + _prf_row(c[:3]) + _prf_row(c[3:])) + "\n")
+
+
+def _write_mapping(path: str, mapping: dict[int, int], t: Table) -> None:
+    lookup = dict(zip(zip(t.col.tolist(), t.row.tolist()), t.count.tolist()))
+    size = np.bincount(t.col, weights=t.count, minlength=len(t.clusters)).astype(np.int64)
+    with atomic_write(path) as f:
+        f.write("# cluster label correct cluster_size\n")
+        for k in sorted(mapping, key=lambda c: t.clusters[c]):
+            lab = mapping[k]
+            f.write(f"{t.clusters[k]} {t.labels[lab]} {lookup.get((k, lab), 0)} {size[k]}\n")
+
+
+def _write_sweep(details: str, tols: list[float], sweep: np.ndarray, name: str) -> None:
+    with atomic_write(os.path.join(details, "tolerance_sweep")) as f:
+        f.write("# tolerance_s ref_boundaries pred_boundaries hits precision recall fscore\n")
+        for tol, c in zip(tols, sweep):
+            f.write(f"{tol:g} " + " ".join(_prf_row(c)) + "\n")
+    plot_sweeps({name: (tols, [prf(int(c[2]), int(c[1]), int(c[0]))[2] for c in sweep])},
+                os.path.join(details, "tolerance_sweep"))
+
+
+def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_base: str) -> None:
+    """Boundary F against the tolerance, one line per system -> out_base.png and .pdf."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for name, (tols, fs) in systems.items():
+        ax.plot([t * 1000 for t in tols], [np.nan if f is None else 100 * f for f in fs], marker="o", label=name)
+    ax.set_xlabel("tolerance (ms)")
+    ax.set_ylabel("boundary F (%)")
+    ax.grid(True, alpha=0.3)
+    ax.legend(fontsize="small")
+    fig.tight_layout()
+    for ext in ("png", "pdf"):
+        tmp = f"{out_base}.tmp.{ext}"
+        fig.savefig(tmp)
+        os.replace(tmp, f"{out_base}.{ext}")
+    plt.close(fig)

@@ -1,0 +1,137 @@
+"""Additive statistics of one share of the utterances (one job of --nj N).
+
+Everything the scores need is a sum over utterances: per utterance the boundary and token
+counts [n_ref, n_pred, hits] (also for each tolerance of the sweep), and the contingency
+table cells (reference label, cluster) -> count. A merge adds them up, so N jobs give the
+numbers of one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from termeval.segmentation import compat
+from termeval.segmentation.boundary import boundary_counts, drop_edges, interval_points, micro
+from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_labels
+from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
+from termeval.segmentation.matching import keys
+from termeval.segmentation.token import token_counts
+
+SWEEP_MS = tuple(range(5, 55, 5))       # default mode: boundary F at 5, 10, ..., 50 ms
+SWEEP_FRAMES = tuple(range(0, 6))       # compat: 0..5 frames
+
+
+@dataclass
+class Settings:
+    tolerance: float = 0.02
+    frame_shift: float = 0.01
+    level: str = "word"
+    compat: str = "none"
+
+    @property
+    def tol_frames(self) -> int:
+        return int(np.floor(self.tolerance / self.frame_shift + 0.5 + 1e-6))
+
+    def sweep(self) -> list[float]:
+        """Tolerances of the sweep, seconds."""
+        if self.compat == "vqwordseg":
+            return [k * self.frame_shift for k in SWEEP_FRAMES]
+        return [ms / 1000 for ms in SWEEP_MS]
+
+
+def split_utterances(ref: Intervals, pred: Intervals, n_utt: int, nj: int) -> list[np.ndarray]:
+    """Contiguous utterance ranges of about equal work (reference + predicted intervals)."""
+    cost = np.bincount(ref.utt, minlength=n_utt) + np.bincount(pred.utt, minlength=n_utt) + 1
+    cum = np.cumsum(cost)
+    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nj) / nj, side="left") if n_utt else []
+    return np.split(np.arange(n_utt), cuts)
+
+
+def _select(iv: Intervals, sel: np.ndarray, n_utt: int) -> Intervals:
+    mask = np.zeros(n_utt, dtype=bool)
+    mask[sel] = True
+    return iv.take(np.flatnonzero(mask[iv.utt]))
+
+
+def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray, s: Settings) -> dict:
+    """Statistics of the utterances `sel` (indices into utts)."""
+    n = len(utts)
+    ref, pred = _select(ref, sel, n), _select(pred, sel, n)
+    if s.compat == "vqwordseg":
+        out = _compat_counts(ref, pred, utts, n, s)
+    else:
+        out = _default_counts(ref, pred, utts, n, s)
+    scored = out.pop("scored")
+    rows = sel[scored[sel]]
+    res = {
+        "utts": [utts.ids[u] for u in rows.tolist()],
+        "boundary": out["boundary"][rows].tolist(),
+        "token": out["token"][rows].tolist(),
+        "sweep": [c[rows].tolist() for c in out["sweep"]],
+        "utts_skipped": int(len(sel) - len(rows)),
+        "cells": [[], [], []],   # label names, cluster names, counts
+        "utt_cells": [[], [], [], []],   # the same per utterance (termeval.bootstrap.segmentation)
+    }
+    lab = out.get("label")
+    if lab is not None and pred.labels:
+        keep = scored[out["pred_utt"]]
+        t = contingency(lab[keep], out["cluster"][keep], out["label_names"], pred.labels)
+        res["cells"] = [[t.labels[r] for r in t.row.tolist()], [t.clusters[c] for c in t.col.tolist()],
+                        t.count.tolist()]
+        trip = np.stack((out["pred_utt"][keep], lab[keep], out["cluster"][keep]), axis=1).astype(np.int64)
+        trip, cnt = np.unique(trip.reshape(-1, 3), axis=0, return_counts=True)
+        res["utt_cells"] = [[utts.ids[u] for u in trip[:, 0].tolist()],
+                            [out["label_names"][x] for x in trip[:, 1].tolist()],
+                            [pred.labels[x] for x in trip[:, 2].tolist()], cnt.tolist()]
+    return res
+
+
+def _default_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s: Settings) -> dict:
+    rs, re = micro(ref.onset), micro(ref.offset)
+    ps, pe = micro(pred.onset), micro(pred.offset)
+    u = np.arange(n)
+    edge_s, edge_e = keys(u, micro(utts.start)), keys(u, micro(utts.end))
+    rpts, ppts = interval_points(ref.utt, rs, re), interval_points(pred.utt, ps, pe)
+
+    def bnd(tol_s: float) -> np.ndarray:
+        tol = int(micro(tol_s))
+        return boundary_counts(drop_edges(rpts, edge_s, edge_e, tol),
+                               drop_edges(ppts, edge_s, edge_e, tol), tol, n)
+
+    out = {"boundary": bnd(s.tolerance), "sweep": [bnd(t) for t in s.sweep()],
+           "token": token_counts(ref.utt, rs, re, pred.utt, ps, pe, int(micro(s.tolerance)), n),
+           "scored": np.ones(n, dtype=bool), "pred_utt": pred.utt}
+    if pred.labels and len(pred) and (pred.label != NO_LABEL).all():
+        best = overlap_labels(ref.utt, rs, re, pred.utt, ps, pe)
+        sil = len(ref.labels)
+        out["label"] = np.where(best >= 0, ref.label[np.maximum(best, 0)], sil)
+        out["label_names"] = list(ref.labels) + [SIL_LABEL]
+        out["cluster"] = pred.label
+    return out
+
+
+def _compat_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s: Settings) -> dict:
+    rf, pf = compat.to_frames(ref, utts, s.frame_shift), compat.to_frames(pred, utts, s.frame_shift)
+    # the script scores only utterances with a reference interval and a predicted segment
+    scored = (np.bincount(ref.utt, minlength=n) > 0) & (np.bincount(pred.utt, minlength=n) > 0)
+    rk, pk = scored[ref.utt], scored[pred.utt]
+    r = (ref.utt[rk], rf[0][rk], rf[1][rk])
+    p = (pred.utt[pk], pf[0][pk], pf[1][pk])
+    (rbu, rbp), (pbu, pbp) = compat.boundary_points(r, p, n)
+    rb, pb = keys(rbu, rbp), keys(pbu, pbp)
+    (tru, trs, tre), (tpu, tps, tpe) = compat.token_segments(r, p, n)
+    out = {"boundary": boundary_counts(rb, pb, s.tol_frames, n),
+           "sweep": [boundary_counts(rb, pb, k, n) for k in SWEEP_FRAMES],
+           "token": token_counts(tru, trs, tre, tpu, tps, tpe, s.tol_frames, n),
+           "scored": scored, "pred_utt": pred.utt}
+    if pred.labels and len(pred) and (pred.label != NO_LABEL).all():
+        # reference intervals sorted by (utt, start, end): frames keep that order
+        best = overlap_labels(ref.utt, rf[0], rf[1], pred.utt, pf[0], pf[1])
+        first = np.searchsorted(ref.utt, pred.utt, side="left")
+        first = np.minimum(first, max(len(ref) - 1, 0))
+        idx = np.where(best >= 0, best, first)
+        out["label"] = ref.label[idx] if len(ref) else np.zeros(len(pred), dtype=np.int64)
+        out["label_names"] = list(ref.labels)
+        out["cluster"] = pred.label
+    return out

@@ -1,0 +1,159 @@
+"""DET points (term-weighted mean Pmiss/Pfa at every threshold) and matplotlib plots:
+det.png/det.pdf on probit (normal deviate) axes with the actual-decision and maximum-TWV
+points marked, and twv.png/twv.pdf (TWV against threshold). docs/std.md §3.7.
+"""
+from __future__ import annotations
+
+import math
+import os
+
+import numpy as np
+
+from termeval.textio import atomic_write
+
+EPS = 2.2204e-16
+TICKS = [0.0001, 0.001, 0.01, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 40, 60, 80, 90, 95, 98, 99]
+
+
+def probit(p) -> np.ndarray:
+    """Normal deviate Phi^-1(p), p clamped to [eps, 1-eps] (Acklam's rational approximation
+    refined by one Halley step; |error| < 1e-12, plenty for plotting)."""
+    p = np.clip(np.asarray(p, dtype=np.float64), EPS, 1 - EPS)
+    a = [-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+         1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00]
+    b = [-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+         6.680131188771972e+01, -1.328068155288572e+01]
+    c = [-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+         -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00]
+    d = [7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00, 3.754408661907416e+00]
+    x = np.empty_like(p)
+    lo = p < 0.02425
+    hi = p > 1 - 0.02425
+    mid = ~(lo | hi)
+    q = np.sqrt(-2 * np.log(p[lo]))
+    x[lo] = (((((c[0]*q+c[1])*q+c[2])*q+c[3])*q+c[4])*q+c[5]) / ((((d[0]*q+d[1])*q+d[2])*q+d[3])*q+1)
+    q = np.sqrt(-2 * np.log(1 - p[hi]))
+    x[hi] = -(((((c[0]*q+c[1])*q+c[2])*q+c[3])*q+c[4])*q+c[5]) / ((((d[0]*q+d[1])*q+d[2])*q+d[3])*q+1)
+    q = p[mid] - 0.5
+    r = q * q
+    x[mid] = (((((a[0]*r+a[1])*r+a[2])*r+a[3])*r+a[4])*r+a[5])*q / (((((b[0]*r+b[1])*r+b[2])*r+b[3])*r+b[4])*r+1)
+    erfc = np.vectorize(math.erfc, otypes=[float])
+    e = 0.5 * erfc(-x / math.sqrt(2)) - p
+    u = e * math.sqrt(2 * math.pi) * np.exp(x * x / 2)
+    return x - u / (1 + x * u / 2)
+
+
+def write_det_points(path: str, thr, pmiss, pfa, twv) -> None:
+    """TSV `threshold mean_pmiss mean_pfa twv`, thresholds decreasing (full precision)."""
+    with atomic_write(path) as f:
+        f.write("threshold\tmean_pmiss\tmean_pfa\ttwv\n")
+        if len(thr):
+            block = np.column_stack([thr, pmiss, pfa, twv])
+            np.savetxt(f, block, fmt="%.17g", delimiter="\t")
+
+
+def _thin(n: int, max_points: int = 4000) -> np.ndarray:
+    if n <= max_points:
+        return np.arange(n)
+    return np.unique(np.r_[np.linspace(0, n - 1, max_points).astype(np.int64), n - 1])
+
+
+def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: tuple | None,
+             title: str = "") -> list[str]:
+    """det.png / det.pdf; act/best = (pfa, pmiss) points or None. Returns the paths."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(6, 6))
+    # Probabilities outside the axes (P_fa = 0 above all) have no place on a probit scale; they
+    # are drawn on the nearest edge instead of silently vanishing.
+    x_lim, y_lim = (1e-6, 0.4), (0.05, 0.98)
+
+    def xy(fa, pm):
+        return probit(np.clip(fa, *x_lim)), probit(np.clip(pm, *y_lim))
+
+    k = _thin(len(pfa))
+    if len(k):
+        ax.plot(*xy(np.asarray(pfa)[k], np.asarray(pmiss)[k]), "-", lw=1.2, label="DET")
+    # iso-TWV line at 0.3 (as KWSEval), sampled since it is curved on probit axes
+    fa = np.logspace(-8, math.log10(0.4), 400)
+    pm = 1 - 0.3 - beta * fa
+    ok = (pm > 0) & (pm < 1)
+    if ok.any():
+        ax.plot(probit(fa[ok]), probit(pm[ok]), ":", color="grey", lw=0.8, label="TWV = 0.3")
+    for point, style, name in ((act, dict(marker="o", color="red"), "actual decisions"),
+                               (best, dict(marker="*", ms=12, color="green"), "maximum TWV")):
+        if point is None or None in point:
+            continue
+        edge = not (x_lim[0] <= point[0] <= x_lim[1] and y_lim[0] <= point[1] <= y_lim[1])
+        label = f"{name} (P_fa {100 * point[0]:.3g}%, P_miss {100 * point[1]:.3g}%{', on the edge' if edge else ''})"
+        ax.plot(*xy(point[0], point[1]), linestyle="none", clip_on=False, label=label, **style)
+    t = np.asarray(TICKS) / 100
+    ax.set_xticks(probit(t))
+    ax.set_xticklabels([f"{v:g}" for v in TICKS], rotation=90, fontsize=7)
+    ax.set_yticks(probit(t))
+    ax.set_yticklabels([f"{v:g}" for v in TICKS], fontsize=7)
+    ax.set_xlim(*probit(x_lim))
+    ax.set_ylim(*probit(y_lim))
+    ax.set_xlabel("False alarm probability (%)")
+    ax.set_ylabel("Miss probability (%)")
+    ax.grid(True, lw=0.3)
+    ax.legend(loc="upper right", fontsize=8)
+    ax.set_title(title or "Term-weighted DET")
+    fig.tight_layout()
+    return _save(fig, out_prefix)
+
+
+def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, title: str = "") -> list[str]:
+    """twv.png / twv.pdf: TWV against the decision threshold."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    k = _thin(len(thr))
+    if len(k):
+        ax.plot(np.asarray(thr)[k], np.asarray(twv)[k], "-", lw=1.2, label="TWV(threshold)")
+        lo = max(float(np.min(twv)), -1.0)
+        ax.set_ylim(lo - 0.05, 1.0)
+    if act is not None and None not in act:
+        ax.axvline(act[0], color="red", ls="--", lw=0.8)
+        ax.plot(act[0], act[1], "o", color="red", label=f"actual (ATWV {act[1]:.4f})")
+    if best is not None and None not in best:
+        ax.plot(best[0], best[1], "*", ms=12, color="green", label=f"maximum (MTWV {best[1]:.4f})")
+    ax.axhline(0, color="grey", lw=0.5)
+    ax.set_xlabel("decision threshold (score)")
+    ax.set_ylabel("TWV")
+    ax.grid(True, lw=0.3)
+    ax.legend(fontsize=8)
+    ax.set_title(title or "TWV against threshold")
+    fig.tight_layout()
+    return _save(fig, out_prefix)
+
+
+def _save(fig, prefix: str) -> list[str]:
+    import matplotlib.pyplot as plt
+    paths = []
+    for ext in ("png", "pdf"):
+        path = f"{prefix}.{ext}"
+        with atomic_write(path, "wb") as f:
+            fig.savefig(f, format=ext, dpi=120)
+        paths.append(path)
+    plt.close(fig)
+    return paths
+
+
+def articulated(thr, cum_pmiss, cum_pfa) -> np.ndarray:
+    """Indices of the DET points that end a run of target-only or non-target-only thresholds
+    (F4DE -a): the points in between are collinear, so the curve drawn is the same."""
+    n = len(thr)
+    if n <= 2:
+        return np.arange(n)
+    dm = np.diff(np.r_[1.0, np.asarray(cum_pmiss)]) != 0
+    df = np.diff(np.r_[0.0, np.asarray(cum_pfa)]) != 0
+    kind = dm.astype(np.int8) + 2 * df.astype(np.int8)
+    keep = np.zeros(n, dtype=bool)
+    keep[0] = keep[-1] = True
+    keep[:-1] |= kind[:-1] != kind[1:]
+    keep[1:] |= kind[1:] != kind[:-1]
+    keep |= kind == 3
+    return np.flatnonzero(keep)

@@ -1,0 +1,439 @@
+"""System output readers: STDLIST (STD 2006 / MediaEval), KWSLIST (BABEL / Kaldi
+write_kwslist.pl) and Kaldi plain-text results (`kwid utt start end score`), auto-detected.
+
+`read_detections` returns a `Detections` of parallel numpy arrays with string vocabularies
+(term ids and file ids are small integer codes into `term_ids` / `file_ids`), so 1M detections
+stay compact and are never touched by Python loops after parsing. XML is streamed through
+`xmlsafe.parse` (expat with defusedxml's entity/external-reference refusal).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from termeval.errors import InputError
+from termeval.std import xmlsafe
+from termeval.std.ecf import INT32, file_id
+from termeval.std.xmlsafe import clip
+
+YES, NO, UNSET = 1, 0, -1
+
+
+@dataclass
+class Detections:
+    """Detections as parallel arrays, in input order.
+
+    term: int32 codes into `term_ids`; file: int32 codes into `file_ids` (normalised file
+    ids); chan: int32; tbeg, dur, score: float64 (seconds, score larger = more likely);
+    decision: int8 (1 YES, 0 NO, -1 not given, e.g. Kaldi text); blocks: the term ids that
+    had a detected_kwlist/detected_termlist block, in file order (possibly empty blocks);
+    min_score/max_score: the KWSLIST header values if given; fmt: 'stdlist', 'kwslist' or
+    'kaldi'.
+    """
+    term_ids: list[str]
+    file_ids: list[str]
+    term: np.ndarray
+    file: np.ndarray
+    chan: np.ndarray
+    tbeg: np.ndarray
+    dur: np.ndarray
+    score: np.ndarray
+    decision: np.ndarray
+    fmt: str
+    blocks: list[str] = field(default_factory=list)
+    min_score: Optional[float] = None
+    max_score: Optional[float] = None
+    system_id: str = ""
+    path: str = ""
+
+    def __len__(self) -> int:
+        return len(self.term)
+
+    @property
+    def end(self) -> np.ndarray:
+        return self.tbeg + self.dur
+
+    @property
+    def mid(self) -> np.ndarray:
+        return self.tbeg + self.dur / 2
+
+
+def detect_format(path: str) -> str:
+    """'stdlist', 'kwslist' or 'kaldi' from the file content (root element or first line)."""
+    root = xmlsafe.sniff_root(path)
+    if root is None:
+        return "kaldi"
+    if root in ("stdlist", "kwslist"):
+        return root
+    if root == "?":
+        xmlsafe.check(path)  # names the line of the problem when there is one
+        raise InputError("looks like XML but is not well-formed (or starts with a DOCTYPE/entity "
+                         "declaration, which is refused)", path)
+    raise InputError(f"unknown detection list: root element <{clip(root)}> (expected <stdlist> or "
+                     "<kwslist>, or Kaldi text 'kwid utt start end score')", path)
+
+
+def read_detections(path: str, fmt: str = "auto", frame_length: float = 0.01,
+                    utt_map: Optional[dict[str, str]] = None,
+                    segments: Optional[dict[str, tuple[str, float]]] = None) -> Detections:
+    """Read a detection list. fmt: auto|stdlist|kwslist|kaldi.
+
+    Kaldi text: times are frames of `frame_length` seconds relative to the utterance; `utt_map`
+    (int id -> utterance name, the inverse of utt.map) and `segments` (utterance -> (recording,
+    offset)) translate them to file times. Errors (NaN/inf scores, negative durations, unknown
+    decisions, repeated term blocks) raise InputError naming the file and line.
+    """
+    if fmt == "auto":
+        fmt = detect_format(path)
+    if fmt == "kaldi":
+        return _read_kaldi(path, frame_length, utt_map, segments)
+    if fmt not in ("stdlist", "kwslist"):
+        raise InputError(f"unknown detection format '{fmt}'")
+    fast = _read_xml_fast(path)
+    return fast if fast is not None else _read_xml(path)
+
+
+def _vocab_codes(raw_vocab: dict[str, int], normalise) -> tuple[list[str], np.ndarray]:
+    """Normalise a raw vocabulary; return the unique normalised names and a raw->new code map."""
+    names: dict[str, int] = {}
+    remap = np.empty(len(raw_vocab), dtype=np.int32)
+    for raw, code in raw_vocab.items():
+        remap[code] = names.setdefault(normalise(raw), len(names))
+    return list(names), remap
+
+
+def _read_xml(path: str) -> Detections:
+    fmap: dict[str, int] = {}
+    cmap: dict[str, int] = {}
+    dmap: dict[str, int] = {}
+    f_codes: list[int] = []
+    c_codes: list[int] = []
+    d_codes: list[int] = []
+    tbegs: list[str] = []
+    durs: list[str] = []
+    scores: list[str] = []
+    blocks: list[str] = []
+    counts: list[int] = []
+    block_lines: list[int] = []
+    header: dict = {}
+    seen_blocks: dict[str, int] = {}
+    state = {"root": None, "in_block": False}
+    fa, ca, da = f_codes.append, c_codes.append, d_codes.append
+    ta, ua, sa = tbegs.append, durs.append, scores.append
+
+    def start(tag: str, a: dict) -> None:
+        if tag == "kw" or tag == "term":
+            if not state["in_block"]:
+                raise InputError(f"<{tag}> outside a detected_kwlist/detected_termlist block")
+            try:
+                f = a["file"]
+                ta(a["tbeg"])
+                ua(a["dur"])
+                sa(a["score"])
+            except KeyError as e:
+                raise InputError(f"<{tag}> lacks the {e} attribute") from None
+            c = fmap.get(f)
+            if c is None:
+                c = fmap[f] = len(fmap)
+            fa(c)
+            ch = a.get("channel", "1")
+            c = cmap.get(ch)
+            if c is None:  # checked at its first use, so the message names this line
+                _channel(ch)
+                c = cmap[ch] = len(cmap)
+            ca(c)
+            dv = a.get("decision", "")
+            c = dmap.get(dv)
+            if c is None:
+                if dv.strip().upper() not in ("YES", "NO", ""):
+                    raise InputError(f"decision '{clip(dv)}' is neither YES nor NO")
+                c = dmap[dv] = len(dmap)
+            da(c)
+            counts[-1] += 1
+            return
+        if tag in ("detected_kwlist", "detected_termlist"):
+            tid = a.get("kwid", a.get("termid"))
+            if tid is None:
+                raise InputError(f"<{tag}> without kwid/termid")
+            if tid in seen_blocks:
+                raise InputError(f"term '{clip(tid)}' has a second {tag} block (F4DE would count its "
+                                 "references twice); merge the blocks")
+            seen_blocks[tid] = len(blocks)
+            blocks.append(tid)
+            counts.append(0)
+            state["in_block"] = True
+            return
+        if state["root"] is None:
+            if tag not in ("kwslist", "stdlist"):
+                raise InputError(f"expected a <kwslist> or <stdlist> root element, found <{clip(tag)}>")
+            state["root"] = tag
+            header.update(a)
+
+    def end(tag: str) -> None:
+        if tag in ("detected_kwlist", "detected_termlist"):
+            state["in_block"] = False
+
+    xmlsafe.parse(path, start, end)
+    if state["root"] is None:
+        raise InputError("empty detection list file", path)
+    n = len(f_codes)
+    tb, du, sc = _times_and_scores(tbegs, durs, scores, path, blocks, counts)
+    # decisions
+    dec_lut = np.empty(max(len(dmap), 1), dtype=np.int8)
+    for k, c in dmap.items():
+        ku = k.strip().upper()
+        if ku == "YES":
+            dec_lut[c] = YES
+        elif ku == "NO":
+            dec_lut[c] = NO
+        elif ku == "":
+            dec_lut[c] = UNSET
+        else:
+            first = d_codes.index(c)
+            raise InputError(f"decision '{clip(k)}' is neither YES nor NO ({_where(first, blocks, counts)})", path)
+    chan_lut = np.empty(max(len(cmap), 1), dtype=np.int32)
+    for k, c in cmap.items():
+        chan_lut[c] = _channel(k)  # every value was checked when first seen
+    file_ids, fremap = _vocab_codes(fmap, file_id)
+    term = np.repeat(np.arange(len(blocks), dtype=np.int32), counts)
+    mn, mx = _score_range(header, path)
+    return Detections(
+        term_ids=list(blocks), file_ids=file_ids, term=term,
+        file=fremap[np.asarray(f_codes, dtype=np.int64)] if n else np.zeros(0, np.int32),
+        chan=chan_lut[np.asarray(c_codes, dtype=np.int64)] if n else np.zeros(0, np.int32),
+        tbeg=tb, dur=du, score=sc,
+        decision=dec_lut[np.asarray(d_codes, dtype=np.int64)] if n else np.zeros(0, np.int8),
+        fmt=state["root"], blocks=list(blocks), min_score=mn, max_score=mx,
+        system_id=header.get("system_id", ""), path=path)
+
+
+def _channel(text: str) -> int:
+    try:
+        ch = int(text)
+    except ValueError:
+        ch = None
+    if ch is None or not INT32[0] <= ch <= INT32[1]:
+        raise InputError(f"channel '{clip(text)}' is not an int32 integer")
+    return ch
+
+
+def _where(i: int, blocks: list[str], counts: list[int]) -> str:
+    ends = np.cumsum(counts)
+    b = int(np.searchsorted(ends, i, side="right"))
+    k = i - (int(ends[b - 1]) if b > 0 else 0)
+    return f"term '{clip(blocks[b])}', detection #{k + 1}"
+
+
+def _score_range(header: dict, path: str) -> tuple[float | None, float | None]:
+    """The KWSLIST header's optional min_score/max_score (both or neither)."""
+    mn, mx = header.get("min_score"), header.get("max_score")
+    try:
+        mn = float(mn) if mn not in (None, "") else None
+        mx = float(mx) if mx not in (None, "") else None
+    except ValueError:
+        raise InputError(f"bad min_score/max_score '{clip(mn)}'/'{clip(mx)}' in the header", path) from None
+    if (mn is None) != (mx is None):
+        raise InputError("the kwslist header gives only one of min_score/max_score", path)
+    return mn, mx
+
+
+def _times_and_scores(tbegs, durs, scores, path: str, blocks, counts):
+    """tbeg, dur, score columns (str or bytes) as float arrays; bad numbers, NaN/inf, negative
+    durations and negative start times are input errors naming the term and detection."""
+    tb = _to_float(tbegs, "tbeg", path, blocks, counts)
+    du = _to_float(durs, "dur", path, blocks, counts)
+    sc = _to_float(scores, "score", path, blocks, counts)
+    for arr, raw, what in ((du, durs, "negative duration dur"), (tb, tbegs, "negative start time tbeg")):
+        bad = np.flatnonzero(arr < 0)
+        if len(bad):
+            v = clip(raw[bad[0]])
+            raise InputError(f"{what}={v} ({_where(bad[0], blocks, counts)})", path)
+    return tb, du, sc
+
+
+def _to_float(values: list[str], what: str, path: str, blocks, counts) -> np.ndarray:
+    if not values:
+        return np.zeros(0, dtype=np.float64)
+    try:
+        arr = np.fromiter(map(float, values), dtype=np.float64, count=len(values))
+    except ValueError:
+        for i, v in enumerate(values):
+            try:
+                float(v)
+            except ValueError:
+                raise InputError(f"{what} '{clip(v)}' is not a number ({_where(i, blocks, counts)})", path) from None
+        raise
+    bad = np.flatnonzero(~np.isfinite(arr))
+    if len(bad):
+        v = clip(values[bad[0]])
+        raise InputError(f"{what} '{v}' is not a finite number "
+                         f"({_where(int(bad[0]), blocks, counts)})", path)
+    return arr
+
+
+def _read_kaldi(path: str, frame_length: float, utt_map, segments) -> Detections:
+    """`kwid utt start end score` lines (Kaldi results / hitlist style), frames -> seconds."""
+    from termeval.textio import read_text
+    text = read_text(path)
+    kw_map: dict[str, int] = {}
+    utt_vocab: dict[str, int] = {}
+    kw_codes: list[int] = []
+    u_codes: list[int] = []
+    nums: list[str] = []
+    lines: list[int] = []
+    for lineno, line in enumerate(text.split("\n"), 1):
+        f = line.split()
+        if not f:
+            continue
+        if len(f) != 5:
+            raise InputError(f"expected 'kwid utt start end score' (5 fields), got {len(f)}", path, lineno)
+        c = kw_map.get(f[0])
+        if c is None:
+            c = kw_map[f[0]] = len(kw_map)
+        kw_codes.append(c)
+        c = utt_vocab.get(f[1])
+        if c is None:
+            c = utt_vocab[f[1]] = len(utt_vocab)
+        u_codes.append(c)
+        nums.extend(f[2:5])
+        lines.append(lineno)
+    n = len(kw_codes)
+    try:
+        arr = np.asarray(nums, dtype=np.float64).reshape(n, 3) if n else np.zeros((0, 3))
+    except ValueError:
+        for k, v in enumerate(nums):
+            try:
+                float(v)
+            except ValueError:
+                raise InputError(f"'{clip(v)}' is not a number", path, lines[k // 3]) from None
+        raise
+    bad = np.flatnonzero(~np.isfinite(arr).all(axis=1))
+    if len(bad):
+        raise InputError("start/end/score must be finite numbers", path, lines[bad[0]])
+    bad = np.flatnonzero(arr[:, 1] < arr[:, 0])
+    if len(bad):
+        raise InputError("end frame before start frame (negative duration)", path, lines[bad[0]])
+    bad = np.flatnonzero(arr[:, 0] < 0)
+    if len(bad):
+        raise InputError("negative start frame", path, lines[bad[0]])
+    # utterance -> (file, offset)
+    uttnames = list(utt_vocab)
+    files, offsets = [], np.zeros(len(uttnames))
+    for i, u in enumerate(uttnames):
+        name = utt_map.get(u, u) if utt_map else u
+        if segments and name in segments:
+            reco, off = segments[name]
+            files.append(reco)
+            offsets[i] = off
+        else:
+            files.append(name)
+    fmap: dict[str, int] = {}
+    fremap = np.empty(len(uttnames), dtype=np.int32)
+    for i, f in enumerate(files):
+        fremap[i] = fmap.setdefault(file_id(f), len(fmap))
+    uc = np.asarray(u_codes, dtype=np.int64)
+    tb = arr[:, 0] * frame_length + offsets[uc] if n else np.zeros(0)
+    du = (arr[:, 1] - arr[:, 0]) * frame_length if n else np.zeros(0)
+    return Detections(term_ids=list(kw_map), file_ids=list(fmap), term=np.asarray(kw_codes, np.int32),
+                      file=fremap[uc] if n else np.zeros(0, np.int32), chan=np.ones(n, np.int32),
+                      tbeg=tb, dur=du, score=arr[:, 2].copy(), decision=np.full(n, UNSET, np.int8),
+                      fmt="kaldi", blocks=list(kw_map), path=path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fast path for large lists. Pass 1 runs expat with the entity/external-reference refusal but
+# no element callbacks (C speed), which proves the file is well-formed and safe. When the file
+# has no comments, CDATA, processing instructions, DOCTYPE, entity/character references,
+# single-quoted attributes or namespace prefixes, every '<name' is a start tag and every
+# ' attr="value"' inside it is that attribute, so the values can be collected with one regex
+# pass per attribute (C speed). Any doubt (counts that disagree, '>' inside a value, ...)
+# falls back to the callback parser above, which is always exact.
+
+_ELEM = re.compile(rb"<(?:kw|term)[\s/>]")
+_BLOCK = re.compile(rb"<detected_(kwlist|termlist)(\s[^>]*)?>")
+
+
+_CANON = re.compile(rb'<(?:kw|term) file="([^"]*)" channel="([^"]*)" tbeg="([^"]*)" dur="([^"]*)" '
+                    rb'score="([^"]*)" decision="([^"]*)"[^>]*>')
+
+
+def _tag_attrs(tag: bytes) -> dict:
+    return {k.decode(): v.decode("utf-8") for k, v in re.findall(rb'([\w.-]+)\s*=\s*"([^"]*)"', tag)}
+
+
+def _read_xml_fast(path: str) -> Optional[Detections]:
+    # pass 1: well-formedness and safety (raises InputError)
+    xmlsafe.check(path)
+    with open(path, "rb") as f:
+        data = f.read()
+    body = data
+    if body.startswith(b"\xef\xbb\xbf"):
+        body = body[3:]
+    if body.lstrip().startswith(b"<?xml"):
+        body = body[body.index(b"?>") + 2:]
+    if (b"&" in body or b"'" in body or b"<!" in body or b"<?" in body
+            or re.search(rb"</?[A-Za-z_][\w.-]*:", body)):
+        return None
+    m = re.search(rb"<([A-Za-z_][\w.-]*)(\s[^>]*)?>", body)
+    if m is None or m.group(1) not in (b"kwslist", b"stdlist"):
+        return None  # let the exact parser produce the message
+    root = m.group(1).decode()
+    header = _tag_attrs(m.group(2) or b"")
+    # blocks; the detections of each block must all be in the canonical form
+    bl = list(_BLOCK.finditer(body))
+    blocks: list[str] = []
+    counts: list[int] = []
+    rows: list = []
+    seen: set = set()
+    for i, b in enumerate(bl):
+        a = _tag_attrs(b.group(2) or b"")
+        tid = a.get("kwid", a.get("termid"))
+        if tid is None:
+            return None
+        if tid in seen:
+            raise InputError(f"term '{clip(tid)}' has a second detected_{b.group(1).decode()} block (F4DE would "
+                             "count its references twice); merge the blocks", path)
+        seen.add(tid)
+        blocks.append(tid)
+        r = _CANON.findall(body, b.end(), bl[i + 1].start() if i + 1 < len(bl) else len(body))
+        counts.append(len(r))
+        rows.extend(r)
+    n = len(rows)
+    # no comments/PI/CDATA here, so every '<' opens a tag: root, blocks and detections only
+    if n == 0 or body.count(b"<") != n + 2 + 2 * len(bl):
+        return None
+    fcol, ccol, tcol, dcol, scol, decol = zip(*rows)
+    del rows
+    tb, du, sc = _times_and_scores(tcol, dcol, scol, path, blocks, counts)
+    fvoc = {v: i for i, v in enumerate(dict.fromkeys(fcol))}
+    fcodes = np.fromiter(map(fvoc.__getitem__, fcol), dtype=np.int64, count=n)
+    fmap = {v.decode("utf-8"): i for v, i in fvoc.items()}
+    file_ids, fremap = _vocab_codes(fmap, file_id)
+    cvoc = {v: i for i, v in enumerate(dict.fromkeys(ccol))}
+    try:
+        clut = np.asarray([int(c) for c in cvoc], dtype=np.int32)
+    except (ValueError, OverflowError):
+        return None  # the exact parser names the offending detection
+    chan = clut[np.fromiter(map(cvoc.__getitem__, ccol), dtype=np.int64, count=n)]
+    dvoc = {v: i for i, v in enumerate(dict.fromkeys(decol))}
+    lut = []
+    for v in dvoc:
+        v = v.strip().upper()
+        if v == b"YES":
+            lut.append(YES)
+        elif v == b"NO":
+            lut.append(NO)
+        elif v == b"":
+            lut.append(UNSET)
+        else:
+            return None  # the exact parser names the offending detection
+    dec = np.asarray(lut, dtype=np.int8)[np.fromiter(map(dvoc.__getitem__, decol), dtype=np.int64, count=n)]
+    mn, mx = _score_range(header, path)
+    return Detections(term_ids=list(blocks), file_ids=file_ids,
+                      term=np.repeat(np.arange(len(blocks), dtype=np.int32), counts),
+                      file=fremap[fcodes], chan=chan, tbeg=tb, dur=du, score=sc, decision=dec,
+                      fmt=root, blocks=list(blocks), min_score=mn, max_score=mx,
+                      system_id=header.get("system_id", ""), path=path)

@@ -1,0 +1,364 @@
+"""STD scoring pipeline: load a kws data dir and a detection list, align, and compute the
+TWV family, DET points and Cnxe (docs/std.md §1-§4). Pure functions over numpy arrays; the command
+line wrapper is python -m termeval.bin.score_std.
+
+Three steps, so that the alignment can be split into jobs over term ranges (score_std.sh
+--nj): prepare() (inputs -> scored detections/references, counts, operating point),
+align_terms() (one term range), finish() (every figure from the merged alignment).
+score_std() chains them over all terms; termeval.std.jobs splits and merges.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+import numpy as np
+
+from termeval.errors import InputError
+from termeval.std import cnxe as cx
+from termeval.std.align import align_f4de, align_kaldi
+from termeval.std.detections import UNSET, YES, Detections
+from termeval.std.ecf import in_ecf
+from termeval.std.kwsdir import KwsData, load_kws_dir  # noqa: F401 (load_kws_dir: public here too)
+from termeval.std.termlist import TermList
+from termeval.std.twv import TwvResult, beta_from, compute_twv, trials_per_term
+
+PRESETS = {
+    # name: (p_target, c_miss, c_fa)
+    "sws2013": (0.00015, 100.0, 1.0),
+    "nist2006": (0.0001, 10.0, 1.0),
+    "quesst": (0.0008, 100.0, 1.0),
+    "sws2012": (None, 1.0, 1.0),   # P_target = Ntrue_total / N (seed eq. 17-18)
+}
+
+
+@dataclass
+class Params:
+    preset: str = "sws2013"
+    p_target: Optional[float] = None
+    c_miss: Optional[float] = None
+    c_fa: Optional[float] = None
+    trials_per_sec: float = 1.0
+    include_notarget_terms: bool = False
+    align: str = "f4de"               # f4de | kaldi
+    tolerance: float = 0.5
+    compat_f4de: bool = False
+    cmin: str = "newton"              # newton | pav
+    default_score: Optional[float] = None
+    decision_threshold: float = 0.5   # for detections without YES/NO (Kaldi text)
+    find_threshold: float = 0.5       # max gap between the words of a multi-word term
+    term_attr: Optional[tuple[str, str]] = None   # (attribute, regex), F4DE -q
+    source_types: Optional[list[str]] = None      # ECF source_type filter, F4DE -Y
+
+
+@dataclass
+class StdResult:
+    metrics: dict                 # the scores.json keys
+    extra: dict                   # counts/warnings/parameters for scores.json "std" section
+    twv: TwvResult
+    warnings: list[str]
+    # per-term table
+    terms: TermList
+    evaluated: np.ndarray
+    ntrue: np.ndarray
+    n_hits: np.ndarray
+    n_fa: np.ndarray
+    n_miss: np.ndarray
+    n_det: np.ndarray
+    # alignment table (in-ECF detections of selected terms, then unaligned references)
+    ali: dict = field(default_factory=dict)
+    beta: float = float("nan")
+    # scored trials of the evaluated terms (term, score, yes, target) for breakdowns/rankings
+    trials: dict = field(default_factory=dict)
+
+
+def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
+    return np.fromiter((vocab.setdefault(v, len(vocab)) for v in values), dtype=np.int64, count=len(values))
+
+
+@dataclass
+class Prepared:
+    """A scoring task up to the alignment (prepare()); align_terms() works on term ranges of
+    it and finish() computes every figure from it and the merged alignment."""
+    kws: KwsData
+    dets: Detections
+    params: Params
+    warnings: list[str]
+    n_terms: int
+    dterm: np.ndarray          # term of each detection
+    di: np.ndarray             # scored detections (selected terms, inside the ECF), ascending
+    ri: np.ndarray             # scored reference occurrences, ascending
+    g_d: np.ndarray            # alignment group (term, file, channel) of di / ri
+    g_r: np.ndarray
+    yes_all: np.ndarray
+    ntrue: np.ndarray
+    evaluated: np.ndarray
+    t_audio: float
+    n_trials: int
+    p_target: float
+    c_miss: float
+    c_fa: float
+    beta: float
+    file_vocab: list
+    counts: dict
+
+
+@dataclass
+class Alignment:
+    """Aligned pairs as global indices (detection -> reference occurrence) + solver stats."""
+    det: np.ndarray
+    ref: np.ndarray
+    stats: dict
+
+
+def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
+    """Everything before the alignment: term selection, ECF filtering, decisions, counts,
+    operating point, and the alignment groups of the scored detections and references."""
+    warnings: list[str] = []
+    terms = kws.terms
+    Q = len(terms)
+    tindex = terms.index()
+    # --- terms of the detections
+    dcode = np.asarray([tindex.get(t, -1) for t in dets.term_ids], dtype=np.int64)
+    unknown = [t for t, c in zip(dets.term_ids, dcode) if c < 0]
+    if unknown:
+        raise InputError(f"{len(unknown)} term id(s) of the detection list are not in the term list "
+                         f"(first: {', '.join(unknown[:5])}); F4DE aborts here too", dets.path)
+    dterm = dcode[dets.term] if len(dets) else np.zeros(0, np.int64)
+    # --- term selection (F4DE -q attribute:regex)
+    selected = np.ones(Q, dtype=bool)
+    if p.term_attr is not None:
+        selected[:] = False
+        selected[terms.select(*p.term_attr)] = True
+    # --- common file/channel keys
+    fvocab: dict = {}
+    ecf = kws.ecf
+    if ecf is not None and p.source_types:
+        import re
+        rx = [re.compile(s, re.I) for s in p.source_types]
+        ecf = ecf.subset(np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
+    det_fc_vocab = _codes(np.asarray(dets.file_ids, dtype=object), fvocab)
+    dfile = det_fc_vocab[dets.file] if len(dets) else np.zeros(0, np.int64)
+    rfile = _codes(kws.occ.file, fvocab)
+    efile = _codes(ecf.file, fvocab) if ecf is not None else np.zeros(0, np.int64)
+    chans = np.unique(np.r_[dets.chan, kws.occ.chan, ecf.channel if ecf is not None else []].astype(np.int64))
+    NC = max(len(chans), 1)
+    ckey = lambda c: np.searchsorted(chans, np.asarray(c, dtype=np.int64))
+    dkey = dfile * NC + ckey(dets.chan)
+    rkey = rfile * NC + ckey(kws.occ.chan)
+    dbeg, dend = dets.tbeg, dets.tbeg + dets.dur
+    occ = kws.occ
+    # --- ECF filter (F4DE: always in occurrence mode); references by their first token
+    if ecf is not None:
+        ekey = efile * NC + ckey(ecf.channel)
+        d_in = in_ecf(ekey, ecf.tbeg, ecf.tend, dkey, dbeg, dend)
+        r_in = in_ecf(ekey, ecf.tbeg, ecf.tend, rkey, occ.beg, occ.first_end)
+        efiles = np.zeros(len(fvocab) + 1, dtype=bool)
+        efiles[efile] = True
+        d_file_known = efiles[dfile]
+        t_audio = ecf.total_duration("f4de" if p.compat_f4de else "union")
+    else:
+        d_in = np.ones(len(dets), dtype=bool)
+        r_in = np.ones(len(occ), dtype=bool)
+        d_file_known = d_in
+        t_audio = float(kws.t_audio)
+    d_sel = selected[dterm] if len(dets) else np.zeros(0, bool)
+    r_sel = selected[occ.term] if len(occ) else np.zeros(0, bool)
+    n_det_not_in_ecf_file = int(np.sum(d_sel & ~d_file_known))
+    n_det_outside = int(np.sum(d_sel & ~d_in))
+    if n_det_outside:
+        warnings.append(f"{n_det_outside} detection(s) outside the ECF excerpts were ignored "
+                        f"({n_det_not_in_ecf_file} in files not in the ECF), as F4DE does")
+    n_ref_outside = int(np.sum(r_sel & ~r_in))
+    if n_ref_outside:
+        warnings.append(f"{n_ref_outside} reference occurrence(s) outside the ECF were ignored")
+    dmask = d_sel & d_in
+    rmask = r_sel & r_in
+    di = np.flatnonzero(dmask)
+    ri = np.flatnonzero(rmask)
+    # duplicates (same term, file, channel, tbeg, dur)
+    n_dup = 0
+    if len(di) > 1:
+        gk = dterm[di] * np.int64(len(fvocab) + 1) * NC + dkey[di]
+        tb_, du_ = dbeg[di], dets.dur[di]
+        o = np.lexsort((du_, tb_, gk))
+        gk, tb_, du_ = gk[o], tb_[o], du_[o]
+        n_dup = int(np.count_nonzero((gk[1:] == gk[:-1]) & (tb_[1:] == tb_[:-1]) & (du_[1:] == du_[:-1])))
+        if n_dup:
+            warnings.append(f"{n_dup} duplicate detection(s) (same term, file, channel, tbeg, dur); "
+                            "kept, as F4DE does: at most one of them can be a hit")
+    ntrue = np.bincount(occ.term[ri], minlength=Q).astype(np.int64)
+    evaluated = selected & ((ntrue > 0) | p.include_notarget_terms)
+    # --- decisions
+    dec = dets.decision.copy()
+    unset = dec == UNSET
+    if np.any(unset):
+        dec[unset] = (dets.score[unset] >= p.decision_threshold).astype(np.int8)
+        warnings.append(f"{int(unset.sum())} detection(s) without a YES/NO decision: YES iff score >= "
+                        f"{p.decision_threshold:g}")
+    yes_all = dec == YES
+    if dets.min_score is not None and len(dets) and (dets.score.min() < dets.min_score or dets.score.max() > dets.max_score):
+        msg = (f"scores outside the header's min_score/max_score [{dets.min_score:g}, {dets.max_score:g}] "
+               "(F4DE aborts; the header range still normalises the tie-break)")
+        if p.compat_f4de:
+            raise InputError(msg, dets.path)
+        warnings.append(msg)
+    # --- decision consistency (F4DE requires one global threshold)
+    ys, ns = dets.score[di][yes_all[di]], dets.score[di][~yes_all[di]]
+    if len(ys) and len(ns) and ns.max() > ys.min():
+        msg = (f"decisions are inconsistent with any single score threshold (a NO scores "
+               f"{ns.max():g} > a YES scoring {ys.min():g}); ATWV uses the decisions as given")
+        if p.compat_f4de:
+            raise InputError("Inconsistent NO/YES decision boundary across blocks (F4DE refuses "
+                             "this input; drop --compat f4de to score it)", dets.path)
+        warnings.append(msg)
+    f4de_div = p.compat_f4de
+    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div)
+    # --- operating point
+    if p.preset not in PRESETS:
+        raise InputError(f"unknown preset '{p.preset}' (sws2013, nist2006, sws2012, quesst)")
+    pt, cm, cf = PRESETS[p.preset]
+    pt = p.p_target if p.p_target is not None else pt
+    cm = p.c_miss if p.c_miss is not None else cm
+    cf = p.c_fa if p.c_fa is not None else cf
+    ntrue_total = int(ntrue[evaluated].sum())
+    if pt is None:  # sws2012
+        if ntrue_total == 0:
+            raise InputError("preset sws2012 needs reference occurrences (P_target = Ntrue/N)")
+        pt = ntrue_total / N
+    if not (0 < pt < 1) or cm <= 0 or cf <= 0:
+        raise InputError(f"bad operating point P_target={pt} C_miss={cm} C_fa={cf}")
+    beta = beta_from(pt, cm, cf)
+    # --- alignment groups (term, file, channel): the unit of work of align_terms
+    G = np.int64(len(fvocab) + 1) * NC
+    g_d = dterm[di] * G + dkey[di]
+    g_r = occ.term[ri].astype(np.int64) * G + rkey[ri]
+    return Prepared(kws, dets, p, warnings, Q, dterm, di, ri, g_d, g_r, yes_all, ntrue, evaluated,
+                    t_audio, N, pt, cm, cf, beta, list(fvocab),
+                    {"n_det_outside": n_det_outside, "n_det_not_in_ecf_file": n_det_not_in_ecf_file,
+                     "n_ref_outside": n_ref_outside, "n_dup": n_dup})
+
+
+def align_terms(prep: Prepared, lo: int = 0, hi: int | None = None) -> Alignment:
+    """Align the scored detections and references of the terms lo <= q < hi. Groups never
+    span terms and every tie-break follows the input order, which a subset keeps, so the
+    pairs are the ones a whole-task alignment finds."""
+    p, dets, occ = prep.params, prep.dets, prep.kws.occ
+    hi = prep.n_terms if hi is None else hi
+    dq, rq = prep.dterm[prep.di], occ.term[prep.ri]
+    ds = np.flatnonzero((dq >= lo) & (dq < hi))
+    rs = np.flatnonzero((rq >= lo) & (rq < hi))
+    di, ri = prep.di[ds], prep.ri[rs]
+    dbeg, dend = dets.tbeg[di], dets.tbeg[di] + dets.dur[di]
+    if p.align == "kaldi":
+        dm, _, astats = align_kaldi(prep.g_r[rs], occ.beg[ri], occ.end[ri], prep.g_d[ds], dbeg, dend,
+                                    max_distance=int(round(p.tolerance * 100)))
+    else:
+        srange = (dets.min_score, dets.max_score) if dets.min_score is not None else None
+        dm, _, astats = align_f4de(prep.g_r[rs], occ.beg[ri], occ.end[ri], prep.g_d[ds], dbeg, dend,
+                                   dets.score[di], p.tolerance, srange, dur_d=dets.dur[di])
+    m = dm >= 0
+    return Alignment(di[m], ri[dm[m]], astats)
+
+
+def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
+    """The whole scoring in one process (the nj = 1 path of score_std.sh)."""
+    prep = prepare(kws, dets, p)
+    return finish(prep, align_terms(prep))
+
+
+def finish(prep: Prepared, ali: Alignment) -> StdResult:
+    """Every figure from the prepared task and the alignment of all its terms."""
+    p, dets, terms, warnings, Q = prep.params, prep.dets, prep.kws.terms, prep.warnings, prep.n_terms
+    dterm, di, ri, yes_all = prep.dterm, prep.di, prep.ri, prep.yes_all
+    ntrue, evaluated, t_audio, N, beta = prep.ntrue, prep.evaluated, prep.t_audio, prep.n_trials, prep.beta
+    pt, cm, cf, astats = prep.p_target, prep.c_miss, prep.c_fa, ali.stats
+    n_det_outside, n_det_not_in_ecf_file = prep.counts["n_det_outside"], prep.counts["n_det_not_in_ecf_file"]
+    n_ref_outside, n_dup = prep.counts["n_ref_outside"], prep.counts["n_dup"]
+    # positions of the aligned pairs in di / ri (both ascending)
+    dm = np.full(len(di), -1, np.int64)
+    rm = np.full(len(ri), -1, np.int64)
+    pd, pr = np.searchsorted(di, ali.det), np.searchsorted(ri, ali.ref)
+    dm[pd], rm[pr] = pr, pd
+
+    # --- trials of evaluated terms
+    ev_d = evaluated[dterm[di]]
+    tt = dterm[di][ev_d]
+    tscore = dets.score[di][ev_d]
+    tyes = yes_all[di][ev_d]
+    ttarget = dm[ev_d] >= 0
+    tw = compute_twv(Q, ntrue, evaluated, N, beta, tt, tscore, tyes, ttarget)
+    # --- counts
+    hits = np.bincount(tt[ttarget & tyes], minlength=Q)
+    fa = np.bincount(tt[~ttarget & tyes], minlength=Q)
+    ndet = np.bincount(dterm[di], minlength=Q)
+    miss = np.where(evaluated, ntrue - hits, 0)
+    n_hits = int(hits[evaluated].sum())
+    n_fa = int(fa[evaluated].sum())
+    n_targets = int(ntrue[evaluated].sum())
+    # --- Cnxe (time-located trials with virtual non-targets; targets terms only)
+    p_tar = 1.0 / (1.0 + beta)
+    ct = evaluated & (ntrue > 0)
+    if p.default_score is not None:
+        default = float(p.default_score)
+    elif len(dets):
+        default = float(dets.score.min())
+    else:
+        default = None
+    cn = cmin = gamma = delta = None
+    separable = False
+    if default is None:
+        warnings.append("no detections and no --default-score: Cnxe is undefined")
+    elif ct.any():
+        keep = ct[tt]
+        tar_s = tscore[keep & ttarget]
+        non_s = tscore[keep & ~ttarget]
+        n_unal_ref = int((ntrue[ct] - np.bincount(tt[ttarget], minlength=Q)[ct]).sum())
+        n_non_q = np.bincount(tt[keep & ~ttarget], minlength=Q)
+        virt = N - ntrue - n_non_q
+        if np.any(virt[ct] < 0):
+            warnings.append("more detections than trials for some term: virtual non-targets clamped at 0")
+        n_virt = float(np.maximum(virt[ct], 0).sum())
+        pts = cx.points(np.r_[tar_s, default], np.r_[np.ones(len(tar_s)), n_unal_ref],
+                        np.r_[non_s, default], np.r_[np.ones(len(non_s)), n_virt])
+        if pts[1].any() and not pts[1].all():
+            cn = cx.cnxe(*pts, p_tar)
+            fit = cx.min_cnxe_affine(*pts, p_tar)
+            cmin, gamma, delta, separable = fit.cnxe, fit.gamma, fit.delta, fit.separable
+            if p.cmin == "pav":
+                cmin = cx.min_cnxe_pav(*pts, p_tar)
+        if separable:
+            warnings.append("target and non-target scores are separable: Cmin_nxe is an infimum")
+        if gamma is not None and gamma == gamma and gamma < 0:
+            warnings.append("the optimal recalibration has gamma < 0: scores are anti-correlated with the truth")
+    metrics = {
+        "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,
+        "otwv": tw.otwv, "stwv": tw.stwv, "p_miss": tw.p_miss, "p_fa": tw.p_fa,
+        "p_miss_at_mtwv": tw.p_miss_at_mtwv, "p_fa_at_mtwv": tw.p_fa_at_mtwv,
+        "cnxe": cn, "cmin_nxe": cmin, "effective_prior": p_tar,
+        "n_terms": int(evaluated.sum()), "n_targets": n_targets, "n_detections": int(len(tt)),
+        "n_hits": n_hits, "n_false_alarms": n_fa, "n_misses": n_targets - n_hits,
+        "actual_threshold": tw.actual_threshold, "beta": beta,
+    }
+    extra = {
+        "t_audio": t_audio, "trials_per_term": N, "p_target": pt, "c_miss": cm, "c_fa": cf,
+        "n_terms_listed": Q, "n_terms_with_targets": tw.n_terms_with_targets,
+        "n_detections_read": int(len(dets)), "n_detections_outside_ecf": n_det_outside,
+        "n_detections_in_files_not_in_ecf": n_det_not_in_ecf_file,
+        "n_references_outside_ecf": n_ref_outside, "n_duplicate_detections": n_dup,
+        "n_correct_rejects": int(np.sum(~ttarget & ~tyes)),
+        "decisions_consistent": tw.decisions_consistent, "default_score": default,
+        "cmin_gamma": gamma, "cmin_delta": delta, "cmin_method": p.cmin, "cmin_separable": separable,
+        "align": p.align, "tolerance": p.tolerance, "compat_f4de": p.compat_f4de,
+        "include_notarget_terms": p.include_notarget_terms, "alignment_stats": astats,
+        "detection_format": dets.fmt, "warnings": warnings,
+    }
+    ali = {"det_index": di, "det_term": dterm[di],
+           "det_ref": np.where(dm >= 0, ri[np.maximum(dm, 0)], -1) if len(ri) else np.full(len(di), -1),
+           "ref_index": ri,
+           "ref_det": np.where(rm >= 0, di[np.maximum(rm, 0)], -1) if len(di) else np.full(len(ri), -1),
+           "yes": yes_all, "file_vocab": prep.file_vocab}
+    trials = {"term": tt, "score": tscore, "yes": tyes, "target": ttarget, "n_trials": N,
+              "t_audio": t_audio}
+    return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta,
+                     trials)

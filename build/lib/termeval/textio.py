@@ -1,0 +1,270 @@
+"""Kaldi-style text archives: key-first lines, UTF-8, C-locale sorted, final newline.
+
+All writes go through `atomic_write`: the content is written to a temporary file in the
+target directory and renamed over the target, so a failed run never leaves a half-written
+file. kaldiio is not used for text (its text mode mangles int vectors and symbol archives).
+"""
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from typing import IO, Iterable, Iterator, Sequence
+
+import numpy as np
+
+from termeval.errors import InputError
+
+
+def file_mode(directory: bool = False) -> int:
+    """Permissions a normally created file (or directory) gets under the current umask."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return (0o777 if directory else 0o666) & ~mask
+
+
+@contextlib.contextmanager
+def atomic_write(path: str, mode: str = "w") -> Iterator[IO]:
+    """Open a temp file next to `path`; rename it to `path` only if the block succeeds."""
+    directory = os.path.dirname(os.path.abspath(path))
+    os.makedirs(directory, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
+    try:
+        kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
+        with os.fdopen(fd, mode, **kwargs) as f:
+            yield f
+        os.chmod(tmp, file_mode())  # mkstemp creates 0600; give the usual permissions
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+def write_text(path: str, text: str) -> None:
+    with atomic_write(path) as f:
+        f.write(text)
+
+
+def read_bytes(path: str) -> bytes:
+    """File content as UTF-8 bytes (BOM removed); UTF-16, invalid UTF-8 and NUL bytes (a
+    binary file, or text that would be cut at the NUL by C tools) are errors naming the line."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError("file is UTF-16; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)", path, 1)
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not valid UTF-8 (byte {e.start}); convert the file to UTF-8", path,
+                         raw[: e.start].count(b"\n") + 1) from None
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raise InputError("NUL byte in the text (a binary file?)", path, raw[:nul].count(b"\n") + 1)
+    return raw
+
+
+def read_text(path: str) -> str:
+    """Whole file as text; UTF-8 (a BOM is removed); clear error for other encodings."""
+    return read_bytes(path).decode("utf-8")
+
+
+def iter_lines(path: str) -> Iterator[tuple[int, str]]:
+    """(line number, line without its end-of-line characters), CRLF tolerated."""
+    for i, line in enumerate(read_text(path).split("\n"), 1):
+        if line.endswith("\r"):
+            line = line[:-1]
+        yield i, line
+
+
+def fmt_time(t: float) -> str:
+    """Shortest text that reads back as exactly the same double (repr), never '1e-05'."""
+    s = repr(float(t))
+    if "e" in s or "E" in s:
+        s = format(float(t), ".17f").rstrip("0").rstrip(".")
+        if float(s) != float(t):  # pragma: no cover - doubles with > 17 fraction digits
+            s = repr(float(t))
+    if s.endswith(".0"):
+        s = s[:-2]
+    return s
+
+
+def parse_float(text: str, path: str, line: int, what: str = "time") -> float:
+    """Float from text; NaN/inf and garbage are input errors naming file and line."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise InputError(f"{what} '{text}' is not a number", path, line) from None
+    if not math.isfinite(value):
+        raise InputError(f"{what} '{text}' is not a finite number", path, line)
+    return value
+
+
+def write_archive(path: str, rows: Iterable[Sequence[str]], sort: bool = True) -> None:
+    """Write `key field ...` lines; sorted by key (C order, stable) unless sort=False."""
+    rows = list(rows)
+    if sort:
+        rows.sort(key=lambda r: r[0])
+    with atomic_write(path) as f:
+        for r in rows:
+            f.write(" ".join(r) + "\n")
+
+
+def read_archive(path: str, min_fields: int = 2) -> list[tuple[int, list[str]]]:
+    """(line number, fields) for each non-empty line; fewer than min_fields is an error."""
+    out = []
+    for i, line in iter_lines(path):
+        fields = line.split()
+        if not fields:
+            continue
+        if len(fields) < min_fields:
+            raise InputError(f"expected at least {min_fields} fields, got {len(fields)}", path, i)
+        out.append((i, fields))
+    return out
+
+
+def read_map(path: str) -> dict[str, str]:
+    """A `key value` archive as a dict (value = rest of the line); duplicate keys are errors."""
+    out: dict[str, str] = {}
+    for i, line in iter_lines(path):
+        parts = line.split(None, 1)
+        if not parts:
+            continue
+        if len(parts) < 2:
+            raise InputError("expected '<key> <value>'", path, i)
+        if parts[0] in out:
+            raise InputError(f"duplicate key '{parts[0]}'", path, i)
+        out[parts[0]] = parts[1].strip()
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Fast whitespace tokeniser for column files (zr, CTM, segments, symbol tables)
+
+_WS_LUT = np.zeros(256, dtype=bool)
+_WS_LUT[[9, 10, 11, 12, 13, 32]] = True  # the ASCII whitespace of bytes.split()
+
+
+CHUNK_BYTES = 1 << 22  # column files are tokenised 4 MB at a time: memory stays ~100 MB/GB
+
+
+@dataclass
+class Table:
+    """Parsed columns of a whitespace-separated file. Record r (a non-blank line) comes from
+    line `line[r]` (1-based) and has `nfields[r]` fields; `floats[k]` holds column k as doubles
+    (NaN where a record has no field k) and `codes[k]` = (table, index) its text, factorised."""
+    path: str
+    line: np.ndarray
+    nfields: np.ndarray
+    floats_: dict[int, np.ndarray]
+    codes_: dict[int, tuple[list[str], np.ndarray]]
+
+    def __len__(self) -> int:
+        return len(self.line)
+
+    def floats(self, k: int) -> np.ndarray:
+        return self.floats_[k]
+
+    def codes(self, k: int) -> tuple[list[str], np.ndarray]:
+        return self.codes_[k]
+
+    def strings(self, k: int) -> list[str]:
+        table, codes = self.codes_[k]
+        return [table[c] for c in codes.tolist()]
+
+    def token(self, r: int, k: int) -> str:
+        """The original text of field k of record r (re-read: only used for messages)."""
+        text = read_bytes(self.path).decode("utf-8").split("\n")[int(self.line[r]) - 1]
+        return text.split()[k]
+
+
+def parse_floats(col: list[str], path: str, lines: np.ndarray, what: str) -> np.ndarray:
+    """Finite doubles of a column of tokens (line numbers for the message of the first bad one)."""
+    try:  # numpy's string -> double conversion is correctly rounded, like float()
+        return _finite(np.array(col, dtype=np.float64), col, path, lines, what)
+    except ValueError:
+        pass
+    for r, tok in enumerate(col):
+        try:
+            float(tok)
+        except ValueError:
+            raise InputError(f"{what} '{tok}' is not a number", path, int(lines[r])) from None
+    return _finite(np.array(list(map(float, col)), dtype=np.float64), col, path, lines, what)
+
+
+def _finite(values: np.ndarray, col: list[str], path: str, lines: np.ndarray, what: str) -> np.ndarray:
+    bad = ~np.isfinite(values)
+    if bad.any():
+        r = int(np.argmax(bad))
+        raise InputError(f"{what} '{col[r]}' is not a finite number", path, int(lines[r]))
+    return values
+
+
+def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[int, str] | None = None,
+               strings: Sequence[int] = (), allow_empty: bool = False) -> Table:
+    """Read a column file: every non-blank line must have a number of fields in `allowed`
+    (InputError naming the line otherwise). Columns in `floats` ({k: what}) are parsed as
+    finite doubles, columns in `strings` are factorised. Works on 4 MB chunks of whole lines
+    with str.split and numpy (no per-line regex); fields are separated by ASCII whitespace."""
+    floats = floats or {}
+    raw = read_bytes(path)
+    allowed_arr = np.asarray(allowed)
+    lines, nfs = [], []
+    fparts: dict[int, list[np.ndarray]] = {k: [] for k in floats}
+    tables: dict[int, dict[str, int]] = {k: {} for k in strings}
+    cparts: dict[int, list[np.ndarray]] = {k: [] for k in strings}
+    pos, line_base, n = 0, 0, len(raw)
+    while pos < n:
+        end = raw.find(b"\n", min(pos + CHUNK_BYTES, n))
+        end = n if end < 0 else end + 1
+        piece = raw[pos:end]
+        b = np.frombuffer(piece, dtype=np.uint8)
+        ws = _WS_LUT[b]
+        starts = np.flatnonzero(~ws & np.concatenate(([True], ws[:-1])))
+        tok_line = np.searchsorted(np.flatnonzero(b == 10), starts)  # 0-based, within the chunk
+        del b, ws
+        tokens = piece.decode("utf-8").split()
+        if len(tokens) != len(starts):  # str.split also cut at non-ASCII whitespace: split bytes
+            tokens = [t.decode("utf-8") for t in piece.split()]
+        if len(tokens):
+            first = np.concatenate(([0], np.flatnonzero(tok_line[1:] != tok_line[:-1]) + 1))
+            nf = np.diff(np.append(first, len(tokens)))
+            ln = tok_line[first] + 1 + line_base
+            ok = np.isin(nf, allowed_arr)
+            if not ok.all():
+                r = int(np.argmin(ok))
+                raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
+            uniform = bool(np.all(nf == nf[0]))
+            for k in list(floats) + list(strings):
+                if uniform:
+                    col = tokens[k::int(nf[0])] if k < nf[0] else []
+                    rows = np.arange(len(first)) if k < nf[0] else np.zeros(0, np.int64)
+                else:
+                    rows = np.flatnonzero(nf > k)
+                    col = [tokens[i] for i in (first[rows] + k).tolist()]
+                if k in floats:
+                    vals = np.full(len(first), np.nan)
+                    vals[rows] = parse_floats(col, path, ln[rows], floats[k])
+                    fparts[k].append(vals)
+                else:
+                    tab = tables[k]
+                    cparts[k].append(np.fromiter((tab.setdefault(x, len(tab)) for x in col),
+                                                 dtype=np.int64, count=len(col)))
+            lines.append(ln)
+            nfs.append(nf)
+        del tokens, starts, tok_line
+        line_base += piece.count(b"\n")
+        pos = end
+    if not lines:
+        if not allow_empty:
+            raise InputError("empty file (no lines)", path)
+        z = np.zeros(0, dtype=np.int64)
+        return Table(path, z, z, {k: np.zeros(0) for k in floats}, {k: ([], z) for k in strings})
+    return Table(path, np.concatenate(lines), np.concatenate(nfs),
+                 {k: np.concatenate(v) for k, v in fparts.items()},
+                 {k: (list(tables[k]), np.concatenate(cparts[k])) for k in strings})
+

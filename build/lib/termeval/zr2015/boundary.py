@@ -1,0 +1,54 @@
+"""Boundary precision/recall (spec §4.6, TDE15/17): distinct per-file fragment edges of
+R1(D, F) (truncated times, not phone-snapped) against distinct per-file word edges of W(F); a
+point is matched iff the nearest point of the other set in the same file is strictly closer
+than 30 ms (the original's `has_close`, nearest chosen with the same float tests)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from termeval.zr2015.corpus import last_le
+
+
+def points(file: np.ndarray, on: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    f = np.concatenate([file, file]).astype(np.int64)
+    v = np.concatenate([on, off]).astype(np.float64)
+    if len(f) == 0:
+        return f, v
+    o = np.lexsort((v, f))                    # distinct (file, time), sorted (no 2-D unique)
+    f, v = f[o], v[o]
+    new = np.ones(len(f), dtype=bool)
+    new[1:] = (f[1:] != f[:-1]) | (v[1:] != v[:-1])
+    return f[new], v[new]
+
+
+def has_close(ref_f, ref_v, q_f, q_v) -> np.ndarray:
+    """For each query point: nearest ref point of its file closer than 0.03 (ref sorted)."""
+    m = len(q_f)
+    if m == 0:
+        return np.zeros(0, dtype=bool)
+    if len(ref_f) == 0:
+        return np.zeros(m, dtype=bool)
+    lo = last_le(ref_f, ref_v, q_f, q_v, strict=True)      # = searchsorted(left) - 1
+    first = np.searchsorted(ref_f, q_f, side="left")
+    last = np.searchsorted(ref_f, q_f, side="right") - 1
+    known = last >= first
+    ix = np.where(lo >= 0, lo + 1, first)                   # searchsorted left within the file
+    at0 = ix == first
+    atn = ix > last
+    prev = np.clip(ix - 1, 0, len(ref_v) - 1)
+    cur = np.clip(ix, 0, len(ref_v) - 1)
+    use_prev = ~at0 & (atn | (q_v - ref_v[prev] < ref_v[cur] - q_v))
+    found = np.where(at0, ref_v[np.clip(first, 0, len(ref_v) - 1)],
+                     np.where(atn, ref_v[np.clip(last, 0, len(ref_v) - 1)],
+                              np.where(use_prev, ref_v[prev], ref_v[cur])))
+    return known & (np.abs(found - q_v) < 0.03)
+
+
+def boundary(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off) -> tuple[float, float]:
+    df, dv = points(disc_f, disc_on, disc_off)
+    gf, gv = points(gold_f, gold_on, gold_off)
+    prec = float(np.mean(has_close(gf, gv, df, dv))) if len(df) else math.nan
+    rec = float(np.mean(has_close(df, dv, gf, gv))) if len(gf) else math.nan
+    return prec, rec

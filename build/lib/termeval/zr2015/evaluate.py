@@ -1,0 +1,144 @@
+"""Per-fold driver of the zr2015/zr2017 evaluation (what python -m termeval.bin.score_tde_folds calls).
+
+`prepare` loads everything once (gold data dir, segments, discovered classes with truncation
+and annotation, gold n-gram classes, folds); `score_fold` computes every metric of one fold
+from numpy arrays (python -m termeval.bin.score_tde_folds gives each --nj job its share of the folds).
+"""
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from termeval.data import Gold, load_gold
+from termeval.errors import InputError
+from termeval.zr2015 import boundary as bnd
+from termeval.zr2015 import coverage as cov
+from termeval.zr2015 import grouping as grp
+from termeval.zr2015 import matching as mat
+from termeval.zr2015 import ned as nedm
+from termeval.zr2015 import token_type as tt
+from termeval.zr2015.classfile import from_prepared, read_classfile
+from termeval.zr2015.corpus import Fragments, Segmented, annotate, check_mode, segment_tier
+from termeval.zr2015.folds import (FoldSet, Intervals, contained, fold_prefix_files, per_speaker,
+                                  read_foldset, read_split, whole_corpus)
+from termeval.zr2015.foldpairs import fold_pairs
+from termeval.zr2015.pairs import r2_occurrences
+
+MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
+ALL_MEASURES = ("matching", "ned", "coverage", "grouping", "token_type", "boundary")
+
+
+@dataclass
+class Prepared:
+    mode: str
+    gold: Gold
+    phones: Segmented
+    words: Segmented
+    disc: Fragments
+    goldcls: Fragments
+    ngrams: "mat.NgramIndex"
+    foldsets: dict[str, FoldSet]
+    counts: dict = field(default_factory=dict)
+    ned_cache: "nedm.NedCache | None" = None
+
+
+def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Prepared:
+    check_mode(mode)
+    t0 = time.time()
+    gold = load_gold(data_dir)
+    phones = segment_tier(gold.phones, mode)
+    words = segment_tier(gold.words, mode)
+    counts: dict = {"phone_segments": phones.nseg, "word_segments": words.nseg,
+                    "phone_inexact_joins": phones.inexact_joins,
+                    "word_inexact_joins": words.inexact_joins}
+    if os.path.isdir(class_file):
+        raw = from_prepared(class_file, gold)
+    else:
+        raw = read_classfile(class_file, gold.file_index)
+    counts["classfile"] = raw.counts
+    split = None
+    gold_classes = None
+    if folds == "none":
+        foldsets = {"cross": FoldSet("cross", [whole_corpus(len(gold.files))], ["all"]),
+                    "within": per_speaker(gold.speaker)}
+    else:
+        files = fold_prefix_files(folds)
+        sp = read_split(files["split"], gold.file_index)
+        split = (sp.file, sp.onset, sp.offset)
+        counts["split_unknown_file_lines"] = sp.unknown
+        foldsets = {"cross": read_foldset(files["intervals.cross"], "cross", gold.file_index),
+                    "within": read_foldset(files["intervals.within"], "within", gold.file_index)}
+        for k, fs in foldsets.items():
+            counts[f"{k}_fold_unknown_file_lines"] = int(sum(f.unknown for f in fs.folds))
+        gold_classes = files.get("classes")
+    marks: dict = {}
+    disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks)
+    counts["disc"] = disc.counts
+    ngrams = mat.NgramIndex(phones)
+    if gold_classes:
+        rg = read_classfile(gold_classes, gold.file_index)
+        goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks)
+        counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
+    else:
+        goldcls = mat.ngram_classes(phones, ngrams, marks)
+        counts["gold_classes"] = {"source": "generated: repeated 3-20-grams inside segments",
+                                  **goldcls.counts}
+    # mark tuples of every id (discovered and gold share the dict)
+    inv = sorted(marks, key=marks.get)
+    disc.marks = inv
+    goldcls.marks = inv
+    if log:
+        log(f"prepared in {time.time() - t0:.2f} s: {len(disc)} distinct fragments, "
+            f"{len(goldcls)} gold fragments")
+    return Prepared(mode=mode, gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
+                    ngrams=ngrams, foldsets=foldsets, counts=counts,
+                    ned_cache=nedm.NedCache(inv))
+
+
+def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
+    mode, disc = p.mode, p.disc
+    res: dict = {}
+    d_in = contained(fold, disc.file, disc.onset, disc.offset)
+    occ_in = d_in[disc.occ_frag]
+    occ_r2 = r2_occurrences(disc.occ_cls, occ_in, disc.nclasses)
+    in_d2 = np.zeros(len(disc), dtype=bool)
+    in_d2[disc.occ_frag[occ_r2]] = True
+    # the counted PW; matching also needs the phone-sharing fragments listed (sub-pair duplicates)
+    fp = fp_plain = None
+    if "matching" in measures:
+        fp = fold_pairs(disc, occ_r2, mode, p.phones, sharing=True)
+    if {"ned", "grouping"} & set(measures):
+        fp_plain = fp if fp is not None and not fp.shared else fold_pairs(
+            disc, occ_r2, mode, p.phones, sharing=False)
+    if "ned" in measures:
+        v, npairs, nempty = nedm.ned(disc, fp_plain, p.ned_cache)
+        res.update(ned=v, ned_pairs=npairs, ned_empty_pairs=nempty)
+    g = p.goldcls
+    g_in = contained(fold, g.file, g.onset, g.offset) if {"coverage", "matching"} & set(measures) else None
+    if "coverage" in measures:
+        num = cov.cover(disc.file[d_in], disc.onset[d_in], disc.offset[d_in], mode)
+        den = cov.cover(g.file[g_in], g.onset[g_in], g.offset[g_in], mode)
+        res["coverage"] = cov.coverage(num, den, mode)
+    if "grouping" in measures:
+        gp, gr = grp.grouping(disc, fp_plain, in_d2, mode)
+        res.update(grouping_precision=gp, grouping_recall=gr)
+    if {"token_type", "boundary"} & set(measures):
+        w = p.words
+        wf = w.subset(contained(fold, w.file, w.onset, w.offset))
+    if "token_type" in measures:
+        tp, tr, yp, yr, unplaced = tt.token_type(wf, disc.file[d_in], disc.onset[d_in],
+                                                 disc.offset[d_in], mode)
+        res.update(token_precision=tp, token_recall=tr, type_precision=yp, type_recall=yr,
+                   token_unplaced=unplaced)
+    if "boundary" in measures:
+        bp, br = bnd.boundary(disc.file[d_in], disc.onset[d_in], disc.offset[d_in],
+                              wf.file, wf.onset, wf.offset)
+        res.update(boundary_precision=bp, boundary_recall=br)
+    if "matching" in measures:
+        mp, mr, extra = mat.matching(p.phones, p.ngrams, disc, fp, p.goldcls, fold, mode, g_in)
+        res.update(matching_precision=mp, matching_recall=mr, **extra)
+    res["fragments_in_fold"] = int(np.count_nonzero(d_in))
+    return res

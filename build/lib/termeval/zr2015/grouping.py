@@ -1,0 +1,68 @@
+"""Grouping precision/recall (spec §4.4, TDE15/17), by counting.
+
+Pclus = PW(R2(D, F)), counted (termeval.zr2015.foldpairs): per class, the pairs whose second
+(later) element has mark t are sum over members of mark t of their rank in the class, and the
+equal-mark pairs are C(c_t, 2); listed exceptions are subtracted as counted and added exactly.
+Pgoldclus = pairs of distinct R2
+fragments with equal transcription, dropping time-only OV pairs and same-file pairs with any
+positive overlap. nmatch counts pairs by the mark of their *second* element (so in Pclus a type
+that only occurs as first element is skipped, quirk §5.1 #7); w(t, X) = share of the distinct
+fragments of flat(X) with mark t. Pgoldclus is never built: per mark group of g fragments it has
+C(g, 2) pairs minus the excluded ones, found by an overlap sweep.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from termeval.zr2015.corpus import ov
+from termeval.zr2015.foldpairs import FoldPairs, class_histogram, same_file_overlap
+from termeval.zr2015.pairs import overlapping_pairs
+
+
+def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:
+    t = np.flatnonzero(n_set > 0)
+    return float(np.sum((w_count[t] / w_total) * n_int[t] / n_set[t]))
+
+
+def grouping(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str) -> tuple[float, float]:
+    nm = len(frags.marks)
+    mark, f, on, off = frags.mark, frags.file, frags.onset, frags.offset
+    # Pclus: nmatch by the mark of the later element = rank inside the class (memberships are
+    # sorted by (class, fragment id) and fragment ids follow (file, onset))
+    mc, mf = fp.mem_cls, fp.mem_frag
+    new = np.ones(len(mc), dtype=bool)
+    new[1:] = mc[1:] != mc[:-1]
+    first = np.maximum.accumulate(np.where(new, np.arange(len(mc)), 0))
+    n_p = np.bincount(mark[mf], weights=np.arange(len(mc)) - first, minlength=nm).astype(np.int64)
+    n_p -= np.bincount(mark[fp.exc_hi], minlength=nm)
+    n_p += np.bincount(mark[fp.pw_hi], minlength=nm)
+    flat = np.flatnonzero(fp.partner_len >= 0)
+    w_p = np.bincount(mark[flat], minlength=nm)
+    # I: equal marks (clean pairs never overlap), exceptions exactly
+    _, hm, hc = class_histogram(mc, mark[mf])
+    n_i = np.bincount(hm, weights=hc * (hc - 1) // 2, minlength=nm).astype(np.int64)
+    eq = mark[fp.exc_lo] == mark[fp.exc_hi]
+    n_i -= np.bincount(mark[fp.exc_hi][eq], minlength=nm)
+    lo, hi = fp.pw_lo, fp.pw_hi
+    inter = (mark[lo] == mark[hi]) & ~same_file_overlap(frags, lo, hi)
+    n_i += np.bincount(mark[hi][inter], minlength=nm)
+    # Pgoldclus over the distinct fragments of R2(D, F)
+    d2 = np.flatnonzero(in_d2)
+    g = np.bincount(mark[d2], minlength=nm)
+    i, j = overlapping_pairs(mark[d2], on[d2], off[d2])
+    a, b = d2[i], d2[j]
+    excl = ov(on[a], off[a], on[b], off[b], mode) | (f[a] == f[b])
+    a, b = a[excl], b[excl]
+    n_excl = np.bincount(mark[a], minlength=nm)
+    n_g = g * (g - 1) // 2 - n_excl
+    deg = np.zeros(len(frags), dtype=np.int64)
+    deg[d2] = g[mark[d2]] - 1
+    np.subtract.at(deg, a, 1)
+    np.subtract.at(deg, b, 1)
+    flat_g = d2[deg[d2] > 0]
+    w_g = np.bincount(mark[flat_g], minlength=nm)
+    prec = math.nan if fp.npairs == 0 else _weighted(w_p, len(flat), n_i, n_p)
+    rec = math.nan if n_g.sum() == 0 else _weighted(w_g, len(flat_g), n_i, n_g)
+    return prec, rec

@@ -1,0 +1,218 @@
+"""Matching precision/recall with substring completion (spec §4.3, §10), by counting.
+
+* n-gram types: `NgramIndex` gives every window (phone start i, length L <= 20) inside one
+  segment an exact integer type code (iterated ranking of (code of L-1, next label)), so marks of
+  sub-fragments are integers, never tuples.
+* Psubs: for every pair of Pdisc = PW(R2(D, F)), every gapless diagonal window of the shorter
+  transcription inside the longer one, lengths 3..min(n, 19) (the original's exclusive bound
+  20), in both orientations; counted for the clean pairs, listed as integer keys (phone start *
+  32 + L) and deduplicated for the exceptions (termeval.zr2015.completion).
+* Pgold = PWo(R2(G, F)) is never built: a completed pair (x, y) is gold iff x and y are gold
+  fragments of the fold in the same gold class and not OV(x, y) (file-blind); nmatch(t, Pgold)
+  and w(t, Pgold) come from per-class occurrence counts minus the OV pairs found by a sweep.
+* P = sum_t w(t, Psubs) nmatch(t, I) / nmatch(t, Psubs), R = sum_t w(t, Pgold) nmatch(t, I) /
+  nmatch(t, Pgold), nmatch counting ordered pairs by the mark of their second element.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from termeval.zr2015.completion import KL, Counter, clean_counts, exact_subpairs, flat_windows
+from termeval.zr2015.corpus import Fragments, Segmented, ov
+from termeval.zr2015.folds import Intervals, contained
+from termeval.zr2015.foldpairs import FoldPairs
+from termeval.zr2015.pairs import overlapping_pairs, uniq, uniq_counts
+
+MAXN = 20           # gold n-grams: 3..20 phones
+
+
+class NgramIndex:
+    """Exact type codes of all windows (i, L), L = 1..MAXN, inside one segment."""
+
+    def __init__(self, sg: Segmented, maxn: int = MAXN):
+        n = len(sg)
+        self.n = n
+        self.maxn = maxn
+        self.onset, self.offset = sg.onset, sg.offset
+        self.ids: list[np.ndarray] = [np.zeros(0, np.int64)]
+        self.base = np.zeros(maxn + 2, dtype=np.int64)
+        lab = sg.label.astype(np.int64)
+        nlab = int(lab.max()) + 1 if n else 1
+        prev = lab.copy()
+        self.ids.append(prev.astype(np.int32))
+        self.base[2] = nlab
+        for L in range(2, maxn + 1):
+            cur = np.full(n, -1, dtype=np.int64)
+            m = n - L + 1
+            if m > 0:
+                ok = (prev[:m] >= 0) & (sg.seg[L - 1:] == sg.seg[:m])
+                key = prev[:m][ok] * nlab + lab[L - 1:][ok]
+                u, inv = np.unique(key, return_inverse=True)
+                tmp = np.full(m, -1, dtype=np.int64)
+                tmp[ok] = inv
+                cur[:m] = tmp
+                nt = len(u)
+            else:
+                nt = 0
+            self.ids.append(cur.astype(np.int32))
+            self.base[L + 1] = self.base[L] + nt
+            prev = cur
+        self.ntypes = int(self.base[maxn + 1])
+
+    def code(self, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+        """Type code of windows (start, length); -1 where invalid (length 0 or > maxn or
+        crossing a segment)."""
+        start = np.asarray(start, dtype=np.int64)
+        length = np.asarray(length, dtype=np.int64)
+        out = np.full(len(start), -1, dtype=np.int64)
+        for L in np.unique(length):
+            if L < 1 or L > self.maxn:
+                continue
+            sel = length == L
+            c = self.ids[L][start[sel]].astype(np.int64)
+            out[sel] = np.where(c >= 0, c + self.base[L], -1)
+        return out
+
+
+def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
+    """The gold n-gram classes regenerated (spec §2.3): one class per 3..20-gram type inside a
+    segment occurring at least twice, every occurrence, span = [first onset, last offset]."""
+    starts, lens, codes = [], [], []
+    for L in range(3, MAXN + 1):
+        c = idx.ids[L].astype(np.int64)
+        valid = np.flatnonzero(c >= 0)
+        if len(valid) == 0:
+            continue
+        cnt = np.bincount(c[valid])
+        rep = valid[cnt[c[valid]] >= 2]
+        starts.append(rep)
+        lens.append(np.full(len(rep), L, dtype=np.int64))
+        codes.append(c[rep] + idx.base[L])
+    st = np.concatenate(starts) if starts else np.zeros(0, np.int64)
+    ln = np.concatenate(lens) if lens else np.zeros(0, np.int64)
+    cd = np.concatenate(codes) if codes else np.zeros(0, np.int64)
+    f = sg.file[st]
+    on = sg.onset[st]
+    off = sg.offset[st + ln - 1]
+    # class = n-gram type code (no relabelling, no sort: nothing downstream needs an order)
+    frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
+                      occ_cls=cd, occ_frag=np.arange(len(st), dtype=np.int64),
+                      nclasses=idx.ntypes, counts={"classes_kept": int(len(uniq(cd))),
+                                                   "distinct_fragments": int(len(st))})
+    frags.generated = True
+    return frags
+
+
+def gold_codes(g: Fragments, idx: NgramIndex) -> tuple[np.ndarray, np.ndarray]:
+    """(type code, key) of gold fragments: the n-gram code of their transcription (codes beyond
+    the n-gram range for marks that are not n-grams <= 20), and the sub-fragment key when the
+    span is phone-exact (-1 otherwise: it can equal no completed fragment)."""
+    if getattr(g, "generated", False):
+        return g.mark, g.run_start * KL + g.run_len
+    code = idx.code(g.run_start, g.run_len)
+    code = np.where(code >= 0, code, idx.ntypes + g.mark)
+    last = np.maximum(g.run_start + g.run_len - 1, 0)
+    exact = (g.run_len > 0) & (g.run_len < KL)
+    exact &= (idx_on(idx, g.run_start) == g.onset) & (idx_off(idx, last) == g.offset)
+    key = np.where(exact, g.run_start * KL + g.run_len, -1)
+    return code, key
+
+
+def idx_on(idx: NgramIndex, i):
+    return idx.onset[np.clip(i, 0, idx.n - 1)] if idx.n else np.zeros(len(i))
+
+
+def idx_off(idx: NgramIndex, i):
+    return idx.offset[np.clip(i, 0, idx.n - 1)] if idx.n else np.zeros(len(i))
+
+
+def _count(codes: np.ndarray):
+    return uniq_counts(codes)
+
+
+def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
+    """Counts cu of the sorted keys u at the queries q (0 where absent)."""
+    if len(u) == 0:
+        return np.zeros(len(q), dtype=np.int64)
+    pos = np.clip(np.searchsorted(u, q), 0, len(u) - 1)
+    return np.where(u[pos] == q, cu[pos], 0)
+
+
+def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
+             gold: Fragments, fold: Intervals, mode: str, g_in: np.ndarray | None = None):
+    """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
+    sharing=True)."""
+    # --- gold fragments of the fold
+    gcode, gkey = gold_codes(gold, idx)
+    if g_in is None:                     # gold fragments inside the fold (the caller may know)
+        g_in = contained(fold, gold.file, gold.onset, gold.offset)
+    gcls = gold.occ_cls
+    # one fragment may be listed in several classes only for hand-made gold files; the fold's
+    # gold fragments are the occurrences inside the fold
+    occ = np.flatnonzero(g_in[gold.occ_frag])
+    ofr, ocl = gold.occ_frag[occ], gcls[occ]
+    cnt = np.bincount(ocl, minlength=gold.nclasses)
+    keep = cnt[ocl] >= 2
+    ofr, ocl = ofr[keep], ocl[keep]
+    # OV pairs among the members of each class (file-blind)
+    i, j = overlapping_pairs(ocl, gold.onset[ofr], gold.offset[ofr])
+    a, b = ofr[i], ofr[j]
+    bad = ov(gold.onset[a], gold.offset[a], gold.onset[b], gold.offset[b], mode) | (a == b)
+    deg = (cnt[ocl] - 1).astype(np.int64)
+    np.subtract.at(deg, i[bad], 1)
+    np.subtract.at(deg, j[bad], 1)
+    # nmatch(t, Pgold): ordered pairs by the mark of the second element = sum of degrees
+    tcode = gcode[ofr]
+    ug, inv = np.unique(tcode, return_inverse=True)
+    n_gold = np.bincount(inv, weights=deg).astype(np.int64)
+    flat_g = uniq(ofr[deg > 0])
+    w_gold_u, w_gold_c = _count(gcode[flat_g])
+    gk_order = np.argsort(gkey[ofr], kind="stable")
+    gk_sorted = gkey[ofr][gk_order]
+    gk_cls = ocl[gk_order]
+
+    def gold_class(k):
+        """Gold class of sub-fragment keys (-1: not a gold fragment of the fold)."""
+        if len(gk_sorted) == 0:
+            return np.full(len(k), -1, dtype=np.int64)
+        pos = np.clip(np.searchsorted(gk_sorted, k), 0, len(gk_sorted) - 1)
+        return np.where(gk_sorted[pos] == k, gk_cls[pos], -1)
+
+    # --- Psubs and I: clean pairs counted, exceptions exactly
+    s_cnt, i_cnt = Counter(), Counter()
+    nsubs = clean_counts(disc, fp, idx, gold_class, s_cnt, i_cnt)
+    psubs, M = exact_subpairs(disc, fp.pw_lo, fp.pw_hi)
+    nsubs += len(psubs)
+    x, y = psubs // M, psubs % M
+    ux, xinv = np.unique(np.concatenate([x, y]), return_inverse=True)
+    ucls = gold_class(ux)
+    cx, cy = ucls[xinv[:len(x)]], ucls[xinv[len(x):]]
+    xs, xl = x // KL, x % KL
+    ys, yl = y // KL, y % KL
+    xon, xoff = phones.onset[xs], phones.offset[xs + xl - 1]
+    yon, yoff = phones.onset[ys], phones.offset[ys + yl - 1]
+    inter = (cx >= 0) & (cx == cy) & ~ov(xon, xoff, yon, yoff, mode)
+    ycode = idx.code(ys, yl)
+    s_cnt.add(ycode, 1)
+    i_cnt.add(ycode[inter], 1)
+    s_u, s_c = s_cnt.result()
+    i_u, i_c = i_cnt.result()
+    extra = {"matching_pdisc_pairs": int(2 * fp.npairs), "matching_psubs_pairs": int(nsubs),
+             "matching_intersection_pairs": int(i_c.sum())}
+    # --- precision
+    if nsubs == 0:
+        prec = math.nan
+    else:
+        fu = flat_windows(disc, fp)          # flat(Psubs): every fragment occurs as second too
+        w_u, w_c = _count(idx.code(fu // KL, fu % KL))
+        wt = _lookup_counts(w_u, w_c, s_u) / len(fu)
+        prec = float(np.sum(wt * _lookup_counts(i_u, i_c, s_u) / s_c))
+    if n_gold.sum() == 0:
+        rec = math.nan
+    else:
+        t = n_gold > 0
+        wt = _lookup_counts(w_gold_u, w_gold_c, ug[t]) / len(flat_g)
+        rec = float(np.sum(wt * _lookup_counts(i_u, i_c, ug[t]) / n_gold[t]))
+    return prec, rec, extra

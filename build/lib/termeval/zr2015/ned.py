@@ -1,0 +1,86 @@
+"""NED (spec §4.1, TDE15/17): mean over the fold's pairs PW(R2(D, F)) of
+Levenshtein(T(a), T(b)) / max(|T(a)|, |T(b)|), phones as symbols; NaN when there is no pair.
+
+Counted per class over distinct transcriptions (a class with c_i copies of mark i contributes
+c_i c_j pairs (i, j)), then corrected by the listed exceptions of termeval.zr2015.foldpairs:
+their class occurrences are subtracted as counted, their exact PW added. Sums are integers per
+denominator, so the mean is exact (correctly rounded). Edit distances are computed once per
+distinct pair of transcriptions (rapidfuzz) and cached across folds. Two empty transcriptions
+(a ZeroDivisionError in the original, never seen on real data) count as 1.0, as in TDEv2, and
+are counted in `ned_empty_pairs`.
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+from rapidfuzz.distance import Levenshtein
+from rapidfuzz.process import cpdist
+
+from termeval.zr2015.foldpairs import FoldPairs, class_histogram, row_pairs
+
+
+class NedCache:
+    """Edit distance per (mark a, mark b) id pair, filled on demand."""
+
+    def __init__(self, marks: list[tuple]):
+        self.marks = marks
+        self.lens = np.array([len(m) for m in marks], dtype=np.int64)
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.vals = np.zeros(0, dtype=np.int64)
+
+    def distances(self, ma: np.ndarray, mb: np.ndarray) -> np.ndarray:
+        m = np.int64(len(self.marks))
+        key = np.minimum(ma, mb) * m + np.maximum(ma, mb)
+        uniq, inv = np.unique(key, return_inverse=True)
+        missing = uniq[~np.isin(uniq, self.keys)]
+        if len(missing):
+            qa = [self.marks[k] for k in (missing // m).tolist()]
+            qb = [self.marks[k] for k in (missing % m).tolist()]
+            d = cpdist(qa, qb, scorer=Levenshtein.distance, workers=1).astype(np.int64)
+            self.keys = np.concatenate([self.keys, missing])
+            self.vals = np.concatenate([self.vals, d])
+            o = np.argsort(self.keys)
+            self.keys, self.vals = self.keys[o], self.vals[o]
+        pos = np.searchsorted(self.keys, uniq)
+        return self.vals[pos][inv]
+
+
+class _Sums:
+    """Integer sums: E[L] = sum of weight * distance over pairs whose longer mark has L phones,
+    `ones` = weight of empty-vs-empty pairs."""
+
+    def __init__(self, cache: NedCache):
+        self.cache = cache
+        self.E = np.zeros(int(cache.lens.max()) + 1 if len(cache.lens) else 1, dtype=np.int64)
+        self.ones = 0
+
+    def add(self, ma: np.ndarray, mb: np.ndarray, w: np.ndarray) -> None:
+        if len(ma) == 0:
+            return
+        den = np.maximum(self.cache.lens[ma], self.cache.lens[mb])
+        self.ones += int(w[den == 0].sum())
+        diff = ma != mb
+        if diff.any():
+            d = self.cache.distances(ma[diff], mb[diff])
+            np.add.at(self.E, den[diff], w[diff] * d)
+
+
+def ned(frags, fp: FoldPairs, cache: NedCache) -> tuple[float, int, int]:
+    """(NED, number of pairs, number of empty-vs-empty pairs) of one fold."""
+    if fp.npairs == 0:
+        return math.nan, 0, 0
+    mark = frags.mark
+    sums = _Sums(cache)
+    c, m, cnt = class_histogram(fp.mem_cls, mark[fp.mem_frag])
+    same = cnt * (cnt - 1) // 2                          # pairs of one mark: distance 0
+    sums.add(m, m, same)
+    for i, j in row_pairs(c):
+        sums.add(m[i], m[j], cnt[i] * cnt[j])
+    sums.add(mark[fp.exc_lo], mark[fp.exc_hi], -np.ones(len(fp.exc_lo), dtype=np.int64))
+    sums.add(mark[fp.pw_lo], mark[fp.pw_hi], np.ones(len(fp.pw_lo), dtype=np.int64))
+    total = Fraction(sums.ones)
+    for L in np.flatnonzero(sums.E):
+        total += Fraction(int(sums.E[L]), int(L))
+    return float(total / fp.npairs), fp.npairs, sums.ones

@@ -1,0 +1,81 @@
+"""Integer-array building blocks of the pair counting (spec §4.0); PW itself is never built
+(termeval.zr2015.foldpairs counts it).
+
+* `combinations_in_groups`: the pairs of small runs (used on exception lists and on histogram
+  rows, never on a whole class of fragments);
+* `overlapping_pairs`: all pairs (i, j) of items of the same group whose time intervals have a
+  positive raw overlap, ignoring files: the only candidates the file-blind OV test can remove.
+  Found with a sweep over items sorted by (group, onset), never with an all-pairs product.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from termeval.zr2015.corpus import raw_overlap
+
+
+def combinations_in_groups(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions (i, j), i < j, of every pair of elements of equal `group` (group must be
+    non-decreasing); i.e. itertools.combinations inside each run."""
+    n = len(group)
+    if n < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    new = np.ones(n, dtype=bool)
+    new[1:] = group[1:] != group[:-1]
+    start = np.flatnonzero(new)
+    size = np.diff(np.append(start, n))
+    run_of = np.repeat(np.arange(len(start)), size)
+    pos = np.arange(n) - start[run_of]
+    after = size[run_of] - pos - 1                      # partners to the right
+    total = int(after.sum())
+    left = np.repeat(np.arange(n, dtype=np.int64), after)
+    first = np.cumsum(after) - after
+    right = left + 1 + (np.arange(total, dtype=np.int64) - np.repeat(first, after))
+    return left, right
+
+
+def r2_occurrences(occ_cls: np.ndarray, occ_in: np.ndarray, nclasses: int) -> np.ndarray:
+    """Occurrences kept by R2: inside the fold, in a class with >= 2 such occurrences."""
+    cnt = np.bincount(occ_cls[occ_in], minlength=nclasses)
+    return occ_in & (cnt[occ_cls] >= 2)
+
+
+def overlapping_pairs(group: np.ndarray, on: np.ndarray, off: np.ndarray):
+    """Pairs (i, j) of item indices with group[i] == group[j], i != j, and a positive raw
+    time overlap (files ignored). Each unordered pair once."""
+    n = len(group)
+    if n < 2:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order = np.lexsort((off, on, group))
+    g, s, e = group[order], on[order], off[order]
+    out_i, out_j = [], []
+    active = np.arange(n - 1)
+    d = 1
+    while len(active):
+        j = active + d
+        ok = j < n
+        active, j = active[ok], j[ok]
+        ok = (g[j] == g[active]) & (s[j] <= e[active])   # later starts only get larger
+        active, j = active[ok], j[ok]
+        pos = raw_overlap(s[active], e[active], s[j], e[j]) > 0
+        out_i.append(order[active[pos]])
+        out_j.append(order[j[pos]])
+        d += 1
+    return np.concatenate(out_i), np.concatenate(out_j)
+
+
+def uniq(x: np.ndarray) -> np.ndarray:
+    """Sorted distinct values by sorting (numpy 2's hash-based np.unique is much slower on
+    millions of int64 keys)."""
+    s = np.sort(x, kind="stable" if x.dtype.kind not in "iu" else None)
+    if len(s) < 2:
+        return s
+    return s[np.concatenate(([True], s[1:] != s[:-1]))]
+
+
+def uniq_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    s = np.sort(x)
+    if len(s) == 0:
+        return s, np.zeros(0, dtype=np.int64)
+    first = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
+    return s[first], np.diff(np.append(first, len(s)))

@@ -1,0 +1,133 @@
+"""Turning per-fold results into score files (spec §4.8, §6.1).
+
+* `summarise`: per-fold raw values -> flat `cross_<metric>[_std|_min|_max|_nfolds]` keys with the
+  original's cleaning (NaN folds dropped, defaults, per-fold F);
+* `details_text`: the original tool's text files (`matching`, `group`, `token_type`, `nlp`,
+  `boundary`), 3 decimals, written under exp/<sys>/details/tde15/.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from termeval.zr2015.aggregate import aggregate_one, aggregate_pr, fscore
+
+PR = {"matching": "matching", "grouping": "grouping", "token": "token", "type": "type",
+      "boundary": "boundary"}
+STAGES = {
+    "matching": ["matching_precision", "matching_recall", "matching_fscore", "ned", "ned_pairs",
+                 "coverage"],
+    "clustering": ["grouping_precision", "grouping_recall", "grouping_fscore", "type_precision",
+                   "type_recall", "type_fscore"],
+    "parsing": ["token_precision", "token_recall", "token_fscore", "boundary_precision",
+                "boundary_recall", "boundary_fscore"],
+}
+SUFFIXES = ("", "_std", "_min", "_max", "_nfolds")
+
+
+def add_fscores(fold: dict) -> dict:
+    for fam in PR:
+        p, r = fold.get(f"{fam}_precision"), fold.get(f"{fam}_recall")
+        if p is not None and r is not None:
+            fold[f"{fam}_fscore"] = fscore(p, r)
+    return fold
+
+
+def summarise(folds: list[dict], prefix: str) -> dict:
+    """{prefix_metric: mean, prefix_metric_std: ..., ...} over the folds of one fold set."""
+    out: dict = {}
+
+    def put(name, s):
+        out[f"{prefix}_{name}"] = s["mean"]
+        out[f"{prefix}_{name}_std"] = s["std"]
+        out[f"{prefix}_{name}_min"] = s["min"]
+        out[f"{prefix}_{name}_max"] = s["max"]
+        out[f"{prefix}_{name}_nfolds"] = s["nfolds"]
+
+    if not folds:
+        return out
+    for fam in PR:
+        if f"{fam}_precision" in folds[0]:
+            p, r, f = aggregate_pr([x[f"{fam}_precision"] for x in folds],
+                                   [x[f"{fam}_recall"] for x in folds])
+            put(f"{fam}_precision", p)
+            put(f"{fam}_recall", r)
+            put(f"{fam}_fscore", f)
+    if "ned" in folds[0]:
+        put("ned", aggregate_one([x["ned"] for x in folds], 1.0))
+        put("ned_pairs", aggregate_one([x["ned_pairs"] for x in folds], 0.0))
+    if "coverage" in folds[0]:
+        put("coverage", aggregate_one([x["coverage"] for x in folds], 0.0))
+    return out
+
+
+def _arr(folds, key, default):
+    v = np.array([x[key] for x in folds], dtype=np.float64)
+    v = v[~np.isnan(v)]
+    return v if len(v) else np.array([default])
+
+
+def _pr_arrays(folds, fam):
+    p = np.array([x[f"{fam}_precision"] for x in folds], dtype=np.float64)
+    r = np.array([x[f"{fam}_recall"] for x in folds], dtype=np.float64)
+    ok = ~np.isnan(p) & ~np.isnan(r)
+    if not ok.any():
+        p, r = np.array([0.0]), np.array([0.0])
+    else:
+        p, r = p[ok], r[ok]
+    return p, r, np.array([fscore(a, b) for a, b in zip(p, r)])
+
+
+def _block(label: str, nfolds: int, nsamples: int, rows: list[tuple[str, np.ndarray]],
+           extra_head: list[str] = ()) -> str:
+    sep = 37 * "-"
+    s = f"{sep}\n{label}\n" + "".join(x + "\n" for x in extra_head)
+    s += f"#folds:    {nfolds}\n#samples:  {nsamples}\n{sep}\n"
+    s += "{:9s}  {:5s}  {:5s}  {:5s}  {:5s}\n".format("measure", "mean", "std", "min", "max")
+    s += "---------  -----  -----  -----  -----\n"
+    for name, v in rows:
+        s += f"{name:9s}  {v.mean():.3f}  {v.std():.3f}  {v.min():.3f}  {v.max():.3f}\n"
+    return s + sep + "\n"
+
+
+def details_text(folds: dict[str, list[dict]], nsamples: dict[str, int], benchmark: str,
+                 nclusters: int, npairs: int) -> dict[str, str]:
+    """The original's result files (spec §6.1/§6.2 layout), keyed by file name."""
+    labels = {"cross": "total", "within": "within-speaker only"}
+    files: dict[str, str] = {}
+    sets = [k for k in ("cross", "within") if folds.get(k)]
+
+    def pr_file(fams, prefix_names):
+        blocks = []
+        for k in sets:
+            for fam, name in zip(fams, prefix_names):
+                if f"{fam}_precision" not in folds[k][0]:
+                    return None
+                p, r, f = _pr_arrays(folds[k], fam)
+                blocks.append(_block(f"{name} {labels[k]}", len(folds[k]), nsamples[k],
+                                     [("precision", p), ("recall", r), ("fscore", f)]))
+        return "\n".join(blocks)
+
+    for fname, fams, names in (("matching", ["matching"], ["match"]),
+                               ("group", ["grouping"], ["group"]),
+                               ("token_type", ["token", "type"], ["token", "type"]),
+                               ("boundary", ["boundary"], ["boundary"])):
+        t = pr_file(fams, names)
+        if t is not None:
+            files[fname] = t
+    if sets and "ned" in folds[sets[0]][0] and "coverage" in folds[sets[0]][0]:
+        blocks = []
+        for k in sets:
+            head = [f"#cluster:  {nclusters}", f"#pairs:    {npairs}"] if benchmark == "zr2017" else []
+            blocks.append(_block(f"NLP {labels[k]}", len(folds[k]), nsamples[k],
+                                 [("NED", _arr(folds[k], "ned", 1.0)),
+                                  ("coverage", _arr(folds[k], "coverage", 0.0))], head))
+        files["nlp"] = "\n".join(blocks)
+    return files
+
+
+def nan_to_none(x):
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    return x

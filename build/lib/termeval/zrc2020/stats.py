@@ -1,0 +1,212 @@
+"""Per-shard statistics of the zrc2020 (tdev2) metrics and their merge.
+
+A shard is a contiguous range of classes. Its statistics are
+  * NED integers (ned.NedStats), which add up;
+  * the table of its distinct kept fragments (file, onset, offset, kept phone range) with the
+    grouping flags F and I (see grouping.py), which the merge unions (OR of the flags);
+  * counts, per-class diagnostics and discarded fragments, which concatenate.
+Every metric is then computed on the merged statistics, so the scores are identical for any
+number of shards.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from termeval.data import Classes, Gold
+from termeval.zrc2020 import boundary as _boundary
+from termeval.zrc2020 import coverage as _coverage
+from termeval.zrc2020 import grouping as _grouping
+from termeval.zrc2020 import token_type as _token_type
+from termeval.zrc2020 import units as _units
+from termeval.zrc2020.ned import NedStats, ned_stats
+from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
+from termeval.textio import atomic_write, fmt_time
+
+FRAG_FIELDS = ("file", "onset", "offset", "k0", "k1", "F", "I")
+
+
+@dataclass
+class Corpus:
+    """What every job needs from the gold data dir."""
+    gold: Gold
+    phones: Phones
+    keys: Keys
+
+    @classmethod
+    def from_gold(cls, gold: Gold) -> "Corpus":
+        ph = load_phones(gold)
+        return cls(gold, ph, Keys(ph))
+
+
+@dataclass
+class ShardStats:
+    ned: NedStats
+    frag: dict
+    counts: dict = field(default_factory=dict)
+    clusters: list = field(default_factory=list)     # lines of details/clusters.txt
+    discarded: list = field(default_factory=list)    # lines of details/discarded
+    units: dict = field(default_factory=dict)        # per-unit arrays (zrc2020/units.py)
+
+
+def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
+    """Split the classes into nj contiguous ranges of about equal cost (fragments + pairs)."""
+    n = np.diff(classes.starts).astype(np.float64)
+    cost = np.cumsum(n + n * n / 64.0)
+    total = cost[-1] if len(cost) else 0.0
+    cuts = [0] + [int(np.searchsorted(cost, total * j / nj, side="right")) for j in range(1, nj)] + [len(n)]
+    cuts = np.maximum.accumulate(np.minimum(cuts, len(n)))
+    return [(int(cuts[j]), int(cuts[j + 1])) for j in range(nj)]
+
+
+def dedupe_fragments(file, on, off, k0, k1, F, I) -> dict:
+    """Distinct (file, onset, offset) with the flags ORed."""
+    if not len(on):
+        return {"file": file.astype(np.int32), "onset": on, "offset": off, "k0": k0, "k1": k1,
+                "F": F.astype(bool), "I": I.astype(bool)}
+    order = np.lexsort((off, on, file))
+    f, a, b = file[order], on[order], off[order]
+    new = np.r_[True, (f[1:] != f[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1])]
+    pos = np.flatnonzero(new)
+    return {"file": f[pos].astype(np.int32), "onset": a[pos], "offset": b[pos],
+            "k0": k0[order][pos], "k1": k1[order][pos],
+            "F": np.logical_or.reduceat(F[order], pos), "I": np.logical_or.reduceat(I[order], pos)}
+
+
+def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1) -> ShardStats:
+    """Statistics of classes c0..c1-1."""
+    ph, keys, gold = corpus.phones, corpus.keys, corpus.gold
+    f0, f1 = int(classes.starts[c0]), int(classes.starts[c1])
+    nc = c1 - c0
+    file = classes.file[f0:f1].astype(np.int64)
+    on, off = classes.onset[f0:f1], classes.offset[f0:f1]
+    cls = classes.cls[f0:f1].astype(np.int64) - c0
+    k0, k1, ncov = transcribe(ph, file, on, off)
+    kept = k1 > k0
+    discarded = []
+    for i in np.flatnonzero(~kept).tolist():
+        reason = NO_PHONE if ncov[i] == 0 else BELOW_RULE
+        fid = classes.frag_ids[f0 + i] if classes.frag_ids else str(f0 + i)
+        discarded.append(f"{fid} {gold.files[file[i]]} {fmt_time(float(on[i]))} {fmt_time(float(off[i]))} {reason}")
+    kc, kf, ka, kb, kk0, kk1 = cls[kept], file[kept], on[kept], off[kept], k0[kept], k1[kept]
+    # NED on SIL-stripped strings
+    sid, strings = keys.stripped_ids(kk0, kk1)
+    # string ids in sorted-string order: the order of the per-class float NED sums (bootstrap
+    # tables) then depends on the class alone, not on which shard it is in
+    order = sorted(range(len(strings)), key=strings.__getitem__)
+    rank = np.empty(len(strings), dtype=np.int64)
+    rank[order] = np.arange(len(strings))
+    sid, strings = rank[sid], [strings[i] for i in order]
+    ned, ned_per_cluster = ned_stats(kc, sid, strings, nc, workers=workers)
+    # grouping flags
+    nid, ngrams = keys.ngram_ids(kk0, kk1)
+    n_c = np.bincount(kc, minlength=nc).astype(np.int64)
+    F = n_c[kc] >= 2
+    I = _grouping.partner_flags(kc * max(len(ngrams), 1) + nid, kf, ka, kb)
+    frag = dedupe_fragments(kf, ka, kb, kk0, kk1, F, I)
+    # diagnostics: per class, the most frequent transcription and the mean NED inside it
+    listed = np.diff(classes.starts[c0:c1 + 1]).astype(np.int64)
+    rep = np.full(nc, -1, dtype=np.int64)
+    top_n = np.zeros(nc, dtype=np.int64)
+    if len(kc):
+        key, idx, cnt = np.unique(kc * len(ngrams) + nid, return_index=True, return_counts=True)
+        gc = key // len(ngrams)
+        order = np.lexsort((idx, -cnt, gc))      # most frequent, then first seen
+        first = order[np.r_[True, gc[order][1:] != gc[order][:-1]]]
+        rep[gc[first]] = idx[first]
+        top_n[gc[first]] = cnt[first]
+    lines = []
+    for c in range(nc):
+        n, m = int(listed[c]), int(n_c[c])
+        pairs = m * (m - 1) // 2
+        mean = f"{ned_per_cluster[c] / pairs:.6f}" if pairs else "-"
+        share = f"{top_n[c] / m:.6f}" if m else "-"
+        trs = keys.ngram_text(int(kk0[rep[c]]), int(kk1[rep[c]])) if m else "-"
+        lines.append(f"{classes.keys[c0 + c]} {classes.names[c0 + c]} {n} {m} {mean} {share} {trs}")
+    counts = {
+        "classes": nc, "classes_kept": int((n_c >= 1).sum()), "classes_with_pairs": int((n_c >= 2).sum()),
+        "fragments": int(f1 - f0), "fragments_kept": int(kept.sum()),
+        "fragments_discarded_" + NO_PHONE: int(((~kept) & (ncov == 0)).sum()),
+        "fragments_discarded_" + BELOW_RULE: int(((~kept) & (ncov > 0)).sum()),
+    }
+    units = _units.shard_units(classes.keys[c0:c1], ned_per_cluster, n_c, kc, kf, ka, kb, I)
+    return ShardStats(ned, frag, counts, lines, discarded, units)
+
+
+def write_shard(st: ShardStats, path: str) -> None:
+    """<path>.npz (arrays), <path>.json (counts), <path>.clusters, <path>.discarded."""
+    arrays = {"frag_" + k: st.frag[k] for k in FRAG_FIELDS}
+    arrays["ned_E"] = st.ned.E
+    arrays.update({"unit_" + k: v for k, v in st.units.items()})
+    with atomic_write(path + ".npz", "wb") as f:
+        np.savez(f, **arrays)
+    with atomic_write(path + ".json") as f:
+        json.dump({"counts": st.counts, "ned_ones": st.ned.ones, "ned_pairs": st.ned.pairs}, f)
+    with atomic_write(path + ".clusters") as f:
+        f.write("".join(x + "\n" for x in st.clusters))
+    with atomic_write(path + ".discarded") as f:
+        f.write("".join(x + "\n" for x in st.discarded))
+
+
+def read_shard(path: str) -> ShardStats:
+    with np.load(path + ".npz", allow_pickle=False) as z:
+        frag = {k: z["frag_" + k] for k in FRAG_FIELDS}
+        E = z["ned_E"]
+        units = {k[len("unit_"):]: z[k] for k in z.files if k.startswith("unit_")}
+    with open(path + ".json", encoding="utf-8") as f:
+        meta = json.load(f)
+    with open(path + ".clusters", encoding="utf-8") as f:
+        clusters = f.read().splitlines()
+    with open(path + ".discarded", encoding="utf-8") as f:
+        discarded = f.read().splitlines()
+    return ShardStats(NedStats(E, int(meta["ned_ones"]), int(meta["ned_pairs"])), frag,
+                      meta["counts"], clusters, discarded, units)
+
+
+def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -> tuple[dict, dict]:
+    """All zrc2020 metrics (floats, NaN = undefined) and the counts, from shard statistics.
+    `parts`, if given, receives the intermediate arrays the per-unit tables need."""
+    ned = NedStats()
+    counts: dict = {}
+    for s in shards:
+        ned = ned.add(s.ned)
+        for k, v in s.counts.items():
+            counts[k] = counts.get(k, 0) + v
+    cat = {k: np.concatenate([s.frag[k] for s in shards]) if shards else np.zeros(0) for k in FRAG_FIELDS}
+    u = dedupe_fragments(*(cat[k] for k in FRAG_FIELDS))
+    ph, keys = corpus.phones, corpus.keys
+    file, on, off, k0, k1 = u["file"].astype(np.int64), u["onset"], u["offset"], u["k0"], u["k1"]
+    nid, ngrams = keys.ngram_ids(k0, k1)
+    tid, _ = keys.token_ids(k0, k1)
+    G = _grouping.partner_flags(nid, file, on, off)
+    gp, gr, ginfo = _grouping.grouping(u["F"], u["I"], G, nid, tid, len(ngrams))
+    cov, n_cov, n_ph = _coverage.coverage(ph, k0, k1)
+    words = _token_type.load_words(corpus.gold, ph)
+    bargs = (file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
+             words.file, words.onset, words.offset)
+    bp, br, binfo = _boundary.boundary(*bargs)
+    tt = _token_type.token_type(ph, words, file, on, off, k0, k1, nid)
+    if parts is not None:
+        parts.update(u=u, G=G, k0=k0, k1=k1, nid=nid, words=words, tt=tt, boundary_args=bargs)
+    m = {
+        "ned": ned.value(), "ned_pairs": ned.pairs, "coverage": cov,
+        "grouping_precision": gp, "grouping_recall": gr,
+        "type_precision": tt["type_precision"], "type_recall": tt["type_recall"],
+        "token_precision": tt["token_precision"], "token_recall": tt["token_recall"],
+        "boundary_precision": bp, "boundary_recall": br,
+    }
+    counts.update({"fragments_distinct": len(on), "transcriptions_distinct": len(ngrams),
+                   "phones_covered": n_cov, "phones_speech": n_ph, "ned_pairs": ned.pairs})
+    counts.update({"grouping_" + k: v for k, v in ginfo.items()})
+    counts.update(binfo)
+    counts.update(tt["counts"])
+    return m, counts
+
+
+def score(gold: Gold, classes: Classes, nj: int = 1) -> tuple[dict, dict]:
+    """In-process scoring (tests, benchmarks): shard, compute, merge."""
+    corpus = Corpus.from_gold(gold)
+    shards = [compute_shard(corpus, classes, a, b) for a, b in shard_ranges(classes, nj)]
+    return merge(corpus, shards)

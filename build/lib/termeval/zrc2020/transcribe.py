@@ -1,0 +1,198 @@
+"""Fragment -> phone transcription, the tdev2 rule (tde-spec §3.2), vectorised.
+
+tdev2 (`Disc.get_transcription` + `tde.utils.check_boundary`) takes the phones p = [a, b)
+with a < e and b > s (strict, half-open interval-tree overlap), sorted by onset, keeps every
+middle phone unconditionally, and keeps the first and the last phone iff
+
+    round(b - a, 3) >= 0.060  (Python round)  ->  np.round(o, 3) >= 0.030   (numpy round)
+    otherwise                                  ->  o / (b - a) >= 0.5         (not rounded)
+
+with o = min(e, b) - max(s, a). Python rounds the decimal value of the double (banker's
+rounding on the binary value); numpy rounds x * 1000 with rint. Both are reproduced
+bit for bit: the Python one through the exact threshold below, the numpy one by calling the
+same numpy routine on arrays (identical to the scalar `round(np.float64, 3)` it uses).
+
+Phones of a file are sorted and do not overlap, so the kept phones of a fragment are a
+contiguous index range [k0, k1) of the phone arrays; k1 <= k0 means an empty transcription
+(tdev2 silently drops such fragments; we count and list them).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from termeval.data import Gold
+from termeval.errors import InputError
+
+# Smallest double d with Python round(d, 3) >= 0.06 (0.0595 itself is 0.05949999... in binary).
+LONG_PHONE = 0.059500000000000004
+MIN_TIME = 0.030
+MIN_FRACTION = 0.5
+
+SIL = "SIL"
+NON_SPEECH_COVERAGE = ("SIL", "SPN")   # labels tdev2 leaves out of coverage
+
+# reasons a fragment gets no transcription (written to details/discarded)
+NO_PHONE = "no_phone_overlaps"          # in an unaligned region or past the end of the file
+BELOW_RULE = "no_phone_passes_30ms_50pct_rule"
+
+
+@dataclass
+class Phones:
+    """Phone arrays of a gold data dir, as tdev2 sees them (exact duplicates collapsed)."""
+    file: np.ndarray      # int32 file index
+    onset: np.ndarray     # float64
+    offset: np.ndarray    # float64
+    label: np.ndarray     # int32 index into labels
+    labels: list[str]
+    starts: np.ndarray    # phones of file f are starts[f]:starts[f+1]
+    sil: int              # label index of SIL or -1
+
+    def __len__(self) -> int:
+        return len(self.onset)
+
+
+def load_phones(gold: Gold) -> Phones:
+    """Phone arrays from `gold`; exact duplicate lines collapsed (tdev2 uses sets).
+
+    Overlapping phones inside a file make the tdev2 rule depend on interval-tree order,
+    so they are an error (no real ZeroSpeech alignment has them).
+    """
+    t = gold.phones
+    f, on, off, lab = t.file, t.onset, t.offset, t.label
+    if len(on):
+        order = np.lexsort((lab, off, on, f))
+        f, on, off, lab = f[order], on[order], off[order], lab[order]
+        dup = np.zeros(len(on), dtype=bool)
+        dup[1:] = (f[1:] == f[:-1]) & (on[1:] == on[:-1]) & (off[1:] == off[:-1]) & (lab[1:] == lab[:-1])
+        if dup.any():
+            keep = ~dup
+            f, on, off, lab = f[keep], on[keep], off[keep], lab[keep]
+        bad = np.flatnonzero((f[1:] == f[:-1]) & (on[1:] < off[:-1]))
+        if len(bad):
+            i = int(bad[0])
+            raise InputError(
+                f"phones overlap in file {gold.files[f[i]]} ({on[i]!r}-{off[i]!r} and "
+                f"{on[i + 1]!r}-{off[i + 1]!r}): the tdev2 transcription is undefined there",
+                gold.path + "/phones")
+        if np.any(off <= on):
+            i = int(np.flatnonzero(off <= on)[0])
+            raise InputError(f"phone with offset <= onset in file {gold.files[f[i]]} at {on[i]!r}",
+                             gold.path + "/phones")
+    starts = np.searchsorted(f, np.arange(len(gold.files) + 1)).astype(np.int64)
+    return Phones(file=f.astype(np.int32), onset=on.astype(np.float64), offset=off.astype(np.float64),
+                  label=lab.astype(np.int32), labels=list(t.labels), starts=starts,
+                  sil=t.label_index(SIL))
+
+
+def keep_edge(a: np.ndarray, b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:
+    """tdev2 `check_boundary` for edge phones [a, b) of fragments [s, e], elementwise."""
+    d = b - a
+    o = np.minimum(e, b) - np.maximum(s, a)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = o / d
+    return np.where(d >= LONG_PHONE, np.round(o, 3) >= MIN_TIME, frac >= MIN_FRACTION)
+
+
+def covered_range(ph: Phones, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """[lo, hi): phones of `file` with onset < e and offset > s (strict, as intervaltree)."""
+    lo = np.zeros(len(s), dtype=np.int64)
+    hi = np.zeros(len(s), dtype=np.int64)
+    if not len(s):
+        return lo, hi
+    order = np.argsort(file, kind="stable")
+    fs = file[order]
+    bounds = np.flatnonzero(np.r_[True, fs[1:] != fs[:-1], True])
+    for g0, g1 in zip(bounds[:-1], bounds[1:]):
+        idx = order[g0:g1]
+        f = int(fs[g0])
+        p0, p1 = int(ph.starts[f]), int(ph.starts[f + 1])
+        lo[idx] = p0 + np.searchsorted(ph.offset[p0:p1], s[idx], side="right")
+        hi[idx] = p0 + np.searchsorted(ph.onset[p0:p1], e[idx], side="left")
+    return lo, hi
+
+
+def transcribe(ph: Phones, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Kept phone range [k0, k1) of each fragment and the number of covered phones.
+
+    k1 <= k0 (normalised to k0 == k1) means an empty transcription.
+    """
+    lo, hi = covered_range(ph, file, s, e)
+    n = np.maximum(hi - lo, 0)
+    k0 = lo.copy()
+    k1 = np.maximum(hi, lo)
+    has = n >= 1
+    if has.any():
+        i = np.flatnonzero(has)
+        p = lo[i]
+        k0[i] += ~keep_edge(ph.onset[p], ph.offset[p], s[i], e[i])
+    two = n >= 2
+    if two.any():
+        i = np.flatnonzero(two)
+        p = hi[i] - 1
+        k1[i] -= ~keep_edge(ph.onset[p], ph.offset[p], s[i], e[i])
+    empty = k1 <= k0
+    k1[empty] = k0[empty]
+    return k0, k1, n
+
+
+class Keys:
+    """Exact, hashable keys of phone ranges [k0, k1) (byte slices of int32 arrays).
+
+    * ngram key: the phone labels (tdev2 `ngram`, SIL included);
+    * token key: the (onset, offset, label) values of the phones *without the file*
+      (tdev2 `token_ngram`, the grouping key quirk): equal times and labels in two files
+      give the same key;
+    * stripped text: the labels without SIL as a str (one code point per label), for the
+      C edit distance of NED.
+    """
+
+    def __init__(self, ph: Phones) -> None:
+        self.ph = ph
+        self.lab_bytes = ph.label.astype("<i4").tobytes()
+        self._tok_bytes: bytes | None = None
+        cp = ph.label.astype(np.int64) + 0x100
+        cp[cp >= 0xD800] += 0x800          # skip the surrogate range
+        nonsil = ph.label != ph.sil if ph.sil >= 0 else np.ones(len(ph), dtype=bool)
+        self.text = cp[nonsil].astype("<u4").tobytes().decode("utf-32-le")
+        self.pos = np.concatenate([[0], np.cumsum(nonsil)]).astype(np.int64)
+
+    @property
+    def tok_bytes(self) -> bytes:
+        if self._tok_bytes is None:
+            ph = self.ph
+            if len(ph):
+                order = np.lexsort((ph.label, ph.offset, ph.onset))
+                o, f, l = ph.onset[order], ph.offset[order], ph.label[order]
+                new = np.r_[True, (o[1:] != o[:-1]) | (f[1:] != f[:-1]) | (l[1:] != l[:-1])]
+                pid = np.empty(len(ph), dtype=np.int64)
+                pid[order] = np.cumsum(new) - 1
+            else:
+                pid = np.zeros(0, dtype=np.int64)
+            self._tok_bytes = pid.astype("<i8").tobytes()
+        return self._tok_bytes
+
+    def ngram_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+        b = self.lab_bytes
+        return intern([b[4 * i:4 * j] for i, j in zip(k0.tolist(), k1.tolist())])
+
+    def token_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
+        b = self.tok_bytes
+        return intern([b[8 * i:8 * j] for i, j in zip(k0.tolist(), k1.tolist())])
+
+    def stripped_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, list[str]]:
+        t = self.text
+        a, z = self.pos[k0].tolist(), self.pos[k1].tolist()
+        return intern([t[i:j] for i, j in zip(a, z)])
+
+    def ngram_text(self, k0: int, k1: int) -> str:
+        labels = self.ph.labels
+        return " ".join(labels[x] for x in self.ph.label[k0:k1].tolist())
+
+
+def intern(keys: list) -> tuple[np.ndarray, list]:
+    """Ids in first-seen order: (id of each key, list of distinct keys)."""
+    table: dict = {}
+    ids = np.fromiter((table.setdefault(k, len(table)) for k in keys), dtype=np.int64, count=len(keys))
+    return ids, list(table)
