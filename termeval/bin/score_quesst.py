@@ -33,7 +33,9 @@ import sys
 
 import numpy as np
 
-from termeval.cli import float_or, make_parser, open_prob, positive_float, run, str2bool
+from termeval.cli import (
+    float_or, make_parser, nonneg_int, open_prob, positive_float, positive_int, run,
+    str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.std import quesst as Q
@@ -63,13 +65,13 @@ def main(argv):
     p.add_argument("--lexicon", default=None, help="words.txt: queries with a word not in it are OOV")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the target-document-count bins")
     p.add_argument("--p-at", default="10", help="mean precision at these ranks (comma list)")
-    p.add_argument("--bootstrap", type=int, default=0, help="resamples of queries for intervals (default 0 = off)")
-    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
-    p.add_argument("--nj", type=int, default=1, help="with --job: the number of jobs the queries are split into")
-    p.add_argument("--job", type=int, default=None,
+    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="resamples of queries for intervals (default 0 = off)")
+    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--nj", type=positive_int, default=1, help="with --job: the number of jobs the queries are split into")
+    p.add_argument("--job", type=positive_int, default=None,
                    help="job J of --nj: reduce only its queries' pairs, write <exp-dir>/quesst/pairs.J.npz")
-    p.add_argument("--merge", type=int, default=None, metavar="N",
+    p.add_argument("--merge", type=positive_int, default=None, metavar="N",
                    help="score from the N job files <exp-dir>/quesst/pairs.{1..N}.npz")
     p.add_argument("kws_dir")
     p.add_argument("detections")

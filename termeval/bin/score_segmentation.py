@@ -27,7 +27,8 @@ import sys
 from typing import Sequence
 
 from termeval.bootstrap.segmentation import ci_hook, reference_files
-from termeval.cli import make_parser, run
+from termeval.cli import (
+    make_parser, nonneg_float, nonneg_int, open_prob, positive_float, positive_int, run)
 from termeval.errors import InputError
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.report import merge, stage_name, write_report
@@ -40,19 +41,19 @@ def get_parser():
     p.add_argument("data_dir")
     p.add_argument("segmentation")
     p.add_argument("exp_dir")
-    p.add_argument("--tolerance", type=float, default=0.02, help="seconds (default 0.02)")
-    p.add_argument("--frame-shift", type=float, default=0.01, help="seconds per frame (default 0.01)")
+    p.add_argument("--tolerance", type=nonneg_float, default=0.02, help="seconds (default 0.02)")
+    p.add_argument("--frame-shift", type=positive_float, default=0.01, help="seconds per frame (default 0.01)")
     p.add_argument("--level", choices=["word", "phone"], default="word")
     p.add_argument("--compat", choices=["none", "vqwordseg"], default="none")
     p.add_argument("--segments", default="auto",
                    help="Kaldi segments file of the utterances; auto: <data-dir>/segments if present, "
                         "else whole files; none: whole files")
-    p.add_argument("--job", type=int, default=None)
-    p.add_argument("--nj", type=int, default=1)
-    p.add_argument("--merge", type=int, default=None, metavar="N")
-    p.add_argument("--bootstrap", type=int, default=0, help="resamples for confidence intervals (default 0 = off)")
-    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
+    p.add_argument("--job", type=positive_int, default=None)
+    p.add_argument("--nj", type=positive_int, default=1)
+    p.add_argument("--merge", type=positive_int, default=None, metavar="N")
+    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="resamples for confidence intervals (default 0 = off)")
+    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
     p.add_argument("--bootstrap-unit", choices=["file", "speaker"], default="file",
                    help="resampling unit: recordings or speakers (default file)")
     return p
