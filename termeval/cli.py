@@ -117,6 +117,25 @@ def float_or(*words: str) -> Callable[[str], str]:
     return check
 
 
+def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
+    """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
+    p.add_argument("--bootstrap", type=nonneg_int, default=default_n,
+                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off)")
+    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
+
+
+def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str) -> None:
+    """--nj/--job/--merge of a step whose jobs each handle a share of `unit` and write
+    `job_file` (with J), merged by the --merge step."""
+    p.add_argument("--nj", type=positive_int, default=1,
+                   help=f"with --job: the number of jobs the {unit} are split into")
+    p.add_argument("--job", type=positive_int, default=None,
+                   help=f"job J of --nj: only its share of the {unit}, written to {job_file}")
+    p.add_argument("--merge", type=positive_int, default=None, metavar="N",
+                   help=f"score from the N job files ({job_file}, J = 1..N)")
+
+
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     return argparse.ArgumentParser(
         prog=prog, description=textwrap.dedent(doc or ""),

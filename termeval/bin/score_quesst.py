@@ -34,8 +34,8 @@ import sys
 import numpy as np
 
 from termeval.cli import (
-    float_or, make_parser, nonneg_int, open_prob, positive_float, positive_int, run,
-    str2bool)
+    add_bootstrap_options, add_job_options, float_or, make_parser, open_prob,
+    positive_float, run, str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.std import quesst as Q
@@ -65,14 +65,8 @@ def main(argv):
     p.add_argument("--lexicon", default=None, help="words.txt: queries with a word not in it are OOV")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the target-document-count bins")
     p.add_argument("--p-at", default="10", help="mean precision at these ranks (comma list)")
-    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="resamples of queries for intervals (default 0 = off)")
-    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
-    p.add_argument("--nj", type=positive_int, default=1, help="with --job: the number of jobs the queries are split into")
-    p.add_argument("--job", type=positive_int, default=None,
-                   help="job J of --nj: reduce only its queries' pairs, write <exp-dir>/quesst/pairs.J.npz")
-    p.add_argument("--merge", type=positive_int, default=None, metavar="N",
-                   help="score from the N job files <exp-dir>/quesst/pairs.{1..N}.npz")
+    add_bootstrap_options(p, "queries")
+    add_job_options(p, "queries", "<exp-dir>/quesst/pairs.J.npz")
     p.add_argument("kws_dir")
     p.add_argument("detections")
     p.add_argument("exp_dir")

@@ -28,7 +28,7 @@ from typing import Sequence
 
 from termeval.bootstrap.segmentation import ci_hook, reference_files
 from termeval.cli import (
-    make_parser, nonneg_float, nonneg_int, open_prob, positive_float, positive_int, run)
+    add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_float, run)
 from termeval.errors import InputError
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.report import merge, stage_name, write_report
@@ -48,12 +48,8 @@ def get_parser():
     p.add_argument("--segments", default="auto",
                    help="Kaldi segments file of the utterances; auto: <data-dir>/segments if present, "
                         "else whole files; none: whole files")
-    p.add_argument("--job", type=positive_int, default=None)
-    p.add_argument("--nj", type=positive_int, default=1)
-    p.add_argument("--merge", type=positive_int, default=None, metavar="N")
-    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="resamples for confidence intervals (default 0 = off)")
-    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
+    add_job_options(p, "utterances", "<exp-dir>/<stage>/stats.J.json")
+    add_bootstrap_options(p, "recordings or speakers")
     p.add_argument("--bootstrap-unit", choices=["file", "speaker"], default="file",
                    help="resampling unit: recordings or speakers (default file)")
     return p

@@ -28,8 +28,8 @@ import sys
 import numpy as np
 
 from termeval.cli import (
-    finite_float, make_parser, nonneg_float, nonneg_int, open_prob, positive_float,
-    positive_int, run, str2bool)
+    add_bootstrap_options, add_job_options, finite_float, make_parser, nonneg_float,
+    open_prob, positive_float, run, str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.textio import atomic_write
@@ -73,14 +73,8 @@ def build_parser():
     p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
     p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
     p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
-    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="resamples of terms for intervals (default 0 = off)")
-    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
-    p.add_argument("--nj", type=positive_int, default=1, help="with --job: the number of jobs the terms are split into")
-    p.add_argument("--job", type=positive_int, default=None,
-                   help="job J of --nj: align only its term range, write <exp-dir>/std/align.J.npz")
-    p.add_argument("--merge", type=positive_int, default=None, metavar="N",
-                   help="score from the N job alignments <exp-dir>/std/align.{1..N}.npz")
+    add_bootstrap_options(p, "terms")
+    add_job_options(p, "terms", "<exp-dir>/std/align.J.npz")
     return p
 
 

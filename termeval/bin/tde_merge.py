@@ -17,7 +17,7 @@ import os
 import sys
 
 from termeval.bootstrap.units import data_identity
-from termeval.cli import make_parser, nonneg_int, open_prob, positive_int, run
+from termeval.cli import add_bootstrap_options, make_parser, positive_int, run
 from termeval.data import load_gold
 from termeval.errors import InputError
 from termeval.zrc2020.report import final_scores, write_report
@@ -29,9 +29,7 @@ def main(argv):
     p = make_parser(__doc__)
     p.add_argument("--nj", type=positive_int, default=1, help="number of jobs of python -m termeval.bin.tde_stats (default 1)")
     p.add_argument("--benchmark", default="zrc2020", choices=("zrc2020",), help="default zrc2020")
-    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="resamples for confidence intervals (default 0 = off)")
-    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
+    add_bootstrap_options(p, "classes, recordings or speakers")
     p.add_argument("--bootstrap-unit", default="file", choices=("file", "speaker"),
                    help="resampling unit of the non-class metrics (default file)")
     p.add_argument("data_dir")
