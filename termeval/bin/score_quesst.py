@@ -27,9 +27,11 @@ job J's range of queries to one score per (query, document) into
 """
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import sys
+from typing import Sequence
 
 import numpy as np
 
@@ -44,7 +46,8 @@ from termeval.std.ranking import ranking
 from termeval.textio import atomic_write
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--p-target", type=open_prob, default=0.0008, help="default %(default)s (QUESST kit)")
     p.add_argument("--c-miss", type=positive_float, default=100.0, help="default %(default)s")
@@ -70,7 +73,11 @@ def main(argv):
     p.add_argument("kws_dir")
     p.add_argument("detections")
     p.add_argument("exp_dir")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     if not os.path.isfile(a.detections):
         raise InputError("no such detection file", a.detections)
     if a.default_score != "min":

@@ -22,8 +22,10 @@ chosen unit. Written to <exp-dir>/scores/resources and scores.json.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Sequence
 
 from termeval.cli import make_parser, positive_float, prob, run
 from termeval.errors import InputError
@@ -31,7 +33,8 @@ from termeval.scores import Metric, write_scores
 from termeval.std import resources as R
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--lambda", dest="lam", type=prob, default=None, help="default 0.1 (seed)")
     p.add_argument("--ssf-unit", choices=("hour", "second"), default=None, help="default hour (as the seed)")
@@ -41,7 +44,11 @@ def main(argv):
     p.add_argument("--audio-duration", type=positive_float, default=None, help="T_audio in seconds (overrides)")
     p.add_argument("reference")
     p.add_argument("exp_dir")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     prog = os.path.basename(sys.argv[0])
 
     rf = R.read_resources_file(a.resources_file) if a.resources_file else {}

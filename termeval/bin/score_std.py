@@ -22,6 +22,9 @@ merge (the jobs do nothing): compute-atwv's float32 running means follow the who
 """
 from __future__ import annotations
 
+import argparse
+from typing import Sequence
+
 import os
 import sys
 
@@ -39,7 +42,7 @@ KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_m
         "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta"]
 
 
-def build_parser():
+def get_parser() -> argparse.ArgumentParser:
     p = make_parser(__doc__)
     p.add_argument("kws_dir")
     p.add_argument("detections")
@@ -88,8 +91,8 @@ def _floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[fl
     return v
 
 
-def main(argv) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    args = get_parser().parse_args(argv)
     import math
     from termeval.std.score import Params, load_kws_dir
     from termeval.std.detections import read_detections
