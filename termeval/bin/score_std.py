@@ -23,10 +23,9 @@ merge (the jobs do nothing): compute-atwv's float32 running means follow the who
 from __future__ import annotations
 
 import argparse
-from typing import Sequence
-
 import os
 import sys
+from typing import Sequence
 
 import numpy as np
 
