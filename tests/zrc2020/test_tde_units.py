@@ -97,7 +97,7 @@ def test_micro_corpus_by_hand(tmp_path):
 
 def test_micro_corpus_matches_reference(tmp_path):
     """The hand-computed micro corpus, checked once more against tdev2 itself."""
-    from test_tde_differential import reference, reference_scores
+    from tde_reference import reference, reference_scores
     R = reference()
     for name, text in (("x.phn", MICRO_PHN), ("x.wrd", MICRO_WRD), ("x.class", MICRO_CLASSES)):
         (tmp_path / name).write_text(text)
