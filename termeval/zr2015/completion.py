@@ -129,7 +129,7 @@ def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: C
     hrow = np.repeat(cstart, cnum) + np.arange(int(cnum.sum())) - np.repeat(np.cumsum(cnum) - cnum, cnum)
     rep = np.zeros(int(mark.max()) + 1 if len(mark) else 1, dtype=np.int64)
     rep[mark[mf]] = mf                                    # one fragment per mark
-    mlen = ln[rep]
+    mlen = ln[rep] if len(ln) else np.zeros(len(rep), dtype=np.int64)
     wm = np.concatenate([mm[r], mark[ehi], mark[elo]])
     wn = np.concatenate([hn[hrow], ln[elo], ln[ehi]])
     ww = np.concatenate([mcnt[r] * (hh[hrow] - (hn[hrow] == mlen[mm[r]])),

@@ -115,9 +115,9 @@ class Segmented:
         return len(self.seg_on)
 
     def subset(self, keep: np.ndarray) -> "Segmented":
-        """The view with only the kept tokens; segments = kept runs of each original segment
-        (SegmentAnnotation.restrict)."""
-        idx = np.flatnonzero(keep)
+        """The view with only the kept tokens (a mask, or sorted token indices); segments =
+        kept runs of each original segment (SegmentAnnotation.restrict)."""
+        idx = np.flatnonzero(keep) if keep.dtype == bool else keep
         return _make(self.file[idx], self.onset[idx], self.offset[idx], self.label[idx],
                      self.labels, self.seg_id[idx], self.inexact_joins)
 
