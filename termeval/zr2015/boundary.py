@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from termeval.zr2015.corpus import last_le
+from termeval.intervals import nearest_edges
 
 
 def points(file: np.ndarray, on: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -24,26 +24,13 @@ def points(file: np.ndarray, on: np.ndarray, off: np.ndarray) -> tuple[np.ndarra
 
 
 def has_close(ref_f, ref_v, q_f, q_v) -> np.ndarray:
-    """For each query point: nearest ref point of its file closer than 0.03 (ref sorted)."""
-    m = len(q_f)
-    if m == 0:
+    """For each query point: nearest ref point of its file closer than 0.03 (ref sorted); the
+    lower neighbour is the nearest only when strictly closer."""
+    if len(q_f) == 0:
         return np.zeros(0, dtype=bool)
-    if len(ref_f) == 0:
-        return np.zeros(m, dtype=bool)
-    lo = last_le(ref_f, ref_v, q_f, q_v, strict=True)      # = searchsorted(left) - 1
-    first = np.searchsorted(ref_f, q_f, side="left")
-    last = np.searchsorted(ref_f, q_f, side="right") - 1
-    known = last >= first
-    ix = np.where(lo >= 0, lo + 1, first)                   # searchsorted left within the file
-    at0 = ix == first
-    atn = ix > last
-    prev = np.clip(ix - 1, 0, len(ref_v) - 1)
-    cur = np.clip(ix, 0, len(ref_v) - 1)
-    use_prev = ~at0 & (atn | (q_v - ref_v[prev] < ref_v[cur] - q_v))
-    found = np.where(at0, ref_v[np.clip(first, 0, len(ref_v) - 1)],
-                     np.where(atn, ref_v[np.clip(last, 0, len(ref_v) - 1)],
-                              np.where(use_prev, ref_v[prev], ref_v[cur])))
-    return known & (np.abs(found - q_v) < 0.03)
+    nfiles = max(int(ref_f.max()) if len(ref_f) else 0, int(q_f.max())) + 1
+    near = nearest_edges(ref_f, ref_v, q_f, q_v, nfiles, ties="upper")   # NaN: no ref point
+    return np.abs(near - q_v) < 0.03
 
 
 def boundary(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off) -> tuple[float, float]:
