@@ -15,7 +15,7 @@ import numpy as np
 from termeval.data import file_starts
 from termeval.zr2015.corpus import Fragments
 from termeval.zr2015.folds import Intervals, contained
-from termeval.zr2015.pairs import concat_ranges, uniq
+from termeval.zr2015.pairs import concat_ranges, dense_codes, uniq
 
 
 @dataclass
@@ -47,8 +47,9 @@ def members(fold: Intervals, ix: FileIndex, file: np.ndarray, onset: np.ndarray,
 
 def take(frags: Fragments, ix: FileIndex, sel: np.ndarray, dense_classes: bool = False) -> Fragments:
     """The fragments `sel` (sorted) with all their class occurrences (in class-file order).
-    dense_classes renumbers the classes 0..k-1 (gold n-gram classes: the type codes of the
-    whole corpus would size every per-class array)."""
+    dense_classes renumbers the classes 0..k-1 (gold n-gram classes: the classes of the whole
+    corpus would size every per-class array of a small fold); the whole corpus is returned
+    without copies."""
     if len(sel) == len(frags):         # the whole corpus (cross fold of --folds none): no copies
         occ_frag, occ_cls = frags.occ_frag, frags.occ_cls
         sel = slice(None)
@@ -57,10 +58,8 @@ def take(frags: Fragments, ix: FileIndex, sel: np.ndarray, dense_classes: bool =
         occ_frag = np.searchsorted(sel, frags.occ_frag[occ]).astype(np.int64)
         occ_cls = frags.occ_cls[occ]
     nclasses = frags.nclasses
-    if dense_classes:
-        u = uniq(occ_cls)
-        occ_cls = np.searchsorted(u, occ_cls).astype(np.int64)
-        nclasses = len(u)
+    if dense_classes and len(occ_cls) < len(frags.occ_cls):
+        occ_cls, nclasses = dense_codes(occ_cls, nclasses)
     view = Fragments(file=frags.file[sel], onset=frags.onset[sel], offset=frags.offset[sel],
                      run_start=frags.run_start[sel], run_len=frags.run_len[sel],
                      mark=frags.mark[sel], marks=frags.marks, occ_cls=occ_cls, occ_frag=occ_frag,

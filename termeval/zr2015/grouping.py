@@ -18,7 +18,7 @@ import numpy as np
 
 from termeval.zr2015.corpus import ov
 from termeval.zr2015.foldpairs import FoldPairs, class_histogram, same_file_overlap
-from termeval.zr2015.pairs import overlapping_pairs
+from termeval.zr2015.pairs import dense_codes, overlapping_pairs
 
 
 def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:
@@ -27,8 +27,9 @@ def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.nd
 
 
 def grouping(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str) -> tuple[float, float]:
-    nm = len(frags.marks)
-    mark, f, on, off = frags.mark, frags.file, frags.onset, frags.offset
+    # marks renumbered in their order for this fold: per-mark arrays sized by the fold
+    mark, nm = dense_codes(frags.mark, len(frags.marks))
+    f, on, off = frags.file, frags.onset, frags.offset
     # Pclus: nmatch by the mark of the later element = rank inside the class (memberships are
     # sorted by (class, fragment id) and fragment ids follow (file, onset))
     mc, mf = fp.mem_cls, fp.mem_frag

@@ -77,32 +77,45 @@ class NgramIndex:
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
     """The gold n-gram classes regenerated (spec §2.3): one class per 3..20-gram type inside a
-    segment occurring at least twice, every occurrence, span = [first onset, last offset]."""
-    starts, lens, codes = [], [], []
+    segment occurring at least twice, every occurrence, span = [first onset, last offset].
+    Fragments come sorted by (phone start, length) = (file, onset, offset), so folds take
+    per-file slices; classes are numbered densely (L, then type code); no sort anywhere."""
+    n, nl = len(sg), MAXN - 2
+    rep_mask = np.zeros((n, nl), dtype=bool)            # window (start, L) is a gold fragment
+    per_l = []
+    ncls = 0
     for L in range(3, MAXN + 1):
-        c = idx.ids[L].astype(np.int64)
+        c = idx.ids[L]
         valid = np.flatnonzero(c >= 0)
         if len(valid) == 0:
             continue
-        cnt = np.bincount(c[valid])
-        rep = valid[cnt[c[valid]] >= 2]
-        starts.append(rep)
-        lens.append(np.full(len(rep), L, dtype=np.int64))
-        codes.append(c[rep] + idx.base[L])
-    st = np.concatenate(starts) if starts else np.zeros(0, np.int64)
-    ln = np.concatenate(lens) if lens else np.zeros(0, np.int64)
-    cd = np.concatenate(codes) if codes else np.zeros(0, np.int64)
-    # sorted by (phone start, length) = (file, onset, offset): folds take per-file slices
-    order = np.argsort(st * (MAXN + 1) + ln)
-    st, ln, cd = st[order], ln[order], cd[order]
+        cv = c[valid]
+        repeated = np.bincount(cv) >= 2
+        rep = valid[repeated[cv]]
+        rank = np.cumsum(repeated, dtype=np.int64) - 1  # dense class of each repeated type
+        rep_mask[rep, L - 3] = True
+        per_l.append((L, rep, c[rep].astype(np.int64) + idx.base[L], rank[c[rep]] + ncls))
+        ncls += int(rank[-1]) + 1 if len(rank) else 0
+    # position of (start, L) in the row-major order of rep_mask = np.nonzero's order
+    row_start = np.concatenate(([0], np.cumsum(rep_mask.sum(axis=1, dtype=np.int64))))
+    st, li = np.nonzero(rep_mask)
+    st = st.astype(np.int64)
+    ln = li.astype(np.int64) + 3
+    below = np.cumsum(rep_mask, axis=1, dtype=np.uint8)  # windows of length <= L at the start
+    del rep_mask
+    cd = np.empty(len(st), dtype=np.int64)
+    cls = np.empty(len(st), dtype=np.int64)
+    for L, rep, code, dense in per_l:
+        pos = row_start[rep] + below[rep, L - 3] - 1
+        cd[pos] = code
+        cls[pos] = dense
+    del below, per_l
     f = sg.file[st]
     on = sg.onset[st]
     off = sg.offset[st + ln - 1]
-    # class = n-gram type code (no relabelling)
     frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
-                      occ_cls=cd, occ_frag=np.arange(len(st), dtype=np.int64),
-                      nclasses=idx.ntypes, counts={"classes_kept": int(len(uniq(cd))),
-                                                   "distinct_fragments": int(len(st))})
+                      occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
+                      nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))})
     frags.generated = True
     return frags
 

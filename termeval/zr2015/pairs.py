@@ -46,7 +46,7 @@ def overlapping_pairs(group: np.ndarray, on: np.ndarray, off: np.ndarray):
     n = len(group)
     if n < 2:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order = np.lexsort((off, on, group))
+    order = np.lexsort((on, group))     # ties of onset in any order: the pair set is the same
     g, s, e = group[order], on[order], off[order]
     out_i, out_j = [], []
     active = np.arange(n - 1)
@@ -92,6 +92,18 @@ def uniq_inverse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     inv = np.empty(len(s), dtype=np.int64)
     inv[o] = np.cumsum(new) - 1
     return s[new], inv
+
+
+def dense_codes(x: np.ndarray, bound: int) -> tuple[np.ndarray, int]:
+    """x (values in 0..bound-1) renumbered 0..k-1 in value order, and k: by a table when the
+    bound is small next to x, else by sorting x (cost proportional to x, not to the bound)."""
+    if bound <= 8 * len(x):
+        present = np.zeros(bound, dtype=bool)
+        present[x] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return rank[x], int(rank[-1]) + 1 if bound else 0
+    u, inv = uniq_inverse(x)
+    return inv, len(u)
 
 
 def uniq_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
