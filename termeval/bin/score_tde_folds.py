@@ -22,9 +22,9 @@ import numpy as np
 
 from termeval.cli import make_parser, positive_int, progress, run, str2bool
 from termeval.errors import InputError
-from termeval.scores import Metric, write_scores
+from termeval.scores import TDE_STAGES, Metric, write_scores
 from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
-from termeval.zr2015.report import STAGES, SUFFIXES, add_fscores, details_text, summarise
+from termeval.zr2015.report import SUFFIXES, add_fscores, details_text, summarise
 from termeval.textio import atomic_write
 
 
@@ -115,7 +115,7 @@ def do_merge(args) -> None:
     values: dict = {}
     for name in ("cross", "within"):
         values.update(summarise(folds[name], name))
-    for stage, names in STAGES.items():
+    for stage, names in TDE_STAGES.items():
         metrics = []
         for k in ("cross", "within"):
             for m in names:
