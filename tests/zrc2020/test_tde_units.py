@@ -65,54 +65,7 @@ def test_transcription_rule(tmp_path, on, off, expected):
     assert got == expected
 
 
-# A micro-corpus with every metric computed by hand (see the comments).
-MICRO_PHN = """A 0 0.1 a
-A 0.1 0.2 b
-A 0.2 0.3 c
-A 0.3 0.4 SIL
-A 0.4 0.5 a
-A 0.5 0.6 b
-A 0.6 0.7 c
-A 0.7 0.8 d
-B 0 0.1 a
-B 0.1 0.2 b
-B 0.2 0.3 c
-B 0.3 0.4 d
-C 0 0.1 e
-C 0.1 0.2 f
-"""
-MICRO_WRD = """A 0 0.3 x
-A 0.4 0.7 x
-A 0.7 0.8 y
-B 0 0.3 x
-B 0.3 0.4 y
-C 0 0.2 z
-"""
-MICRO_CLASSES = """Class 1
-A 0 0.3
-A 0.4 0.7
-B 0 0.3
-
-Class 2
-A 0.4 0.8
-B 0 0.4
-B 0 0.4
-A 0.4 0.7
-
-Class 3
-A 0.3 0.4
-
-Class 4
-A 0.15 0.16
-
-Class 5
-A 0.7 0.8
-A 0.3 0.4
-
-Class 6
-B 0.3 0.4
-
-"""
+from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD  # noqa: E402  (every metric computed by hand)
 
 
 def test_micro_corpus_by_hand(tmp_path):
@@ -144,7 +97,7 @@ def test_micro_corpus_by_hand(tmp_path):
 
 def test_micro_corpus_matches_reference(tmp_path):
     """The hand-computed micro corpus, checked once more against tdev2 itself."""
-    from tests.test_tde_differential import reference, reference_scores
+    from test_tde_differential import reference, reference_scores
     R = reference()
     for name, text in (("x.phn", MICRO_PHN), ("x.wrd", MICRO_WRD), ("x.class", MICRO_CLASSES)):
         (tmp_path / name).write_text(text)
