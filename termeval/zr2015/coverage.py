@@ -15,9 +15,20 @@ from termeval.zr2015.corpus import adjacent
 
 
 def cover(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> float:
+    return float(np.sum(_components(file, on, off, mode)[1]))
+
+
+def cover_by_file(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str, nfiles: int) -> np.ndarray:
+    """cover() per file (components never cross files): (nfiles,) seconds, for the bootstrap."""
+    cf, length = _components(file, on, off, mode)
+    return np.bincount(cf, weights=length, minlength=nfiles).astype(np.float64)
+
+
+def _components(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """(file, length) of each connected component of the intervals."""
     n = len(on)
     if n == 0:
-        return 0.0
+        return np.zeros(0, np.int64), np.zeros(0)
     f, s, e = np.asarray(file), np.asarray(on, dtype=np.float64), np.asarray(off, dtype=np.float64)
     if not _sorted(f, s, e):                     # fold views come sorted: no copies then
         order = np.lexsort((e, s, f))
@@ -34,7 +45,7 @@ def cover(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> float
     del prev_e
     cstart = np.flatnonzero(~joins)
     # sorted by onset: a component's smallest onset is its first one
-    return float(np.sum(np.maximum.reduceat(e, cstart) - s[cstart]))
+    return f[cstart].astype(np.int64), np.maximum.reduceat(e, cstart) - s[cstart]
 
 
 def _sorted(f: np.ndarray, s: np.ndarray, e: np.ndarray) -> bool:

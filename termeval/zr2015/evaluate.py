@@ -101,8 +101,14 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
                     word_ix=file_index(words.file, nf))
 
 
-def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
+def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:
+    """Every metric of one fold; with a dict `units`, also the per-unit statistics of the
+    bootstrap (termeval.bootstrap.folds): units["class"] / units["file"] = {column: (ids,
+    values)}, global class and file indices."""
     mode = p.mode
+    nf = len(p.gold.files)
+    cu = units.setdefault("class", {}) if units is not None else None
+    fu = units.setdefault("file", {}) if units is not None else None
     res: dict = {}
     # R1(D, F): a view of the fold's fragments (every fragment of the view is in the fold)
     disc = take(p.disc, p.disc_ix, members(fold, p.disc_ix, p.disc.file, p.disc.onset, p.disc.offset))
@@ -119,6 +125,9 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
     if "ned" in measures:
         v, npairs, nempty = ned.ned(disc, fp_plain, p.ned_cache)
         res.update(ned=v, ned_pairs=npairs, ned_empty_pairs=nempty)
+        if cu is not None:
+            c, sums, pairs = ned.ned_by_class(disc, fp_plain, p.ned_cache)
+            cu.update(ned_sum=(c, sums), ned_pairs=(c, pairs))
     g = None
     if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
         g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
@@ -127,9 +136,16 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
         num = coverage.cover(disc.file, disc.onset, disc.offset, mode)
         den = coverage.cover(g.file, g.onset, g.offset, mode)
         res["coverage"] = coverage.coverage(num, den, mode)
+        if fu is not None:
+            fu.update(cov_num=_dense(coverage.cover_by_file(disc.file, disc.onset, disc.offset, mode, nf)),
+                      cov_den=_dense(coverage.cover_by_file(g.file, g.onset, g.offset, mode, nf)))
     if "grouping" in measures:
         gp, gr = grouping.grouping(disc, fp_plain, in_d2, mode)
         res.update(grouping_precision=gp, grouping_recall=gr)
+        if cu is not None:
+            pw_cls = ned.pw_classes(len(disc), fp_plain)
+            c, gi, gp_, gg = grouping.grouping_by_class(disc, fp_plain, in_d2, mode, pw_cls)
+            cu.update(grp_i=(c, gi), grp_p=(c, gp_), grp_g=(c, gg))
     if {"token_type", "boundary"} & set(measures):
         w = p.words
         wf = w.subset(members(fold, p.word_ix, w.file, w.onset, w.offset))
@@ -137,11 +153,25 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
         tp, tr, yp, yr, unplaced = token_type.token_type(wf, disc.file, disc.onset, disc.offset, mode)
         res.update(token_precision=tp, token_recall=tr, type_precision=yp, type_recall=yr,
                    token_unplaced=unplaced)
+        if fu is not None:
+            t = token_type.token_type_by_file(wf, disc.file, disc.onset, disc.offset, mode, nf)
+            for k, col in enumerate(("tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen", "type_gold")):
+                fu[col] = _dense(t[:, k])
     if "boundary" in measures:
         bp, br = boundary.boundary(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset)
         res.update(boundary_precision=bp, boundary_recall=br)
+        if fu is not None:
+            b = boundary.boundary_by_file(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, nf)
+            for k, col in enumerate(("bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")):
+                fu[col] = _dense(b[:, k])
     if "matching" in measures:
         mp, mr, extra = matching.matching(p.phones, p.ngrams, disc, fp, g, mode)
         res.update(matching_precision=mp, matching_recall=mr, **extra)
     res["fragments_in_fold"] = int(len(disc))
     return res
+
+
+def _dense(per_file: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(file indices, values) of the nonzero entries of a per-file array."""
+    i = np.flatnonzero(per_file)
+    return i, per_file[i]
