@@ -7,17 +7,21 @@
 #   1. steps/score_tde.sh --benchmark zrc2020;
 #   2. steps/score_tde.sh --benchmark zr2017 --folds none (all metrics; 1 cross + 69 within folds);
 #   3. the same with corpus and class file replicated x2 and x4 (copies: files <f>_c<k>, times
-#      shifted by k * 100000 s, phone labels renamed; local/make_word_classes.py);
+#      shifted by k * 100000 s, phone labels except SIL/SPN renamed; local/make_word_classes.py):
+#      every count grows K times (fragments, gold n-grams, files, speakers = within folds);
 #   4. zr2017 with synthetic folds (--folds <prefix>: 4 cross folds cutting the files in quarters
 #      of their duration, within = one fold per speaker); skipped with --synthetic-folds false.
-# Data dirs and outputs go under <work-dir> (default exp/bench_tde_scale).
+# Data dirs and outputs go under <work-dir> (default exp/bench_tde_scale). Columns: wall time,
+# CPU time (user + system, less sensitive to a loaded machine), peak resident memory.
 #
 # Usage: local/bench_tde_scale.sh [--shared ../shared] [--work-dir exp/bench_tde_scale] [--copies "2 4"]
+#                                 [--benchmarks "zrc2020 zr2017"] [--synthetic-folds true]
 #  e.g.: local/bench_tde_scale.sh
 
 shared=../shared
 work_dir=exp/bench_tde_scale
 copies="2 4"
+benchmarks="zrc2020 zr2017"
 synthetic_folds=true
 
 echo "$0 $@" >&2
@@ -33,10 +37,11 @@ d=$shared/data/zr17
 mkdir -p "$work_dir"
 measure() {  # measure <label> <command...>: run, print wall time and peak RSS
   local label=$1; shift
-  /usr/bin/time -f "%e %M" -o "$work_dir/time.txt" "$@" > "$work_dir/last.log" 2>&1 || {
+  /usr/bin/time -f "%e %U %S %M" -o "$work_dir/time.txt" "$@" > "$work_dir/last.log" 2>&1 || {
     cat "$work_dir/last.log" >&2; exit 1; }
-  read -r wall rss < "$work_dir/time.txt"
-  printf '%-62s %8.2f s  %7.0f MB peak\n' "$label" "$wall" "$(echo "$rss / 1024" | bc -l)"
+  read -r wall user sys rss < "$work_dir/time.txt"
+  printf '%-56s %7.2f s wall %7.2f s cpu %6.0f MB peak\n' "$label" "$wall" "$(echo "$user + $sys" | bc -l)" \
+    "$(echo "$rss / 1024" | bc -l)"
 }
 prepare() {  # prepare <k>: data dir and word class file of the corpus replicated k times
   local k=$1 w=$work_dir/x$1
@@ -49,18 +54,35 @@ prepare() {  # prepare <k>: data dir and word class file of the corpus replicate
   python3 local/make_word_classes.py --copies "$k" "$d/english.wrd" "$w/words.class"
 }
 
-prepare 1
+run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k times
+  local k=$1 w=$work_dir/x$1 tag=""
+  prepare "$k"
+  [ "$k" -gt 1 ] && tag=", corpus and classes x$k"
+  if [ "$k" -eq 1 ]; then
+    echo "# English 38 h, $(grep -c '^Class' "$w/words.class") classes, $(grep -vc -e '^Class' -e '^$' "$w/words.class") fragments"
+  fi
+  if [[ " $benchmarks " == *" zrc2020 "* ]]; then
+    measure "zrc2020, all metrics$tag" \
+      steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
+    grep -h 'job 1/1' "$w/exp_zrc2020/log/tde_stats.1.log" | sed 's/^.*: classes/  tde_stats: classes/'
+  fi
+  if [[ " $benchmarks " == *" zr2017 "* ]]; then
+    measure "zr2017 --folds none, all metrics$tag" \
+      steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
+    grep -m1 '^prepared' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
+    grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
+    awk '/^within fold/ {n++; t += $4} END {printf "  %d within folds: %.2f s\n", n, t}' \
+      "$w/exp_zr2017/log/score_tde_folds.1.log"
+    if [ "$k" -eq 1 ]; then
+      grep -E '^cross_(ned_pairs|matching_fscore|grouping_fscore|ned|coverage) ' \
+        "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'
+    fi
+  fi
+}
+
+run_case 1
 w=$work_dir/x1
-echo "# English 38 h, $(grep -c '^Class' "$w/words.class") classes, $(grep -vc -e '^Class' -e '^$' "$w/words.class") fragments"
-measure "zrc2020, all metrics" \
-  steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
-measure "zr2017 --folds none, all metrics" \
-  steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
-grep -m1 '^prepared' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
-grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
-grep -E '^cross_(ned_pairs|matching_fscore|grouping_fscore|ned|coverage) ' \
-  "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'
-if $synthetic_folds; then
+if $synthetic_folds && [[ " $benchmarks " == *" zr2017 "* ]]; then
   python3 - "$w/data" "$w/folds" <<'PY'
 import sys
 from termeval.data import load_gold
@@ -83,11 +105,5 @@ PY
     steps/score_tde.sh --benchmark zr2017 --folds "$w/folds" "$w/data" "$w/words.class" "$w/exp_zr2017_folds"
 fi
 for k in $copies; do
-  prepare "$k"
-  w=$work_dir/x$k
-  measure "zrc2020, corpus and classes x$k" \
-    steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
-  measure "zr2017 --folds none, corpus and classes x$k" \
-    steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
-  grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
+  run_case "$k"
 done

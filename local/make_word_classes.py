@@ -12,8 +12,10 @@ file <f> to <f>_c<k> (use local/make_word_classes.py --replicate-alignment to wr
        local/make_word_classes.py --replicate-alignment K <in.phn> <out.phn>
 writes the K-times replicated alignment (files <f>, <f>_c1, ..., <f>_c(K-1)). Copy k shifts
 every time by k * 100000 s and renames every label <l> to <l>_c<k> (phones; words keep their
-label), so copies neither overlap under the file-blind test nor create new repeated n-grams:
-the gold n-gram classes grow linearly, the word classes hold K times the tokens.
+label) except the non-speech labels SIL and SPN (a renamed SIL would no longer be dropped as
+silence: the copies' segments would run across pauses and hold more repeated n-grams), so
+copies neither overlap under the file-blind test nor create new repeated n-grams: the gold
+n-gram classes grow exactly K times, the word classes hold K times the tokens.
 """
 from __future__ import annotations
 
@@ -28,6 +30,7 @@ def suffix(k: int) -> str:
 
 
 SHIFT = 100000.0
+KEEP_LABELS = ("SIL", "SPN")   # non-speech labels: never renamed (prepare_gold drops SIL)
 
 
 def replicate(src: str, dst: str, copies: int, relabel: bool = True) -> None:
@@ -37,7 +40,8 @@ def replicate(src: str, dst: str, copies: int, relabel: bool = True) -> None:
     for k in range(copies):
         sh = k * SHIFT
         lab = suffix(k) if relabel else ""
-        out.extend(f"{p[0]}{suffix(k)} {float(p[1]) + sh:.4f} {float(p[2]) + sh:.4f} {p[3]}{lab}\n"
+        out.extend(f"{p[0]}{suffix(k)} {float(p[1]) + sh:.4f} {float(p[2]) + sh:.4f} "
+                   f"{p[3]}{'' if p[3] in KEEP_LABELS else lab}\n"
                    for p in lines)
     with atomic_write(dst) as f:
         f.writelines(out)

@@ -61,9 +61,8 @@ te_check_int nj "$nj" 1
 te_check_int workers "$workers" 1
 case "$benchmark" in
   zr2015|zr2017)
-    [ "$bootstrap" = 0 ] || te_die "--bootstrap: confidence intervals are available for --benchmark zrc2020, not for $benchmark (fold means; docs/uncertainty.md)"
     exec "$TERMEVAL_ROOT/steps/score_tde_folds.sh" --benchmark "$benchmark" --nj "$nj" --cmd "$cmd" \
-      --folds "$folds" --lenient "$lenient" "$data" "$classfile" "$dir" ;;
+      --folds "$folds" --lenient "$lenient" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" "$data" "$classfile" "$dir" ;;
 esac
 
 te_check_dir "data dir" "$data"

@@ -33,6 +33,9 @@
 #                                 wins / joined to the next class) and counted; false: error (false)
 #   --nj <n>                      parallel jobs over folds (1)
 #   --cmd <cmd>                   job launcher ($cmd from the environment, else termeval's utils/run.pl)
+#   --bootstrap <n>               resamples for percentile intervals of the fold means (0 = off; docs/uncertainty.md)
+#   --seed <s> / --ci <level>     seed and level of the intervals (777 / 0.95)
+#   --bootstrap-unit <file|speaker>  unit of the coverage/token/type/boundary intervals (file)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -42,6 +45,10 @@ measures=all
 lenient=false
 nj=1
 cmd=$te_default_cmd
+bootstrap=0
+seed=777
+ci=0.95
+bootstrap_unit=file
 
 echo "$0 $*" >&2
 . "$TERMEVAL_ROOT/utils/parse_options.sh"
@@ -75,9 +82,9 @@ mkdir -p "$dir/tde15"
 rm -f "$dir"/tde15/folds.*.json
 
 te_launch JOB=1:$nj "$dir/log/score_tde_folds.JOB.log" score_tde_folds --benchmark "$benchmark" \
-  --folds "$folds" --measures "$measures" --lenient "$lenient" --job JOB --nj "$nj" "$data" "$classes" "$dir"
+  --folds "$folds" --measures "$measures" --lenient "$lenient" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" --job JOB --nj "$nj" "$data" "$classes" "$dir"
 te_launch "$dir/log/score_tde_folds.merge.log" score_tde_folds --benchmark "$benchmark" \
-  --folds "$folds" --measures "$measures" --lenient "$lenient" --merge "$nj" "$data" "$classes" "$dir"
+  --folds "$folds" --measures "$measures" --lenient "$lenient" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" --merge "$nj" "$data" "$classes" "$dir"
 grep -v '^#' "$dir/log/score_tde_folds.merge.log" >&2 || true
 
 echo "$0: $benchmark scores in $dir/scores/{matching,clustering,parsing}, details in $dir/details/tde15" >&2

@@ -30,6 +30,18 @@ from termeval import __version__
 from termeval.textio import atomic_write
 
 
+# The term discovery score files and their metrics, in file order (zrc2020 has no matching
+# precision/recall/F; zr2015/zr2017 prefix every name with cross_ / within_).
+TDE_STAGES: dict[str, tuple[str, ...]] = {
+    "matching": ("matching_precision", "matching_recall", "matching_fscore", "ned", "ned_pairs",
+                 "coverage"),
+    "clustering": ("grouping_precision", "grouping_recall", "grouping_fscore", "type_precision",
+                   "type_recall", "type_fscore"),
+    "parsing": ("token_precision", "token_recall", "token_fscore", "boundary_precision",
+                "boundary_recall", "boundary_fscore"),
+}
+
+
 @dataclass(frozen=True)
 class Metric:
     """One score line: name, value (float, int or None = undefined), optional support text,

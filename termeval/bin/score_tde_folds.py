@@ -22,11 +22,12 @@ from typing import Sequence
 
 import numpy as np
 
-from termeval.cli import make_parser, positive_int, progress, run, str2bool
+from termeval.bootstrap.folds import COLUMNS, SETS, bootstrap_ci, build, pack
+from termeval.cli import add_bootstrap_options, make_parser, positive_int, progress, run, str2bool
 from termeval.errors import InputError
-from termeval.scores import Metric, write_scores
+from termeval.scores import TDE_STAGES, Metric, write_scores
 from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
-from termeval.zr2015.report import STAGES, SUFFIXES, add_fscores, details_text, summarise
+from termeval.zr2015.report import SUFFIXES, add_fscores, details_text, summarise
 from termeval.textio import atomic_write
 
 
@@ -60,6 +61,7 @@ def do_job(args) -> None:
             raise InputError(f"{'; '.join(problems)} (the original tool silently accepted these; "
                              "use --lenient true to score as it did, with counts)", args.class_file)
     out = {"folds": {}, "labels": {}, "nsamples": {}, "nfolds": {}}
+    units: dict = {"cross": {}, "within": {}}       # per-fold unit statistics (--bootstrap)
     k = 0
     for name in ("cross", "within"):
         fs = p.foldsets[name]
@@ -70,7 +72,10 @@ def do_job(args) -> None:
         for i, fold in progress(list(enumerate(fs.folds)), desc=f"{name} folds", unit="fold"):
             if k % args.nj == args.job - 1:
                 t = time.time()
-                res[i] = add_fscores(score_fold(p, fold, measures))
+                u = {} if args.bootstrap > 0 else None
+                res[i] = add_fscores(score_fold(p, fold, measures, units=u))
+                if u is not None:
+                    units[name][str(i)] = pack(u)
                 log(f"{name} fold {i}: {time.time() - t:.2f} s")
             k += 1
         out["folds"][name] = res
@@ -79,6 +84,9 @@ def do_job(args) -> None:
     out["counts"] = p.counts
     out["nclusters"] = int(np.count_nonzero(sizes))
     out["npairs"] = int((sizes * (sizes - 1) // 2).sum())
+    if args.bootstrap > 0:
+        out["units"] = units
+        out["unit_ids"] = {"files": p.gold.files, "speakers": p.gold.speaker, "nclasses": int(p.disc.nclasses)}
     out["seconds"] = time.time() - t0
     path = os.path.join(args.exp_dir, "tde15", f"folds.{args.job}.json")
     with atomic_write(path) as f:
@@ -94,6 +102,31 @@ def flatten_counts(counts: dict, prefix: str = "") -> list[tuple[str, int]]:
         elif isinstance(v, (int,)) and not isinstance(v, bool):
             rows.append((f"{prefix}{k}", v))
     return rows
+
+
+def fold_intervals(args, parts: list[dict], values: dict) -> dict:
+    """Percentile intervals of the fold means (termeval.bootstrap.folds): NED and grouping over
+    discovered classes, the other metrics over files or speakers; matching gets none."""
+    ui = parts[0].get("unit_ids")
+    if ui is None:
+        raise InputError("job outputs hold no unit statistics: run the jobs with --bootstrap too")
+    packed = {t: {s: [None] * parts[0]["nfolds"][s] for s in SETS} for t in COLUMNS}
+    for pt in parts:
+        for s in SETS:
+            for i, u in pt["units"][s].items():
+                for t in COLUMNS:
+                    if t in u:
+                        packed[t][s][int(i)] = u[t]
+    nc = ui["nclasses"]
+    tables = [build("class", "class", [str(c) for c in range(nc)], np.arange(nc), packed["class"],
+                    args.benchmark, keep_empty=False)]
+    if args.bootstrap_unit == "speaker":
+        ids, owner = np.unique(np.asarray(ui["speakers"], dtype=str), return_inverse=True)
+        tables.append(build("file", "speaker", ids.tolist(), owner.ravel(), packed["file"], args.benchmark))
+    else:
+        tables.append(build("file", "file", ui["files"], np.arange(len(ui["files"])), packed["file"],
+                            args.benchmark))
+    return bootstrap_ci(tables, values, args.bootstrap, args.seed, args.ci)
 
 
 def do_merge(args) -> None:
@@ -117,7 +150,8 @@ def do_merge(args) -> None:
     values: dict = {}
     for name in ("cross", "within"):
         values.update(summarise(folds[name], name))
-    for stage, names in STAGES.items():
+    ci = fold_intervals(args, parts, values) if args.bootstrap > 0 else {}
+    for stage, names in TDE_STAGES.items():
         metrics = []
         for k in ("cross", "within"):
             for m in names:
@@ -129,11 +163,14 @@ def do_merge(args) -> None:
                     support = ""
                     if suf == "":
                         support = f"{values[key + '_nfolds']}/{first['nfolds'][k]} folds"
-                    metrics.append(Metric(key + suf, v, support))
+                    metrics.append(Metric(key + suf, v, support, ci.get(key) if suf == "" else None))
         if metrics:
-            write_scores(args.exp_dir, stage, metrics, args.benchmark,
-                         extra={"folds": {k: folds[k] for k in folds},
-                                "fold_labels": first["labels"], "counts": first["counts"]})
+            extra = {"folds": {k: folds[k] for k in folds}, "fold_labels": first["labels"],
+                     "counts": first["counts"]}
+            if args.bootstrap > 0:
+                extra["bootstrap"] = {"n": args.bootstrap, "seed": args.seed, "level": args.ci,
+                                      "unit": args.bootstrap_unit, "class_metrics_unit": "class"}
+            write_scores(args.exp_dir, stage, metrics, args.benchmark, extra=extra)
     counts = [Metric(k, v) for k, v in flatten_counts(first["counts"])]
     counts += [Metric("classes_after_annotation", first["nclusters"]),
                Metric("pairs_after_annotation", first["npairs"])]
@@ -168,6 +205,9 @@ def get_parser() -> argparse.ArgumentParser:
     ap.add_argument("--lenient", type=str2bool, default=False,
                     help="true: accept unknown files, duplicate class ids and fragments before the "
                          "first header as the original did (dropped/merged, and counted)")
+    add_bootstrap_options(ap, "discovered classes (NED, grouping) and files or speakers (the rest)")
+    ap.add_argument("--bootstrap-unit", default="file", choices=("file", "speaker"),
+                    help="unit of coverage, token, type and boundary intervals (default file)")
     g = ap.add_mutually_exclusive_group(required=True)
     g.add_argument("--job", type=positive_int)
     g.add_argument("--merge", type=positive_int, metavar="N")
@@ -179,7 +219,8 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
+    ap = get_parser()
+    args = ap.parse_args(argv)
     if args.job is not None:
         if not 1 <= args.job <= args.nj:
             ap.error("--job must be in 1..--nj")

@@ -7,8 +7,8 @@ import re
 
 import numpy as np
 
-from termeval.data import file_starts
 from termeval.gold.intervals import Intervals, Options, dict_codes, factorize, relabel
+from termeval.intervals import nearest_edges
 from termeval.textio import fmt_time
 
 _STRESS_RE = re.compile(r"[0-9]$")
@@ -122,29 +122,6 @@ def phone_edges(phones: Intervals) -> tuple[np.ndarray, np.ndarray]:
     t = np.column_stack((phones.onset, phones.offset)).ravel()
     keep = np.concatenate(([True], (f[1:] != f[:-1]) | (t[1:] != t[:-1])))
     return f[keep], t[keep]
-
-
-def nearest_edges(ef: np.ndarray, et: np.ndarray, qf: np.ndarray, qt: np.ndarray,
-                  nfiles: int) -> np.ndarray:
-    """For each query (qf, qt), the time of the nearest edge (ef, et) of the same file, NaN if
-    the file has none. Edges are grouped by file and sorted; exact (one searchsorted per file)."""
-    best = np.full(len(qt), np.nan)
-    if not len(qt):
-        return best
-    es = file_starts(ef, nfiles)
-    order = np.argsort(qf, kind="stable")
-    qs = file_starts(qf[order], nfiles)
-    for f in np.flatnonzero(np.diff(qs)).tolist():
-        e = et[es[f]:es[f + 1]]
-        if not len(e):
-            continue
-        qi = order[qs[f]:qs[f + 1]]
-        q = qt[qi]
-        k = np.searchsorted(e, q)
-        lo = e[np.maximum(k - 1, 0)]
-        hi = e[np.minimum(k, len(e) - 1)]
-        best[qi] = np.where(np.abs(q - lo) <= np.abs(hi - q), lo, hi)
-    return best
 
 
 def check_word_edges(phones: Intervals, words: Intervals, opts: Options) -> Intervals:

@@ -11,11 +11,34 @@ from typing import Sequence
 
 import numpy as np
 
+from termeval.scores import fscore
 
-def fscore(p: float, r: float) -> float:
-    if math.isnan(p) or math.isnan(r):
-        return math.nan
-    return 0.0 if (p == 0 and r == 0) else 2 * p * r / (p + r)
+
+def fold_fscore(p: float, r: float) -> float:
+    """termeval.scores.fscore, NaN (not None) where undefined: fold tables hold floats."""
+    f = fscore(p, r)
+    return math.nan if f is None else f
+
+
+def clean_pr(p: Sequence[float], r: Sequence[float]) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """(P, R, F per fold, number of valid folds): folds where P or R is NaN dropped; none left
+    -> P = R = [0.0]."""
+    p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
+    ok = ~np.isnan(p) & ~np.isnan(r)
+    n = int(ok.sum())
+    if n == 0:
+        p, r = np.array([0.0]), np.array([0.0])
+    else:
+        p, r = p[ok], r[ok]
+    return p, r, np.array([fold_fscore(a, b) for a, b in zip(p, r)]), n
+
+
+def clean_one(x: Sequence[float], default: float) -> tuple[np.ndarray, int]:
+    """(values, number of valid folds): NaN folds dropped; none left -> [default]."""
+    x = np.asarray(x, dtype=np.float64)
+    ok = ~np.isnan(x)
+    n = int(ok.sum())
+    return (x[ok] if n else np.array([default])), n
 
 
 def summary(values: np.ndarray, nvalid: int) -> dict[str, float | int]:
@@ -24,19 +47,9 @@ def summary(values: np.ndarray, nvalid: int) -> dict[str, float | int]:
 
 
 def aggregate_pr(p: Sequence[float], r: Sequence[float]) -> tuple[dict, dict, dict]:
-    p, r = np.asarray(p, dtype=np.float64), np.asarray(r, dtype=np.float64)
-    ok = ~np.isnan(p) & ~np.isnan(r)
-    n = int(ok.sum())
-    if n == 0:
-        p, r = np.array([0.0]), np.array([0.0])
-    else:
-        p, r = p[ok], r[ok]
-    f = np.array([fscore(a, b) for a, b in zip(p, r)])
+    p, r, f, n = clean_pr(p, r)
     return summary(p, n), summary(r, n), summary(f, n)
 
 
 def aggregate_one(x: Sequence[float], default: float) -> dict:
-    x = np.asarray(x, dtype=np.float64)
-    ok = ~np.isnan(x)
-    n = int(ok.sum())
-    return summary(x[ok] if n else np.array([default]), n)
+    return summary(*clean_one(x, default))

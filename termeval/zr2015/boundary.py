@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from termeval.zr2015.corpus import last_le
+from termeval.intervals import nearest_edges
 
 
 def points(file: np.ndarray, on: np.ndarray, off: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -24,31 +24,32 @@ def points(file: np.ndarray, on: np.ndarray, off: np.ndarray) -> tuple[np.ndarra
 
 
 def has_close(ref_f, ref_v, q_f, q_v) -> np.ndarray:
-    """For each query point: nearest ref point of its file closer than 0.03 (ref sorted)."""
-    m = len(q_f)
-    if m == 0:
+    """For each query point: nearest ref point of its file closer than 0.03 (ref sorted); the
+    lower neighbour is the nearest only when strictly closer."""
+    if len(q_f) == 0:
         return np.zeros(0, dtype=bool)
-    if len(ref_f) == 0:
-        return np.zeros(m, dtype=bool)
-    lo = last_le(ref_f, ref_v, q_f, q_v, strict=True)      # = searchsorted(left) - 1
-    first = np.searchsorted(ref_f, q_f, side="left")
-    last = np.searchsorted(ref_f, q_f, side="right") - 1
-    known = last >= first
-    ix = np.where(lo >= 0, lo + 1, first)                   # searchsorted left within the file
-    at0 = ix == first
-    atn = ix > last
-    prev = np.clip(ix - 1, 0, len(ref_v) - 1)
-    cur = np.clip(ix, 0, len(ref_v) - 1)
-    use_prev = ~at0 & (atn | (q_v - ref_v[prev] < ref_v[cur] - q_v))
-    found = np.where(at0, ref_v[np.clip(first, 0, len(ref_v) - 1)],
-                     np.where(atn, ref_v[np.clip(last, 0, len(ref_v) - 1)],
-                              np.where(use_prev, ref_v[prev], ref_v[cur])))
-    return known & (np.abs(found - q_v) < 0.03)
+    nfiles = max(int(ref_f.max()) if len(ref_f) else 0, int(q_f.max())) + 1
+    near = nearest_edges(ref_f, ref_v, q_f, q_v, nfiles, ties="upper")   # NaN: no ref point
+    return np.abs(near - q_v) < 0.03
 
 
 def boundary(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off) -> tuple[float, float]:
+    df, dv, gf, gv, dhit, ghit = _matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off)
+    prec = float(np.mean(dhit)) if len(df) else math.nan
+    rec = float(np.mean(ghit)) if len(gf) else math.nan
+    return prec, rec
+
+
+def _matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off):
     df, dv = points(disc_f, disc_on, disc_off)
     gf, gv = points(gold_f, gold_on, gold_off)
-    prec = float(np.mean(has_close(gf, gv, df, dv))) if len(df) else math.nan
-    rec = float(np.mean(has_close(df, dv, gf, gv))) if len(gf) else math.nan
-    return prec, rec
+    return df, dv, gf, gv, has_close(gf, gv, df, dv), has_close(df, dv, gf, gv)
+
+
+def boundary_by_file(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off, nfiles: int) -> np.ndarray:
+    """(nfiles, 4) per-file counts [matched discovered points, discovered points, matched gold
+    points, gold points] (points and matches never cross files): P = sum col 0 / sum col 1."""
+    df, dv, gf, gv, dhit, ghit = _matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off)
+    return np.c_[np.bincount(df, weights=dhit.astype(float), minlength=nfiles),
+                 np.bincount(df, minlength=nfiles), np.bincount(gf, weights=ghit.astype(float), minlength=nfiles),
+                 np.bincount(gf, minlength=nfiles)].astype(np.float64)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.zr2015.foldpairs import FoldPairs, class_histogram, row_pairs
-from termeval.zr2015.pairs import uniq
+from termeval.zr2015.pairs import dense_codes, uniq
 
 MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))
 KL = 32                  # sub-fragment key = phone start * KL + length
@@ -113,7 +113,8 @@ def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: C
     """Add the counted nmatch(t, Psubs) and nmatch(t, I) of the clean pairs (with the
     exception occurrences subtracted as counted) to s_cnt, i_cnt; return their |Psubs|."""
     mc, mf = fp.mem_cls, fp.mem_frag
-    ln, mark = frags.run_len, frags.mark
+    ln = frags.run_len
+    mark, _ = dense_codes(frags.mark, len(frags.marks))     # in order, sized by the fold
     elo, ehi = fp.exc_lo, fp.exc_hi
     # |Psubs|: ordered pairs of length-histogram rows
     hc, hn, hh = class_histogram(mc, ln[mf])
@@ -129,7 +130,7 @@ def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: C
     hrow = np.repeat(cstart, cnum) + np.arange(int(cnum.sum())) - np.repeat(np.cumsum(cnum) - cnum, cnum)
     rep = np.zeros(int(mark.max()) + 1 if len(mark) else 1, dtype=np.int64)
     rep[mark[mf]] = mf                                    # one fragment per mark
-    mlen = ln[rep]
+    mlen = ln[rep] if len(ln) else np.zeros(len(rep), dtype=np.int64)
     wm = np.concatenate([mm[r], mark[ehi], mark[elo]])
     wn = np.concatenate([hn[hrow], ln[elo], ln[ehi]])
     ww = np.concatenate([mcnt[r] * (hh[hrow] - (hn[hrow] == mlen[mm[r]])),

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.data import Tier
+from termeval.intervals import last_le
 
 MIN_OVERLAP = 0.03        # Interval.minimum_overlap (seconds)
 MIN_FRACTION = 0.5        # Interval.minimum_overlap_fraction
@@ -60,32 +61,6 @@ def adjacent(prev_off, on, mode: str):
     return np.abs(prev_off - on) < 1e-5
 
 
-def last_le(ref_file: np.ndarray, ref_val: np.ndarray, q_file: np.ndarray, q_val: np.ndarray,
-            strict: bool = False) -> np.ndarray:
-    """For each query, index of the last reference of the same file with value <= q (< q if
-    strict), in the order of (file, value); -1 if there is none. References must be sorted by
-    (file, value). One lexsort instead of a loop over files."""
-    n, m = len(ref_file), len(q_file)
-    if m == 0:
-        return np.zeros(0, dtype=np.int64)
-    if n == 0:
-        return np.full(m, -1, dtype=np.int64)
-    f = np.concatenate([np.asarray(ref_file, dtype=np.int64), np.asarray(q_file, dtype=np.int64)])
-    v = np.concatenate([np.asarray(ref_val, dtype=np.float64), np.asarray(q_val, dtype=np.float64)])
-    is_q = np.concatenate([np.zeros(n, dtype=np.int8), np.ones(m, dtype=np.int8)])
-    tie = (1 - is_q) if strict else is_q          # on equal values: refs first for <=, last for <
-    order = np.lexsort((tie, v, f))
-    pos = np.where(order < n, order, -1)
-    last = np.maximum.accumulate(pos)
-    qpos = np.flatnonzero(order >= n)
-    r = last[qpos]
-    res = np.full(m, -1, dtype=np.int64)
-    good = r >= 0
-    good[good] = np.asarray(ref_file, dtype=np.int64)[r[good]] == f[order[qpos[good]]]
-    res[order[qpos[good]] - n] = r[good]
-    return res
-
-
 @dataclass
 class Segmented:
     """A tier (phones or words) cut into TDE15 segments.
@@ -115,9 +90,9 @@ class Segmented:
         return len(self.seg_on)
 
     def subset(self, keep: np.ndarray) -> "Segmented":
-        """The view with only the kept tokens; segments = kept runs of each original segment
-        (SegmentAnnotation.restrict)."""
-        idx = np.flatnonzero(keep)
+        """The view with only the kept tokens (a mask, or sorted token indices); segments =
+        kept runs of each original segment (SegmentAnnotation.restrict)."""
+        idx = np.flatnonzero(keep) if keep.dtype == bool else keep
         return _make(self.file[idx], self.onset[idx], self.offset[idx], self.label[idx],
                      self.labels, self.seg_id[idx], self.inexact_joins)
 

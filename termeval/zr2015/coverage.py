@@ -15,31 +15,45 @@ from termeval.zr2015.corpus import adjacent
 
 
 def cover(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> float:
+    return float(np.sum(_components(file, on, off, mode)[1]))
+
+
+def cover_by_file(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str, nfiles: int) -> np.ndarray:
+    """cover() per file (components never cross files): (nfiles,) seconds, for the bootstrap."""
+    cf, length = _components(file, on, off, mode)
+    return np.bincount(cf, weights=length, minlength=nfiles).astype(np.float64)
+
+
+def _components(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """(file, length) of each connected component of the intervals."""
     n = len(on)
     if n == 0:
-        return 0.0
-    order = np.lexsort((off, on, file))
-    f, s, e = np.asarray(file)[order].astype(np.int64), np.asarray(on)[order], np.asarray(off)[order]
-    # running max of the offsets within each file, exactly: cummax over (file, rank of offset)
-    vals_order = np.argsort(e, kind="stable")    # ranks of the offsets (ties: any order)
-    ranks = np.empty(n, dtype=np.int64)
-    ranks[vals_order] = np.arange(n)
-    vals = e[vals_order]
-    key = f * np.int64(n + 1) + ranks
-    runmax = np.maximum.accumulate(key)
-    prev = np.empty(n, dtype=np.int64)
-    prev[0] = -1
-    prev[1:] = runmax[:-1]
-    first = np.ones(n, dtype=bool)
-    first[1:] = f[1:] != f[:-1]
-    prev_e = vals[np.where(first, 0, prev - f * np.int64(n + 1))]
+        return np.zeros(0, np.int64), np.zeros(0)
+    f, s, e = np.asarray(file), np.asarray(on, dtype=np.float64), np.asarray(off, dtype=np.float64)
+    if not _sorted(f, s, e):                     # fold views come sorted: no copies then
+        order = np.lexsort((e, s, f))
+        f, s, e = f[order], s[order], e[order]
+    # running max of the offsets within each file (a file's slice at a time: exact, no keys)
+    starts = np.flatnonzero(np.concatenate(([True], f[1:] != f[:-1], [True])))
+    prev_e = np.empty(n, dtype=np.float64)
+    for a, b in zip(starts[:-1].tolist(), starts[1:].tolist()):
+        np.maximum.accumulate(e[a:b], out=prev_e[a:b])
+    prev_e[1:] = prev_e[:-1]                      # numpy buffers the overlap
+    first = np.zeros(n, dtype=bool)
+    first[starts[:-1]] = True
     joins = ~first & ((s < prev_e) | adjacent(prev_e, s, mode))
-    comp = np.cumsum(~joins) - 1
-    cmin = np.full(comp[-1] + 1, np.inf)
-    np.minimum.at(cmin, comp, s)
-    cmax = np.full(comp[-1] + 1, -np.inf)
-    np.maximum.at(cmax, comp, e)
-    return float(np.sum(cmax - cmin))
+    del prev_e
+    cstart = np.flatnonzero(~joins)
+    # sorted by onset: a component's smallest onset is its first one
+    return f[cstart].astype(np.int64), np.maximum.reduceat(e, cstart) - s[cstart]
+
+
+def _sorted(f: np.ndarray, s: np.ndarray, e: np.ndarray) -> bool:
+    """Sorted by (file, onset, offset)?"""
+    df = f[1:] > f[:-1]
+    sf = f[1:] == f[:-1]
+    ok = df | (sf & ((s[1:] > s[:-1]) | ((s[1:] == s[:-1]) & (e[1:] >= e[:-1]))))
+    return bool(ok.all())
 
 
 def coverage(num: float, den: float, mode: str) -> float:

@@ -14,17 +14,13 @@ import numpy as np
 
 from termeval.data import Gold, load_gold
 from termeval.errors import InputError
-from termeval.zr2015 import boundary as bnd
-from termeval.zr2015 import coverage as cov
-from termeval.zr2015 import grouping as grp
-from termeval.zr2015 import matching as mat
-from termeval.zr2015 import ned as nedm
-from termeval.zr2015 import token_type as tt
+from termeval.zr2015 import boundary, coverage, grouping, matching, ned, token_type
 from termeval.zr2015.classfile import from_prepared, read_classfile
 from termeval.zr2015.corpus import Fragments, Segmented, annotate, check_mode, segment_tier
-from termeval.zr2015.folds import (FoldSet, Intervals, contained, fold_prefix_files, per_speaker,
-                                  read_foldset, read_split, whole_corpus)
+from termeval.zr2015.folds import (FoldSet, Intervals, fold_prefix_files, per_speaker, read_foldset,
+                                  read_split, whole_corpus)
 from termeval.zr2015.foldpairs import fold_pairs
+from termeval.zr2015.foldview import FileIndex, file_index, members, take
 from termeval.zr2015.pairs import r2_occurrences
 
 MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
@@ -39,10 +35,13 @@ class Prepared:
     words: Segmented
     disc: Fragments
     goldcls: Fragments
-    ngrams: "mat.NgramIndex"
+    ngrams: "matching.NgramIndex"
     foldsets: dict[str, FoldSet]
     counts: dict = field(default_factory=dict)
-    ned_cache: "nedm.NedCache | None" = None
+    ned_cache: "ned.NedCache | None" = None
+    disc_ix: FileIndex | None = None       # per-file slices (termeval.zr2015.foldview)
+    gold_ix: FileIndex | None = None
+    word_ix: FileIndex | None = None
 
 
 def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Prepared:
@@ -77,13 +76,13 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
     marks: dict = {}
     disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks)
     counts["disc"] = disc.counts
-    ngrams = mat.NgramIndex(phones)
+    ngrams = matching.NgramIndex(phones)
     if gold_classes:
         rg = read_classfile(gold_classes, gold.file_index)
         goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
     else:
-        goldcls = mat.ngram_classes(phones, ngrams, marks)
+        goldcls = matching.ngram_classes(phones, ngrams, marks)
         counts["gold_classes"] = {"source": "generated: repeated 3-20-grams inside segments",
                                   **goldcls.counts}
     # mark tuples of every id (discovered and gold share the dict)
@@ -93,17 +92,27 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
     if log:
         log(f"prepared in {time.time() - t0:.2f} s: {len(disc)} distinct fragments, "
             f"{len(goldcls)} gold fragments")
+    nf = len(gold.files)
     return Prepared(mode=mode, gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
                     ngrams=ngrams, foldsets=foldsets, counts=counts,
-                    ned_cache=nedm.NedCache(inv))
+                    ned_cache=ned.NedCache(inv),
+                    disc_ix=file_index(disc.file, nf, disc.occ_frag),
+                    gold_ix=file_index(goldcls.file, nf, goldcls.occ_frag),
+                    word_ix=file_index(words.file, nf))
 
 
-def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
-    mode, disc = p.mode, p.disc
+def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:
+    """Every metric of one fold; with a dict `units`, also the per-unit statistics of the
+    bootstrap (termeval.bootstrap.folds): units["class"] / units["file"] = {column: (ids,
+    values)}, global class and file indices."""
+    mode = p.mode
+    nf = len(p.gold.files)
+    cu = units.setdefault("class", {}) if units is not None else None
+    fu = units.setdefault("file", {}) if units is not None else None
     res: dict = {}
-    d_in = contained(fold, disc.file, disc.onset, disc.offset)
-    occ_in = d_in[disc.occ_frag]
-    occ_r2 = r2_occurrences(disc.occ_cls, occ_in, disc.nclasses)
+    # R1(D, F): a view of the fold's fragments (every fragment of the view is in the fold)
+    disc = take(p.disc, p.disc_ix, members(fold, p.disc_ix, p.disc.file, p.disc.onset, p.disc.offset))
+    occ_r2 = r2_occurrences(disc.occ_cls, np.ones(len(disc.occ_cls), dtype=bool), disc.nclasses)
     in_d2 = np.zeros(len(disc), dtype=bool)
     in_d2[disc.occ_frag[occ_r2]] = True
     # the counted PW; matching also needs the phone-sharing fragments listed (sub-pair duplicates)
@@ -114,31 +123,55 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES) -> dict:
         fp_plain = fp if fp is not None and not fp.shared else fold_pairs(
             disc, occ_r2, mode, p.phones, sharing=False)
     if "ned" in measures:
-        v, npairs, nempty = nedm.ned(disc, fp_plain, p.ned_cache)
+        v, npairs, nempty = ned.ned(disc, fp_plain, p.ned_cache)
         res.update(ned=v, ned_pairs=npairs, ned_empty_pairs=nempty)
-    g = p.goldcls
-    g_in = contained(fold, g.file, g.onset, g.offset) if {"coverage", "matching"} & set(measures) else None
+        if cu is not None:
+            c, sums, pairs = ned.ned_by_class(disc, fp_plain, p.ned_cache)
+            cu.update(ned_sum=(c, sums), ned_pairs=(c, pairs))
+    g = None
+    if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
+        g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
+                                               p.goldcls.offset), dense_classes=True)
     if "coverage" in measures:
-        num = cov.cover(disc.file[d_in], disc.onset[d_in], disc.offset[d_in], mode)
-        den = cov.cover(g.file[g_in], g.onset[g_in], g.offset[g_in], mode)
-        res["coverage"] = cov.coverage(num, den, mode)
+        num = coverage.cover(disc.file, disc.onset, disc.offset, mode)
+        den = coverage.cover(g.file, g.onset, g.offset, mode)
+        res["coverage"] = coverage.coverage(num, den, mode)
+        if fu is not None:
+            fu.update(cov_num=_dense(coverage.cover_by_file(disc.file, disc.onset, disc.offset, mode, nf)),
+                      cov_den=_dense(coverage.cover_by_file(g.file, g.onset, g.offset, mode, nf)))
     if "grouping" in measures:
-        gp, gr = grp.grouping(disc, fp_plain, in_d2, mode)
+        gp, gr = grouping.grouping(disc, fp_plain, in_d2, mode)
         res.update(grouping_precision=gp, grouping_recall=gr)
+        if cu is not None:
+            pw_cls = ned.pw_classes(len(disc), fp_plain)
+            c, gi, gp_, gg = grouping.grouping_by_class(disc, fp_plain, in_d2, mode, pw_cls)
+            cu.update(grp_i=(c, gi), grp_p=(c, gp_), grp_g=(c, gg))
     if {"token_type", "boundary"} & set(measures):
         w = p.words
-        wf = w.subset(contained(fold, w.file, w.onset, w.offset))
+        wf = w.subset(members(fold, p.word_ix, w.file, w.onset, w.offset))
     if "token_type" in measures:
-        tp, tr, yp, yr, unplaced = tt.token_type(wf, disc.file[d_in], disc.onset[d_in],
-                                                 disc.offset[d_in], mode)
+        tp, tr, yp, yr, unplaced = token_type.token_type(wf, disc.file, disc.onset, disc.offset, mode)
         res.update(token_precision=tp, token_recall=tr, type_precision=yp, type_recall=yr,
                    token_unplaced=unplaced)
+        if fu is not None:
+            t = token_type.token_type_by_file(wf, disc.file, disc.onset, disc.offset, mode, nf)
+            for k, col in enumerate(("tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen", "type_gold")):
+                fu[col] = _dense(t[:, k])
     if "boundary" in measures:
-        bp, br = bnd.boundary(disc.file[d_in], disc.onset[d_in], disc.offset[d_in],
-                              wf.file, wf.onset, wf.offset)
+        bp, br = boundary.boundary(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset)
         res.update(boundary_precision=bp, boundary_recall=br)
+        if fu is not None:
+            b = boundary.boundary_by_file(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, nf)
+            for k, col in enumerate(("bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")):
+                fu[col] = _dense(b[:, k])
     if "matching" in measures:
-        mp, mr, extra = mat.matching(p.phones, p.ngrams, disc, fp, p.goldcls, fold, mode, g_in)
+        mp, mr, extra = matching.matching(p.phones, p.ngrams, disc, fp, g, mode)
         res.update(matching_precision=mp, matching_recall=mr, **extra)
-    res["fragments_in_fold"] = int(np.count_nonzero(d_in))
+    res["fragments_in_fold"] = int(len(disc))
     return res
+
+
+def _dense(per_file: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(file indices, values) of the nonzero entries of a per-file array."""
+    i = np.flatnonzero(per_file)
+    return i, per_file[i]

@@ -19,7 +19,7 @@ import numpy as np
 
 from termeval.errors import InputError
 from termeval.textio import read_text
-from termeval.zr2015.corpus import last_le
+from termeval.intervals import last_le
 
 
 @dataclass

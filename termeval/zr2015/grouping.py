@@ -18,7 +18,7 @@ import numpy as np
 
 from termeval.zr2015.corpus import ov
 from termeval.zr2015.foldpairs import FoldPairs, class_histogram, same_file_overlap
-from termeval.zr2015.pairs import overlapping_pairs
+from termeval.zr2015.pairs import dense_codes, overlapping_pairs
 
 
 def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:
@@ -27,8 +27,9 @@ def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.nd
 
 
 def grouping(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str) -> tuple[float, float]:
-    nm = len(frags.marks)
-    mark, f, on, off = frags.mark, frags.file, frags.onset, frags.offset
+    # marks renumbered in their order for this fold: per-mark arrays sized by the fold
+    mark, nm = dense_codes(frags.mark, len(frags.marks))
+    f, on, off = frags.file, frags.onset, frags.offset
     # Pclus: nmatch by the mark of the later element = rank inside the class (memberships are
     # sorted by (class, fragment id) and fragment ids follow (file, onset))
     mc, mf = fp.mem_cls, fp.mem_frag
@@ -48,7 +49,18 @@ def grouping(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str) -> tuple[float,
     lo, hi = fp.pw_lo, fp.pw_hi
     inter = (mark[lo] == mark[hi]) & ~same_file_overlap(frags, lo, hi)
     n_i += np.bincount(mark[hi][inter], minlength=nm)
-    # Pgoldclus over the distinct fragments of R2(D, F)
+    d2, n_g, deg = _gold_pairs(frags, mark, nm, in_d2, mode)
+    flat_g = d2[deg[d2] > 0]
+    w_g = np.bincount(mark[flat_g], minlength=nm)
+    prec = math.nan if fp.npairs == 0 else _weighted(w_p, len(flat), n_i, n_p)
+    rec = math.nan if n_g.sum() == 0 else _weighted(w_g, len(flat_g), n_i, n_g)
+    return prec, rec
+
+
+def _gold_pairs(frags, mark: np.ndarray, nm: int, in_d2: np.ndarray, mode: str):
+    """Pgoldclus over the distinct fragments d2 of R2(D, F): (d2, pairs per mark, gold
+    partners per fragment)."""
+    f, on, off = frags.file, frags.onset, frags.offset
     d2 = np.flatnonzero(in_d2)
     g = np.bincount(mark[d2], minlength=nm)
     i, j = overlapping_pairs(mark[d2], on[d2], off[d2])
@@ -61,8 +73,33 @@ def grouping(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str) -> tuple[float,
     deg[d2] = g[mark[d2]] - 1
     np.subtract.at(deg, a, 1)
     np.subtract.at(deg, b, 1)
-    flat_g = d2[deg[d2] > 0]
-    w_g = np.bincount(mark[flat_g], minlength=nm)
-    prec = math.nan if fp.npairs == 0 else _weighted(w_p, len(flat), n_i, n_p)
-    rec = math.nan if n_g.sum() == 0 else _weighted(w_g, len(flat_g), n_i, n_g)
-    return prec, rec
+    return d2, n_g, deg
+
+
+def grouping_by_class(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str, pw_cls: np.ndarray):
+    """Per-class counts for the bootstrap's grouping surrogate (docs/uncertainty.md):
+    (classes, same-transcription PW pairs, PW pairs, gold pairs allocated to the class). A
+    fragment's gold pairs (half its gold partners) are shared equally among its classes, so
+    the allocations add up to |Pgoldclus|; pw_cls = termeval.zr2015.ned.pw_classes."""
+    mark, nm = dense_codes(frags.mark, len(frags.marks))
+    mc, mf = fp.mem_cls, fp.mem_frag
+    hcls, hm, hc = class_histogram(mc, mark[mf])
+    lo, hi = fp.pw_lo, fp.pw_hi
+    eq = mark[fp.exc_lo] == mark[fp.exc_hi]
+    inter = (mark[lo] == mark[hi]) & ~same_file_overlap(frags, lo, hi)
+    _, _, deg = _gold_pairs(frags, mark, nm, in_d2, mode)
+    nmem = np.bincount(mf, minlength=len(frags))
+    uc, size = np.unique(mc, return_counts=True)
+    allc = np.unique(np.concatenate([uc, fp.exc_cls, pw_cls]).astype(np.int64))
+    out = np.zeros((len(allc), 3))
+
+    def at(c):
+        return np.searchsorted(allc, c)
+    np.add.at(out[:, 0], at(hcls), hc * (hc - 1) / 2)
+    np.add.at(out[:, 0], at(fp.exc_cls[eq]), -1.0)
+    np.add.at(out[:, 0], at(pw_cls[inter]), 1.0)
+    np.add.at(out[:, 1], at(uc), size * (size - 1) / 2)
+    np.add.at(out[:, 1], at(fp.exc_cls), -1.0)
+    np.add.at(out[:, 1], at(pw_cls), 1.0)
+    np.add.at(out[:, 2], at(mc), deg[mf] / 2 / np.maximum(nmem[mf], 1))
+    return allc, out[:, 0], out[:, 1], out[:, 2]

@@ -21,9 +21,8 @@ import numpy as np
 
 from termeval.zr2015.completion import KL, Counter, clean_counts, exact_subpairs, flat_windows
 from termeval.zr2015.corpus import Fragments, Segmented, ov
-from termeval.zr2015.folds import Intervals, contained
 from termeval.zr2015.foldpairs import FoldPairs
-from termeval.zr2015.pairs import overlapping_pairs, uniq, uniq_counts
+from termeval.zr2015.pairs import overlapping_pairs, uniq, uniq_counts, uniq_inverse
 
 MAXN = 20           # gold n-grams: 3..20 phones
 
@@ -78,29 +77,45 @@ class NgramIndex:
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
     """The gold n-gram classes regenerated (spec §2.3): one class per 3..20-gram type inside a
-    segment occurring at least twice, every occurrence, span = [first onset, last offset]."""
-    starts, lens, codes = [], [], []
+    segment occurring at least twice, every occurrence, span = [first onset, last offset].
+    Fragments come sorted by (phone start, length) = (file, onset, offset), so folds take
+    per-file slices; classes are numbered densely (L, then type code); no sort anywhere."""
+    n, nl = len(sg), MAXN - 2
+    rep_mask = np.zeros((n, nl), dtype=bool)            # window (start, L) is a gold fragment
+    per_l = []
+    ncls = 0
     for L in range(3, MAXN + 1):
-        c = idx.ids[L].astype(np.int64)
+        c = idx.ids[L]
         valid = np.flatnonzero(c >= 0)
         if len(valid) == 0:
             continue
-        cnt = np.bincount(c[valid])
-        rep = valid[cnt[c[valid]] >= 2]
-        starts.append(rep)
-        lens.append(np.full(len(rep), L, dtype=np.int64))
-        codes.append(c[rep] + idx.base[L])
-    st = np.concatenate(starts) if starts else np.zeros(0, np.int64)
-    ln = np.concatenate(lens) if lens else np.zeros(0, np.int64)
-    cd = np.concatenate(codes) if codes else np.zeros(0, np.int64)
+        cv = c[valid]
+        repeated = np.bincount(cv) >= 2
+        rep = valid[repeated[cv]]
+        rank = np.cumsum(repeated, dtype=np.int64) - 1  # dense class of each repeated type
+        rep_mask[rep, L - 3] = True
+        per_l.append((L, rep, c[rep].astype(np.int64) + idx.base[L], rank[c[rep]] + ncls))
+        ncls += int(rank[-1]) + 1 if len(rank) else 0
+    # position of (start, L) in the row-major order of rep_mask = np.nonzero's order
+    row_start = np.concatenate(([0], np.cumsum(rep_mask.sum(axis=1, dtype=np.int64))))
+    st, li = np.nonzero(rep_mask)
+    st = st.astype(np.int64)
+    ln = li.astype(np.int64) + 3
+    below = np.cumsum(rep_mask, axis=1, dtype=np.uint8)  # windows of length <= L at the start
+    del rep_mask
+    cd = np.empty(len(st), dtype=np.int64)
+    cls = np.empty(len(st), dtype=np.int64)
+    for L, rep, code, dense in per_l:
+        pos = row_start[rep] + below[rep, L - 3] - 1
+        cd[pos] = code
+        cls[pos] = dense
+    del below, per_l
     f = sg.file[st]
     on = sg.onset[st]
     off = sg.offset[st + ln - 1]
-    # class = n-gram type code (no relabelling, no sort: nothing downstream needs an order)
     frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
-                      occ_cls=cd, occ_frag=np.arange(len(st), dtype=np.int64),
-                      nclasses=idx.ntypes, counts={"classes_kept": int(len(uniq(cd))),
-                                                   "distinct_fragments": int(len(st))})
+                      occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
+                      nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))})
     frags.generated = True
     return frags
 
@@ -140,38 +155,43 @@ def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(u[pos] == q, cu[pos], 0)
 
 
-def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
-             gold: Fragments, fold: Intervals, mode: str, g_in: np.ndarray | None = None):
-    """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
-    sharing=True)."""
-    # --- gold fragments of the fold
+def gold_side(gold: Fragments, idx: NgramIndex, mode: str):
+    """Pgold of R1(G, F) (`gold` = the fold's view, every fragment inside the fold), counted:
+    (codes ug with nmatch(t, Pgold) = n_gold, w(t, Pgold) as (codes, counts, |flat|), and the
+    sorted sub-fragment keys with their gold classes)."""
     gcode, gkey = gold_codes(gold, idx)
-    if g_in is None:                     # gold fragments inside the fold (the caller may know)
-        g_in = contained(fold, gold.file, gold.onset, gold.offset)
-    gcls = gold.occ_cls
-    # one fragment may be listed in several classes only for hand-made gold files; the fold's
-    # gold fragments are the occurrences inside the fold
-    occ = np.flatnonzero(g_in[gold.occ_frag])
-    ofr, ocl = gold.occ_frag[occ], gcls[occ]
+    # one fragment may be listed in several classes only for hand-made gold files
+    ofr, ocl = gold.occ_frag, gold.occ_cls
     cnt = np.bincount(ocl, minlength=gold.nclasses)
     keep = cnt[ocl] >= 2
-    ofr, ocl = ofr[keep], ocl[keep]
+    if not keep.all():
+        ofr, ocl = ofr[keep], ocl[keep]
+    del keep
     # OV pairs among the members of each class (file-blind)
     i, j = overlapping_pairs(ocl, gold.onset[ofr], gold.offset[ofr])
     a, b = ofr[i], ofr[j]
     bad = ov(gold.onset[a], gold.offset[a], gold.onset[b], gold.offset[b], mode) | (a == b)
-    deg = (cnt[ocl] - 1).astype(np.int64)
+    deg = cnt[ocl].astype(np.int64) - 1
     np.subtract.at(deg, i[bad], 1)
     np.subtract.at(deg, j[bad], 1)
     # nmatch(t, Pgold): ordered pairs by the mark of the second element = sum of degrees
-    tcode = gcode[ofr]
-    ug, inv = np.unique(tcode, return_inverse=True)
+    ug, inv = uniq_inverse(gcode[ofr])
     n_gold = np.bincount(inv, weights=deg).astype(np.int64)
+    del inv
     flat_g = uniq(ofr[deg > 0])
-    w_gold_u, w_gold_c = _count(gcode[flat_g])
-    gk_order = np.argsort(gkey[ofr], kind="stable")
-    gk_sorted = gkey[ofr][gk_order]
-    gk_cls = ocl[gk_order]
+    w_gold = _count(gcode[flat_g])
+    gk = gkey[ofr]
+    if len(gk) > 1 and not np.all(gk[1:] >= gk[:-1]):    # generated n-grams come sorted
+        o = np.argsort(gk, kind="stable")
+        gk, ocl = gk[o], ocl[o]
+    return ug, n_gold, w_gold, len(flat_g), gk, ocl
+
+
+def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
+             gold: Fragments, mode: str):
+    """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
+    sharing=True), gold = the view R1(G, F) (termeval.zr2015.foldview)."""
+    ug, n_gold, (w_gold_u, w_gold_c), n_flat_g, gk_sorted, gk_cls = gold_side(gold, idx, mode)
 
     def gold_class(k):
         """Gold class of sub-fragment keys (-1: not a gold fragment of the fold)."""
@@ -213,6 +233,6 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
         rec = math.nan
     else:
         t = n_gold > 0
-        wt = _lookup_counts(w_gold_u, w_gold_c, ug[t]) / len(flat_g)
+        wt = _lookup_counts(w_gold_u, w_gold_c, ug[t]) / n_flat_g
         rec = float(np.sum(wt * _lookup_counts(i_u, i_c, ug[t]) / n_gold[t]))
     return prec, rec, extra

@@ -84,3 +84,51 @@ def ned(frags, fp: FoldPairs, cache: NedCache) -> tuple[float, int, int]:
     for L in np.flatnonzero(sums.E):
         total += Fraction(int(sums.E[L]), int(L))
     return float(total / fp.npairs), fp.npairs, sums.ones
+
+
+def pw_classes(n: int, fp: FoldPairs) -> np.ndarray:
+    """The class each exact exception pair (pw_lo, pw_hi) is credited to: the first (smallest)
+    class listing it (a pair of two multi-class fragments is one PW pair, whatever its classes)."""
+    if not len(fp.pw_lo):
+        return np.zeros(0, np.int64)
+    key = fp.exc_lo * np.int64(n) + fp.exc_hi
+    o = np.lexsort((fp.exc_cls, key))
+    pos = np.searchsorted(key[o], fp.pw_lo * np.int64(n) + fp.pw_hi)
+    return fp.exc_cls[o[pos]]
+
+
+def ned_by_class(frags, fp: FoldPairs, cache: NedCache) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(classes, sum of pair NEDs, pairs) per class of the fold's pair set (for the bootstrap):
+    the sums over classes give ned()'s numerator and fp.npairs (floats, not fractions)."""
+    mark = frags.mark
+    cls_parts, val_parts = [], []
+
+    def add(cl, ma, mb, w):
+        if len(ma) == 0:
+            return
+        den = np.maximum(cache.lens[ma], cache.lens[mb])
+        d = np.zeros(len(ma))
+        diff = ma != mb
+        if diff.any():
+            d[diff] = cache.distances(ma[diff], mb[diff])
+        cls_parts.append(cl)
+        val_parts.append(np.where(den > 0, d / np.maximum(den, 1), 1.0) * w)
+
+    c, m, cnt = class_histogram(fp.mem_cls, mark[fp.mem_frag])
+    add(c, m, m, cnt * (cnt - 1) // 2)
+    for i, j in row_pairs(c):
+        add(c[i], m[i], m[j], cnt[i] * cnt[j])
+    pc = pw_classes(len(frags), fp)
+    add(fp.exc_cls, mark[fp.exc_lo], mark[fp.exc_hi], -np.ones(len(fp.exc_lo)))
+    add(pc, mark[fp.pw_lo], mark[fp.pw_hi], np.ones(len(fp.pw_lo)))
+    cl = np.concatenate(cls_parts) if cls_parts else np.zeros(0, np.int64)
+    val = np.concatenate(val_parts) if val_parts else np.zeros(0)
+    uc, size = np.unique(fp.mem_cls, return_counts=True)
+    allc = np.unique(np.concatenate([uc, cl]).astype(np.int64))
+    sums = np.zeros(len(allc))
+    np.add.at(sums, np.searchsorted(allc, cl), val)
+    pairs = np.zeros(len(allc))
+    np.add.at(pairs, np.searchsorted(allc, uc), size * (size - 1) / 2)
+    np.add.at(pairs, np.searchsorted(allc, fp.exc_cls), -1.0)
+    np.add.at(pairs, np.searchsorted(allc, pc), 1.0)
+    return allc, sums, pairs

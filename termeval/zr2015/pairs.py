@@ -46,7 +46,7 @@ def overlapping_pairs(group: np.ndarray, on: np.ndarray, off: np.ndarray):
     n = len(group)
     if n < 2:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order = np.lexsort((off, on, group))
+    order = np.lexsort((on, group))     # ties of onset in any order: the pair set is the same
     g, s, e = group[order], on[order], off[order]
     out_i, out_j = [], []
     active = np.arange(n - 1)
@@ -64,6 +64,16 @@ def overlapping_pairs(group: np.ndarray, on: np.ndarray, off: np.ndarray):
     return np.concatenate(out_i), np.concatenate(out_j)
 
 
+def concat_ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """lo[0]..hi[0]-1, lo[1]..hi[1]-1, ... as one int64 array (empty ranges allowed)."""
+    lo = np.asarray(lo, dtype=np.int64)
+    n = np.maximum(np.asarray(hi, dtype=np.int64) - lo, 0)
+    total = int(n.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.repeat(lo - (np.cumsum(n) - n), n) + np.arange(total, dtype=np.int64)
+
+
 def uniq(x: np.ndarray) -> np.ndarray:
     """Sorted distinct values by sorting (numpy 2's hash-based np.unique is much slower on
     millions of int64 keys)."""
@@ -71,6 +81,29 @@ def uniq(x: np.ndarray) -> np.ndarray:
     if len(s) < 2:
         return s
     return s[np.concatenate(([True], s[1:] != s[:-1]))]
+
+
+def uniq_inverse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """np.unique(x, return_inverse=True), by one argsort."""
+    o = np.argsort(x)
+    s = x[o]
+    new = np.ones(len(s), dtype=bool)
+    new[1:] = s[1:] != s[:-1]
+    inv = np.empty(len(s), dtype=np.int64)
+    inv[o] = np.cumsum(new) - 1
+    return s[new], inv
+
+
+def dense_codes(x: np.ndarray, bound: int) -> tuple[np.ndarray, int]:
+    """x (values in 0..bound-1) renumbered 0..k-1 in value order, and k: by a table when the
+    bound is small next to x, else by sorting x (cost proportional to x, not to the bound)."""
+    if bound <= 8 * len(x):
+        present = np.zeros(bound, dtype=bool)
+        present[x] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return rank[x], int(rank[-1]) + 1 if bound else 0
+    u, inv = uniq_inverse(x)
+    return inv, len(u)
 
 
 def uniq_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

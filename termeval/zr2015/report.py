@@ -11,18 +11,10 @@ import math
 
 import numpy as np
 
-from termeval.zr2015.aggregate import aggregate_one, aggregate_pr, fscore
+from termeval.zr2015.aggregate import aggregate_one, aggregate_pr, clean_one, clean_pr, fold_fscore
 
 PR = {"matching": "matching", "grouping": "grouping", "token": "token", "type": "type",
       "boundary": "boundary"}
-STAGES = {
-    "matching": ["matching_precision", "matching_recall", "matching_fscore", "ned", "ned_pairs",
-                 "coverage"],
-    "clustering": ["grouping_precision", "grouping_recall", "grouping_fscore", "type_precision",
-                   "type_recall", "type_fscore"],
-    "parsing": ["token_precision", "token_recall", "token_fscore", "boundary_precision",
-                "boundary_recall", "boundary_fscore"],
-}
 SUFFIXES = ("", "_std", "_min", "_max", "_nfolds")
 
 
@@ -30,7 +22,7 @@ def add_fscores(fold: dict) -> dict:
     for fam in PR:
         p, r = fold.get(f"{fam}_precision"), fold.get(f"{fam}_recall")
         if p is not None and r is not None:
-            fold[f"{fam}_fscore"] = fscore(p, r)
+            fold[f"{fam}_fscore"] = fold_fscore(p, r)
     return fold
 
 
@@ -63,20 +55,11 @@ def summarise(folds: list[dict], prefix: str) -> dict:
 
 
 def _arr(folds, key, default):
-    v = np.array([x[key] for x in folds], dtype=np.float64)
-    v = v[~np.isnan(v)]
-    return v if len(v) else np.array([default])
+    return clean_one([x[key] for x in folds], default)[0]
 
 
 def _pr_arrays(folds, fam):
-    p = np.array([x[f"{fam}_precision"] for x in folds], dtype=np.float64)
-    r = np.array([x[f"{fam}_recall"] for x in folds], dtype=np.float64)
-    ok = ~np.isnan(p) & ~np.isnan(r)
-    if not ok.any():
-        p, r = np.array([0.0]), np.array([0.0])
-    else:
-        p, r = p[ok], r[ok]
-    return p, r, np.array([fscore(a, b) for a, b in zip(p, r)])
+    return clean_pr([x[f"{fam}_precision"] for x in folds], [x[f"{fam}_recall"] for x in folds])[:3]
 
 
 def _block(label: str, nfolds: int, nsamples: int, rows: list[tuple[str, np.ndarray]],

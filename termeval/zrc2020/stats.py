@@ -16,11 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.data import Classes, Gold
-from termeval.zrc2020 import boundary as _boundary
-from termeval.zrc2020 import coverage as _coverage
-from termeval.zrc2020 import grouping as _grouping
-from termeval.zrc2020 import token_type as _token_type
-from termeval.zrc2020 import units as _units
+from termeval.zrc2020 import boundary, coverage, grouping, token_type, units
 from termeval.zrc2020.ned import NedStats, ned_stats
 from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
 from termeval.textio import atomic_write, fmt_time
@@ -104,7 +100,7 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     nid, ngrams = keys.ngram_ids(kk0, kk1)
     n_c = np.bincount(kc, minlength=nc).astype(np.int64)
     F = n_c[kc] >= 2
-    I = _grouping.partner_flags(kc * max(len(ngrams), 1) + nid, kf, ka, kb)
+    I = grouping.partner_flags(kc * max(len(ngrams), 1) + nid, kf, ka, kb)
     frag = dedupe_fragments(kf, ka, kb, kk0, kk1, F, I)
     # diagnostics: per class, the most frequent transcription and the mean NED inside it
     listed = np.diff(classes.starts[c0:c1 + 1]).astype(np.int64)
@@ -131,8 +127,8 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
         "fragments_discarded_" + NO_PHONE: int(((~kept) & (ncov == 0)).sum()),
         "fragments_discarded_" + BELOW_RULE: int(((~kept) & (ncov > 0)).sum()),
     }
-    units = _units.shard_units(classes.keys[c0:c1], ned_per_cluster, n_c, kc, kf, ka, kb, I)
-    return ShardStats(ned, frag, counts, lines, discarded, units)
+    unit_stats = units.shard_units(classes.keys[c0:c1], ned_per_cluster, n_c, kc, kf, ka, kb, I)
+    return ShardStats(ned, frag, counts, lines, discarded, unit_stats)
 
 
 def write_shard(st: ShardStats, path: str) -> None:
@@ -154,7 +150,7 @@ def read_shard(path: str) -> ShardStats:
     with np.load(path + ".npz", allow_pickle=False) as z:
         frag = {k: z["frag_" + k] for k in FRAG_FIELDS}
         E = z["ned_E"]
-        units = {k[len("unit_"):]: z[k] for k in z.files if k.startswith("unit_")}
+        unit_stats = {k[len("unit_"):]: z[k] for k in z.files if k.startswith("unit_")}
     with open(path + ".json", encoding="utf-8") as f:
         meta = json.load(f)
     with open(path + ".clusters", encoding="utf-8") as f:
@@ -162,7 +158,7 @@ def read_shard(path: str) -> ShardStats:
     with open(path + ".discarded", encoding="utf-8") as f:
         discarded = f.read().splitlines()
     return ShardStats(NedStats(E, int(meta["ned_ones"]), int(meta["ned_pairs"])), frag,
-                      meta["counts"], clusters, discarded, units)
+                      meta["counts"], clusters, discarded, unit_stats)
 
 
 def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -> tuple[dict, dict]:
@@ -180,14 +176,14 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -
     file, on, off, k0, k1 = u["file"].astype(np.int64), u["onset"], u["offset"], u["k0"], u["k1"]
     nid, ngrams = keys.ngram_ids(k0, k1)
     tid, _ = keys.token_ids(k0, k1)
-    G = _grouping.partner_flags(nid, file, on, off)
-    gp, gr, ginfo = _grouping.grouping(u["F"], u["I"], G, nid, tid, len(ngrams))
-    cov, n_cov, n_ph = _coverage.coverage(ph, k0, k1)
-    words = _token_type.load_words(corpus.gold, ph)
+    G = grouping.partner_flags(nid, file, on, off)
+    gp, gr, ginfo = grouping.grouping(u["F"], u["I"], G, nid, tid, len(ngrams))
+    cov, n_cov, n_ph = coverage.coverage(ph, k0, k1)
+    words = token_type.load_words(corpus.gold, ph)
     bargs = (file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
              words.file, words.onset, words.offset)
-    bp, br, binfo = _boundary.boundary(*bargs)
-    tt = _token_type.token_type(ph, words, file, on, off, k0, k1, nid)
+    bp, br, binfo = boundary.boundary(*bargs)
+    tt = token_type.token_type(ph, words, file, on, off, k0, k1, nid)
     if parts is not None:
         parts.update(u=u, G=G, k0=k0, k1=k1, nid=nid, words=words, tt=tt, boundary_args=bargs)
     m = {

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.data import Gold
+from termeval.data import Gold, file_starts
 from termeval.errors import InputError
+from termeval.intervals import search
 from termeval.zrc2020.transcribe import SIL, Phones, covered_range
 
 
@@ -50,25 +51,16 @@ def load_words(gold: Gold, ph: Phones) -> Words:
             i = int(bad[0])
             raise InputError(f"words overlap in file {gold.files[f[i]]} ({on[i]!r}-{off[i]!r} and "
                              f"{on[i + 1]!r}-{off[i + 1]!r})", gold.path + "/words")
-    starts = np.searchsorted(f, np.arange(len(gold.files) + 1)).astype(np.int64)
+    starts = file_starts(f, len(gold.files))
     p0, p1 = covered_range(ph, f, on, off)
     return Words(file=f, onset=on, offset=off, label=lab, starts=starts,
                  n_types=len(np.unique(lab)), p0=p0, p1=np.maximum(p1, p0))
 
 
 def word_ranges(w: Words, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    lo = np.zeros(len(s), dtype=np.int64)
-    hi = np.zeros(len(s), dtype=np.int64)
-    order = np.argsort(file, kind="stable")
-    fs = file[order]
-    bounds = np.flatnonzero(np.r_[True, fs[1:] != fs[:-1], True]) if len(fs) else []
-    for g0, g1 in zip(bounds[:-1], bounds[1:]):
-        idx = order[g0:g1]
-        f = int(fs[g0])
-        a, b = int(w.starts[f]), int(w.starts[f + 1])
-        lo[idx] = a + np.searchsorted(w.offset[a:b], s[idx], side="right")
-        hi[idx] = a + np.searchsorted(w.onset[a:b], e[idx], side="left")
-    return lo, np.maximum(hi, lo)
+    """[lo, hi): words of `file` with onset < e and offset > s."""
+    lo = search(w.starts, w.offset, file, s, side="right")
+    return lo, np.maximum(search(w.starts, w.onset, file, e, side="left"), lo)
 
 
 def token_type(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.ndarray,

@@ -22,8 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.data import Gold
+from termeval.data import Gold, file_starts
 from termeval.errors import InputError
+from termeval.intervals import search
 
 # Smallest double d with Python round(d, 3) >= 0.06 (0.0595 itself is 0.05949999... in binary).
 LONG_PHONE = 0.059500000000000004
@@ -80,7 +81,7 @@ def load_phones(gold: Gold) -> Phones:
             i = int(np.flatnonzero(off <= on)[0])
             raise InputError(f"phone with offset <= onset in file {gold.files[f[i]]} at {on[i]!r}",
                              gold.path + "/phones")
-    starts = np.searchsorted(f, np.arange(len(gold.files) + 1)).astype(np.int64)
+    starts = file_starts(f, len(gold.files))
     return Phones(file=f.astype(np.int32), onset=on.astype(np.float64), offset=off.astype(np.float64),
                   label=lab.astype(np.int32), labels=list(t.labels), starts=starts,
                   sil=t.label_index(SIL))
@@ -97,20 +98,8 @@ def keep_edge(a: np.ndarray, b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.
 
 def covered_range(ph: Phones, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """[lo, hi): phones of `file` with onset < e and offset > s (strict, as intervaltree)."""
-    lo = np.zeros(len(s), dtype=np.int64)
-    hi = np.zeros(len(s), dtype=np.int64)
-    if not len(s):
-        return lo, hi
-    order = np.argsort(file, kind="stable")
-    fs = file[order]
-    bounds = np.flatnonzero(np.r_[True, fs[1:] != fs[:-1], True])
-    for g0, g1 in zip(bounds[:-1], bounds[1:]):
-        idx = order[g0:g1]
-        f = int(fs[g0])
-        p0, p1 = int(ph.starts[f]), int(ph.starts[f + 1])
-        lo[idx] = p0 + np.searchsorted(ph.offset[p0:p1], s[idx], side="right")
-        hi[idx] = p0 + np.searchsorted(ph.onset[p0:p1], e[idx], side="left")
-    return lo, hi
+    return (search(ph.starts, ph.offset, file, s, side="right"),
+            search(ph.starts, ph.onset, file, e, side="left"))
 
 
 def transcribe(ph: Phones, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

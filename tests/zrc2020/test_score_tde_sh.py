@@ -106,4 +106,4 @@ def test_dispatch_to_folds_script(root, micro, tmp_path_factory):
     r = subprocess.run(["env", "-u", "cmd", *args], cwd=str(micro), capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip() == (f"FOLDS --benchmark zr2017 --nj 3 --cmd {fake}/utils/run.pl --folds none "
-                                f"--lenient false {micro / 'data'} {micro / 'x.class'} {micro / 'e'}")
+                                f"--lenient false --bootstrap 0 --seed 777 --ci 0.95 --bootstrap-unit file {micro / 'data'} {micro / 'x.class'} {micro / 'e'}")
