@@ -21,7 +21,8 @@
 #   0  generate the example: gold in three forms, classes, STD task  (data/local/example*)
 #   1  gold data dirs from the zr, CTM and TextGrid forms; check them identical  (data/example*)
 #   2  prepare the discovered classes                       (exp/example_tde/classes)
-#   3  term discovery, zrc2020 definitions                  (exp/example_tde/scores)
+#   3  term discovery, zrc2020 definitions, with 95% intervals (1000 resamples), and the same
+#      output scored as a word segmentation                 (exp/example_tde/scores)
 #   4  term discovery, ZeroSpeech 2017 definitions, whole corpus, within/cross speaker
 #                                                           (exp/example_tde_zr2017/scores)
 #   5  spoken term detection: ATWV/MTWV/Cnxe, DET and TWV plots  (exp/example_std{,_nist2006})
@@ -100,7 +101,10 @@ fi
 
 if [ $stage -le 3 ] && [ $stop_stage -ge 3 ]; then
   log "stage 3: term discovery scores, zrc2020 definitions (NED, coverage, grouping, type, token, boundary)"
-  "$steps"/score_tde.sh --benchmark zrc2020 --nj $nj --cmd "$cmd" \
+  "$steps"/score_tde.sh --benchmark zrc2020 --nj $nj --cmd "$cmd" --bootstrap 1000 --seed 1 \
+    data/example $src/classes/example.classes exp/example_tde
+  # the same output read as a word segmentation (boundary/token F at 20 ms, R-value, V-measure, ...)
+  "$steps"/score_segmentation.sh --nj $nj --cmd "$cmd" --tolerance 0.02 \
     data/example $src/classes/example.classes exp/example_tde
 fi
 
@@ -112,9 +116,9 @@ fi
 
 if [ $stage -le 5 ] && [ $stop_stage -ge 5 ]; then
   log "stage 5: spoken term detection (MediaEval SWS 2013 operating point): ATWV, MTWV, Cnxe, DET"
-  "$steps"/score_std.sh --cmd "$cmd" --preset sws2013 ${src}_std/kws ${src}_std/detections.stdlist.xml exp/example_std
+  "$steps"/score_std.sh --nj $nj --cmd "$cmd" --preset sws2013 --breakdown attr:NGram,ngram,freq ${src}_std/kws ${src}_std/detections.stdlist.xml exp/example_std
   # the same detections as a BABEL/Kaldi KWSLIST, at the NIST STD 2006 operating point
-  "$steps"/score_std.sh --cmd "$cmd" --preset nist2006 ${src}_std/kws ${src}_std/detections.kwslist.xml exp/example_std_nist2006
+  "$steps"/score_std.sh --nj $nj --cmd "$cmd" --preset nist2006 ${src}_std/kws ${src}_std/detections.kwslist.xml exp/example_std_nist2006
 fi
 
 if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
@@ -125,7 +129,7 @@ if [ $stage -le 6 ] && [ $stop_stage -ge 6 ]; then
   "$utils"/measure_resources.sh exp/example_quesst search -- \
     "${te_python[@]}" "$local/make_example_quesst.py" search data/local/example_quesst/kws exp/example_quesst/index.npz \
     exp/example_quesst/quesst.stdlist.xml
-  "$steps"/score_quesst.sh --cmd "$cmd" --default-score -10 data/local/example_quesst/kws \
+  "$steps"/score_quesst.sh --nj $nj --cmd "$cmd" --default-score -10 data/local/example_quesst/kws \
     exp/example_quesst/quesst.stdlist.xml exp/example_quesst
   "$steps"/score_resources.sh data/local/example_quesst/kws exp/example_quesst
 fi

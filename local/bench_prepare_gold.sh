@@ -7,14 +7,14 @@
 # (cpu = user + system time: on a busy machine it is steadier than wall time)
 #
 # Usage: local/bench_prepare_gold.sh [options]
-#  e.g.: local/bench_prepare_gold.sh --shared ../shared
+#  e.g.: local/get_zr17.sh && local/bench_prepare_gold.sh --data downloads/zr17
 #
 # Options (default):
-#   --shared <dir>   # (../shared) folder holding data/zr17/english.{phn,wrd}
+#   --data <dir>     # (downloads/zr17, filled by local/get_zr17.sh) folder holding english.{phn,wrd}
 #   --dir <dir>      # (exp/bench_prepare_gold) output data dir (data/ files go under it)
 
 # Begin configuration section.
-shared=${TERMEVAL_SHARED:-../shared}
+data=downloads/zr17
 dir=exp/bench_prepare_gold
 # End configuration section.
 
@@ -27,10 +27,10 @@ if [ $# -ne 0 ]; then
 fi
 set -euo pipefail
 
-phn=$shared/data/zr17/english.phn
-wrd=$shared/data/zr17/english.wrd
+phn=$data/english.phn
+wrd=$data/english.wrd
 for f in "$phn" "$wrd"; do
-  [ -f "$f" ] || { echo "$0: no such file $f (set --shared)" >&2; exit 1; }
+  [ -f "$f" ] || { echo "$0: no such file $f (run local/get_zr17.sh, or set --data)" >&2; exit 1; }
 done
 mkdir -p "$dir/log"
 

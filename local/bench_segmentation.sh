@@ -8,7 +8,7 @@
 #
 # Usage: local/bench_segmentation.sh [options]
 # Options:
-#   --data <dir>   # ZeroSpeech 2017 files (english.phn, english.wrd); default ../shared/data/zr17
+#   --data <dir>   # ZeroSpeech 2017 files (english.phn, english.wrd); default downloads/zr17 (local/get_zr17.sh) if present, else ../shared/data/zr17
 #   --dir <dir>    # work dir (default exp/bench_segmentation)
 #   --nj <n>       # jobs (default 1)
 
@@ -23,7 +23,7 @@ echo "$0 $*" >&2
 [ $# -eq 0 ] || te_usage
 set -euo pipefail
 
-[ -n "$data" ] || data=$TERMEVAL_ROOT/../shared/data/zr17
+if [ -z "$data" ]; then if [ -f downloads/zr17/english.phn ]; then data=downloads/zr17; else data=$TERMEVAL_ROOT/../shared/data/zr17; fi; fi
 for f in english.phn english.wrd; do te_check_file "corpus file" "$data/$f"; done
 mkdir -p "$dir"
 [ -f "$dir/data/words" ] || "$TERMEVAL_ROOT/steps/prepare_gold.sh" --format zr "$data/english.phn" \

@@ -4,7 +4,7 @@
 Usage: local/bench_std.py [--cases 100x100k,400x100k,1000x1M] [--keep-dir DIR] [--format kwslist]
 
 Cases: <queries>x<detections>. 100x100k and 400x100k use 200 files of 30 s (6000 s, the F4DE
-measurement set-up of the spec §8: F4DE took 52.7 s and 470 s); 1000x1M uses 3600 files of
+measurement set-up of docs/std.md §8: F4DE took 52.7 s and 470 s); 1000x1M uses 3600 files of
 100 s (100 h). Each query has 10 reference occurrences; about 60% of them get a detection near
 them, the rest of the detections are random; scores are uniform in [0, 1], YES iff >= 0.5.
 The data generation time is not included in the figures.

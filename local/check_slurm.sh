@@ -65,9 +65,9 @@ score_all() {  # <launcher> <exp-root>
 declare -A wall
 for launcher in run.pl slurm.pl; do
   if [ $launcher = run.pl ]; then cmdline="$TERMEVAL_ROOT/utils/run.pl"; else cmdline="$slurm_pl --config $slurm_conf"; fi
-  t0=$(date +%s.%N)
+  t0=$(date +%s%N)
   score_all "$cmdline" exp_$launcher > exp_$launcher.out.log 2>&1 || { cat exp_$launcher.out.log >&2; te_die "scoring through $launcher failed (log: $dir/exp_$launcher.out.log)"; }
-  wall[$launcher]=$(echo "$(date +%s.%N) - $t0" | bc)
+  wall[$launcher]=$(( ($(date +%s%N) - t0) / 1000000 ))   # milliseconds
 done
 nfiles=0
 for f in $(cd exp_run.pl && find . -path '*/scores/*' ! -name scores.json | sort); do
@@ -77,5 +77,6 @@ done
 [ $nfiles -gt 0 ] || te_die "no score files were written"
 jobs=$(grep -l 'SLURM_JOB_ID' exp_slurm.pl/*/log/*.log 2>/dev/null | wc -l)
 echo "check_slurm: $nfiles score files identical between run.pl and slurm.pl ($jobs job logs written by Slurm jobs)"
-printf 'check_slurm: wall time  run.pl %.1f s   slurm.pl %.1f s   (--nj %d; %s)\n' \
-  "${wall[run.pl]}" "${wall[slurm.pl]}" "$nj" "$(sinfo -h -o '%N %c cpus %P' | head -n1)"
+printf 'check_slurm: wall time  run.pl %d.%03d s   slurm.pl %d.%03d s   (--nj %d; %s)\n' \
+  $((wall[run.pl] / 1000)) $((wall[run.pl] % 1000)) $((wall[slurm.pl] / 1000)) $((wall[slurm.pl] % 1000)) \
+  "$nj" "$(sinfo -h -o '%N %c cpus %P' | head -n1)"

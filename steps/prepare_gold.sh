@@ -11,7 +11,7 @@
 # Usage: steps/prepare_gold.sh [options] --format zr <phn> <wrd> <data-dir>
 #        steps/prepare_gold.sh [options] --format ctm [--phones-txt F] [--segments F] <phone-ctm> <word-ctm|-> <data-dir>
 #        steps/prepare_gold.sh [options] --format textgrid <textgrid-dir> <data-dir>
-#  e.g.: steps/prepare_gold.sh --format zr ../shared/data/zr17/mandarin.phn ../shared/data/zr17/mandarin.wrd data/mandarin
+#  e.g.: steps/prepare_gold.sh --format zr downloads/zr17/mandarin.phn downloads/zr17/mandarin.wrd data/mandarin
 #        steps/prepare_gold.sh --format ctm --phones-txt data/lang/phones.txt --segments data/train/segments \
 #            exp/tri3_ali/phones.ctm exp/tri3_ali/words.ctm data/train_gold
 #        steps/prepare_gold.sh --format textgrid --spk-rule whole mfa_out/ data/mfa_gold

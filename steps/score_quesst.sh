@@ -32,7 +32,13 @@
 #   --lexicon <words.txt>     # default "" (needed by the oov breakdown)
 #   --freq-bins <list>        # default 1,2,5,10 (target-document-count bins)
 #   --p-at <list>             # default 10 (scores/quesst_operating: mean P@N, MAP, R-prec)
+#   --nj <n>                  # default 1; jobs: the queries are split into n ranges of about
+#                             # equal numbers of detections, reduced to (query, document) pairs in
+#                             # parallel and merged; identical output for any n
 #   --cmd <launcher>          # default $cmd from the environment, else termeval's utils/run.pl
+#   --bootstrap <n>           # default 0 (off); resamples of queries: intervals of actTWV, maxTWV,
+#                             # upper-bound TWV, actCnxe, minCnxe (docs/uncertainty.md)
+#   --seed <s> / --ci <level> # default 777 / 0.95
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -45,7 +51,11 @@ eff_prior=
 act_threshold=bayes
 use_decisions=false
 format=auto
+nj=1
 cmd=$te_default_cmd
+bootstrap=0
+seed=777
+ci=0.95
 breakdown=
 lexicon=
 freq_bins=1,2,5,10
@@ -65,15 +75,26 @@ dir=$3
 
 te_check_dir "kws data dir" "$kws"
 te_check_file "detection file" "$det"
+te_check_int nj "$nj" 1
 te_check_launcher
 te_check_writable "$dir/log"
 
 opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss" --c-fa "$c_fa"
-      --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format")
+      --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format"
+      --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
-te_launch "$dir/log/score_quesst.log" score_quesst "${opts[@]}" "$kws" "$det" "$dir"
-grep 'warning:' "$dir/log/score_quesst.log" >&2 || true
+log=$dir/log/score_quesst.log
+if [ "$nj" -eq 1 ]; then
+  te_launch "$log" score_quesst "${opts[@]}" "$kws" "$det" "$dir"
+else   # jobs reduce query ranges into $dir/quesst/pairs.JOB.npz; the merge scores
+  rm -f "$dir"/quesst/pairs.*.npz 2>/dev/null || true
+  te_launch JOB=1:$nj "$dir/log/score_quesst.JOB.log" score_quesst "${opts[@]}" --nj "$nj" --job JOB "$kws" "$det" "$dir"
+  log=$dir/log/score_quesst.merge.log
+  te_launch "$log" score_quesst "${opts[@]}" --merge "$nj" "$kws" "$det" "$dir"
+  rm -f "$dir"/quesst/pairs.*.npz; rmdir "$dir/quesst" 2>/dev/null || true
+fi
+grep 'warning:' "$log" >&2 || true
 cat "$dir/details/quesst/score.out"   # the kit's headline lines, for scripts that grep them
 
 echo "$0: scores in $dir/scores/quesst, kit lines in $dir/details/quesst/score.out" >&2

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Processing-load figures of MediaEval SWS 2013 (seed §4.3): ISF (indexing CPU time / audio
+# Processing-load figures of MediaEval SWS 2013 (Rodriguez-Fuentes and Penagarikano 2013 §4.3, docs/std.md §5): ISF (indexing CPU time / audio
 # duration), SSF (search CPU time / (query duration x audio duration), per hour by default),
 # PMU per phase in GB (2^30 bytes) and PL = lambda*ISF*PMU_i + (1-lambda)*SSF*PMU_s, from
 # <exp-dir>/resources/{index,search} (utils/measure_resources.sh) and/or a key=value
-# --resources-file (std-spec §5.2) for figures measured elsewhere. Writes
+# --resources-file (docs/std.md §5.2) for figures measured elsewhere. Writes
 # <exp-dir>/scores/resources and scores.json.
 #
 # Usage: steps/score_resources.sh [options] <kws-data-dir-or-ecf> <exp-dir>

@@ -3,7 +3,7 @@
 # boundary P/R/F, OS and R-value, token P/R/F (all with a time tolerance), number of segments
 # and clusters, purity, inverse purity, homogeneity, completeness, V-measure, NMI, many-to-one
 # and one-to-one (Hungarian) mapping accuracy -> <exp-dir>/scores/segmentation (--level
-# phone: scores/segmentation_phone, metrics prefixed phone_) and scores/scores.json, which
+# phone: scores/segmentation_phone; metric names prefixed word_ or phone_) and scores/scores.json, which
 # records the tolerance, frame shift, level and compat mode. Per-utterance and per-speaker
 # counts, the cluster mappings and boundary F against the tolerance (5-50 ms; table, PNG and
 # PDF plot) go to <exp-dir>/details/segmentation[_phone]/.
@@ -27,6 +27,9 @@
 #   --compat <none|vqwordseg>    # default none
 #   --segments <file|auto|none>  # default auto: <data-dir>/segments if present, else whole files
 #   --nj <n>                     # default 1; the utterances are split into n jobs
+#   --bootstrap <n>              # default 0 (off); resamples for confidence intervals (docs/uncertainty.md)
+#   --seed <s> / --ci <level>    # default 777 / 0.95; seed and level of the intervals
+#   --bootstrap-unit <file|speaker>  # default file; resampling unit (recordings or speakers)
 #   --cmd <launcher>             # default $cmd from the environment (cmd.sh), else termeval's
 #                                # utils/run.pl; e.g. "queue.pl --mem 4G", "slurm.pl"
 
@@ -40,6 +43,10 @@ compat=none
 segments=auto
 nj=1
 cmd=$te_default_cmd
+bootstrap=0
+seed=777
+ci=0.95
+bootstrap_unit=file
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -72,7 +79,7 @@ opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --c
 rm -f "$dir/$stage"/stats.*.json 2>/dev/null || true
 te_launch JOB=1:$nj "$dir/log/${stage}_stats.JOB.log" score_segmentation "${opts[@]}" --job JOB \
   "$data" "$seg" "$dir"
-te_launch "$dir/log/${stage}_merge.log" score_segmentation "${opts[@]}" --merge "$nj" "$data" "$seg" "$dir"
+te_launch "$dir/log/${stage}_merge.log" score_segmentation "${opts[@]}" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" --merge "$nj" "$data" "$seg" "$dir"
 
 sed "s/^/$stage: /" "$dir/scores/$stage" >&2
 echo "$0: scores in $dir/scores, per-utterance/speaker breakdown and tolerance plot in $dir/details/$stage" >&2

@@ -38,6 +38,9 @@
 #   --fa-per-hour 1,10        scores/std_operating: recall at these FA/hour
 #   --recall 0.5              scores/std_operating: FA/hour at these recalls
 #   --p-at 10                 scores/std_operating: mean precision at these ranks (+ MAP, R-prec)
+#   --nj 1                    jobs: the terms are split into N ranges of about equal numbers of
+#                             detections, aligned in parallel and merged; identical output for any N
+#                             (--compat kaldi is scored whole in the merge step)
 #   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
 #   --bootstrap 0 --seed 777 --ci 0.95   resamples of terms for ATWV/MTWV/OTWV intervals (0 = off)
 
@@ -68,6 +71,7 @@ freq_bins=1,2,5,10
 fa_per_hour=1,10
 recall=0.5
 p_at=10
+nj=1
 cmd=$te_default_cmd
 bootstrap=0
 seed=777
@@ -85,6 +89,7 @@ dir=$3
 
 te_check_dir "kws data dir" "$kws"
 te_check_file "detection file" "$dets"
+te_check_int nj "$nj" 1
 te_check_launcher
 te_check_writable "$dir/log"
 
@@ -103,6 +108,15 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
-te_launch "$dir/log/score_std.log" score_std "${opts[@]}" "$kws" "$dets" "$dir"
-grep 'warning:' "$dir/log/score_std.log" >&2 || true
+log=$dir/log/score_std.log
+if [ "$nj" -eq 1 ]; then
+  te_launch "$log" score_std "${opts[@]}" "$kws" "$dets" "$dir"
+else   # jobs align term ranges into $dir/std/align.JOB.npz; the merge scores
+  rm -f "$dir"/std/align.*.npz 2>/dev/null || true
+  te_launch JOB=1:$nj "$dir/log/score_std.JOB.log" score_std "${opts[@]}" --nj "$nj" --job JOB "$kws" "$dets" "$dir"
+  log=$dir/log/score_std.merge.log
+  te_launch "$log" score_std "${opts[@]}" --merge "$nj" "$kws" "$dets" "$dir"
+  rm -f "$dir"/std/align.*.npz; rmdir "$dir/std" 2>/dev/null || true
+fi
+grep 'warning:' "$log" >&2 || true
 cat "$dir/scores/std"

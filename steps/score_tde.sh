@@ -61,6 +61,7 @@ te_check_int nj "$nj" 1
 te_check_int workers "$workers" 1
 case "$benchmark" in
   zr2015|zr2017)
+    [ "$bootstrap" = 0 ] || te_die "--bootstrap: confidence intervals are available for --benchmark zrc2020, not for $benchmark (fold means; docs/uncertainty.md)"
     exec "$TERMEVAL_ROOT/steps/score_tde_folds.sh" --benchmark "$benchmark" --nj "$nj" --cmd "$cmd" \
       --folds "$folds" --lenient "$lenient" "$data" "$classfile" "$dir" ;;
 esac

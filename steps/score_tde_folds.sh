@@ -7,8 +7,8 @@
 # steps/score_tde.sh --benchmark zr2015|zr2017 hands over to this script.
 #
 # Usage: steps/score_tde_folds.sh [options] <data-dir> <class-file> <exp-dir>
-#  e.g.: steps/score_tde_folds.sh --benchmark zr2017 --folds ../shared/data/zr17_tde17/mandarin \
-#          data/mandarin_tde17 ../shared/data/zr17/kamper_mandarin.class exp/kamper_mandarin_zr2017
+#  e.g.: steps/score_tde_folds.sh --benchmark zr2017 --folds <challenge-dir>/mandarin \
+#          data/mandarin_tde17 downloads/zr17/kamper_mandarin.class exp/kamper_mandarin_zr2017
 #
 # <data-dir>   gold prepared WITHOUT silence lines (pauses are gaps, as in the 2015/2017 files):
 #              steps/prepare_gold.sh --format zr --fill-gaps false --sort true <phn> <wrd> <data-dir>

@@ -3,7 +3,7 @@ test helpers): lines split at any whitespace, CRLF and a BOM tolerated, `Class <
 headers with the keyword in any capitalisation. Each reader applies its benchmark's rules on top."""
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from termeval.errors import InputError
 from termeval.textio import read_text
@@ -39,3 +39,20 @@ def header_text(raw: str) -> str | None:
     """The free text after the id of a header line (e.g. `[i,j,E,O]`), or None."""
     rest = raw.split(None, 2)
     return rest[2].strip() or None if len(rest) > 2 else None
+
+
+def norm_id(token: str) -> str:
+    """Ids made of digits compare as integers (`01` is `1`)."""
+    # lstrip, not int(): int() refuses more than 4300 digits
+    return (token.lstrip("0") or "0") if token.isascii() and token.isdigit() else token
+
+
+def detect_format(tokens: Iterable[list[str]]) -> str:
+    """class or pairs, from the first non-blank line (a header -> class, 6 or 7 fields -> pairs)."""
+    for parts in tokens:
+        if not parts:
+            continue
+        if parts[0] in HEADER_WORDS:
+            return "class"
+        return "pairs" if len(parts) in (6, 7) else "class"
+    return "class"

@@ -56,15 +56,14 @@ import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import Iterable
 
 import numpy as np
 
-from termeval.class_tokens import HEADER_WORDS, class_file_tokens, header_id
+from termeval.class_tokens import HEADER_WORDS, class_file_tokens, detect_format, header_id, norm_id
 from termeval.data import class_key
 from termeval.errors import InputError
 from termeval.kaldi_files import read_durations
-from termeval.textio import atomic_write, file_mode, fmt_time
+from termeval.textio import atomic_write, fast_fmt_times, file_mode, fmt_time
 
 DEFAULT_TOLERANCE = 1e-6
 DEFAULT_END_TOLERANCE = 0.01  # one 10 ms frame
@@ -106,26 +105,6 @@ def read_reco2dur(data_dir: str) -> dict[str, float]:
     return read_durations(path)
 
 
-def _norm_id(token: str) -> str:
-    """Ids made of digits compare as integers (`01` is `1`)."""
-    # lstrip, not int(): int() refuses more than 4300 digits
-    return (token.lstrip("0") or "0") if token.isascii() and token.isdigit() else token
-
-
-def _is_header(p0: str) -> bool:
-    return p0 in HEADER_WORDS
-
-
-def detect_format(tokens: Iterable[list[str]]) -> str:
-    for parts in tokens:
-        if not parts:
-            continue
-        if _is_header(parts[0]):
-            return "class"
-        return "pairs" if len(parts) in (6, 7) else "class"
-    return "class"
-
-
 def _to_float(values: list[str], lines: list[int], path: str, what: str) -> np.ndarray:
     """Vectorised float parse; on failure find the first bad line for the message."""
     try:
@@ -137,19 +116,6 @@ def _to_float(values: list[str], lines: list[int], path: str, what: str) -> np.n
             except ValueError:
                 raise InputError(f"{what} '{v}' is not a number", path, n) from None
         return np.array([float(v) for v in values], dtype=np.float64)  # numpy-only quirks
-
-
-def fast_fmt_times(values: np.ndarray) -> list[str]:
-    """fmt_time over an array; repr is already the shortest round-trip text."""
-    out = []
-    for x in values.tolist():
-        r = repr(x)
-        if "e" in r or "n" in r:
-            r = fmt_time(x)
-        elif r.endswith(".0"):
-            r = r[:-2]
-        out.append(r)
-    return out
 
 
 def parse_class_file(path: str, durations: dict[str, float], lenient: bool = False,
@@ -199,7 +165,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
             p0 = parts[0]
             if p0 in headers:
                 raw_id = header_id(parts, path, n)
-                cid = _norm_id(raw_id)
+                cid = norm_id(raw_id)
                 if cid in seen:
                     if not lenient:
                         raise InputError(f"duplicate class id '{parts[1]}' (first at line {seen[cid]}); "

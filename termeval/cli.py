@@ -117,6 +117,25 @@ def float_or(*words: str) -> Callable[[str], str]:
     return check
 
 
+def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
+    """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
+    p.add_argument("--bootstrap", type=nonneg_int, default=default_n,
+                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off)")
+    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
+
+
+def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str) -> None:
+    """--nj/--job/--merge of a step whose jobs each handle a share of `unit` and write
+    `job_file` (with J), merged by the --merge step."""
+    p.add_argument("--nj", type=positive_int, default=1,
+                   help=f"with --job: the number of jobs the {unit} are split into")
+    p.add_argument("--job", type=positive_int, default=None,
+                   help=f"job J of --nj: only its share of the {unit}, written to {job_file}")
+    p.add_argument("--merge", type=positive_int, default=None, metavar="N",
+                   help=f"score from the N job files ({job_file}, J = 1..N)")
+
+
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     return argparse.ArgumentParser(
         prog=prog, description=textwrap.dedent(doc or ""),
@@ -136,7 +155,24 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except MemoryError:
+        print(f"{prog}: error: out of memory", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:  # a bug of ours, not bad input: keep the traceback, say where it is
+        print(f"{prog}: error: internal error, please report it: {type(e).__name__}: "
+              f"{str(e)[:200]}; traceback in {_save_traceback(prog)}".replace("\n", " "), file=sys.stderr)
+        sys.exit(3)
     sys.exit(code or 0)
+
+
+def _save_traceback(prog: str) -> str:
+    """Write the current exception's traceback to a temp file (the terminal gets one line)."""
+    import tempfile
+    import traceback
+    fd, path = tempfile.mkstemp(prefix=f"termeval-{prog.removesuffix('.py')}-", suffix=".traceback.txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(" ".join(sys.argv) + "\n\n" + traceback.format_exc())
+    return path
 
 
 def progress(iterable, **kwargs):

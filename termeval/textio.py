@@ -93,6 +93,19 @@ def fmt_time(t: float) -> str:
     return s
 
 
+def fast_fmt_times(values: np.ndarray) -> list[str]:
+    """fmt_time over an array; repr is already the shortest round-trip text."""
+    out = []
+    for x in values.tolist():
+        r = repr(x)
+        if "e" in r or "n" in r:
+            r = fmt_time(x)
+        elif r.endswith(".0"):
+            r = r[:-2]
+        out.append(r)
+    return out
+
+
 def parse_float(text: str, path: str, line: int, what: str = "time") -> float:
     """Float from text; NaN/inf and garbage are input errors naming file and line."""
     try:

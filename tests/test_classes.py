@@ -8,11 +8,11 @@ import subprocess
 import numpy as np
 import pytest
 
-from termeval.classes import COUNT_NAMES, fast_fmt_times, parse_class_file, read_reco2dur, \
+from termeval.classes import COUNT_NAMES, parse_class_file, read_reco2dur, \
     write_class_dir
 from termeval.data import load_classes, load_gold
 from termeval.errors import InputError
-from termeval.textio import fmt_time
+from termeval.textio import fast_fmt_times, fmt_time
 
 
 def make_data_dir(path: str, durations: dict[str, float], spk_chars: int = 1) -> str:
@@ -319,7 +319,7 @@ def test_end_tolerance_clips_and_counts(tmp_path, data):
 def test_end_tolerance_matches_tdev2(tmp_path):
     """Scores of a submission with 3-decimal ends past 4-decimal file ends equal tdev2's on the
     raw file (tdev2 accepts it; we clip to the file end, which changes no covered phone)."""
-    from test_tde_differential import reference, reference_scores, same
+    from tde_reference import reference, reference_scores, same
     from termeval.zrc2020.stats import score
     from termeval.zrc2020.testing import write_data_dir
     R = reference()

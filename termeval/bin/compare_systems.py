@@ -18,15 +18,13 @@ import sys
 
 from termeval.bootstrap.compare import HEADLINE, compare, load_system, write_compare
 from termeval.bootstrap.forest import forest_plot
-from termeval.cli import make_parser, run
+from termeval.cli import add_bootstrap_options, make_parser, run
 from termeval.errors import InputError
 
 
 def get_parser():
     p = make_parser(__doc__)
-    p.add_argument("--bootstrap", type=int, default=1000, help="resamples (default 1000)")
-    p.add_argument("--seed", type=int, default=777, help="seed (default 777)")
-    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
+    add_bootstrap_options(p, "the shared units", default_n=1000)
     p.add_argument("--test", default="bootstrap", choices=("bootstrap", "permutation"),
                    help="p-value: paired bootstrap (default) or approximate randomization")
     p.add_argument("--plot", default="true", choices=("true", "false"), help="forest plot (default true)")

@@ -6,14 +6,17 @@ Usage: python -m termeval.bin.export_zr [--drop-sil true|false] [--sil-label SIL
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Sequence
 
 from termeval.cli import make_parser, run, str2bool
 from termeval.gold import export_zr
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--drop-sil", type=str2bool, default=False,
                    help="leave out phones labelled --sil-label (default false)")
@@ -21,7 +24,11 @@ def main(argv):
     p.add_argument("data_dir")
     p.add_argument("out_phn")
     p.add_argument("out_wrd")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     n_phn, n_wrd = export_zr(a.data_dir, a.out_phn, a.out_wrd, a.drop_sil, a.sil_label)
     print(f"{os.path.basename(sys.argv[0])}: wrote {a.out_phn} ({n_phn} phones) and {a.out_wrd} "
           f"({n_wrd} words)", file=sys.stderr)

@@ -12,24 +12,19 @@ how CPU time and peak memory are measured.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import shlex
 import sys
+from typing import Sequence
 
 from termeval.cli import make_parser, positive_float, run, str2bool
 from termeval.errors import InputError
 from termeval.std import resources as R
 
 
-def main(argv):
-    argv = list(argv)
-    if "--" not in argv:
-        if any(a in ("-h", "--help") for a in argv):
-            print(__doc__)
-            return 0
-        raise InputError("usage: measure_resources.py [options] <exp-dir> <index|search> -- <command ...>")
-    cut = argv.index("--")
-    own, cmd = argv[:cut], argv[cut + 1:]
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--interval", type=positive_float, default=0.1,
                    help="seconds between /proc memory samples (default %(default)s)")
@@ -41,7 +36,19 @@ def main(argv):
                         "(default true; false for a command that starts a daemon)")
     p.add_argument("exp_dir")
     p.add_argument("phase", choices=("index", "search"))
-    a = p.parse_args(own)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if "--" not in argv:
+        if any(a in ("-h", "--help") for a in argv):
+            print(__doc__)
+            return 0
+        raise InputError("usage: measure_resources.py [options] <exp-dir> <index|search> -- <command ...>")
+    cut = argv.index("--")
+    own, cmd = argv[:cut], argv[cut + 1:]
+    a = get_parser().parse_args(own)
     if not cmd:
         raise InputError("no command after --")
     if not a.interval > 0:

@@ -15,8 +15,10 @@ accept it. See termeval/classes.py for the accepted syntax and the lenient actio
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Sequence
 
 from termeval.classes import COUNT_NAMES, DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE, parse_class_file, \
     read_reco2dur, summary, write_class_dir
@@ -25,7 +27,8 @@ from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--lenient", type=str2bool, default=False,
                    help="drop/truncate bad fragments and count them instead of failing (default false)")
@@ -40,7 +43,11 @@ def main(argv):
     p.add_argument("data_dir")
     p.add_argument("class_file")
     p.add_argument("exp_dir")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     if not os.path.isfile(a.class_file):
         raise InputError("no such class file", a.class_file)
     durations = read_reco2dur(a.data_dir)

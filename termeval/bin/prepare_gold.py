@@ -4,8 +4,8 @@
 Usage: python -m termeval.bin.prepare_gold --format zr [options] <phn> <wrd> <data-dir>
        python -m termeval.bin.prepare_gold --format ctm [options] <phone-ctm> <word-ctm|-> <data-dir>
        python -m termeval.bin.prepare_gold --format textgrid [options] <textgrid-dir> <data-dir>
- e.g.: python -m termeval.bin.prepare_gold --format zr ../shared/data/zr17/mandarin.phn \\
-           ../shared/data/zr17/mandarin.wrd data/mandarin
+ e.g.: python -m termeval.bin.prepare_gold --format zr downloads/zr17/mandarin.phn \\
+           downloads/zr17/mandarin.wrd data/mandarin
 
 Formats, label and silence rules, checks and speaker rules: see termeval/gold/ and
 steps/prepare_gold.sh --help. Strict: the first problem is a one-line error naming file and
@@ -13,16 +13,18 @@ line (exit 1) and nothing is written; the data dir is built in a temp dir and mo
 """
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import sys
+from typing import Sequence
 
 from termeval.cli import int_range, make_parser, nonneg_float, run, str2bool
 from termeval.errors import InputError
 from termeval import gold
 
 
-def main(argv):
+def main(argv: Sequence[str] | None = None) -> int:
     # millions of short strings and tuples, no cycles: the cyclic GC would only cost time
     enabled = gc.isenabled()
     gc.disable()
@@ -33,7 +35,8 @@ def main(argv):
             gc.enable()
 
 
-def prepare_main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--format", choices=("zr", "ctm", "textgrid"), required=True)
     p.add_argument("--phones-txt", default="", help="ctm: phones.txt mapping integer phone ids")
@@ -62,7 +65,11 @@ def prepare_main(argv):
     p.add_argument("--strip-stress", type=str2bool, default=False,
                    help="strip a final stress digit from phones (AH1 -> AH; default false)")
     p.add_argument("inputs", nargs="+")
-    a = p.parse_args(argv)
+    return p
+
+
+def prepare_main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     nin = {"zr": 3, "ctm": 3, "textgrid": 2}[a.format]
     if len(a.inputs) != nin:
         p.error(f"--format {a.format} takes {nin} arguments, got {len(a.inputs)}")

@@ -19,16 +19,25 @@ headline values in scores.json under "breakdowns" -> "quesst".
 See termeval/std/quesst.py and docs/std-metrics.md for the definitions. Keys that score_std.py also writes
 (effective_prior, n_targets, n_detections) are named quesst_effective_prior, n_target_trials
 and n_system_detections here, so both stages can share one exp dir and scores.json.
+Per-query statistics: <exp-dir>/units/units.quesst_query.npz (steps/compare_systems.sh); with
+--bootstrap N, percentile intervals of act_twv, max_twv, ub_twv, act_cnxe, min_cnxe over
+queries (docs/uncertainty.md). Jobs (steps/score_quesst.sh --nj N): `--nj N --job J` reduces
+job J's range of queries to one score per (query, document) into
+<exp-dir>/quesst/pairs.J.npz; `--merge N` scores from them, identically to a single run.
 """
 from __future__ import annotations
 
+import argparse
 import math
 import os
 import sys
+from typing import Sequence
 
 import numpy as np
 
-from termeval.cli import float_or, make_parser, open_prob, positive_float, run, str2bool
+from termeval.cli import (
+    add_bootstrap_options, add_job_options, float_or, make_parser, open_prob,
+    positive_float, run, str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.std import quesst as Q
@@ -37,7 +46,8 @@ from termeval.std.ranking import ranking
 from termeval.textio import atomic_write
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--p-target", type=open_prob, default=0.0008, help="default %(default)s (QUESST kit)")
     p.add_argument("--c-miss", type=positive_float, default=100.0, help="default %(default)s")
@@ -58,10 +68,16 @@ def main(argv):
     p.add_argument("--lexicon", default=None, help="words.txt: queries with a word not in it are OOV")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the target-document-count bins")
     p.add_argument("--p-at", default="10", help="mean precision at these ranks (comma list)")
+    add_bootstrap_options(p, "queries")
+    add_job_options(p, "queries", "<exp-dir>/quesst/pairs.J.npz")
     p.add_argument("kws_dir")
     p.add_argument("detections")
     p.add_argument("exp_dir")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     if not os.path.isfile(a.detections):
         raise InputError("no such detection file", a.detections)
     if a.default_score != "min":
@@ -74,6 +90,12 @@ def main(argv):
     p_tar = a.eff_prior if a.eff_prior is not None else Q.effective_prior(a.p_target, a.c_miss, a.c_fa)
     if not 0 < p_tar < 1:
         raise InputError(f"effective prior {p_tar} must lie strictly between 0 and 1")
+    if a.bootstrap < 0 or not 0 < a.ci < 1:
+        raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {a.bootstrap} and {a.ci}")
+    if a.job is not None and a.merge is not None:
+        raise InputError("--job and --merge exclude each other")
+    if a.nj < 1 or (a.merge is not None and a.merge < 1):
+        raise InputError("--nj and --merge must be >= 1")
     thr = None
     if a.act_threshold != "bayes":
         try:
@@ -95,7 +117,13 @@ def main(argv):
     hyp = quesst_io.read_pair_scores(a.detections, a.format)
     if a.use_decisions and hyp.decision is None:
         raise InputError("--use-decisions true, but the detections carry no YES/NO decisions", a.detections)
-    tr, warnings = quesst_io.trials_from_inputs(ref, hyp, "min" if a.default_score == "min" else float(a.default_score))
+    from termeval.std import jobs
+    mapped = quesst_io.map_detections(ref, hyp, "min" if a.default_score == "min" else float(a.default_score))
+    if a.job is not None:     # one job of score_quesst.sh --nj: reduce a query range, no output
+        jobs.run_quesst_job(ref, mapped, a.exp_dir, a.nj, a.job)
+        return 0
+    pairs = jobs.merge_quesst_jobs(ref, mapped, a.exp_dir, a.merge) if a.merge else None
+    tr, warnings = quesst_io.trials_from_mapped(ref, mapped, pairs)
     for w in warnings:
         print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
     r = Q.score_trials(tr, p_tar, thr, a.use_decisions)
@@ -113,15 +141,17 @@ def main(argv):
                     f"{'-' if not np.isfinite(r.per_query_threshold[i]) else repr(float(r.per_query_threshold[i]))}\n")
 
     act_support = ("decisions" if a.use_decisions else f"score >= {r.act_threshold:.6g}")
+    ci, more = quesst_intervals(a, tr, r)
     metrics = [
-        Metric("act_twv", r.act_twv, act_support),
+        Metric("act_twv", r.act_twv, act_support, ci.get("act_twv")),
         Metric("act_p_miss", r.act_p_miss), Metric("act_p_fa", r.act_p_fa),
-        Metric("max_twv", r.max_twv, f"threshold {r.max_twv_threshold:.6g}"),
+        Metric("max_twv", r.max_twv, f"threshold {r.max_twv_threshold:.6g}", ci.get("max_twv")),
         Metric("max_twv_threshold", r.max_twv_threshold),
         Metric("max_p_miss", r.max_p_miss), Metric("max_p_fa", r.max_p_fa),
-        Metric("ub_twv", r.ub_twv, "per-query threshold offset"),
-        Metric("act_cnxe", r.act_cnxe),
-        Metric("min_cnxe", r.min_cnxe.cnxe, f"affine gamma {r.min_cnxe.gamma:.6g} delta {r.min_cnxe.delta:.6g}"),
+        Metric("ub_twv", r.ub_twv, "per-query threshold offset", ci.get("ub_twv")),
+        Metric("act_cnxe", r.act_cnxe, "", ci.get("act_cnxe")),
+        Metric("min_cnxe", r.min_cnxe.cnxe, f"affine gamma {r.min_cnxe.gamma:.6g} delta {r.min_cnxe.delta:.6g}",
+               ci.get("min_cnxe")),
         Metric("min_cnxe_gamma", r.min_cnxe.gamma), Metric("min_cnxe_delta", r.min_cnxe.delta),
         Metric("min_cnxe_pav", r.min_cnxe_pav, "global PAV lower bound"),
         Metric("lb_cnxe", r.lb_cnxe, "per-query PAV"),
@@ -153,12 +183,29 @@ def main(argv):
         lambda mask: figures.quesst_group(tr, mask, p_tar, thr, a.use_decisions, rk),
         figures.QUESST_COLUMNS, figures.HEADLINE["quesst"], bins, np.ones(tr.n_queries, bool))
     extra = {"breakdowns": figures.merged_breakdowns(a.exp_dir, "quesst", groups), "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
-                        "reference": ref.source, "detections_format": hyp.fmt}}
+                        "reference": ref.source, "detections_format": hyp.fmt}, **more}
     path = write_scores(a.exp_dir, "quesst", metrics, "quesst", extra)
     write_scores(a.exp_dir, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None)
     print("\n".join(lines))
     print(f"{os.path.basename(sys.argv[0])}: wrote {path} and {det_dir}/score.out", file=sys.stderr)
     return 0
+
+
+def quesst_intervals(a, tr, r) -> tuple[dict, dict]:
+    """Per-query table saved for compare_systems, intervals with --bootstrap, data identity."""
+    from termeval.bootstrap.engine import bootstrap_ci
+    from termeval.bootstrap.quesst import query_table
+    from termeval.bootstrap.units import data_identity, save_units, units_path
+    accept = tr.decision if a.use_decisions else tr.score >= r.act_threshold
+    us = query_table(tr, r, accept)
+    save_units(units_path(a.exp_dir, "quesst_query"), us)
+    ci = bootstrap_ci(us, a.bootstrap, a.seed, a.ci) if a.bootstrap > 0 else {}
+    files = [f for f in (os.path.join(a.kws_dir, x) for x in sorted(os.listdir(a.kws_dir))) if os.path.isfile(f)]
+    settings = {k: getattr(a, k) for k in ("p_target", "c_miss", "c_fa", "eff_prior", "default_score",
+                                           "act_threshold", "use_decisions")}
+    more = {"data_id": data_identity(files, settings),
+            "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": "query"}}
+    return ci, more
 
 
 if __name__ == "__main__":

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Processing-load figures of MediaEval SWS 2013 (seed §4.3): ISF, SSF, PMU and PL.
+"""Processing-load figures of MediaEval SWS 2013 (Rodriguez-Fuentes and Penagarikano 2013 §4.3, docs/std.md §5): ISF, SSF, PMU and PL.
 
 Usage: python -m termeval.bin.score_resources [options] <kws-data-dir-or-ecf> <exp-dir>
  e.g.: python -m termeval.bin.score_resources --query-durations data/example_std/kws/query2dur data/example_std/kws exp/example_std
 
 Phase figures come from <exp-dir>/resources/{index,search} (utils/measure_resources.sh), or
-from --resources-file (std-spec §5.2 layout: [audio] t_omega_s/t_query_s, [index]/[search]
+from --resources-file (docs/std.md §5.2 layout: [audio] t_omega_s/t_query_s, [index]/[search]
 cpu_s or wall_s+cores and pmu_gb, [report] lambda/ssf_unit/hardware), which wins where it
 gives a value. Command-line options win over both.
 T_audio: the ECF's excerpt duration (overlaps merged) of <kws-data-dir-or-ecf> (a kws dir
@@ -22,8 +22,10 @@ chosen unit. Written to <exp-dir>/scores/resources and scores.json.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Sequence
 
 from termeval.cli import make_parser, positive_float, prob, run
 from termeval.errors import InputError
@@ -31,17 +33,22 @@ from termeval.scores import Metric, write_scores
 from termeval.std import resources as R
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--lambda", dest="lam", type=prob, default=None, help="default 0.1 (seed)")
     p.add_argument("--ssf-unit", choices=("hour", "second"), default=None, help="default hour (as the seed)")
-    p.add_argument("--resources-file", default="", help="std-spec §5.2 key=value file")
+    p.add_argument("--resources-file", default="", help="docs/std.md §5.2 key=value file")
     p.add_argument("--query-durations", default="", help="`<example-id> <seconds>` file")
     p.add_argument("--query-duration", type=positive_float, default=None, help="T_query in seconds")
     p.add_argument("--audio-duration", type=positive_float, default=None, help="T_audio in seconds (overrides)")
     p.add_argument("reference")
     p.add_argument("exp_dir")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     prog = os.path.basename(sys.argv[0])
 
     rf = R.read_resources_file(a.resources_file) if a.resources_file else {}

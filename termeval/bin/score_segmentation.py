@@ -10,11 +10,14 @@ Usage (normally through steps/score_segmentation.sh):
       statistics of the J-th share of the utterances -> <exp-dir>/<stage>/stats.J.json
   ... --merge N <data-dir> <segmentation> <exp-dir>
       add up stats.1..N.json -> <exp-dir>/scores/<stage>, scores.json, details/<stage>/
-<stage> is `segmentation` (--level word) or `segmentation_phone` (--level phone; metric names
-get a `phone_` prefix). The segmentation is a ZeroSpeech class file, an interval file
+<stage> is `segmentation` (--level word) or `segmentation_phone` (--level phone); metric names are
+prefixed `word_` or `phone_`, so they never collide with zrc2020's names in one exp dir). The segmentation is a ZeroSpeech class file, an interval file
 `<utt-or-file> <onset> <offset> [<label>]` (seconds) or a directory of per-utterance
 `<start> <end> <label>` files in frames (vqwordseg `intervals/`). Definitions and the
 differences of --compat vqwordseg: docs/segmentation.md.
+Always writes the per-unit statistics <exp-dir>/units/units.<stage>_file.npz (for
+steps/compare_systems.sh); with --bootstrap N a percentile interval for every metric, resampling
+recordings or speakers (--bootstrap-unit; docs/uncertainty.md).
 """
 from __future__ import annotations
 
@@ -23,7 +26,9 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.cli import make_parser, run
+from termeval.bootstrap.segmentation import ci_hook, reference_files
+from termeval.cli import (
+    add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_float, run)
 from termeval.errors import InputError
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.report import merge, stage_name, write_report
@@ -36,16 +41,17 @@ def get_parser():
     p.add_argument("data_dir")
     p.add_argument("segmentation")
     p.add_argument("exp_dir")
-    p.add_argument("--tolerance", type=float, default=0.02, help="seconds (default 0.02)")
-    p.add_argument("--frame-shift", type=float, default=0.01, help="seconds per frame (default 0.01)")
+    p.add_argument("--tolerance", type=nonneg_float, default=0.02, help="seconds (default 0.02)")
+    p.add_argument("--frame-shift", type=positive_float, default=0.01, help="seconds per frame (default 0.01)")
     p.add_argument("--level", choices=["word", "phone"], default="word")
     p.add_argument("--compat", choices=["none", "vqwordseg"], default="none")
     p.add_argument("--segments", default="auto",
                    help="Kaldi segments file of the utterances; auto: <data-dir>/segments if present, "
                         "else whole files; none: whole files")
-    p.add_argument("--job", type=int, default=None)
-    p.add_argument("--nj", type=int, default=1)
-    p.add_argument("--merge", type=int, default=None, metavar="N")
+    add_job_options(p, "utterances", "<exp-dir>/<stage>/stats.J.json")
+    add_bootstrap_options(p, "recordings or speakers")
+    p.add_argument("--bootstrap-unit", choices=["file", "speaker"], default="file",
+                   help="resampling unit: recordings or speakers (default file)")
     return p
 
 
@@ -74,6 +80,7 @@ def compute(args, s: Settings, jobs: list[int]) -> list[dict]:
     for j in jobs:
         st = job_stats(ref, pred, utts, shares[j - 1], s)
         st["speakers"] = {u: utts.speaker[i] for i, u in enumerate(utts.ids)} if j == 1 else {}
+        st["recos"] = {u: gold.files[int(utts.reco[i])] for i, u in enumerate(utts.ids)} if j == 1 else {}
         st["all_clusters"] = list(pred.labels) if j == 1 else []
         st["has_labels"] = bool(pred.labels)
         st["input_counts"] = pred.counts
@@ -88,8 +95,12 @@ def report(args, s: Settings, stats: list[dict]) -> None:
     notes = [f"utterances: {'whole files' if first['utterances'] == 'files' else first['utterances']}"]
     if s.compat == "vqwordseg" and m["utts_skipped"]:
         notes.append(f"{m['utts_skipped']} utterances without reference or prediction skipped (as vqwordseg)")
+    settings = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level, "compat": s.compat}
+    hook = ci_hook(args.exp_dir, stage_name(s), stats, m, settings,
+                   reference_files(args.data_dir, _segments_path(args)), args.bootstrap, args.seed, args.ci,
+                   args.bootstrap_unit)
     metrics = write_report(args.exp_dir, m, s, first["speakers"], first["all_clusters"],
-                           first["has_labels"], notes, dict(first["input_counts"]))
+                           first["has_labels"], notes, dict(first["input_counts"]), hook)
     for x in metrics:
         print(f"{x.name} {x.value if x.value is not None else '-'}", file=sys.stderr)
 
@@ -99,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     s = Settings(args.tolerance, args.frame_shift, args.level, args.compat)
     if args.nj < 1:
         raise InputError(f"--nj must be >= 1, got {args.nj}")
+    if args.bootstrap < 0 or not 0 < args.ci < 1:
+        raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {args.bootstrap} and {args.ci}")
     if args.merge is not None:
         stats = []
         for j in range(1, args.merge + 1):

@@ -14,15 +14,24 @@ per-group headline values under "breakdowns" -> "std") and <exp-dir>/details/ (p
 ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.md. Also writes the per-term statistics units/units.std_term.npz
 (steps/compare_systems.sh); with --bootstrap N, percentile intervals of ATWV/MTWV/OTWV over
 terms (docs/uncertainty.md).
+
+Jobs (steps/score_std.sh --nj N): `--nj N --job J` aligns only job J's range of terms (ranges
+balanced by detections) into <exp-dir>/std/align.J.npz; `--merge N` then scores from the N
+alignments; the output is identical to a single run. --compat kaldi is scored whole in the
+merge (the jobs do nothing): compute-atwv's float32 running means follow the whole list.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Sequence
 
 import numpy as np
 
-from termeval.cli import finite_float, make_parser, nonneg_float, open_prob, positive_float, run, str2bool
+from termeval.cli import (
+    add_bootstrap_options, add_job_options, finite_float, make_parser, nonneg_float,
+    open_prob, positive_float, run, str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.textio import atomic_write
@@ -32,7 +41,7 @@ KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_m
         "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta"]
 
 
-def build_parser():
+def get_parser() -> argparse.ArgumentParser:
     p = make_parser(__doc__)
     p.add_argument("kws_dir")
     p.add_argument("detections")
@@ -66,9 +75,8 @@ def build_parser():
     p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
     p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
     p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
-    p.add_argument("--bootstrap", type=int, default=0, help="resamples of terms for intervals (default 0 = off)")
-    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
+    add_bootstrap_options(p, "terms")
+    add_job_options(p, "terms", "<exp-dir>/std/align.J.npz")
     return p
 
 
@@ -82,10 +90,10 @@ def _floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[fl
     return v
 
 
-def main(argv) -> int:
-    args = build_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    args = get_parser().parse_args(argv)
     import math
-    from termeval.std.score import Params, load_kws_dir, score_std
+    from termeval.std.score import Params, load_kws_dir
     from termeval.std.detections import read_detections
     for path in (args.kws_dir, args.detections):
         if not os.path.exists(path):
@@ -94,7 +102,16 @@ def main(argv) -> int:
         raise InputError("--tolerance must be >= 0")
     if args.trials_per_sec <= 0:
         raise InputError("--trials-per-sec must be > 0")
+    if args.job is not None and args.merge is not None:
+        raise InputError("--job and --merge exclude each other")
+    if args.nj < 1 or (args.merge is not None and args.merge < 1):
+        raise InputError("--nj and --merge must be >= 1")
     if args.compat == "kaldi":
+        # compute-atwv's running float32 means follow the keyword order of the whole list, so
+        # --compat kaldi is not split: the jobs do nothing and the merge scores everything.
+        if args.job is not None:
+            print(f"{os.path.basename(sys.argv[0])}: --compat kaldi is scored in the merge step", file=sys.stderr)
+            return 0
         from termeval.std import kaldi_atwv
         return kaldi_atwv.run_compat(args)
     from termeval.std.termlist import parse_term_attr
@@ -114,7 +131,13 @@ def main(argv) -> int:
     p_at = tuple(int(x) for x in _floats(args.p_at, "p-at", 1.0))
     kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
     dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
-    res = score_std(kws, dets, params)
+    from termeval.std import jobs
+    from termeval.std.score import align_terms, finish, prepare
+    prep = prepare(kws, dets, params)
+    if args.job is not None:     # one job of score_std.sh --nj: align a term range, no output
+        jobs.run_std_job(prep, args.exp_dir, args.nj, args.job)
+        return 0
+    res = finish(prep, jobs.merge_std_jobs(prep, args.exp_dir, args.merge) if args.merge else align_terms(prep))
     for w in res.warnings:
         print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
     details = os.path.join(args.exp_dir, "details")

@@ -13,10 +13,12 @@ Usage (normally through steps/score_tde_folds.sh):
 """
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 import time
+from typing import Sequence
 
 import numpy as np
 
@@ -35,7 +37,7 @@ def resolve_folds(folds: str, data_dir: str) -> str:
             return prefix
         raise InputError("--folds auto: the data dir has no fold files (folds.split, "
                          "folds.intervals.cross, folds.intervals.within); pass --folds <prefix> "
-                         "(e.g. ../shared/data/zr17_tde17/mandarin) or --folds none", data_dir)
+                         "(e.g. <challenge-dir>/mandarin) or --folds none", data_dir)
     return folds
 
 
@@ -155,7 +157,8 @@ def do_merge(args) -> None:
             log(f"  {k:16s} cross {values['cross_' + k]:.4f}  within {values.get('within_' + k, float('nan')):.4f}")
 
 
-def main(argv) -> int:
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     ap = make_parser(__doc__)
     ap.add_argument("--benchmark", choices=sorted(MODE_OF), default="zr2015")
     ap.add_argument("--folds", default="auto",
@@ -172,7 +175,11 @@ def main(argv) -> int:
     ap.add_argument("data_dir")
     ap.add_argument("class_file")
     ap.add_argument("exp_dir")
-    args = ap.parse_args(argv)
+    return ap
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = get_parser().parse_args(argv)
     if args.job is not None:
         if not 1 <= args.job <= args.nj:
             ap.error("--job must be in 1..--nj")

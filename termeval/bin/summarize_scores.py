@@ -35,10 +35,12 @@ HEADLINE: dict[str, list[str]] = {
             "n_terms", "n_targets"],
     "quesst": ["act_twv", "max_twv", "max_twv_threshold", "act_cnxe", "min_cnxe", "ub_twv", "lb_cnxe"],
     "resources": ["isf", "ssf", "pmu_index", "pmu_search", "pl"],
-    "segmentation": ["boundary_precision", "boundary_recall", "boundary_fscore", "os", "r_value",
-                     "token_fscore", "purity", "v_measure", "nmi", "one_to_one_accuracy"],
+    "segmentation": ["word_boundary_precision", "word_boundary_recall", "word_boundary_fscore",
+                     "word_boundary_os", "word_boundary_rvalue", "word_token_fscore", "word_purity",
+                     "word_v_measure", "word_nmi", "word_o2o_accuracy"],
 }
 HEADLINE["zr2017"] = HEADLINE["zr2015"]
+HEADLINE["segmentation_phone"] = [k.replace("word_", "phone_", 1) for k in HEADLINE["segmentation"]]
 TDE_STAGES = {"matching", "clustering", "parsing"}
 SKIP_STAGES = {"prepare", "tde15_input"}
 

@@ -13,11 +13,13 @@ metric (NED and grouping resample classes, the others files or speakers; docs/un
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Sequence
 
 from termeval.bootstrap.units import data_identity
-from termeval.cli import make_parser, positive_int, run
+from termeval.cli import add_bootstrap_options, make_parser, positive_int, run
 from termeval.errors import InputError
 from termeval.zrc2020 import goldcache
 from termeval.zrc2020.report import final_scores, write_report
@@ -25,18 +27,21 @@ from termeval.zrc2020.stats import Corpus, merge, read_shard
 from termeval.zrc2020.units import save_and_bootstrap
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--nj", type=positive_int, default=1, help="number of jobs of python -m termeval.bin.tde_stats (default 1)")
     p.add_argument("--benchmark", default="zrc2020", choices=("zrc2020",), help="default zrc2020")
-    p.add_argument("--bootstrap", type=int, default=0, help="resamples for confidence intervals (default 0 = off)")
-    p.add_argument("--seed", type=int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=float, default=0.95, help="confidence level (default 0.95)")
+    add_bootstrap_options(p, "classes, recordings or speakers")
     p.add_argument("--bootstrap-unit", default="file", choices=("file", "speaker"),
                    help="resampling unit of the non-class metrics (default file)")
     p.add_argument("data_dir")
     p.add_argument("exp_dir")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     if a.bootstrap < 0 or not 0 < a.ci < 1:
         raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {a.bootstrap} and {a.ci}")
     paths = [os.path.join(a.exp_dir, "tde", f"stats.{j}") for j in range(1, a.nj + 1)]

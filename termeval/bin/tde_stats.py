@@ -13,9 +13,11 @@ which the merge (and later runs) load instead of parsing the text again.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 import time
+from typing import Sequence
 
 from termeval.cli import make_parser, positive_int, run
 from termeval.data import load_classes
@@ -24,14 +26,19 @@ from termeval.zrc2020 import goldcache
 from termeval.zrc2020.stats import Corpus, compute_shard, shard_ranges, write_shard
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--nj", type=positive_int, default=1, help="number of jobs (default 1)")
     p.add_argument("--workers", type=positive_int, default=1, help="edit-distance threads per job (default 1)")
     p.add_argument("data_dir")
     p.add_argument("exp_dir")
     p.add_argument("job", type=positive_int)
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     if a.nj < 1 or not 1 <= a.job <= a.nj:
         raise InputError(f"job {a.job} is not in 1..{a.nj}")
     t = time.time()

@@ -8,20 +8,27 @@ See utils/validate_alignment_dir.sh --help for the list of checks.
 """
 from __future__ import annotations
 
+import argparse
 import gc
 import os
 import sys
+from typing import Sequence
 
 from termeval.cli import make_parser, nonneg_float, run
 from termeval.gold import validate_data_dir
 
 
-def main(argv):
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help)."""
     p = make_parser(__doc__)
     p.add_argument("--boundary-tolerance", type=nonneg_float, default=0.001)
     p.add_argument("--sil-label", default="SIL")
     p.add_argument("data_dir")
-    a = p.parse_args(argv)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    a = get_parser().parse_args(argv)
     enabled = gc.isenabled()
     gc.disable()  # many small objects, no cycles
     try:

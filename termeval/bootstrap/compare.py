@@ -6,6 +6,8 @@ paired tables are the ones whose units are shared by every system on the same da
                 class resample is not paired; NED and grouping use the per-file allocation)
   std_term      terms, for ATWV / MTWV / OTWV
   quesst_query  queries, for the QUESST figures
+  segmentation_file, segmentation_phone_file   recordings, for every segmentation metric
+                (cluster metrics from the resampled contingency cells of each system)
 Every system is compared with the first one (the baseline): diff = system - baseline.
 """
 from __future__ import annotations
@@ -20,9 +22,10 @@ from termeval.errors import InputError
 from termeval.scores import to_json_value
 from termeval.textio import atomic_write
 
-PAIRED = ("tde_file", "std_term", "quesst_query")
+PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file")
 HEADLINE = ("ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore",
-            "atwv", "mtwv", "otwv", "actual_cnxe", "min_cnxe")
+            "atwv", "mtwv", "otwv", "act_twv", "max_twv", "ub_twv", "act_cnxe", "min_cnxe",
+            "word_boundary_fscore", "word_v_measure", "word_purity")
 
 
 @dataclass
@@ -43,7 +46,7 @@ def load_system(exp_dir: str) -> System:
         raise InputError("no data identity in scores.json: re-score the system with this termeval", path)
     tables = {t: load_units(units_path(exp_dir, t)) for t in PAIRED if os.path.isfile(units_path(exp_dir, t))}
     if not tables:
-        raise InputError("no paired per-unit statistics (units/units.{tde_file,std_term,quesst_query}.npz)",
+        raise InputError(f"no paired per-unit statistics (units/units.{{{','.join(PAIRED)}}}.npz)",
                          os.path.join(exp_dir, "units"))
     return System(os.path.basename(os.path.normpath(exp_dir)), exp_dir, scores, tables)
 

@@ -45,6 +45,9 @@ def term_table(res, dets) -> UnitStats:
     target = (np.asarray(ali["det_ref"]) >= 0)[keep] if len(dterm) else np.zeros(0, bool)
     Q = len(ev)
     grid = _grid(score, tw.mtwv_threshold)
+    # fixed width GRID + 1 (repeating the last threshold): two systems' tables have the same
+    # columns, as paired comparisons need, whatever their numbers of distinct scores
+    grid = np.r_[grid, np.full(GRID + 1 - len(grid), grid[-1] if len(grid) else 0.0)]
     G = len(grid)
     pos = np.searchsorted(grid, score, side="right")          # thresholds 0..pos-1 accept it
     nt = np.maximum(ntrue, 1.0)

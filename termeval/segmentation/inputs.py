@@ -23,10 +23,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.classes import parse_class_file
-from termeval.data import Gold, Tier, load_tier
+from termeval.data import Gold, Tier, load_gold
 from termeval.errors import InputError
 from termeval.gold import read_segments, read_table
-from termeval.textio import iter_lines, read_map
+from termeval.textio import iter_lines
 
 NO_LABEL = -1
 
@@ -69,26 +69,10 @@ class Intervals:
 
 
 def load_gold_tier(data_dir: str, level: str) -> tuple[Gold, Tier]:
-    """The gold data dir with only the tier that is scored read (`words` or `phones`): reading
-    the 1.4 M phones of a 38 h corpus costs more than scoring the words."""
-    for name in ("phones", "words", "reco2dur", "utt2spk"):
-        p = os.path.join(data_dir, name)
-        if not os.path.isfile(p):
-            raise InputError(f"missing {name}: not a prepared gold data dir (see steps/prepare_gold.sh)", p)
-    dur = read_map(os.path.join(data_dir, "reco2dur"))
-    files = sorted(dur)
-    file_index = {f: i for i, f in enumerate(files)}
-    spk = read_map(os.path.join(data_dir, "utt2spk"))
-    missing = [f for f in files if f not in spk]
-    if missing:
-        raise InputError(f"{len(missing)} files have no speaker, e.g. {missing[0]}", os.path.join(data_dir, "utt2spk"))
-    tier = load_tier(os.path.join(data_dir, "words" if level == "word" else "phones"), file_index)
-    z = np.zeros(0)
-    empty = Tier(z.astype(np.int32), z, z, z.astype(np.int32), [], np.zeros(len(files) + 1, dtype=np.int64))
-    gold = Gold(files=files, file_index=file_index, phones=empty if level == "word" else tier,
-                words=tier if level == "word" else empty, speaker=[spk[f] for f in files],
-                duration=np.array([float(dur[f]) for f in files], dtype=np.float64), path=data_dir)
-    return gold, tier
+    """The gold data dir with only the tier that is scored read (`words` or `phones`)."""
+    name = "words" if level == "word" else "phones"
+    gold = load_gold(data_dir, tiers=(name,))
+    return gold, getattr(gold, name)
 
 
 def load_utterances(gold: Gold, segments: str | None) -> Utterances:

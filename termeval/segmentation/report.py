@@ -3,7 +3,7 @@ details (per utterance, per speaker, tolerance sweep + plot, cluster mappings)."
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -48,9 +48,12 @@ def _prf_row(c: np.ndarray) -> list[str]:
 
 def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                  all_clusters: list[str], has_labels: bool, extra_notes: list[str],
-                 counts: dict[str, int]) -> list[Metric]:
+                 counts: dict[str, int], ci_hook: Callable | None = None) -> list[Metric]:
+    """Score files and details. ci_hook(values, context) -> (intervals by metric name, extra
+    scores.json keys) is called before writing (termeval.bootstrap.segmentation); context:
+    the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits."""
     stage = stage_name(s)
-    pre = "" if s.level == "word" else "phone_"
+    pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir
     b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
     notes = list(extra_notes)
     bp, br, bf = prf(int(b[2]), int(b[1]), int(b[0]))
@@ -75,6 +78,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         Metric(pre + "token_fscore", tf),
     ]
     extra: dict[str, Any] = {}
+    ctx: dict[str, Any] = {"o2o": {}, "visit": None}
     details = os.path.join(exp_dir, "details", stage)
     os.makedirs(details, exist_ok=True)
     if has_labels:
@@ -88,6 +92,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
             cmax = np.zeros(len(table.clusters), dtype=np.int64)
             np.maximum.at(cmax, table.col, table.count)
             pur = compat.purity(cmax, sizes.astype(np.int64), rank)
+            ctx["visit"] = {table.clusters[k] for k in np.flatnonzero((sizes > 0) & (rank < int((sizes > 0).sum())))}
         else:
             o2o_map, o2o_hits = one_to_one(table)
             pur = q.purity
@@ -101,6 +106,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
             Metric(pre + "o2o_accuracy", o2o_hits / n if n else None,
                    f"{o2o_hits}/{n}, " + ("greedy" if s.compat == "vqwordseg" else "hungarian")),
         ]
+        ctx["o2o"] = {table.clusters[k]: table.labels[lab] for k, lab in o2o_map.items()}
         _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
         _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
     else:
@@ -117,6 +123,10 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                                          "fscore": prf(int(c[2]), int(c[1]), int(c[0]))[2]}
                                         for tol, c in zip(sweep_tols, sweep)],
                     "notes": notes}
+    if ci_hook is not None:
+        ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
+        metrics = [Metric(x.name, x.value, x.support, ci.get(x.name)) for x in metrics]
+        extra.update(more)
     write_scores(exp_dir, stage, metrics, "segmentation", extra)
     _write_breakdowns(details, m, speaker_of)
     _write_sweep(details, sweep_tols, sweep, os.path.basename(os.path.normpath(exp_dir)))

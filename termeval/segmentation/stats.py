@@ -71,6 +71,7 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
         "sweep": [c[rows].tolist() for c in out["sweep"]],
         "utts_skipped": int(len(sel) - len(rows)),
         "cells": [[], [], []],   # label names, cluster names, counts
+        "utt_cells": [[], [], [], []],   # the same per utterance (termeval.bootstrap.segmentation)
     }
     lab = out.get("label")
     if lab is not None and pred.labels:
@@ -78,6 +79,11 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
         t = contingency(lab[keep], out["cluster"][keep], out["label_names"], pred.labels)
         res["cells"] = [[t.labels[r] for r in t.row.tolist()], [t.clusters[c] for c in t.col.tolist()],
                         t.count.tolist()]
+        trip = np.stack((out["pred_utt"][keep], lab[keep], out["cluster"][keep]), axis=1).astype(np.int64)
+        trip, cnt = np.unique(trip.reshape(-1, 3), axis=0, return_counts=True)
+        res["utt_cells"] = [[utts.ids[u] for u in trip[:, 0].tolist()],
+                            [out["label_names"][x] for x in trip[:, 1].tolist()],
+                            [pred.labels[x] for x in trip[:, 2].tolist()], cnt.tolist()]
     return res
 
 

@@ -1,17 +1,17 @@
-"""Alignment of detections to reference occurrences (spec §2).
+"""Alignment of detections to reference occurrences (docs/std.md §2).
 
 `align_f4de` reproduces F4DE KWSEval's occurrence alignment: within each (term, file,
 channel) group a detection may align with an occurrence iff its mid-point lies in
 [ref.beg - tol, ref.end + tol]; the one-to-one matching maximises the total of
 joint = 1 + 1e-8 * timeCgr + 1e-6 * scoreCgr, i.e. the largest number of alignments first,
-then higher (group-normalised) scores, then larger time overlap (spec §2.2).
+then higher (group-normalised) scores, then larger time overlap (docs/std.md §2.2).
 
 Vectorised: candidate pairs come from two grouped binary searches (no pair loops). Connected
 clusters where every detection has one candidate (or every reference has one candidate) are
 solved exactly by a per-reference (per-detection) arg-max over the sorted pair table; only
 clusters where both sides branch go to an exact small Hungarian solver.
 
-`align_kaldi` reproduces compute-atwv's greedy rule (spec §2.4).
+`align_kaldi` reproduces compute-atwv's greedy rule (docs/std.md §2.4).
 """
 from __future__ import annotations
 
@@ -256,7 +256,7 @@ def align_kaldi(g_r: np.ndarray, beg_r: np.ndarray, end_r: np.ndarray,
                 g_d: np.ndarray, beg_d: np.ndarray, end_d: np.ndarray,
                 frames_per_sec: float = 100.0, max_distance: int = 50
                 ) -> tuple[np.ndarray, np.ndarray, dict]:
-    """Kaldi compute-atwv greedy alignment (spec §2.4), in input (file) order.
+    """Kaldi compute-atwv greedy alignment (docs/std.md §2.4), in input (file) order.
 
     Times are turned into integer frames (truncated, as compute-atwv parses them);
     centre = (start + end) // 2; a hypothesis may take an unused reference of its group whose

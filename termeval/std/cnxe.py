@@ -1,5 +1,5 @@
 """Normalised cross-entropy Cnxe, its affine minimum Cmin_nxe and the PAV bounds: the one
-implementation used by STD (score.py) and QUESST (quesst.py). Seed §4.2.3-4.2.5, spec §4.
+implementation used by STD (score.py) and QUESST (quesst.py). Rodriguez-Fuentes and Penagarikano 2013 §4.2.3-4.2.5, docs/std.md §4.
 
 Trials are *weighted points* (score, is_target, count): a point stands for `count` trials
 with that score, so the |Q| x N virtual non-target trials of SWS 2013 or the unreported

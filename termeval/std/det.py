@@ -1,6 +1,6 @@
 """DET points (term-weighted mean Pmiss/Pfa at every threshold) and matplotlib plots:
 det.png/det.pdf on probit (normal deviate) axes with the actual-decision and maximum-TWV
-points marked, and twv.png/twv.pdf (TWV against threshold). Spec §3.7.
+points marked, and twv.png/twv.pdf (TWV against threshold). docs/std.md §3.7.
 """
 from __future__ import annotations
 

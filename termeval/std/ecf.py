@@ -1,6 +1,6 @@
 """ECF (Experiment Control File) reader: the audio excerpts that were searched.
 
-Accepts the three dialects (F4DE/KWS, STDEval 2006, MediaEval SWS/QUESST; spec §1.1): only
+Accepts the three dialects (F4DE/KWS, STDEval 2006, MediaEval SWS/QUESST; docs/std.md §1.1): only
 `excerpt` elements with `audio_filename`, `channel`, `tbeg`, `dur` (and optional
 `source_type`) are used. File ids are normalised with `file_id` (directory and audio
 extension stripped) on every input, so `docA.wav` in an ECF matches `docA` in a detection list.

@@ -1,10 +1,9 @@
-"""Kaldi plain-text KWS references (spec §1.6): `hitlist` (`KWID utt-int start-frame end-frame
+"""Kaldi plain-text KWS references (docs/std.md §1.6): `hitlist` (`KWID utt-int start-frame end-frame
 score`), `utt.map` (`utt-name N`), optional `segments` (`utt reco start end`), `frame_length`,
 and durations from `utt2dur`/`reco2dur` (or a single number in `trials`).
 """
 from __future__ import annotations
 
-import math
 import os
 from typing import Optional
 
@@ -17,7 +16,7 @@ from termeval.std.ecf import Ecf, ecf_from_durations, file_id, round4
 from termeval.std.rttm import Occurrences, sort_occurrences
 from termeval.std.termlist import TermList
 from termeval.std.xmlsafe import clip
-from termeval.textio import iter_lines, read_map
+from termeval.textio import iter_lines, parse_float, read_map
 
 
 def read_utt_map(path: str) -> dict[str, str]:
@@ -81,12 +80,4 @@ def kaldi_ecf(kws_dir: str, segments) -> tuple[Optional[Ecf], Optional[float]]:
     raise InputError("Kaldi-style kws dir needs ecf.xml, utt2dur/reco2dur or trials", kws_dir)
 
 
-def _float(text: str, path: str, line: int, what: str = "time") -> float:
-    """A finite number; the message quotes at most ~200 characters of the text."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise InputError(f"{what} '{clip(text)}' is not a number", path, line) from None
-    if not math.isfinite(value):
-        raise InputError(f"{what} '{clip(text)}' is not a finite number", path, line)
-    return value
+_float = parse_float  # one finite-number parser for every text reader (termeval.textio)

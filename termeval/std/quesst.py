@@ -1,4 +1,4 @@
-"""QUESST-style per-document scoring (MediaEval QUESST 2014/2015 kit; std-spec §1.7, §4.2b).
+"""QUESST-style per-document scoring (MediaEval QUESST 2014/2015 kit; docs/std.md §1.7, §4.2b).
 
 Every (query, document) pair is a trial. A query's target trials are the documents it occurs
 in. The system's detections are reduced to one score per trial (the maximum over the
@@ -43,7 +43,7 @@ dataset tarballs, source not public): whether actTWV uses the Bayes threshold on
 treats several entries for one (query, document) (we keep the maximum); whether its minCnxe
 is affine (ours) or PAV (ours: min_cnxe_pav); its exact PAV tie rule and the conversion in
 the lower-bound line; whether its maxTWV sweep evaluates "reject all"; its float32
-arithmetic (values may differ in the last printed digits). Checked here instead: std-spec
+arithmetic (values may differ in the last printed digits). Checked here instead: docs/std.md
 §6.4 vectors to 1e-6, hand-computed TWV cases, PAV <= affine <= min(1, act), the PAV run
 compression against a textbook PAV, and agreement with the second (retired)
 implementations kept as cross-checks in tests/std/test_kernel_crosscheck.py.
@@ -134,6 +134,26 @@ def build_trials(query_ids: list[str], n_docs: int,
     target_q/target_d: the (query, document) pairs where the query occurs (duplicates
     allowed). det_*: detections, any number per pair (reduced to the max score).
     """
+    keys, sc, dc = reduce_pairs(det_q, det_d, det_score, det_decision, n_docs)
+    return trials_from_pairs(query_ids, n_docs, target_q, target_d, keys, sc, dc, len(det_q), default_score)
+
+
+def reduce_pairs(det_q: np.ndarray, det_d: np.ndarray, det_score: np.ndarray,
+                 det_decision: np.ndarray | None, n_docs: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(pair keys query * n_docs + document ascending, max score, its decision): the per-pair
+    reduction, independent per query (score_quesst.sh --nj splits it by query ranges)."""
+    det_q = np.asarray(det_q, np.int64)
+    det_d = np.asarray(det_d, np.int64)
+    det_score = np.asarray(det_score, np.float64)
+    dec = (np.ones(len(det_q), bool) if det_decision is None
+           else np.asarray(det_decision, bool))
+    return reduce_max(det_q * max(int(n_docs), 1) + det_d, det_score, dec)
+
+
+def trials_from_pairs(query_ids: list[str], n_docs: int, target_q: np.ndarray, target_d: np.ndarray,
+                      keys: np.ndarray, sc: np.ndarray, dc: np.ndarray, n_det: int,
+                      default_score: float) -> Trials:
+    """Trial points from the reduced pairs (reduce_pairs) of n_det detections."""
     if not math.isfinite(default_score):
         raise InputError(f"the default score must be finite, got {default_score}")
     nq = len(query_ids)
@@ -149,14 +169,6 @@ def build_trials(query_ids: list[str], n_docs: int,
     if K == 0:
         raise InputError("no query occurs in any document: nothing to score")
     n_target = n_target_all[keep].astype(np.int64)
-
-    det_q = np.asarray(det_q, np.int64)
-    det_d = np.asarray(det_d, np.int64)
-    det_score = np.asarray(det_score, np.float64)
-    dec = (np.ones(len(det_q), bool) if det_decision is None
-           else np.asarray(det_decision, bool))
-    n_det = len(det_q)
-    keys, sc, dc = reduce_max(det_q * D + det_d, det_score, dec)
     n_duplicates = n_det - len(keys)
     gq = keys // D
     seen = keep[gq]
@@ -355,7 +367,7 @@ def java_float(x: float | None) -> str:
 
 
 def kit_lines(r: QuesstResult) -> list[str]:
-    """The five headline lines in the QUESST 2015 kit's layout (std-spec §3.8)."""
+    """The five headline lines in the QUESST 2015 kit's layout (docs/std.md §3.8)."""
     c = r.counts
     return [
         f"Scores: {c['n_trials']} ({c['n_queries']} model x {c['n_documents']} test)  "

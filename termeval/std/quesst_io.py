@@ -1,7 +1,7 @@
 """Inputs of QUESST-style per-document scoring: the reference (ECF + RTTM + term list, a
 Kaldi kws dir, or the simple `documents`/`queries`/`targets` lists), the system's pair
 scores (any STD detection format or `<query> <document> <score> [YES|NO]`), and their
-mapping onto trial points (termeval.std.quesst.build_trials).
+mapping onto trial points (termeval.std.quesst.trials_from_pairs).
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.std.quesst import Trials, build_trials
+from termeval.std.quesst import Trials, reduce_pairs, trials_from_pairs
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -207,14 +207,22 @@ def read_pair_scores(path: str, fmt: str = "auto") -> PairScores:
                       np.asarray(det.file, np.int64), det.score, dec, det.fmt, path)
 
 
-def trials_from_inputs(ref: Reference, hyp: PairScores, default_score: float | str = "min"
-                       ) -> tuple[Trials, list[str]]:
-    """Map the system's ids onto the reference and build the trial points.
+@dataclass
+class Mapped:
+    """The system's detections on the reference's query/document indices (outside ones dropped)."""
+    query: np.ndarray
+    doc: np.ndarray
+    score: np.ndarray
+    decision: np.ndarray | None
+    n_outside: int
+    default: float
+    warnings: list[str]
 
-    Unknown query ids are an error (as in F4DE); detections in documents outside the reference
-    are dropped, counted and reported. default_score 'min' = the minimum submitted score
-    (seed eq. 42). Returns (trials, warnings).
-    """
+
+def map_detections(ref: Reference, hyp: PairScores, default_score: float | str = "min") -> Mapped:
+    """Map the system's ids onto the reference. Unknown query ids are an error (as in F4DE);
+    detections in documents outside the reference are dropped, counted and reported.
+    default_score 'min' = the minimum submitted score (seed eq. 42)."""
     warnings = list(ref.notes)
     qindex = {q: i for i, q in enumerate(ref.query_ids)}
     dindex = {d: i for i, d in enumerate(ref.doc_ids)}
@@ -239,12 +247,36 @@ def trials_from_inputs(ref: Reference, hyp: PairScores, default_score: float | s
     else:
         default = float(default_score)
     dec = hyp.decision[keep] if hyp.decision is not None else None
-    tr = build_trials(ref.query_ids, len(ref.doc_ids), ref.target_q, ref.target_d,
-                      q[keep], d[keep], hyp.score[keep], default, dec)
-    tr.counts["default_score"] = default
-    tr.counts["n_outside_documents"] = int(out.sum())
+    return Mapped(q[keep], d[keep], hyp.score[keep], dec, int(out.sum()), default, warnings)
+
+
+def reduce_queries(m: Mapped, n_docs: int, lo: int = 0, hi: int | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """reduce_pairs on the detections of the reference queries lo <= q < hi."""
+    sel = (m.query >= lo) & (m.query < (np.iinfo(np.int64).max if hi is None else hi))
+    return reduce_pairs(m.query[sel], m.doc[sel], m.score[sel],
+                        None if m.decision is None else m.decision[sel], n_docs)
+
+
+def trials_from_inputs(ref: Reference, hyp: PairScores, default_score: float | str = "min"
+                       ) -> tuple[Trials, list[str]]:
+    """Map the system's ids onto the reference and build the trial points: (trials, warnings)."""
+    return trials_from_mapped(ref, map_detections(ref, hyp, default_score))
+
+
+def trials_from_mapped(ref: Reference, m: Mapped,
+                       pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+                       ) -> tuple[Trials, list[str]]:
+    """The trial points of mapped detections; `pairs`: their reduced pairs when jobs computed
+    them (termeval.std.jobs), else reduced here. Returns (trials, warnings)."""
+    warnings = list(m.warnings)
+    keys, sc, dc = pairs if pairs is not None else reduce_queries(m, len(ref.doc_ids))
+    tr = trials_from_pairs(ref.query_ids, len(ref.doc_ids), ref.target_q, ref.target_d,
+                           keys, sc, dc, len(m.query), m.default)
+    tr.counts["default_score"] = m.default
+    tr.counts["n_outside_documents"] = m.n_outside
     if tr.counts["n_duplicates"]:
-        warnings.append(f"{int(keep.sum())} detections reduced to {tr.counts['n_given'] + tr.counts['n_unseen_query_trials']} "
+        warnings.append(f"{len(m.query)} detections reduced to {tr.counts['n_given'] + tr.counts['n_unseen_query_trials']} "
                         "(query, document) trials: the maximum score of each pair was kept")
     if tr.counts["n_unseen_queries"]:
         warnings.append(f"Removing unseen models: {tr.counts['n_unseen_queries']} query(ies) "

@@ -1,4 +1,4 @@
-"""Processing-resource figures of MediaEval SWS 2013 (seed §4.3; std-spec §5): ISF, SSF, PMU
+"""Processing-resource figures of MediaEval SWS 2013 (Rodriguez-Fuentes and Penagarikano 2013 §4.3; docs/std.md §5): ISF, SSF, PMU
 and PL, from measured phases or a resources file.
 
 Measurement: termeval.std.measure (`measure`, `host_info`, re-exported here).
@@ -132,7 +132,7 @@ def _gb(kv: dict, path: str, section: str | None = None) -> float | None:
 
 
 def read_resources_file(path: str) -> dict:
-    """The std-spec §5.2 file: sections [audio] (t_omega_s, t_query_s), [index] and [search]
+    """The docs/std.md §5.2 file: sections [audio] (t_omega_s, t_query_s), [index] and [search]
     (cpu_s, or wall_s and cores; pmu_gb or peak_mem_kb), [report] (lambda, ssf_unit,
     hardware). Values may be quoted; '#' starts a comment. Returns a plain dict; every value
     is checked here, so that a bad one is reported with this file and its line."""

@@ -1,4 +1,4 @@
-"""RTTM reference reader and F4DE-style term occurrence finder (spec §1.2).
+"""RTTM reference reader and F4DE-style term occurrence finder (docs/std.md §1.2).
 
 Only LEXEME records are used (SPEAKER/NOSCORE/NON-LEX... are skipped). A term's occurrences
 are found as F4DE's RTTMList::findTermOccurrences does: the first token must equal the

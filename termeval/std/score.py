@@ -1,11 +1,14 @@
 """STD scoring pipeline: load a kws data dir and a detection list, align, and compute the
-TWV family, DET points and Cnxe (spec §1-§4). Pure functions over numpy arrays; the command
+TWV family, DET points and Cnxe (docs/std.md §1-§4). Pure functions over numpy arrays; the command
 line wrapper is python -m termeval.bin.score_std.
+
+Three steps, so that the alignment can be split into jobs over term ranges (score_std.sh
+--nj): prepare() (inputs -> scored detections/references, counts, operating point),
+align_terms() (one term range), finish() (every figure from the merged alignment).
+score_std() chains them over all terms; termeval.std.jobs splits and merges.
 """
 from __future__ import annotations
 
-import math
-import os
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -14,10 +17,10 @@ import numpy as np
 from termeval.errors import InputError
 from termeval.std import cnxe as cx
 from termeval.std.align import align_f4de, align_kaldi
-from termeval.std.detections import UNSET, YES, Detections, read_detections
-from termeval.std.ecf import Ecf, in_ecf, read_ecf
-from termeval.std.rttm import Occurrences, find_occurrences, read_rttm
-from termeval.std.termlist import TermList, read_keywords_txt, read_termlist
+from termeval.std.detections import UNSET, YES, Detections
+from termeval.std.ecf import in_ecf
+from termeval.std.kwsdir import KwsData, load_kws_dir  # noqa: F401 (load_kws_dir: public here too)
+from termeval.std.termlist import TermList
 from termeval.std.twv import TwvResult, beta_from, compute_twv, trials_per_term
 
 PRESETS = {
@@ -49,68 +52,6 @@ class Params:
 
 
 @dataclass
-class KwsData:
-    """The reference of a kws data dir: ECF (None when only a total duration is known),
-    terms, occurrences (before ECF filtering)."""
-    ecf: Optional[Ecf]
-    terms: TermList
-    occ: Occurrences
-    t_audio: Optional[float] = None
-    frame_length: float = 0.01
-    utt_map: Optional[dict] = None
-    segments: Optional[dict] = None
-    kind: str = "xml"
-
-
-def _first(d: str, names: list[str]) -> Optional[str]:
-    for n in names:
-        p = os.path.join(d, n)
-        if os.path.exists(p):
-            return p
-    return None
-
-
-def load_kws_dir(kws_dir: str, ecf: Optional[str] = None, rttm: Optional[str] = None,
-                 termlist: Optional[str] = None, find_threshold: float = 0.5) -> KwsData:
-    """Load `<kws-data-dir>`: ecf.xml + rttm + tlist.xml|kwlist.xml (XML style), or Kaldi
-    hitlist (+ utt.map, segments, frame_length, utt2dur/reco2dur/trials, keywords.txt or a
-    term list). Explicit paths override the names in the directory."""
-    from termeval.std import kaldi
-    if not os.path.isdir(kws_dir):
-        raise InputError("kws data dir not found", kws_dir)
-    ecf = ecf or _first(kws_dir, ["ecf.xml", "ecf"])
-    termlist = termlist or _first(kws_dir, ["tlist.xml", "kwlist.xml", "termlist.xml", "keywords.xml"])
-    rttm = rttm or _first(kws_dir, ["rttm", "ref.rttm", "reference.rttm"])
-    hitlist = _first(kws_dir, ["hitlist"])
-    if rttm is None and hitlist is None:
-        raise InputError("no reference: expected 'rttm' or a Kaldi 'hitlist'", kws_dir)
-    if rttm is not None:
-        if ecf is None:
-            raise InputError("no ecf.xml", kws_dir)
-        if termlist is None:
-            raise InputError("no term list: expected tlist.xml or kwlist.xml", kws_dir)
-        terms = read_termlist(termlist)
-        occ = find_occurrences(read_rttm(rttm), terms, find_threshold)
-        return KwsData(read_ecf(ecf), terms, occ)
-    fl = kaldi.read_frame_length(kws_dir)
-    um = _first(kws_dir, ["utt.map"])
-    utt_map = kaldi.read_utt_map(um) if um else None
-    seg = _first(kws_dir, ["segments"])
-    segments = kaldi.read_segments(seg) if seg else None
-    if termlist is not None:
-        terms = read_termlist(termlist)
-    else:
-        kw = _first(kws_dir, ["keywords.txt"])
-        terms = read_keywords_txt(kw) if kw else None
-    terms, occ = kaldi.read_hitlist(hitlist, terms, fl, utt_map, segments)
-    if ecf is not None:
-        e, t = read_ecf(ecf), None
-    else:
-        e, t = kaldi.kaldi_ecf(kws_dir, segments)
-    return KwsData(e, terms, occ, t, fl, utt_map, segments, "kaldi")
-
-
-@dataclass
 class StdResult:
     metrics: dict                 # the scores.json keys
     extra: dict                   # counts/warnings/parameters for scores.json "std" section
@@ -135,7 +76,44 @@ def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
     return np.fromiter((vocab.setdefault(v, len(vocab)) for v in values), dtype=np.int64, count=len(values))
 
 
-def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
+@dataclass
+class Prepared:
+    """A scoring task up to the alignment (prepare()); align_terms() works on term ranges of
+    it and finish() computes every figure from it and the merged alignment."""
+    kws: KwsData
+    dets: Detections
+    params: Params
+    warnings: list[str]
+    n_terms: int
+    dterm: np.ndarray          # term of each detection
+    di: np.ndarray             # scored detections (selected terms, inside the ECF), ascending
+    ri: np.ndarray             # scored reference occurrences, ascending
+    g_d: np.ndarray            # alignment group (term, file, channel) of di / ri
+    g_r: np.ndarray
+    yes_all: np.ndarray
+    ntrue: np.ndarray
+    evaluated: np.ndarray
+    t_audio: float
+    n_trials: int
+    p_target: float
+    c_miss: float
+    c_fa: float
+    beta: float
+    file_vocab: list
+    counts: dict
+
+
+@dataclass
+class Alignment:
+    """Aligned pairs as global indices (detection -> reference occurrence) + solver stats."""
+    det: np.ndarray
+    ref: np.ndarray
+    stats: dict
+
+
+def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
+    """Everything before the alignment: term selection, ECF filtering, decisions, counts,
+    operating point, and the alignment groups of the scored detections and references."""
     warnings: list[str] = []
     terms = kws.terms
     Q = len(terms)
@@ -219,17 +197,6 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
         warnings.append(f"{int(unset.sum())} detection(s) without a YES/NO decision: YES iff score >= "
                         f"{p.decision_threshold:g}")
     yes_all = dec == YES
-    # --- alignment (terms x files x channels groups)
-    G = np.int64(len(fvocab) + 1) * NC
-    g_d = dterm[di] * G + dkey[di]
-    g_r = occ.term[ri].astype(np.int64) * G + rkey[ri]
-    if p.align == "kaldi":
-        dm, rm, astats = align_kaldi(g_r, occ.beg[ri], occ.end[ri], g_d, dbeg[di], dend[di],
-                                     max_distance=int(round(p.tolerance * 100)))
-    else:
-        srange = (dets.min_score, dets.max_score) if dets.min_score is not None else None
-        dm, rm, astats = align_f4de(g_r, occ.beg[ri], occ.end[ri], g_d, dbeg[di], dend[di],
-                                    dets.score[di], p.tolerance, srange, dur_d=dets.dur[di])
     if dets.min_score is not None and len(dets) and (dets.score.min() < dets.min_score or dets.score.max() > dets.max_score):
         msg = (f"scores outside the header's min_score/max_score [{dets.min_score:g}, {dets.max_score:g}] "
                "(F4DE aborts; the header range still normalises the tie-break)")
@@ -245,12 +212,6 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
             raise InputError("Inconsistent NO/YES decision boundary across blocks (F4DE refuses "
                              "this input; drop --compat f4de to score it)", dets.path)
         warnings.append(msg)
-    # --- trials of evaluated terms
-    ev_d = evaluated[dterm[di]]
-    tt = dterm[di][ev_d]
-    tscore = dets.score[di][ev_d]
-    tyes = yes_all[di][ev_d]
-    ttarget = dm[ev_d] >= 0
     f4de_div = p.compat_f4de
     N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div)
     # --- operating point
@@ -268,6 +229,64 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
     if not (0 < pt < 1) or cm <= 0 or cf <= 0:
         raise InputError(f"bad operating point P_target={pt} C_miss={cm} C_fa={cf}")
     beta = beta_from(pt, cm, cf)
+    # --- alignment groups (term, file, channel): the unit of work of align_terms
+    G = np.int64(len(fvocab) + 1) * NC
+    g_d = dterm[di] * G + dkey[di]
+    g_r = occ.term[ri].astype(np.int64) * G + rkey[ri]
+    return Prepared(kws, dets, p, warnings, Q, dterm, di, ri, g_d, g_r, yes_all, ntrue, evaluated,
+                    t_audio, N, pt, cm, cf, beta, list(fvocab),
+                    {"n_det_outside": n_det_outside, "n_det_not_in_ecf_file": n_det_not_in_ecf_file,
+                     "n_ref_outside": n_ref_outside, "n_dup": n_dup})
+
+
+def align_terms(prep: Prepared, lo: int = 0, hi: int | None = None) -> Alignment:
+    """Align the scored detections and references of the terms lo <= q < hi. Groups never
+    span terms and every tie-break follows the input order, which a subset keeps, so the
+    pairs are the ones a whole-task alignment finds."""
+    p, dets, occ = prep.params, prep.dets, prep.kws.occ
+    hi = prep.n_terms if hi is None else hi
+    dq, rq = prep.dterm[prep.di], occ.term[prep.ri]
+    ds = np.flatnonzero((dq >= lo) & (dq < hi))
+    rs = np.flatnonzero((rq >= lo) & (rq < hi))
+    di, ri = prep.di[ds], prep.ri[rs]
+    dbeg, dend = dets.tbeg[di], dets.tbeg[di] + dets.dur[di]
+    if p.align == "kaldi":
+        dm, _, astats = align_kaldi(prep.g_r[rs], occ.beg[ri], occ.end[ri], prep.g_d[ds], dbeg, dend,
+                                    max_distance=int(round(p.tolerance * 100)))
+    else:
+        srange = (dets.min_score, dets.max_score) if dets.min_score is not None else None
+        dm, _, astats = align_f4de(prep.g_r[rs], occ.beg[ri], occ.end[ri], prep.g_d[ds], dbeg, dend,
+                                   dets.score[di], p.tolerance, srange, dur_d=dets.dur[di])
+    m = dm >= 0
+    return Alignment(di[m], ri[dm[m]], astats)
+
+
+def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
+    """The whole scoring in one process (the nj = 1 path of score_std.sh)."""
+    prep = prepare(kws, dets, p)
+    return finish(prep, align_terms(prep))
+
+
+def finish(prep: Prepared, ali: Alignment) -> StdResult:
+    """Every figure from the prepared task and the alignment of all its terms."""
+    p, dets, terms, warnings, Q = prep.params, prep.dets, prep.kws.terms, prep.warnings, prep.n_terms
+    dterm, di, ri, yes_all = prep.dterm, prep.di, prep.ri, prep.yes_all
+    ntrue, evaluated, t_audio, N, beta = prep.ntrue, prep.evaluated, prep.t_audio, prep.n_trials, prep.beta
+    pt, cm, cf, astats = prep.p_target, prep.c_miss, prep.c_fa, ali.stats
+    n_det_outside, n_det_not_in_ecf_file = prep.counts["n_det_outside"], prep.counts["n_det_not_in_ecf_file"]
+    n_ref_outside, n_dup = prep.counts["n_ref_outside"], prep.counts["n_dup"]
+    # positions of the aligned pairs in di / ri (both ascending)
+    dm = np.full(len(di), -1, np.int64)
+    rm = np.full(len(ri), -1, np.int64)
+    pd, pr = np.searchsorted(di, ali.det), np.searchsorted(ri, ali.ref)
+    dm[pd], rm[pr] = pr, pd
+
+    # --- trials of evaluated terms
+    ev_d = evaluated[dterm[di]]
+    tt = dterm[di][ev_d]
+    tscore = dets.score[di][ev_d]
+    tyes = yes_all[di][ev_d]
+    ttarget = dm[ev_d] >= 0
     tw = compute_twv(Q, ntrue, evaluated, N, beta, tt, tscore, tyes, ttarget)
     # --- counts
     hits = np.bincount(tt[ttarget & tyes], minlength=Q)
@@ -338,7 +357,7 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
            "det_ref": np.where(dm >= 0, ri[np.maximum(dm, 0)], -1) if len(ri) else np.full(len(di), -1),
            "ref_index": ri,
            "ref_det": np.where(rm >= 0, di[np.maximum(rm, 0)], -1) if len(di) else np.full(len(ri), -1),
-           "yes": yes_all, "file_vocab": list(fvocab)}
+           "yes": yes_all, "file_vocab": prep.file_vocab}
     trials = {"term": tt, "score": tscore, "yes": tyes, "target": ttarget, "n_trials": N,
               "t_audio": t_audio}
     return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta,

@@ -1,4 +1,4 @@
-"""Term lists: NIST STD 2006 / MediaEval TLIST and BABEL/Kaldi KWLIST (spec §1.3).
+"""Term lists: NIST STD 2006 / MediaEval TLIST and BABEL/Kaldi KWLIST (docs/std.md §1.3).
 
 Element mapping: termlist/kwlist, term[termid]/kw[kwid], termtext/kwtext,
 terminfo/kwinfo (or attr directly under term) -> attr(name, value).

@@ -1,4 +1,4 @@
-"""TWV family from one sort plus prefix sums (spec §3): ATWV, MTWV, OTWV, STWV and the
+"""TWV family from one sort plus prefix sums (docs/std.md §3): ATWV, MTWV, OTWV, STWV and the
 term-weighted DET points.
 
 Trials are the scored detections of the evaluated terms: targets (aligned to a reference)

@@ -15,7 +15,7 @@ from termeval.zrc2020.report import final_scores
 from termeval.zrc2020.stats import Corpus, compute_shard, merge, shard_ranges
 from termeval.zrc2020.testing import write_class_dir, write_data_dir
 from termeval.zrc2020.units import tables
-from tests.test_tde_units import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
+from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 EXACT = ("ned", "coverage", "token_precision", "token_recall", "boundary_precision", "boundary_recall")
 
@@ -98,3 +98,15 @@ def test_score_tde_intervals_identical_for_any_nj(root, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "ci" not in json.loads((tmp_path / "exp1" / "scores" / "scores.json").read_text())
     assert " ci95 " not in (tmp_path / "exp1" / "scores" / "matching").read_text()
+
+
+def test_zr2015_bootstrap_is_a_clear_error(root, tmp_path):
+    """zr2015/zr2017 (fold means) have no intervals: one line, exit 1, nothing written."""
+    for bench in ("zr2015", "zr2017"):
+        r = sh(root, "steps/score_tde.sh", "--benchmark", bench, "--bootstrap", "100", str(tmp_path / "data"),
+               str(tmp_path / "x.class"), str(tmp_path / "exp"))
+        assert r.returncode == 1
+        assert r.stderr.strip().splitlines()[-1] == (
+            f"score_tde.sh: error: --bootstrap: confidence intervals are available for --benchmark zrc2020, "
+            f"not for {bench} (fold means; docs/uncertainty.md)")
+        assert not (tmp_path / "exp").exists()

@@ -15,7 +15,7 @@ from termeval.data import file_starts, load_gold
 from termeval.errors import InputError
 from termeval.gold import read_textgrid_dir, read_zr
 
-FIX = os.path.join(os.path.dirname(os.path.dirname(__file__)), "fixtures", "gold")
+FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
 
 
 def run(root, module, *args):

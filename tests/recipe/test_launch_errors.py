@@ -56,3 +56,22 @@ def test_a_job_killed_by_the_kernel_says_so(root, tmp_path):
     assert lines[-2].startswith("oom.pl: 1 / 1 failed")
     assert lines[-1] == ("score_tde.sh: error: job killed (out of memory?), exit code 137; "
                          "log: exp/x/log/tde_stats.1.log")
+
+
+def test_an_internal_error_is_one_line_with_the_traceback_kept(monkeypatch, capsys):
+    import pytest
+
+    from termeval.cli import run
+
+    def buggy(argv):
+        return {}["missing"]
+
+    with pytest.raises(SystemExit) as e:
+        run(buggy, [])
+    assert e.value.code == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "error: internal error, please report it: KeyError: 'missing'; traceback in " in err[0]
+    path = err[0].rsplit("traceback in ", 1)[1]
+    with open(path, encoding="utf-8") as f:
+        assert "Traceback (most recent call last)" in f.read()
+    os.unlink(path)

@@ -55,18 +55,18 @@ def test_toy_by_hand(toy):
     s = scores(exp)
     # f1: reference boundaries 0.1 0.5 0.8, predicted 0.11 0.49 0.82 (all within 20 ms, 0.82 -
     # 0.80 exactly); f2: 0.4 vs 0.45 (miss). Edges (0, 1.0, 0.9) are not boundaries.
-    assert (s["boundary_precision"], s["boundary_recall"]) == (0.75, 0.75)
-    assert s["boundary_os"] == 0.0
+    assert (s["word_boundary_precision"], s["word_boundary_recall"]) == (0.75, 0.75)
+    assert s["word_boundary_os"] == 0.0
     # tokens: f1 [0.11,0.49]~ab, [0.49,0.82]~c; f2 none. 2 hits / 6 predicted / 4 words
-    assert (s["token_precision"], s["token_recall"]) == (2 / 6, 2 / 4)
+    assert (s["word_token_precision"], s["word_token_recall"]) == (2 / 6, 2 / 4)
     # labels by overlap: f1 segments -> ab ([0, 0.11] overlaps ab by 10 ms), ab, c, <sil>
     # (overlaps no word); f2 -> d, e. Clusters: 1 = {ab, <sil>}, 2 = {ab, d}, 3 = {c, e}:
     # purity (1 + 1 + 1) / 6; inverse purity: every label's largest cell is 1 -> 5 / 6
-    assert (s["segments"], s["clusters"]) == (6, 3)
-    assert s["purity"] == 0.5 and s["m2o_accuracy"] == 0.5
-    assert s["inverse_purity"] == pytest.approx(5 / 6)
-    assert s["o2o_accuracy"] == 0.5
-    assert s["v_measure"] == pytest.approx(s["nmi"], abs=1e-15)
+    assert (s["word_segments"], s["word_clusters"]) == (6, 3)
+    assert s["word_purity"] == 0.5 and s["word_m2o_accuracy"] == 0.5
+    assert s["word_inverse_purity"] == pytest.approx(5 / 6)
+    assert s["word_o2o_accuracy"] == 0.5
+    assert s["word_v_measure"] == pytest.approx(s["word_nmi"], abs=1e-15)
     st = s["segmentation"]
     assert (st["tolerance"], st["frame_shift"], st["level"], st["compat"]) == (0.02, 0.01, "word", "none")
     sweep = {round(x["tolerance"], 3): x["hits"] for x in st["tolerance_sweep"]}
@@ -88,7 +88,7 @@ def test_segments_and_empty_utterance(toy):
     s = scores(exp)
     # reference boundaries: u1 0.1 (0.5 is its end), u2 0.8 (0.5 is its start), u3 0.4
     # predicted: u1 0.11, u3 0.41 -> 2 hits of 2 predicted, 3 reference
-    assert (s["boundary_precision"], s["boundary_recall"]) == (1.0, 2 / 3)
+    assert (s["word_boundary_precision"], s["word_boundary_recall"]) == (1.0, 2 / 3)
     exp = str(toy / "exp_v")
     score_segmentation.main(["--compat", "vqwordseg", "--segments", str(toy / "segments"), str(toy / "data"),
                              str(toy / "useg.txt"), exp])
@@ -145,10 +145,10 @@ REFERENCE = {
                       purity=0.17703349282296652, h=0.023689830880484927, c=0.02336528012815863,
                       v=0.02352643625087005, clusters=9, o2o=0.15550239234449761, n=418)},
 }
-NAMES = dict(p="boundary_precision", r="boundary_recall", f="boundary_fscore", os="boundary_os",
-             rv="boundary_rvalue", tp="token_precision", tr="token_recall", tf="token_fscore",
-             purity="purity", h="homogeneity", c="completeness", v="v_measure", clusters="clusters",
-             o2o="o2o_accuracy", n="segments")
+NAMES = dict(p="word_boundary_precision", r="word_boundary_recall", f="word_boundary_fscore", os="word_boundary_os",
+             rv="word_boundary_rvalue", tp="word_token_precision", tr="word_token_recall", tf="word_token_fscore",
+             purity="word_purity", h="word_homogeneity", c="word_completeness", v="word_v_measure", clusters="word_clusters",
+             o2o="word_o2o_accuracy", n="word_segments")
 
 
 @pytest.fixture(scope="module")
@@ -166,8 +166,7 @@ def _ours(synth, level, tol_frames, tag):
                              "--segments", str(synth / "segments"), str(synth / "data"),
                              str(synth / "intervals"), exp])
     s = scores(exp)
-    pre = "" if level == "word" else "phone_"
-    return {k: s[pre + n] for k, n in NAMES.items()}
+    return {k: s[n if level == "word" else n.replace("word_", "phone_", 1)] for k, n in NAMES.items()}
 
 
 @pytest.mark.parametrize("tol", [1, 2])

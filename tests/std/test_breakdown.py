@@ -37,7 +37,7 @@ def test_labels():
 
 
 def _toy_result():
-    # test_std.py's spec §6.1 toy: q1 (4 refs), q2 (1 ref), q3 (none); N = 100
+    # test_std.py's docs/std.md §6.1 toy: q1 (4 refs), q2 (1 ref), q3 (none); N = 100
     return SimpleNamespace(
         trials={"term": np.array([0, 0, 0, 0, 0, 1, 1]), "score": np.array([.9, .7, .4, .8, .3, .6, .95]),
                 "yes": np.array([1, 1, 0, 1, 0, 1, 1], bool), "target": np.array([1, 1, 1, 0, 0, 1, 0], bool),

@@ -81,7 +81,7 @@ def test_ties_keep_the_first_and_zero_length_never_matches():
     assert ka.align(ref, hyp).tolist() == [0]
 
 
-# the spec §6.1 toy in frames (100 per second)
+# docs/std.md §6.1 toy in frames (100 per second)
 HITLIST = "q1 1 500 550 1\nq1 1 1500 1550 1\nq1 1 2500 2550 1\nq1 1 3500 3550 1\nq2 2 1000 1050 1\n"
 RESULTS = ("q1 1 500 550 0.9\nq1 1 1500 1550 0.7\nq1 1 2500 2550 0.4\nq1 1 4500 4550 0.8\n"
            "q1 1 5000 5050 0.3\nq2 2 1000 1050 0.6\nq2 2 3000 3050 0.95\nq3 1 2000 2050 0.65\n")

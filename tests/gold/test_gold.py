@@ -1,8 +1,8 @@
 """Gold preparation: readers, the three-format equivalence, options, validator, exporter.
 
-The fixture alignment (tests/fixtures/gold/README) is written as ZeroSpeech files, as a Kaldi
+The fixture alignment (tests/gold/fixtures/README) is written as ZeroSpeech files, as a Kaldi
 phone CTM with integer ids + phones.txt + position suffixes + segments (and a word CTM), and as
-MFA TextGrids; all three must give the data dir in tests/fixtures/gold/expected/ byte for byte.
+MFA TextGrids; all three must give the data dir in tests/gold/fixtures/expected/ byte for byte.
 Bad input is in test_gold_bad_input.py, the real ZeroSpeech files in test_gold_real.py.
 """
 from __future__ import annotations
@@ -20,8 +20,8 @@ from termeval.cli import run
 from termeval.data import load_gold
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
-FIX = os.path.join(HERE, "fixtures", "gold")
+ROOT = os.path.dirname(os.path.dirname(HERE))
+FIX = os.path.join(HERE, "fixtures")
 DATA_FILES = ("phones", "words", "utt2spk", "spk2utt", "reco2dur")
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from termeval.zrc2020.report import SCORE_KEYS
 from termeval.zrc2020.testing import write_data_dir
-from tests.test_tde_units import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
+from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 
 def sh(root, *args, cwd=None):

@@ -8,11 +8,8 @@ on the same files (skipped when the reference package is not installed).
 """
 from __future__ import annotations
 
-import math
 import os
-import sys
 import tempfile
-import types
 
 import pytest
 
@@ -22,20 +19,7 @@ from hypothesis import HealthCheck, event, given, settings, strategies as st  # 
 from termeval.data import load_classes, load_gold  # noqa: E402
 from termeval.zrc2020.stats import score  # noqa: E402
 from termeval.zrc2020.testing import write_class_dir, write_data_dir  # noqa: E402
-
-
-def reference():
-    sys.modules.setdefault("pandas", types.ModuleType("pandas"))  # imported, never used, by tde
-    tde = pytest.importorskip("tde.measures.ned", reason="zerospeech-tde (reference) not installed")
-    from tde.measures.boundary import Boundary
-    from tde.measures.coverage import Coverage
-    from tde.measures.grouping import Grouping
-    from tde.measures.ned import Ned
-    from tde.measures.token_type import TokenType
-    from tde.readers.disc_reader import Disc
-    from tde.readers.gold_reader import Gold
-    return types.SimpleNamespace(Gold=Gold, Disc=Disc, Ned=Ned, Coverage=Coverage,
-                                 Grouping=Grouping, TokenType=TokenType, Boundary=Boundary)
+from tde_reference import reference, reference_scores, same  # noqa: E402
 
 
 def ms(x: int) -> str:
@@ -115,42 +99,6 @@ def write(tmp, phn, wrd, classes):
     with open(paths["x.class"], "w") as f:
         f.write("".join(f"Class {i}\n" + "".join(x + "\n" for x in c) + "\n" for i, c in enumerate(classes)))
     return paths
-
-
-def reference_scores(R, paths) -> dict:
-    gold = R.Gold(wrd_path=paths["x.wrd"], phn_path=paths["x.phn"])
-    disc = R.Disc(paths["x.class"], gold)
-    out = {}
-    ned = R.Ned(disc)
-    if any(len(c) > 1 for c in disc.clusters.values()):
-        ned.compute_ned()
-        out["ned"], out["ned_pairs"] = ned.ned, ned.n_pairs
-    else:
-        out["ned"], out["ned_pairs"] = math.nan, 0
-    cov = R.Coverage(gold, disc)
-    try:
-        cov.compute_coverage()
-        out["coverage"] = cov.coverage
-    except ZeroDivisionError:          # no speech phone at all: undefined
-        out["coverage"] = math.nan
-    g = R.Grouping(disc)
-    g.compute_grouping()
-    out["grouping_precision"], out["grouping_recall"] = g.precision, g.recall
-    tt = R.TokenType(gold, disc)
-    tt.compute_token_type()
-    (out["token_precision"], out["type_precision"]), (out["token_recall"], out["type_recall"]) = tt.precision, tt.recall
-    b = R.Boundary(gold, disc)
-    b.compute_boundary()
-    out["boundary_precision"], out["boundary_recall"] = b.precision, b.recall
-    return out
-
-
-def same(a, b) -> bool:
-    a = math.nan if a is None else float(a)
-    b = math.nan if b is None else float(b)
-    if math.isnan(a) or math.isnan(b):
-        return math.isnan(a) and math.isnan(b)
-    return a == pytest.approx(b, rel=1e-9, abs=1e-12)
 
 
 @settings(max_examples=int(os.environ.get("TERMEVAL_TDE_EXAMPLES", "80")), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

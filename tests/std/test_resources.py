@@ -1,5 +1,5 @@
 """Processing-resource figures: measuring a process tree (CPU of all descendants, peak memory
-summed over concurrent workers, exit status) and ISF/SSF/PMU/PL arithmetic (std-spec §5.3)."""
+summed over concurrent workers, exit status) and ISF/SSF/PMU/PL arithmetic (docs/std.md §5.3)."""
 from __future__ import annotations
 
 import json

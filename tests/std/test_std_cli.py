@@ -1,4 +1,4 @@
-"""termeval.bin.score_std end to end on the spec §6.1 toy (XML and Kaldi-style inputs), the bundled
+"""termeval.bin.score_std end to end on docs/std.md §6.1 toy (XML and Kaldi-style inputs), the bundled
 example generator, and every bad-input case of issue 5 (clear message, documented result,
 never a traceback, never a half-written score file)."""
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""QUESST-style per-document scoring: hand-computed cases, spec vectors (std-spec §6.4),
+"""QUESST-style per-document scoring: hand-computed cases, spec vectors (docs/std.md §6.4),
 relationships between the affine/PAV computations, the kit's output layout, the CLI."""
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ P_QUESST = Q.effective_prior(0.0008, 100, 1)
 
 
 def spec_example() -> Q.Trials:
-    """std-spec §6.4: q1 occurs in D1, D2; q2 in D3. q1: D1 2.0, D2 -0.5, D3 0.3, D4 missing;
+    """docs/std.md §6.4: q1 occurs in D1, D2; q2 in D3. q1: D1 2.0, D2 -0.5, D3 0.3, D4 missing;
     q2: D1 -1.0, D3 1.5, D2 and D4 missing; default -10."""
     return Q.build_trials(["q1", "q2"], 4, np.array([0, 0, 1]), np.array([0, 1, 2]),
                           np.array([0, 0, 0, 1, 1]), np.array([0, 1, 2, 0, 2]),

@@ -1,4 +1,4 @@
-"""STD scoring: hand-computed worked examples of the spec (§2.6, §6.1, §6.2, §6.4) to 1e-6."""
+"""STD scoring: hand-computed worked examples of docs/std.md (§2.6, §6.1, §6.2, §6.4) to 1e-6."""
 from __future__ import annotations
 
 import math
@@ -29,7 +29,7 @@ def test_trials_rate_times_duration_and_f4de_division():
 
 
 def _toy(include_notarget=False, beta=BETA_SWS):
-    # spec §6.1: q1 (4 refs), q2 (1 ref), q3 (none); N = 100
+    # docs/std.md §6.1: q1 (4 refs), q2 (1 ref), q3 (none); N = 100
     term = np.array([0, 0, 0, 0, 0, 1, 1, 2])
     score = np.array([.9, .7, .4, .8, .3, .6, .95, .65])
     yes = np.array([1, 1, 0, 1, 0, 1, 1, 1], bool)
@@ -103,7 +103,7 @@ def test_f4de_metrictwv_unit_vectors_with_empty_blocks():
         assert (round(got[t][0], 3), round(got[t][1], 3), round(got[t][2], 3)) == (pm, pf, tw)
 
 
-# --- alignment (spec §2.6 examples A, B, C)
+# --- alignment (docs/std.md §2.6 examples A, B, C)
 
 def _al(refs, dets, mode, scores=None):
     g_r = np.zeros(len(refs), np.int64)
@@ -202,7 +202,7 @@ def test_total_duration_rules():
     assert e.total_duration("f4de") == 5.0 + 10.0 + 2.0  # cut at the next start; splitcts halved
 
 
-# --- Cnxe (spec §6.4)
+# --- Cnxe (docs/std.md §6.4)
 
 def _sws_points():
     return cx.points(np.array([2.0, -1.0]), np.array([1.0, 1.0]), np.array([0.5, -1.0]), np.array([1.0, 7.0]))

@@ -1,0 +1,72 @@
+"""Every zrc2020 metric on the hand-computed micro-corpus, by shards (termeval.zrc2020.stats)."""
+from __future__ import annotations
+
+import pytest
+
+from termeval.zrc2020.report import final_scores
+from termeval.zrc2020.stats import Corpus, compute_shard, merge, score, shard_ranges
+from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD, make
+
+
+def test_micro_corpus_by_hand(tmp_path):
+    gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
+    m, counts = score(gold, classes)
+    s = final_scores(m)
+    # NED: class 2 has 6 pairs, 3 of them abcd/abc (1/4); class 5 pairs d with SIL-only (1);
+    # class 1 has 3 zero pairs -> (3/4 + 1) / 10
+    assert s["ned"] == 0.175 and s["ned_pairs"] == 10
+    # coverage: every speech phone of A and B (11), none of C (2)
+    assert s["coverage"] == 11 / 13
+    # grouping: found tokens abc x2 (A 0-0.3 and B 0-0.3 share one token key: same phone
+    # times, no file id), abcd x2, d, SIL -> 6; gold tokens abc 2, abcd 2, d 2 -> 6;
+    # found&gold: abc 2, abcd 2 -> P = 4/6, R = 4/6
+    assert s["grouping_precision"] == pytest.approx(2 / 3, rel=1e-15)
+    assert s["grouping_recall"] == pytest.approx(2 / 3, rel=1e-15)
+    # token: 8 distinct fragments; hits x(A0), x(A.4), x(B0), y(A.7), y(B.3); 6 gold words
+    assert (s["token_precision"], s["token_recall"]) == (5 / 8, 5 / 6)
+    assert s["token_fscore"] == pytest.approx(5 / 7, rel=1e-15)
+    # type: seen {abc, abcd, SIL, d}, hit {abc, d}; 3 orthographic types x y z
+    assert (s["type_precision"], s["type_recall"]) == (1 / 2, 2 / 3)
+    # boundary: 8 discovered points, all gold; 10 gold points (C contributes 2)
+    assert (s["boundary_precision"], s["boundary_recall"]) == (1.0, 0.8)
+    assert counts["fragments"] == 12 and counts["fragments_kept"] == 11
+    assert counts["fragments_distinct"] == 8
+    assert counts["fragments_discarded_no_phone_passes_30ms_50pct_rule"] == 1
+    assert counts["classes"] == 6 and counts["classes_kept"] == 5
+
+
+def test_micro_corpus_matches_reference(tmp_path):
+    """The hand-computed micro corpus, checked once more against tdev2 itself."""
+    from tde_reference import reference, reference_scores
+    R = reference()
+    for name, text in (("x.phn", MICRO_PHN), ("x.wrd", MICRO_WRD), ("x.class", MICRO_CLASSES)):
+        (tmp_path / name).write_text(text)
+    ref = reference_scores(R, {k: str(tmp_path / k) for k in ("x.phn", "x.wrd", "x.class")})
+    assert ref["ned"] == pytest.approx(0.175, rel=1e-12)
+    assert ref["coverage"] == 11 / 13
+    assert ref["grouping_precision"] == pytest.approx(2 / 3) and ref["grouping_recall"] == pytest.approx(2 / 3)
+    assert (ref["token_precision"], ref["token_recall"]) == (5 / 8, 5 / 6)
+    assert (ref["type_precision"], ref["type_recall"]) == (1 / 2, 2 / 3)
+    assert (ref["boundary_precision"], ref["boundary_recall"]) == (1.0, 0.8)
+
+
+def test_shards_do_not_change_anything(tmp_path):
+    gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
+    base = score(gold, classes, nj=1)
+    for nj in (2, 3, 6, 9):
+        assert score(gold, classes, nj=nj) == base
+    ranges = shard_ranges(classes, 9)
+    assert ranges[0][0] == 0 and ranges[-1][1] == len(classes.keys)
+    assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:]))
+
+
+def test_shard_statistics_roundtrip(tmp_path):
+    from termeval.zrc2020.stats import read_shard, write_shard
+    gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
+    corpus = Corpus.from_gold(gold)
+    shards = [compute_shard(corpus, classes, a, b) for a, b in shard_ranges(classes, 2)]
+    for i, sh in enumerate(shards):
+        write_shard(sh, str(tmp_path / f"stats.{i}"))
+    back = [read_shard(str(tmp_path / f"stats.{i}")) for i in range(2)]
+    assert merge(corpus, back) == merge(corpus, shards)
+    assert back[0].clusters == shards[0].clusters
