@@ -35,8 +35,9 @@ set -euo pipefail
 
 d=$shared/data/zr17
 mkdir -p "$work_dir"
-measure() {  # measure <label> <command...>: run, print wall time and peak RSS
+measure() {  # measure <label> <command...>: run (last argument = a fresh exp dir), print the times
   local label=$1; shift
+  rm -rf "${@: -1}"      # cold: classes prepared and the data dir parsed, no cache of a past run
   /usr/bin/time -f "%e %U %S %M" -o "$work_dir/time.txt" "$@" > "$work_dir/last.log" 2>&1 || {
     cat "$work_dir/last.log" >&2; exit 1; }
   read -r wall user sys rss < "$work_dir/time.txt"

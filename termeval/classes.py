@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.class_tokens import HEADER_WORDS, class_file_tokens, detect_format, header_id, norm_id
-from termeval.data import class_key
+from termeval.data import class_key, file_starts
 from termeval.errors import InputError
 from termeval.kaldi_files import read_durations
 from termeval.textio import atomic_write, fast_fmt_times, file_mode, fmt_time
@@ -289,7 +289,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
     remap = np.full(ncls, -1, dtype=np.int64)
     remap[written] = np.arange(len(written))
     new_cls = remap[kcls]
-    starts = np.searchsorted(new_cls, np.arange(len(written) + 1)).astype(np.int64)
+    starts = file_starts(new_cls, len(written))
     kidx = np.flatnonzero(keep)
     kfile = [fr_file[i] for i in kidx.tolist()]
     kon = on[keep]

@@ -20,8 +20,8 @@ from typing import Sequence
 
 from termeval.bootstrap.units import data_identity
 from termeval.cli import add_bootstrap_options, make_parser, positive_int, run
-from termeval.data import load_gold
 from termeval.errors import InputError
+from termeval.zrc2020 import goldcache
 from termeval.zrc2020.report import final_scores, write_report
 from termeval.zrc2020.stats import Corpus, merge, read_shard
 from termeval.zrc2020.units import save_and_bootstrap
@@ -49,7 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not os.path.isfile(q + ".npz"):
             raise InputError("missing job statistics: run python -m termeval.bin.tde_stats first", q + ".npz")
     shards = [read_shard(q) for q in paths]
-    corpus = Corpus.from_gold(load_gold(a.data_dir))
+    corpus = Corpus.from_gold(goldcache.load(a.data_dir, os.path.join(a.exp_dir, "tde", "gold.npz"))[0])
     parts: dict = {}
     metrics, counts = merge(corpus, shards, parts)
     ci = save_and_bootstrap(a.exp_dir, corpus, shards, parts, final_scores(metrics), a.bootstrap,

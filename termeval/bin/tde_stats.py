@@ -8,6 +8,8 @@ Reads <exp-dir>/classes (steps/prepare_classes.sh), takes the <job>-th of --nj c
 class ranges of about equal cost and writes <exp-dir>/tde/stats.<job>.{npz,json,clusters,
 discarded}: NED integer sums, the distinct kept fragments with their grouping flags, counts,
 per-class diagnostics and discarded fragments. python -m termeval.bin.tde_merge adds them up.
+Job 1 also leaves the parsed data dir in <exp-dir>/tde/gold.npz (termeval.zrc2020.goldcache),
+which the merge (and later runs) load instead of parsing the text again.
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ import time
 from typing import Sequence
 
 from termeval.cli import make_parser, positive_int, run
-from termeval.data import load_classes, load_gold
+from termeval.data import load_classes
 from termeval.errors import InputError
+from termeval.zrc2020 import goldcache
 from termeval.zrc2020.stats import Corpus, compute_shard, shard_ranges, write_shard
 
 
@@ -39,7 +42,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if a.nj < 1 or not 1 <= a.job <= a.nj:
         raise InputError(f"job {a.job} is not in 1..{a.nj}")
     t = time.time()
-    gold = load_gold(a.data_dir)
+    cache = os.path.join(a.exp_dir, "tde", "gold.npz")
+    gold, cached = goldcache.load(a.data_dir, cache)
+    if a.job == 1 and not cached:
+        goldcache.save(gold, cache)
     classes = load_classes(os.path.join(a.exp_dir, "classes"), gold)
     c0, c1 = shard_ranges(classes, a.nj)[a.job - 1]
     st = compute_shard(Corpus.from_gold(gold), classes, c0, c1, workers=a.workers)

@@ -40,6 +40,14 @@ def read_classfile(path: str, file_index: dict[str, int]) -> RawClasses:
     curr_class = None
     counts = {"duplicate_class_ids": 0, "fragments_before_header": 0, "extra_columns": 0,
               "fragments_after_last_class": 0}
+
+    def close(cid, members) -> None:      # a duplicate id replaces the earlier class, counted
+        if cid in classes:
+            counts["duplicate_class_ids"] += 1
+        else:
+            order.append(cid)
+        classes[cid] = members
+
     for n, raw, parts in class_file_tokens(path):
         if is_header(parts):
             cid = header_id(parts, path, n)
@@ -70,18 +78,10 @@ def read_classfile(path: str, file_index: dict[str, int]) -> RawClasses:
                 raise InputError("negative time", path, n)
             curr.append((parts[0], s, e, n))
         elif curr_class is not None:
-            if curr_class in classes:
-                counts["duplicate_class_ids"] += 1
-            else:
-                order.append(curr_class)
-            classes[curr_class] = curr
+            close(curr_class, curr)
             curr, curr_class = [], None
     if curr_class is not None:
-        if curr_class in classes:
-            counts["duplicate_class_ids"] += 1
-        else:
-            order.append(curr_class)
-        classes[curr_class] = curr
+        close(curr_class, curr)
     elif curr:
         counts["fragments_after_last_class"] += len(curr)
     names, cls, files, on, off = [], [], [], [], []

@@ -21,7 +21,7 @@ from termeval.zr2015.foldpairs import FoldPairs, class_histogram, same_file_over
 from termeval.zr2015.pairs import dense_codes, overlapping_pairs
 
 
-def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:
+def weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:
     t = np.flatnonzero(n_set > 0)
     return float(np.sum((w_count[t] / w_total) * n_int[t] / n_set[t]))
 
@@ -29,7 +29,6 @@ def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.nd
 def grouping(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str) -> tuple[float, float]:
     # marks renumbered in their order for this fold: per-mark arrays sized by the fold
     mark, nm = dense_codes(frags.mark, len(frags.marks))
-    f, on, off = frags.file, frags.onset, frags.offset
     # Pclus: nmatch by the mark of the later element = rank inside the class (memberships are
     # sorted by (class, fragment id) and fragment ids follow (file, onset))
     mc, mf = fp.mem_cls, fp.mem_frag
@@ -49,12 +48,19 @@ def grouping(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str) -> tuple[float,
     lo, hi = fp.pw_lo, fp.pw_hi
     inter = (mark[lo] == mark[hi]) & ~same_file_overlap(frags, lo, hi)
     n_i += np.bincount(mark[hi][inter], minlength=nm)
+    n_g, w_g, n_flat_g = pgoldclus(frags, mark, nm, in_d2, mode)
+    prec = math.nan if fp.npairs == 0 else weighted(w_p, len(flat), n_i, n_p)
+    rec = math.nan if n_g.sum() == 0 else weighted(w_g, n_flat_g, n_i, n_g)
+    return prec, rec
+
+
+def pgoldclus(frags, mark: np.ndarray, nm: int, in_d2: np.ndarray, mode: str):
+    """Pgoldclus over the distinct fragments of R2(D, F), counted per mark (0..nm-1): (nmatch,
+    fragments of flat(Pgoldclus), |flat|)."""
     d2, n_g, deg = _gold_pairs(frags, mark, nm, in_d2, mode)
     flat_g = d2[deg[d2] > 0]
     w_g = np.bincount(mark[flat_g], minlength=nm)
-    prec = math.nan if fp.npairs == 0 else _weighted(w_p, len(flat), n_i, n_p)
-    rec = math.nan if n_g.sum() == 0 else _weighted(w_g, len(flat_g), n_i, n_g)
-    return prec, rec
+    return n_g, w_g, len(flat_g)
 
 
 def _gold_pairs(frags, mark: np.ndarray, nm: int, in_d2: np.ndarray, mode: str):

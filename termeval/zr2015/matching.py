@@ -187,6 +187,14 @@ def gold_side(gold: Fragments, idx: NgramIndex, mode: str):
     return ug, n_gold, w_gold, len(flat_g), gk, ocl
 
 
+def weighted_codes(w_u: np.ndarray, w_c: np.ndarray, n_flat: int, i_u: np.ndarray,
+                   i_c: np.ndarray, t_u: np.ndarray, t_n: np.ndarray) -> float:
+    """sum over the codes t_u of w(t) nmatch(t, I) / t_n, w(t) = share of flat's windows with
+    code t (codes/counts as sorted (u, c) pairs)."""
+    wt = _lookup_counts(w_u, w_c, t_u) / n_flat
+    return float(np.sum(wt * _lookup_counts(i_u, i_c, t_u) / t_n))
+
+
 def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
              gold: Fragments, mode: str):
     """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
@@ -227,12 +235,10 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
     else:
         fu = flat_windows(disc, fp)          # flat(Psubs): every fragment occurs as second too
         w_u, w_c = _count(idx.code(fu // KL, fu % KL))
-        wt = _lookup_counts(w_u, w_c, s_u) / len(fu)
-        prec = float(np.sum(wt * _lookup_counts(i_u, i_c, s_u) / s_c))
+        prec = weighted_codes(w_u, w_c, len(fu), i_u, i_c, s_u, s_c)
     if n_gold.sum() == 0:
         rec = math.nan
     else:
         t = n_gold > 0
-        wt = _lookup_counts(w_gold_u, w_gold_c, ug[t]) / n_flat_g
-        rec = float(np.sum(wt * _lookup_counts(i_u, i_c, ug[t]) / n_gold[t]))
+        rec = weighted_codes(w_gold_u, w_gold_c, n_flat_g, i_u, i_c, ug[t], n_gold[t])
     return prec, rec, extra

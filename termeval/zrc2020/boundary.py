@@ -32,7 +32,12 @@ def points(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
 def boundary(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
              g_file: np.ndarray, g_on: np.ndarray, g_off: np.ndarray) -> tuple[float, float, dict]:
     """P, R (NaN when a set is empty) and the counts."""
-    _, disc, gold, hit = points(d_file, d_on, d_off, g_file, g_on, g_off)
+    return from_points(points(d_file, d_on, d_off, g_file, g_on, g_off))
+
+
+def from_points(pts: tuple) -> tuple[float, float, dict]:
+    """P, R and the counts from the result of `points` (which the per-file tables reuse)."""
+    _, disc, gold, hit = pts
     n_disc, n_gold, hits = int(disc.sum()), int(gold.sum()), int(hit.sum())
     P = hits / n_disc if n_disc else float("nan")
     R = hits / n_gold if n_gold else float("nan")

@@ -182,10 +182,11 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -
     words = token_type.load_words(corpus.gold, ph)
     bargs = (file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
              words.file, words.onset, words.offset)
-    bp, br, binfo = boundary.boundary(*bargs)
+    bpoints = boundary.points(*bargs)
+    bp, br, binfo = boundary.from_points(bpoints)
     tt = token_type.token_type(ph, words, file, on, off, k0, k1, nid)
     if parts is not None:
-        parts.update(u=u, G=G, k0=k0, k1=k1, nid=nid, words=words, tt=tt, boundary_args=bargs)
+        parts.update(u=u, G=G, k0=k0, k1=k1, nid=nid, words=words, tt=tt, boundary_points=bpoints)
     m = {
         "ned": ned.value(), "ned_pairs": ned.pairs, "coverage": cov,
         "grouping_precision": gp, "grouping_recall": gr,

@@ -18,7 +18,7 @@ import numpy as np
 from termeval.data import Gold, file_starts
 from termeval.errors import InputError
 from termeval.intervals import search
-from termeval.zrc2020.transcribe import SIL, Phones, covered_range
+from termeval.zrc2020.transcribe import SIL, Phones, covered_range, strictly_sorted
 
 
 @dataclass
@@ -41,9 +41,10 @@ def load_words(gold: Gold, ph: Phones) -> Words:
     t = gold.words
     keep = t.label != t.label_index(SIL) if t.label_index(SIL) >= 0 else np.ones(len(t), dtype=bool)
     f, on, off, lab = t.file[keep], t.onset[keep], t.offset[keep], t.label[keep]
-    if len(on):
+    if len(on) and not strictly_sorted(f, on):
         order = np.lexsort((lab, off, on, f))
         f, on, off, lab = f[order], on[order], off[order], lab[order]
+    if len(on):
         new = np.r_[True, (f[1:] != f[:-1]) | (on[1:] != on[:-1]) | (off[1:] != off[:-1]) | (lab[1:] != lab[:-1])]
         f, on, off, lab = f[new], on[new], off[new], lab[new]
         bad = np.flatnonzero((f[1:] == f[:-1]) & (on[1:] < off[:-1]))

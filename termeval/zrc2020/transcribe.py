@@ -62,9 +62,10 @@ def load_phones(gold: Gold) -> Phones:
     """
     t = gold.phones
     f, on, off, lab = t.file, t.onset, t.offset, t.label
-    if len(on):
+    if len(on) and not strictly_sorted(f, on):     # data dirs come sorted: no sort then
         order = np.lexsort((lab, off, on, f))
         f, on, off, lab = f[order], on[order], off[order], lab[order]
+    if len(on):
         dup = np.zeros(len(on), dtype=bool)
         dup[1:] = (f[1:] == f[:-1]) & (on[1:] == on[:-1]) & (off[1:] == off[:-1]) & (lab[1:] == lab[:-1])
         if dup.any():
@@ -85,6 +86,12 @@ def load_phones(gold: Gold) -> Phones:
     return Phones(file=f.astype(np.int32), onset=on.astype(np.float64), offset=off.astype(np.float64),
                   label=lab.astype(np.int32), labels=list(t.labels), starts=starts,
                   sil=t.label_index(SIL))
+
+
+def strictly_sorted(f: np.ndarray, on: np.ndarray) -> bool:
+    """Sorted by file, then strictly increasing onsets (the (file, onset, ...) sort is then the
+    identity)."""
+    return bool(np.all((f[1:] > f[:-1]) | ((f[1:] == f[:-1]) & (on[1:] > on[:-1]))))
 
 
 def keep_edge(a: np.ndarray, b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray:

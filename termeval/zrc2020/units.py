@@ -21,7 +21,6 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.bootstrap.engine import UnitStats
-from termeval.zrc2020 import boundary
 from termeval.zrc2020.coverage import covered_mask, speech_mask
 
 CLASS_COLUMNS = ["ned_sum", "ned_pairs", "grp_F", "grp_I", "grp_G"]
@@ -113,7 +112,7 @@ def tables(corpus, shards, parts: dict, unit: str = "file") -> tuple[UnitStats, 
     file = u["file"].astype(np.int64)
     hit, chosen = tt["hit"], tt["chosen"]
     hw = np.unique(chosen[hit])
-    pf, disc, goldp, bhit = boundary.points(*parts["boundary_args"])
+    pf, disc, goldp, bhit = parts["boundary_points"]
     fufile = fu[file] if len(file) else np.zeros(0, np.int64)
     X = np.c_[per(ph.file, cov.astype(float)), per(ph.file, speech.astype(float)),
               per(words.file[hw]), per(file), per(words.file),

@@ -7,12 +7,12 @@ import math
 
 import numpy as np
 
+from termeval.zr2015.completion import templates
 from termeval.zr2015.corpus import ov
+from termeval.zr2015.grouping import pgoldclus, weighted
 from termeval.zr2015.folds import contained
-from termeval.zr2015.matching import KL, _count, _lookup_counts, gold_codes
+from termeval.zr2015.matching import KL, _count, gold_codes, weighted_codes
 from termeval.zr2015.pairs import combinations_in_groups, overlapping_pairs, uniq
-
-MINSUB, MAXSUB = 3, 19
 
 
 def within_class_pairs(frags, occ_keep: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
@@ -41,11 +41,6 @@ def ned_enum(frags, lo: np.ndarray, hi: np.ndarray, cache: NedCache) -> tuple[fl
     return float(np.mean(vals)), int(len(lo)), int(np.count_nonzero(empty))
 
 
-def _weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:
-    t = np.flatnonzero(n_set > 0)
-    return float(np.sum((w_count[t] / w_total) * n_int[t] / n_set[t]))
-
-
 def grouping_enum(frags, lo: np.ndarray, hi: np.ndarray, in_d2: np.ndarray, mode: str) -> tuple[float, float]:
     nm = len(frags.marks)
     mark, f, on, off = frags.mark, frags.file, frags.onset, frags.offset
@@ -56,36 +51,10 @@ def grouping_enum(frags, lo: np.ndarray, hi: np.ndarray, in_d2: np.ndarray, mode
     same_file_overlap = (f[lo] == f[hi]) & (np.minimum(off[lo], off[hi]) - np.maximum(on[lo], on[hi]) > 0)
     inter = (mark[lo] == mark[hi]) & ~same_file_overlap
     n_i = np.bincount(mark[hi][inter], minlength=nm)
-    # Pgoldclus over the distinct fragments of R2(D, F)
-    d2 = np.flatnonzero(in_d2)
-    g = np.bincount(mark[d2], minlength=nm)
-    i, j = overlapping_pairs(mark[d2], on[d2], off[d2])
-    a, b = d2[i], d2[j]
-    excl = ov(on[a], off[a], on[b], off[b], mode) | (f[a] == f[b])
-    a, b = a[excl], b[excl]
-    n_excl = np.bincount(mark[a], minlength=nm)
-    n_g = g * (g - 1) // 2 - n_excl
-    deg = np.zeros(len(frags), dtype=np.int64)
-    deg[d2] = g[mark[d2]] - 1
-    np.subtract.at(deg, a, 1)
-    np.subtract.at(deg, b, 1)
-    flat_g = d2[deg[d2] > 0]
-    w_g = np.bincount(mark[flat_g], minlength=nm)
-    prec = math.nan if len(lo) == 0 else _weighted(w_p, len(flat), n_i, n_p)
-    rec = math.nan if n_g.sum() == 0 else _weighted(w_g, len(flat_g), n_i, n_g)
+    n_g, w_g, n_flat_g = pgoldclus(frags, mark, nm, in_d2, mode)     # not about PW: shared
+    prec = math.nan if len(lo) == 0 else weighted(w_p, len(flat), n_i, n_p)
+    rec = math.nan if n_g.sum() == 0 else weighted(w_g, n_flat_g, n_i, n_g)
     return prec, rec
-
-
-def _templates(smax: int):
-    """For each transcription length s: the windows (L, i) of the equal-length rule."""
-    tl, ti, start = [], [], np.zeros(smax + 2, dtype=np.int64)
-    for s in range(smax + 1):
-        for L in range(MINSUB, min(s + 1, MAXSUB + 1)):
-            for i in range(0, s - L + 1):
-                tl.append(L)
-                ti.append(i)
-        start[s + 1] = len(tl)
-    return np.array(tl, dtype=np.int64), np.array(ti, dtype=np.int64), start
 
 
 def completion_keys(ra: np.ndarray, na: np.ndarray, rb: np.ndarray, nb: np.ndarray,
@@ -95,7 +64,7 @@ def completion_keys(ra: np.ndarray, na: np.ndarray, rb: np.ndarray, nb: np.ndarr
     s = np.minimum(na, nb)
     if len(s) == 0:
         return np.zeros(0, dtype=np.int64)
-    tl, ti, tstart = _templates(int(s.max()))
+    tl, ti, tstart = templates(int(s.max()))
     per = (tstart[s + 1] - tstart[s]) * (np.abs(na - nb) + 1)
     out = []
     cum = np.cumsum(per)
@@ -190,14 +159,12 @@ def matching_enum(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.nd
         s_u, s_c = _count(ycode)
         fu = ux                              # flat(Psubs): every fragment occurs as second too
         w_u, w_c = _count(idx.code(fu // KL, fu % KL))
-        wt = _lookup_counts(w_u, w_c, s_u) / len(fu)
-        prec = float(np.sum(wt * _lookup_counts(i_u, i_c, s_u) / s_c))
+        prec = weighted_codes(w_u, w_c, len(fu), i_u, i_c, s_u, s_c)
     if n_gold.sum() == 0:
         rec = math.nan
     else:
         t = n_gold > 0
-        wt = _lookup_counts(w_gold_u, w_gold_c, ug[t]) / len(flat_g)
-        rec = float(np.sum(wt * _lookup_counts(i_u, i_c, ug[t]) / n_gold[t]))
+        rec = weighted_codes(w_gold_u, w_gold_c, len(flat_g), i_u, i_c, ug[t], n_gold[t])
     return prec, rec, extra
 
 
