@@ -20,7 +20,7 @@ from typing import Sequence
 
 from termeval.cli import make_parser, positive_float, run, str2bool
 from termeval.errors import InputError
-from termeval.std import resources as R
+from termeval.std import resources
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -54,16 +54,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not a.interval > 0:
         raise InputError(f"--interval must be positive, got {a.interval}")
     out_path = os.path.join(a.exp_dir, "resources", a.phase)
-    old = R.read_kv(out_path) if a.append and os.path.isfile(out_path) else None
-    started = R.now()
-    res = R.measure(cmd, a.interval, a.wait_orphans)
-    host = R.host_info()
+    old = resources.read_kv(out_path) if a.append and os.path.isfile(out_path) else None
+    started = resources.now()
+    res = resources.measure(cmd, a.interval, a.wait_orphans)
+    host = resources.host_info()
     values = {"phase": a.phase, "command": " ".join(shlex.quote(c) for c in cmd),
               "date": started, **res, "runs": 1, **host}
     if old is not None:
-        values = R.merge_runs(old, values)
+        values = resources.merge_runs(old, values)
     os.makedirs(os.path.dirname(out_path), exist_ok=True)
-    R.write_kv(out_path, values)
+    resources.write_kv(out_path, values)
     prog = os.path.basename(sys.argv[0])
     if res["still_running"]:
         print(f"{prog}: warning: {res['still_running']} process(es) started by the command were "

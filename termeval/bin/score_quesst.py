@@ -40,7 +40,7 @@ from termeval.cli import (
     positive_float, run, str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
-from termeval.std import quesst as Q
+from termeval.std import quesst
 from termeval.std import quesst_io
 from termeval.std.ranking import ranking
 from termeval.textio import atomic_write
@@ -87,7 +87,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise InputError(f"--default-score must be a number or 'min', got '{a.default_score}'") from None
         if not math.isfinite(ds):
             raise InputError("--default-score must be finite (Cnxe is infinite otherwise)")
-    p_tar = a.eff_prior if a.eff_prior is not None else Q.effective_prior(a.p_target, a.c_miss, a.c_fa)
+    p_tar = a.eff_prior if a.eff_prior is not None else quesst.effective_prior(a.p_target, a.c_miss, a.c_fa)
     if not 0 < p_tar < 1:
         raise InputError(f"effective prior {p_tar} must lie strictly between 0 and 1")
     if a.bootstrap < 0 or not 0 < a.ci < 1:
@@ -126,10 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr, warnings = quesst_io.trials_from_mapped(ref, mapped, pairs)
     for w in warnings:
         print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
-    r = Q.score_trials(tr, p_tar, thr, a.use_decisions)
+    r = quesst.score_trials(tr, p_tar, thr, a.use_decisions)
     c = r.counts
 
-    lines = Q.kit_lines(r)
+    lines = quesst.kit_lines(r)
     det_dir = os.path.join(a.exp_dir, "details", "quesst")
     os.makedirs(det_dir, exist_ok=True)
     with atomic_write(os.path.join(det_dir, "score.out")) as f:

@@ -30,7 +30,7 @@ from typing import Sequence
 from termeval.cli import make_parser, positive_float, prob, run
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
-from termeval.std import resources as R
+from termeval.std import resources
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -51,21 +51,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = get_parser().parse_args(argv)
     prog = os.path.basename(sys.argv[0])
 
-    rf = R.read_resources_file(a.resources_file) if a.resources_file else {}
+    rf = resources.read_resources_file(a.resources_file) if a.resources_file else {}
     phases = {}
     for ph in ("index", "search"):
         path = os.path.join(a.exp_dir, "resources", ph)
         if ph in rf and (rf[ph].cpu_s is not None or rf[ph].pmu_gb is not None):
-            meas = R.phase_from_measure(path) if os.path.isfile(path) else None
+            meas = resources.phase_from_measure(path) if os.path.isfile(path) else None
             got = rf[ph]
             if meas is not None:  # fill what the file leaves out from the measurement
-                got = R.Phase(got.cpu_s if got.cpu_s is not None else meas.cpu_s,
+                got = resources.Phase(got.cpu_s if got.cpu_s is not None else meas.cpu_s,
                               got.wall_s if got.wall_s is not None else meas.wall_s,
                               got.pmu_gb if got.pmu_gb is not None else meas.pmu_gb,
                               got.source + " + " + meas.source)
             phases[ph] = got
         elif os.path.isfile(path):
-            phases[ph] = R.phase_from_measure(path)
+            phases[ph] = resources.phase_from_measure(path)
     if not phases:
         raise InputError(f"no measured phases in {a.exp_dir}/resources/ (run utils/measure_resources.sh) "
                          "and no --resources-file")
@@ -80,18 +80,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError:
             raise InputError(f"t_omega_s = '{t_omega}' is neither a number nor auto", rf["path"]) from None
     else:
-        t_audio, t_audio_src = R.audio_duration(a.reference)
+        t_audio, t_audio_src = resources.audio_duration(a.reference)
 
     # T_query
     t_query, t_query_src = None, ""
     tq = rf.get("t_query_s", "")
     if a.query_durations:
-        t_query, t_query_src = R.sum_durations(a.query_durations), a.query_durations
+        t_query, t_query_src = resources.sum_durations(a.query_durations), a.query_durations
     elif a.query_duration is not None:
         t_query, t_query_src = a.query_duration, "--query-duration"
     elif tq and tq != "auto":
         if tq.startswith("auto:"):
-            t_query, t_query_src = R.sum_durations(tq[5:]), tq[5:]
+            t_query, t_query_src = resources.sum_durations(tq[5:]), tq[5:]
         else:
             try:
                 t_query, t_query_src = float(tq), rf["path"]
@@ -99,9 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise InputError(f"t_query_s = '{tq}' is not a number or auto:FILE", rf["path"]) from None
     elif os.path.isdir(a.reference) and os.path.isfile(os.path.join(a.reference, "query2dur")):
         q2d = os.path.join(a.reference, "query2dur")
-        t_query, t_query_src = R.sum_durations(q2d), q2d
+        t_query, t_query_src = resources.sum_durations(q2d), q2d
     elif os.path.isdir(a.reference):
-        got = R.query_duration_from_termlist(a.reference)
+        got = resources.query_duration_from_termlist(a.reference)
         if got:
             t_query, t_query_src = got
     if "search" in phases and t_query is None:
@@ -113,7 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     lam = a.lam if a.lam is not None else float(rf.get("lambda", 0.1))
     unit = a.ssf_unit or rf.get("ssf_unit", "hour")
-    f = R.compute(phases.get("index"), phases.get("search"), t_audio, t_query, lam, unit)
+    f = resources.compute(phases.get("index"), phases.get("search"), t_audio, t_query, lam, unit)
     ix, se = phases.get("index"), phases.get("search")
     per = f"per {unit}"
     metrics = [
@@ -131,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for ph in ("index", "search"):
         path = os.path.join(a.exp_dir, "resources", ph)
         if os.path.isfile(path):
-            kv = R.read_kv(path)
+            kv = resources.read_kv(path)
             host[ph] = {k: kv.get(k) for k in ("cpu_model", "cores", "usable_cores", "mem_total_gb", "host", "os")}
     extra = {"resources": {"ssf_unit": unit, "gb": "2^30 bytes", "hardware": rf.get("hardware"),
                            "measured_on": host, "t_audio_source": t_audio_src,

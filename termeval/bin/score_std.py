@@ -196,7 +196,7 @@ def _f(x, fmt="{:.6f}"):
 
 
 def write_details(d: str, res, kws, dets, args) -> None:
-    from termeval.std import det as detplot
+    from termeval.std import det
     tw = res.twv
     terms = res.terms
     # per-term table
@@ -211,8 +211,8 @@ def write_details(d: str, res, kws, dets, args) -> None:
                                _f(tw.term_pmiss[q]) if ev else "NA",
                                _f(tw.term_otwv[q]) if ev else "NA"]) + "\n")
     # DET points (articulated) and plots
-    k = detplot.articulated(tw.det_thr, tw.det_pmiss, tw.det_pfa)
-    detplot.write_det_points(os.path.join(d, "det_points.tsv"), tw.det_thr[k], tw.det_pmiss[k],
+    k = det.articulated(tw.det_thr, tw.det_pmiss, tw.det_pfa)
+    det.write_det_points(os.path.join(d, "det_points.tsv"), tw.det_thr[k], tw.det_pmiss[k],
                              tw.det_pfa[k], tw.det_twv[k])
     m = res.metrics
     if args.write_alignment:
@@ -221,10 +221,10 @@ def write_details(d: str, res, kws, dets, args) -> None:
     if args.plots and res.twv.n_terms_with_targets > 0:
         act = (m["p_fa"], m["p_miss"])
         best = (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"])
-        detplot.plot_det(os.path.join(d, "det"), tw.det_pmiss[k], tw.det_pfa[k], res.beta, act, best,
+        det.plot_det(os.path.join(d, "det"), tw.det_pmiss[k], tw.det_pfa[k], res.beta, act, best,
                          f"DET (ATWV {m['atwv']:.4f}, MTWV {m['mtwv']:.4f})")
         thr_act = tw.actual_threshold
-        detplot.plot_twv(os.path.join(d, "twv"), tw.det_thr, tw.det_twv,
+        det.plot_twv(os.path.join(d, "twv"), tw.det_thr, tw.det_twv,
                          (thr_act, m["atwv"]) if thr_act is not None else None,
                          (m["mtwv_threshold"], m["mtwv"]), "TWV against threshold")
 

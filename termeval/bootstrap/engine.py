@@ -33,7 +33,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from termeval.bootstrap.cells import Cells, align
-from termeval.bootstrap.cells import values as cell_values
+from termeval.bootstrap import cells
 
 CHUNK = 50            # resamples per matrix product (fixed: the random stream does not depend on it)
 
@@ -75,7 +75,7 @@ def evaluate(us: UnitStats, sums: np.ndarray) -> dict[str, np.ndarray]:
         with np.errstate(divide="ignore", invalid="ignore"):
             if kind == "cells":
                 if cv is None:
-                    cv = cell_values(us.cells, sums[:, len(us.columns):])
+                    cv = cells.values(us.cells, sums[:, len(us.columns):])
                 out[name] = cv[spec[1]]
             elif kind in ("os", "rvalue"):
                 p, r = out[spec[1]], out[spec[2]]

@@ -19,7 +19,7 @@ import os
 
 import numpy as np
 
-from termeval.bootstrap import cells as cellmod
+from termeval.bootstrap import cells
 from termeval.bootstrap.engine import UnitStats, bootstrap_ci
 from termeval.bootstrap.units import data_identity, save_units, units_path
 
@@ -36,7 +36,7 @@ def metric_specs(pre: str, labelled: bool) -> dict[str, tuple]:
             m[f"{pre}boundary_os"] = ("os", f"{pre}boundary_precision", f"{pre}boundary_recall")
             m[f"{pre}boundary_rvalue"] = ("rvalue", f"{pre}boundary_precision", f"{pre}boundary_recall")
     if labelled:
-        m.update({pre + w: ("cells", w) for w in cellmod.WHAT})
+        m.update({pre + w: ("cells", w) for w in cells.WHAT})
         m[pre + "o2o_accuracy"] = ("ratio", "o2o_hit", "seg_n")
     return m
 
@@ -56,7 +56,7 @@ def unit_table(stats: list[dict], merged: dict, unit: str, pre: str, labelled: b
         uc = [sum((j["utt_cells"][k] for j in stats), []) for k in range(4)]
         index = {x: i for i, x in enumerate(ids.tolist())}
         unit_idx = np.fromiter((index[owner[u]] for u in uc[0]), np.int64, len(uc[0]))
-        c = cellmod.build(unit_idx, uc[1], uc[2], np.asarray(uc[3]), nu)
+        c = cells.build(unit_idx, uc[1], uc[2], np.asarray(uc[3]), nu)
         if visit is not None:
             c.visit = np.array([k in visit for k in c.clusters], dtype=bool)
         mapped = np.array([o2o.get(c.clusters[k]) == c.labels[r] for r, k in zip(c.row, c.col)], dtype=bool)

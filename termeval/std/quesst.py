@@ -57,7 +57,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.std import cnxe as cx
+from termeval.std import cnxe
 from termeval.std.cnxe import AffineFit
 from termeval.std.twv import best_index, segment_best, sweep
 
@@ -281,7 +281,7 @@ def per_query_best(tr: Trials, beta: float, qasc: np.ndarray | None = None
 def per_query_pav_llr(tr: Trials, prior_conversion: str = "segment",
                       qasc: np.ndarray | None = None) -> np.ndarray:
     """LLRs after PAV run separately on each query ("model-dependent PAV")."""
-    return cx.pav_llr(tr.query, tr.score, tr.target, tr.count, prior_conversion, qasc)
+    return cnxe.pav_llr(tr.query, tr.score, tr.target, tr.count, prior_conversion, qasc)
 
 
 # ----------------------------------------------------------------------------- report
@@ -336,12 +336,12 @@ def score_trials(tr: Trials, p_tar: float, act_threshold: float | None = None,
         act_c = pav = lb = nan
         aff = lb_aff = AffineFit(nan, nan, nan, 0, False)
     else:
-        act_c = cx.cnxe(tr.score, tr.target, tr.count, p_tar)
-        aff = cx.min_cnxe_affine(tr.score, tr.target, tr.count, p_tar)
-        pav = cx.min_cnxe_pav(tr.score, tr.target, tr.count, p_tar, asc)
+        act_c = cnxe.cnxe(tr.score, tr.target, tr.count, p_tar)
+        aff = cnxe.min_cnxe_affine(tr.score, tr.target, tr.count, p_tar)
+        pav = cnxe.min_cnxe_pav(tr.score, tr.target, tr.count, p_tar, asc)
         lb_llr = per_query_pav_llr(tr, qasc=qasc)
-        lb = cx.cnxe(lb_llr, tr.target, tr.count, p_tar)
-        lb_aff = cx.min_cnxe_affine(lb_llr, tr.target, tr.count, p_tar, compress=True)
+        lb = cnxe.cnxe(lb_llr, tr.target, tr.count, p_tar)
+        lb_aff = cnxe.min_cnxe_affine(lb_llr, tr.target, tr.count, p_tar, compress=True)
     return QuesstResult(p_tar, beta, thr, act, pm, pf, mtwv, mthr, mpm, mpf, ub, 0.0,
                         act_c, aff, pav, lb, lb_aff, q_twv, best, qthr, dict(tr.counts))
 

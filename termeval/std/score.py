@@ -15,7 +15,7 @@ from typing import Optional
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.std import cnxe as cx
+from termeval.std import cnxe
 from termeval.std.align import align_f4de, align_kaldi
 from termeval.std.detections import UNSET, YES, Detections
 from termeval.std.ecf import in_ecf
@@ -319,14 +319,14 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
         if np.any(virt[ct] < 0):
             warnings.append("more detections than trials for some term: virtual non-targets clamped at 0")
         n_virt = float(np.maximum(virt[ct], 0).sum())
-        pts = cx.points(np.r_[tar_s, default], np.r_[np.ones(len(tar_s)), n_unal_ref],
+        pts = cnxe.points(np.r_[tar_s, default], np.r_[np.ones(len(tar_s)), n_unal_ref],
                         np.r_[non_s, default], np.r_[np.ones(len(non_s)), n_virt])
         if pts[1].any() and not pts[1].all():
-            cn = cx.cnxe(*pts, p_tar)
-            fit = cx.min_cnxe_affine(*pts, p_tar)
+            cn = cnxe.cnxe(*pts, p_tar)
+            fit = cnxe.min_cnxe_affine(*pts, p_tar)
             cmin, gamma, delta, separable = fit.cnxe, fit.gamma, fit.delta, fit.separable
             if p.cmin == "pav":
-                cmin = cx.min_cnxe_pav(*pts, p_tar)
+                cmin = cnxe.min_cnxe_pav(*pts, p_tar)
         if separable:
             warnings.append("target and non-target scores are separable: Cmin_nxe is an infimum")
         if gamma is not None and gamma == gamma and gamma < 0:
