@@ -68,6 +68,7 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
+te_check_bootstrap
 
 kws=$1
 det=$2

@@ -55,6 +55,7 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
+te_check_bootstrap
 
 data=$1
 classes=$2

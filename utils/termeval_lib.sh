@@ -27,6 +27,12 @@ te_check_int() {
   [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] 2>/dev/null \
     || te_die "--$1: expected a whole number >= $3, got '$2'"
 }
+# te_check_bootstrap: --bootstrap and --seed whole numbers >= 0, --ci strictly between 0 and 1.
+te_check_bootstrap() {
+  te_check_int bootstrap "$bootstrap" 0
+  te_check_int seed "$seed" 0
+  [[ "$ci" =~ ^0?\.[0-9]+$ ]] && [[ "$ci" =~ [1-9] ]] || te_die "--ci: expected a level strictly between 0 and 1, got '$ci'"
+}
 # te_check_choice <option> <value> <choice>...
 te_check_choice() {
   local opt=$1 val=$2 c; shift 2
