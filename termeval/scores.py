@@ -153,6 +153,11 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
         data.pop("ci", None)
     for k, v in (extra or {}).items():
         data[k] = to_json_value(v)
+    if benchmark is not None and (extra or {}).get("data_id"):
+        # one identity per benchmark: an exp dir scored as zrc2020 and as a segmentation keeps both
+        ids = data.get("data_ids") if isinstance(data.get("data_ids"), dict) else {}
+        ids[benchmark] = extra["data_id"]
+        data["data_ids"] = ids
     stages = data.get("stages") if isinstance(data.get("stages"), dict) else {}
     stages[stage] = {"benchmark": benchmark, "command": command, "metrics": names,
                      "date": datetime.datetime.now().isoformat(timespec="seconds")}

@@ -51,18 +51,34 @@ def load_system(exp_dir: str) -> System:
     return System(os.path.basename(os.path.normpath(exp_dir)), exp_dir, scores, tables)
 
 
+def _data_ids(s: System) -> dict:
+    ids = s.scores.get("data_ids")
+    return dict(ids) if isinstance(ids, dict) else {s.scores.get("benchmark"): s.scores.get("data_id")}
+
+
 def check_same_data(systems: list[System]) -> None:
-    """Refuse systems scored on different data or with different settings."""
+    """Refuse systems scored on different data or with different settings; keep only the
+    per-unit tables every system has (an exp dir may also hold a segmentation, say)."""
     base = systems[0]
     for s in systems[1:]:
-        for key in ("benchmark", "data_id"):
-            if s.scores.get(key) != base.scores.get(key):
+        a, b = _data_ids(base), _data_ids(s)
+        common = sorted(k for k in a if k in b)
+        if not common:
+            raise InputError(f"{s.name} and {base.name} share no scored benchmark "
+                             f"({sorted(b)} vs {sorted(a)})", os.path.join(s.exp_dir, "scores", "scores.json"))
+        for k in common:
+            if a[k] != b[k]:
                 raise InputError(f"{s.name} and {base.name} were scored on different data or settings "
-                                 f"({key}: {s.scores.get(key)} vs {base.scores.get(key)})",
+                                 f"(data_id of {k}: {b[k]} vs {a[k]})",
                                  os.path.join(s.exp_dir, "scores", "scores.json"))
-        if sorted(s.tables) != sorted(base.tables):
-            raise InputError(f"{s.name} and {base.name} have different per-unit tables "
-                             f"({sorted(s.tables)} vs {sorted(base.tables)})", os.path.join(s.exp_dir, "scores"))
+    shared = set(base.tables).intersection(*(s.tables for s in systems[1:]))
+    if not shared:
+        raise InputError(f"{systems[1].name} and {base.name} have no per-unit table in common "
+                         f"({sorted(systems[1].tables)} vs {sorted(base.tables)})",
+                         os.path.join(systems[1].exp_dir, "units"))
+    for s in systems:
+        s.tables = {t: s.tables[t] for t in sorted(shared)}
+    for s in systems[1:]:
         for t in base.tables:
             try:
                 check_paired(s.tables[t], base.tables[t])
@@ -70,13 +86,26 @@ def check_same_data(systems: list[System]) -> None:
                 raise InputError(f"{s.name} and {base.name}: {e}", units_path(s.exp_dir, t)) from None
 
 
+def distinct_names(systems: list[System]) -> None:
+    """Name each system by the shortest path suffix that tells it apart (Kaldi/ESPnet layouts
+    end in the same basename: exp/sysA/tde vs exp/sysB/tde -> sysA/tde, sysB/tde)."""
+    parts = [os.path.normpath(os.path.abspath(s.exp_dir)).split(os.sep) for s in systems]
+    for k in range(1, max(len(p) for p in parts) + 1):
+        names = ["/".join(p[-k:]) for p in parts]
+        if len(set(names)) == len(names):
+            break
+    for s, name in zip(systems, names):
+        s.name = name
+
+
 def compare(systems: list[System], n: int, seed: int, level: float, test: str) -> dict:
     """{"systems": [...], "intervals": {sys: {metric: ci}}, "diffs": {sys: {metric: result}}}."""
     if len(systems) < 2:
         raise InputError("compare needs at least two systems")
+    distinct_names(systems)
     names = [s.name for s in systems]
     if len(set(names)) != len(names):
-        raise InputError(f"system names (exp-dir basenames) are not distinct: {names}")
+        raise InputError(f"the same exp dir is given twice: {names}")
     check_same_data(systems)
     base = systems[0]
     out: dict = {"systems": names, "baseline": base.name, "n": n, "seed": seed, "level": level,

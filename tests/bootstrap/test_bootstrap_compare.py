@@ -72,3 +72,22 @@ def test_refuses_different_data(root, scored):
     assert not (scored / "out_bad" / "scores" / "compare").exists()
     r = sh(root, "steps/compare_systems.sh", scored / "a", scored / "out_bad")
     assert r.returncode == 1
+
+
+def test_kaldi_layout_names_and_an_exp_dir_also_holding_a_segmentation(root, scored):
+    """exp/<sys>/tde dirs end in the same basename; one of them was also scored as a
+    segmentation: the comparison uses the tables and benchmark both systems have."""
+    import shutil
+    for sysname in ("sysA", "sysB"):
+        shutil.copytree(scored / "a", scored / "kaldi" / sysname / "tde")
+    r = sh(root, "steps/score_segmentation.sh", scored / "data", scored / "x.class", scored / "kaldi/sysA/tde")
+    assert r.returncode == 0, r.stderr
+    a = json.loads((scored / "kaldi/sysA/tde/scores/scores.json").read_text())
+    assert sorted(a["data_ids"]) == ["segmentation", "zrc2020"]
+    out = scored / "out_kaldi"
+    r = sh(root, "steps/compare_systems.sh", "--bootstrap", 50, "--plot", "false",
+           scored / "kaldi/sysA/tde", scored / "kaldi/sysB/tde", out)
+    assert r.returncode == 0, r.stderr
+    res = json.loads((out / "scores" / "compare.json").read_text())
+    assert res["systems"] == ["sysA/tde", "sysB/tde"] and res["units"] == {"tde_file": "file"}
+    assert res["diffs"]["sysB/tde"]["ned"]["diff"] == 0
