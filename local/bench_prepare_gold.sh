@@ -18,11 +18,13 @@ data=downloads/zr17
 dir=exp/bench_prepare_gold
 # End configuration section.
 
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$(dirname "$(readlink -f "$0")")/../path.sh"
+. "$(dirname "$(readlink -f "$0")")/../utils/parse_options.sh"
+# a benchmark of the recipe itself: it runs from termeval's root and writes under its exp/
+cd "$(dirname "$(readlink -f "$0")")/.."
 
 if [ $# -ne 0 ]; then
-  utils/usage.sh "$0"
+  "$TERMEVAL_ROOT/utils/usage.sh" "$0"
   exit 1
 fi
 set -euo pipefail

@@ -7,7 +7,9 @@
 cases=100x100k,400x100k,1000x1M
 format=kwslist
 echo "$0 $@" >&2
-. ./path.sh
-. utils/parse_options.sh
+. "$(dirname "$(readlink -f "$0")")/../path.sh"
+. "$(dirname "$(readlink -f "$0")")/../utils/parse_options.sh"
+# a benchmark of the recipe itself: it runs from termeval's root and writes under its exp/
+cd "$(dirname "$(readlink -f "$0")")/.."
 set -euo pipefail
 python3 local/bench_std.py --cases "$cases" --format "$format"

@@ -23,11 +23,13 @@ nj=1
 cases=mandarin,buckeye_gold,buckeye_words,x4_more,x4_grow,x16_more,x16_grow
 
 echo "$0 $@" >&2
-[ -f ./path.sh ] && . ./path.sh
-. utils/parse_options.sh
+. "$(dirname "$(readlink -f "$0")")/../path.sh"
+. "$(dirname "$(readlink -f "$0")")/../utils/parse_options.sh"
+# a benchmark of the recipe itself: it runs from termeval's root and writes under its exp/
+cd "$(dirname "$(readlink -f "$0")")/.."
 
 if [ $# -ne 0 ]; then
-  utils/usage.sh "$0"
+  "$TERMEVAL_ROOT/utils/usage.sh" "$0"
   exit 1
 fi
 set -euo pipefail

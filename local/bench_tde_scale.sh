@@ -25,8 +25,10 @@ benchmarks="zrc2020 zr2017"
 synthetic_folds=true
 
 echo "$0 $@" >&2
-. ./path.sh
-. utils/parse_options.sh
+. "$(dirname "$(readlink -f "$0")")/../path.sh"
+. "$(dirname "$(readlink -f "$0")")/../utils/parse_options.sh"
+# a benchmark of the recipe itself: it runs from termeval's root and writes under its exp/
+cd "$(dirname "$(readlink -f "$0")")/.."
 if [ $# -ne 0 ]; then
   sed -n '2,/^$/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
   exit 1
