@@ -5,11 +5,14 @@ Usage: python -m termeval.bin.compare_systems [options] <exp-dir-A> <exp-dir-B> 
  e.g.: python -m termeval.bin.compare_systems --bootstrap 1000 exp/kamper exp/ours exp/compare
 
 Reads every system's scores/scores.json and its paired per-unit statistics (units/units.
-{tde_file,std_term,quesst_query}.npz, written by scoring) and compares each system with the
+{tde_file,tde15_file,std_term,quesst_query,...}.npz, written by scoring) and compares each system with the
 first one: the difference of every metric (system - first), its percentile interval and a
 two-sided p-value (paired bootstrap, or approximate randomization with --test permutation).
 Writes <out-dir>/scores/compare, scores/compare.json, RESULTS.compare.md and the forest plot
 <out-dir>/forest.{png,pdf}. Refuses systems scored on different data or settings.
+--benchmark zr2015/zr2017 systems: the cross_/within_ fold means of coverage, token, type and
+boundary are compared over the recordings (or speakers); NED and grouping are not (their units,
+the discovered classes, differ between systems).
 """
 from __future__ import annotations
 
@@ -42,6 +45,8 @@ def main(argv=None):
     res = compare([load_system(e) for e in exps], a.bootstrap, a.seed, a.ci, a.test)
     for line in write_compare(out, res):
         print(line)
+    for t, note in res.get("not_compared", {}).items():
+        print(f"{os.path.basename(sys.argv[0])}: not compared ({t}): {note}", file=sys.stderr)
     if a.plot == "true":
         forest_plot(res, HEADLINE, os.path.join(out, "forest"))
     print(f"{os.path.basename(sys.argv[0])}: comparison in {out}/scores/compare, table in "

@@ -6,7 +6,8 @@ Usage (normally through steps/score_tde_folds.sh):
       score the J-th share of the folds; writes <exp-dir>/tde15/folds.J.json
   score_tde_folds.py [options] --merge N <data-dir> <class-file> <exp-dir>
       merge folds.1..N.json; writes exp-dir/scores/{matching,clustering,parsing,tde15_input},
-      scores.json (cross_/within_ keys and "folds") and exp-dir/details/tde15/*
+      scores.json (cross_/within_ keys, "folds" and "data_id"), exp-dir/details/tde15/* and the
+      file (or speaker) fold table exp-dir/units/units.tde15_file.npz (steps/compare_systems.sh)
 
 <data-dir>: gold data dir prepared SIL-less (steps/prepare_gold.sh --format zr --fill-gaps false);
 <class-file>: a class file (or a class dir prepared by steps/prepare_classes.sh).
@@ -22,7 +23,8 @@ from typing import Sequence
 
 import numpy as np
 
-from termeval.bootstrap.folds import COLUMNS, SETS, bootstrap_ci, build, pack
+from termeval.bootstrap.folds import COLUMNS, SETS, FoldUnits, bootstrap_ci, build, full_values, pack, save_table
+from termeval.bootstrap.units import data_identity, units_path
 from termeval.cli import add_bootstrap_options, make_parser, positive_int, progress, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import TDE_STAGES, Metric, write_scores
@@ -61,7 +63,7 @@ def do_job(args) -> None:
             raise InputError(f"{'; '.join(problems)} (the original tool silently accepted these; "
                              "use --lenient true to score as it did, with counts)", args.class_file)
     out = {"folds": {}, "labels": {}, "nsamples": {}, "nfolds": {}}
-    units: dict = {"cross": {}, "within": {}}       # per-fold unit statistics (--bootstrap)
+    units: dict = {"cross": {}, "within": {}}       # per-fold unit statistics (always: compare_systems)
     k = 0
     for name in ("cross", "within"):
         fs = p.foldsets[name]
@@ -72,10 +74,9 @@ def do_job(args) -> None:
         for i, fold in progress(list(enumerate(fs.folds)), desc=f"{name} folds", unit="fold"):
             if k % args.nj == args.job - 1:
                 t = time.time()
-                u = {} if args.bootstrap > 0 else None
+                u: dict = {}
                 res[i] = add_fscores(score_fold(p, fold, measures, units=u))
-                if u is not None:
-                    units[name][str(i)] = pack(u)
+                units[name][str(i)] = pack(u)
                 log(f"{name} fold {i}: {time.time() - t:.2f} s")
             k += 1
         out["folds"][name] = res
@@ -84,9 +85,8 @@ def do_job(args) -> None:
     out["counts"] = p.counts
     out["nclusters"] = int(np.count_nonzero(sizes))
     out["npairs"] = int((sizes * (sizes - 1) // 2).sum())
-    if args.bootstrap > 0:
-        out["units"] = units
-        out["unit_ids"] = {"files": p.gold.files, "speakers": p.gold.speaker, "nclasses": int(p.disc.nclasses)}
+    out["units"] = units
+    out["unit_ids"] = {"files": p.gold.files, "speakers": p.gold.speaker, "nclasses": int(p.disc.nclasses)}
     out["seconds"] = time.time() - t0
     path = os.path.join(args.exp_dir, "tde15", f"folds.{args.job}.json")
     with atomic_write(path) as f:
@@ -104,12 +104,12 @@ def flatten_counts(counts: dict, prefix: str = "") -> list[tuple[str, int]]:
     return rows
 
 
-def fold_intervals(args, parts: list[dict], values: dict) -> dict:
-    """Percentile intervals of the fold means (termeval.bootstrap.folds): NED and grouping over
-    discovered classes, the other metrics over files or speakers; matching gets none."""
+def fold_tables(args, parts: list[dict]) -> list[FoldUnits]:
+    """The unit tables of the fold means (termeval.bootstrap.folds): discovered classes (NED,
+    grouping) and files or speakers (the rest); matching has none."""
     ui = parts[0].get("unit_ids")
     if ui is None:
-        raise InputError("job outputs hold no unit statistics: run the jobs with --bootstrap too")
+        raise InputError("job outputs hold no unit statistics: re-run the jobs with this termeval")
     packed = {t: {s: [None] * parts[0]["nfolds"][s] for s in SETS} for t in COLUMNS}
     for pt in parts:
         for s in SETS:
@@ -126,7 +126,16 @@ def fold_intervals(args, parts: list[dict], values: dict) -> dict:
     else:
         tables.append(build("file", "file", ui["files"], np.arange(len(ui["files"])), packed["file"],
                             args.benchmark))
-    return bootstrap_ci(tables, values, args.bootstrap, args.seed, args.ci)
+    return tables
+
+
+def data_files(args) -> list[str]:
+    """The files the scores depend on besides the submission (for data_id)."""
+    files = [os.path.join(args.data_dir, f) for f in ("phones", "words", "utt2spk", "reco2dur")]
+    folds = resolve_folds(args.folds, args.data_dir)
+    if folds != "none":
+        files += [f"{folds}.{s}" for s in ("split", "intervals.cross", "intervals.within", "classes")]
+    return [f for f in files if os.path.isfile(f)]
 
 
 def do_merge(args) -> None:
@@ -150,7 +159,14 @@ def do_merge(args) -> None:
     values: dict = {}
     for name in ("cross", "within"):
         values.update(summarise(folds[name], name))
-    ci = fold_intervals(args, parts, values) if args.bootstrap > 0 else {}
+    tables = fold_tables(args, parts)
+    ci = bootstrap_ci(tables, values, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
+    # the file/speaker table is paired across systems scored on the same data (compare_systems)
+    ftab = tables[1]
+    ftab.exact = {k: values.get(k) for k in full_values(ftab)}
+    save_table(units_path(args.exp_dir, "tde15_file"), ftab)
+    data_id = data_identity(data_files(args), {"benchmark": args.benchmark, "folds": args.folds == "none",
+                                               "measures": args.measures})
     for stage, names in TDE_STAGES.items():
         metrics = []
         for k in ("cross", "within"):
@@ -166,7 +182,7 @@ def do_merge(args) -> None:
                     metrics.append(Metric(key + suf, v, support, ci.get(key) if suf == "" else None))
         if metrics:
             extra = {"folds": {k: folds[k] for k in folds}, "fold_labels": first["labels"],
-                     "counts": first["counts"]}
+                     "counts": first["counts"], "data_id": data_id}
             if args.bootstrap > 0:
                 extra["bootstrap"] = {"n": args.bootstrap, "seed": args.seed, "level": args.ci,
                                       "unit": args.bootstrap_unit, "class_metrics_unit": "class"}

@@ -8,6 +8,10 @@ paired tables are the ones whose units are shared by every system on the same da
   quesst_query  queries, for the QUESST figures
   segmentation_file, segmentation_phone_file   recordings, for every segmentation metric
                 (cluster metrics from the resampled contingency cells of each system)
+  tde15_file    recordings (or speakers) of --benchmark zr2015/zr2017, a fold table
+                (termeval.bootstrap.folds): the cross_/within_ fold means of coverage, token,
+                type and boundary. NED and grouping (over discovered classes, which differ
+                between systems) and matching (no unit table) are not compared.
 Every system is compared with the first one (the baseline): diff = system - baseline.
 """
 from __future__ import annotations
@@ -16,16 +20,22 @@ import json
 import os
 from dataclasses import dataclass
 
+from termeval.bootstrap import folds
 from termeval.bootstrap.engine import UnitStats, bootstrap_ci, check_paired, paired_test
 from termeval.bootstrap.units import load_units, units_path
 from termeval.errors import InputError
 from termeval.scores import to_json_value
 from termeval.textio import atomic_write
 
-PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file")
+PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file", "tde15_file")
+FOLD_TABLES = ("tde15_file",)       # folds.FoldUnits, not engine.UnitStats
+NOT_COMPARED = {"tde15_file": "cross_/within_ ned and grouping_* are over discovered classes, which differ "
+                              "between systems (not paired); matching_* has no unit table"}
 HEADLINE = ("ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore",
             "atwv", "mtwv", "otwv", "act_twv", "max_twv", "ub_twv", "act_cnxe", "min_cnxe",
-            "word_boundary_fscore", "word_v_measure", "word_purity")
+            "word_boundary_fscore", "word_v_measure", "word_purity",
+            "cross_coverage", "cross_token_fscore", "cross_type_fscore", "cross_boundary_fscore",
+            "within_coverage", "within_boundary_fscore")
 
 
 @dataclass
@@ -33,7 +43,7 @@ class System:
     name: str
     exp_dir: str
     scores: dict
-    tables: dict[str, UnitStats]
+    tables: dict[str, UnitStats | folds.FoldUnits]
 
 
 def load_system(exp_dir: str) -> System:
@@ -44,7 +54,8 @@ def load_system(exp_dir: str) -> System:
         scores = json.load(f)
     if not scores.get("data_id"):
         raise InputError("no data identity in scores.json: re-score the system with this termeval", path)
-    tables = {t: load_units(units_path(exp_dir, t)) for t in PAIRED if os.path.isfile(units_path(exp_dir, t))}
+    tables = {t: (folds.load_table if t in FOLD_TABLES else load_units)(units_path(exp_dir, t))
+              for t in PAIRED if os.path.isfile(units_path(exp_dir, t))}
     if not tables:
         raise InputError(f"no paired per-unit statistics (units/units.{{{','.join(PAIRED)}}}.npz)",
                          os.path.join(exp_dir, "units"))
@@ -81,7 +92,7 @@ def check_same_data(systems: list[System]) -> None:
     for s in systems[1:]:
         for t in base.tables:
             try:
-                check_paired(s.tables[t], base.tables[t])
+                (folds.check_paired if t in FOLD_TABLES else check_paired)(s.tables[t], base.tables[t])
             except ValueError as e:
                 raise InputError(f"{s.name} and {base.name}: {e}", units_path(s.exp_dir, t)) from None
 
@@ -111,14 +122,19 @@ def compare(systems: list[System], n: int, seed: int, level: float, test: str) -
     out: dict = {"systems": names, "baseline": base.name, "n": n, "seed": seed, "level": level,
                  "test": test, "data_id": base.scores["data_id"], "benchmark": base.scores.get("benchmark"),
                  "units": {t: base.tables[t].unit for t in base.tables}, "intervals": {}, "diffs": {}}
+    notes = {t: NOT_COMPARED[t] for t in base.tables if t in NOT_COMPARED}
+    if notes:
+        out["not_compared"] = notes
     for s in systems:
         out["intervals"][s.name] = {}
         for t, us in s.tables.items():
-            out["intervals"][s.name].update(bootstrap_ci(us, n, seed, level))
+            out["intervals"][s.name].update(folds.bootstrap_ci([us], us.exact, n, seed, level)
+                                            if t in FOLD_TABLES else bootstrap_ci(us, n, seed, level))
     for s in systems[1:]:
         out["diffs"][s.name] = {}
         for t in base.tables:
-            out["diffs"][s.name].update(paired_test(s.tables[t], base.tables[t], n, seed, level, test))
+            test_fn = folds.paired_test if t in FOLD_TABLES else paired_test
+            out["diffs"][s.name].update(test_fn(s.tables[t], base.tables[t], n, seed, level, test))
     return out
 
 
@@ -154,6 +170,8 @@ def write_compare(out_dir: str, res: dict) -> list[str]:
         ds = [f"{_f(r['diff'], '{:+.4f}')} [{_f(r['lo'], '{:+.4f}')}, {_f(r['hi'], '{:+.4f}')}] "
               f"{_f(r['p'], '{:.3g}')}" for r in (res["diffs"][s][m] for s in res["diffs"])]
         tab.append(f"| {m} | " + " | ".join(vals) + " | " + " | ".join(ds) + " |")
+    for t, v in res.get("not_compared", {}).items():
+        tab += ["", f"Not compared ({t}): {v}."]
     with atomic_write(os.path.join(out_dir, "RESULTS.compare.md")) as f:
         f.write("\n".join(tab) + "\n")
     return lines

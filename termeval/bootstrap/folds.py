@@ -17,12 +17,16 @@ so the intervals do not depend on --nj.
 """
 from __future__ import annotations
 
+import json
 import math
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.bootstrap.engine import UnitStats, draw_weights, evaluate, percentile_ci
+from termeval.bootstrap.engine import UnitStats, draw_swaps, draw_weights, evaluate, percentile_ci
+from termeval.errors import InputError
+from termeval.textio import atomic_write
 
 COLUMNS = {"class": ["ned_sum", "ned_pairs", "grp_i", "grp_p", "grp_g"],
            "file": ["cov_num", "cov_den", "tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen",
@@ -66,6 +70,7 @@ class FoldUnits:
     ids: list[str]
     X: dict[str, np.ndarray]
     mode: str                       # zr2015 | zr2017 (coverage's NaN rule)
+    exact: dict[str, float | None] = field(default_factory=dict)   # reported fold means (saved tables)
 
 
 def build(table: str, unit: str, ids: list[str], owner: np.ndarray, packed: dict[str, list[dict | None]],
@@ -156,4 +161,95 @@ def bootstrap_ci(tables: list[FoldUnits], exact: dict, n: int, seed: int, level:
             out[k] = {"lo": None if ci is None else ci[0], "hi": None if ci is None else ci[1],
                       "level": level, "unit": t.unit, "units": len(t.ids), "n": n, "seed": seed,
                       "exact_decomposition": k.split("_", 1)[1] in EXACT}
+    return out
+
+
+# --- saved tables and paired comparison (steps/compare_systems.sh) -------------------------
+# The file/speaker table is shared by every system scored on the same data dir and folds, so it
+# is saved as exp/<sys>/units/units.tde15_file.npz. The class table is not: discovered classes
+# differ between systems, so NED and grouping are not paired (and not compared).
+
+def save_table(path: str, t: FoldUnits) -> None:
+    meta = {"unit": t.unit, "table": t.table, "mode": t.mode, "sets": list(t.X),
+            "exact": {k: (float(v) if v is not None and math.isfinite(v) else None) for k, v in t.exact.items()}}
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    with atomic_write(path, "wb") as f:
+        np.savez_compressed(f, ids=np.asarray(t.ids, dtype=str), meta=np.asarray(json.dumps(meta)),
+                            **{f"X_{s}": A for s, A in t.X.items()})
+
+
+def load_table(path: str) -> FoldUnits:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            X = {s: np.asarray(z[f"X_{s}"], np.float64) for s in meta["sets"]}
+            ids = z["ids"].tolist()
+    except (OSError, ValueError, KeyError) as e:
+        raise InputError(f"unreadable per-unit fold statistics ({e})", path) from None
+    return FoldUnits(meta["unit"], meta["table"], ids, X, meta["mode"], meta["exact"])
+
+
+def check_paired(a: FoldUnits, b: FoldUnits) -> None:
+    """Same units, table, definitions (zr2015/zr2017) and fold sets of the same sizes."""
+    if a.unit != b.unit or a.ids != b.ids:
+        raise ValueError(f"the systems do not share their {a.unit} units")
+    if a.table != b.table or a.mode != b.mode or {s: x.shape for s, x in a.X.items()} != \
+            {s: x.shape for s, x in b.X.items()}:
+        raise ValueError("the systems' fold statistics have different tables, definitions or folds")
+
+
+def _sums(t: FoldUnits, w: np.ndarray, moved: dict | None = None, sign: float = 1.0) -> dict:
+    out = {}
+    for s, A in t.X.items():
+        S = (w @ A.reshape(len(t.ids), -1)) if w is not None else A.sum(axis=0).reshape(1, -1)
+        if moved is not None:
+            S = S + sign * moved[s]
+        out[s] = S.reshape(len(S), *A.shape[1:])
+    return out
+
+
+def paired_test(a: FoldUnits, b: FoldUnits, n: int, seed: int, level: float = 0.95,
+                test: str = "bootstrap") -> dict[str, dict]:
+    """termeval.bootstrap.engine.paired_test for fold means: one unit weight per replicate for
+    both systems and every fold (paired bootstrap, replicates centred on the exact values), or
+    approximate randomization swapping a unit's statistics (all its folds) between A and B.
+    diff = exact(A) - exact(B); p as in engine.paired_test; identical systems give 0 and p = 1."""
+    check_paired(a, b)
+    rng = np.random.default_rng(seed)
+    ba, bb = full_values(a), full_values(b)
+    keys = list(ba)
+    diffs: dict[str, list[np.ndarray]] = {k: [] for k in keys}
+    perm: dict[str, list[np.ndarray]] = {k: [] for k in keys}
+    for w in draw_weights(rng, len(a.ids), n):
+        va, vb = fold_means(a, _sums(a, w)), fold_means(b, _sums(b, w))
+        for k in keys:
+            diffs[k].append((va[k] - ba[k]) - (vb[k] - bb[k]))     # + exact(A) - exact(B) below
+    if test == "permutation":
+        D = {s: (b.X[s] - a.X[s]).reshape(len(a.ids), -1) for s in a.X}
+        for sw in draw_swaps(rng, len(a.ids), n):
+            moved = {s: sw @ M for s, M in D.items()}
+            va, vb = fold_means(a, _sums(a, None, moved, 1.0)), fold_means(b, _sums(b, None, moved, -1.0))
+            for k in keys:
+                perm[k].append(va[k] - vb[k])
+    elif test != "bootstrap":
+        raise ValueError(f"unknown test {test!r} (bootstrap or permutation)")
+    out = {}
+    for k in keys:
+        ea, eb = a.exact.get(k), b.exact.get(k)
+        defined = ea is not None and eb is not None and math.isfinite(ea) and math.isfinite(eb)
+        d = ea - eb if defined else None
+        dd = d + np.concatenate(diffs[k]) if defined and diffs[k] else np.zeros(0)
+        ci = percentile_ci(dd, level) if defined else None
+        p = None
+        if defined and test == "bootstrap":
+            ok = dd[np.isfinite(dd)]
+            p = (1 + int(np.sum(np.abs(ok - d) >= abs(d)))) / (1 + len(ok))
+        elif defined:
+            obs = ba[k] - bb[k]
+            pp = np.concatenate(perm[k]) if perm[k] else np.zeros(0)
+            pp = pp[np.isfinite(pp)]
+            p = (1 + int(np.sum(np.abs(pp) >= abs(obs) - 1e-12 * max(1.0, abs(obs))))) / (1 + len(pp))
+        out[k] = {"a": ea, "b": eb, "diff": d, "lo": None if ci is None else ci[0],
+                  "hi": None if ci is None else ci[1], "p": None if p is None else min(1.0, p),
+                  "level": level, "unit": a.unit, "units": len(a.ids), "n": n, "seed": seed, "test": test}
     return out
