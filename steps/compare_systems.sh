@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Paired comparison of systems scored on the same data (steps/score_tde.sh, score_std.sh,
-# score_quesst.sh): for every metric, the difference of each system with the first one, its
-# percentile confidence interval and a two-sided p-value (paired bootstrap over the shared
-# units: recordings for term discovery, terms for STD, queries for QUESST; or approximate
-# randomization with --test permutation). Writes <out-dir>/scores/compare (one line per
+# Paired comparison of systems scored on the same data (steps/score_tde.sh of any benchmark,
+# score_segmentation.sh, score_std.sh, score_quesst.sh): for every metric, the difference of
+# each system with the first one, its percentile confidence interval and a two-sided p-value
+# (paired bootstrap over the shared units: recordings for term discovery and segmentation,
+# terms for STD, queries for QUESST; zr2015/zr2017: the cross_/within_ fold means of coverage,
+# token, type and boundary, NED and grouping not being paired; or approximate randomization
+# with --test permutation). Writes <out-dir>/scores/compare (one line per
 # system and metric), scores/compare.json, RESULTS.compare.md and the forest plot
 # <out-dir>/forest.{png,pdf}. Refuses systems scored on different data or settings.
 #

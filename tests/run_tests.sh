@@ -6,4 +6,4 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . ./path.sh
-exec python3 -m pytest "${@:--q}" tests
+exec python3 -m pytest "${@:--q}"   # paths default to pyproject.toml testpaths (tests/)
