@@ -244,26 +244,37 @@ def paired_test(a: UnitStats, b: UnitStats, n: int, seed: int, level: float = 0.
     out = {}
     for k in a.metrics:
         ea, eb = a.exact.get(k), b.exact.get(k)
-        defined = ea is not None and eb is not None and math.isfinite(ea) and math.isfinite(eb)
-        d = ea - eb if defined else None
         dd = np.concatenate(diffs[k]) if diffs[k] else np.zeros(0)
-        if a.metrics[k][0] == "cells" and defined and np.isfinite(dd).any():
-            dd = dd - (float(np.nanmean(dd)) - d)       # the difference of the two debias shifts
-        ci = percentile_ci(dd, level) if defined else None
-        p = None
-        if defined and test == "bootstrap":
-            ok = dd[np.isfinite(dd)]
-            p = (1 + int(np.sum(np.abs(ok - d) >= abs(d)))) / (1 + len(ok))
-        elif defined:
-            obs = ba[k] - bb[k]
-            pp = np.concatenate(perm[k]) if perm[k] else np.zeros(0)
-            pp = pp[np.isfinite(pp)]
-            p = (1 + int(np.sum(np.abs(pp) >= abs(obs) - 1e-12 * max(1.0, abs(obs))))) / (1 + len(pp))
-        out[k] = {"a": ea, "b": eb, "diff": d, "lo": None if ci is None else ci[0],
-                  "hi": None if ci is None else ci[1], "p": None if p is None else min(1.0, p),
-                  "level": level, "unit": a.unit, "units": len(a.ids), "n": n, "seed": seed,
-                  "test": test}
+        if a.metrics[k][0] == "cells" and _defined(ea, eb) and np.isfinite(dd).any():
+            dd = dd - (float(np.nanmean(dd)) - (ea - eb))  # the difference of the two debias shifts
+        out[k] = paired_summary(ea, eb, dd, ba[k] - bb[k], perm[k], test, level,
+                                {"unit": a.unit, "units": len(a.ids), "n": n, "seed": seed})
     return out
+
+
+def _defined(ea: float | None, eb: float | None) -> bool:
+    return ea is not None and eb is not None and math.isfinite(ea) and math.isfinite(eb)
+
+
+def paired_summary(ea: float | None, eb: float | None, dd: np.ndarray, obs, perm: list[np.ndarray],
+                   test: str, level: float, info: dict) -> dict:
+    """One metric's paired result: diff = ea - eb, the percentile CI of the replicated
+    differences dd, and the two-sided p-value of paired_test (shifted-null bootstrap, or
+    approximate randomization from the permuted differences against the observed one)."""
+    defined = _defined(ea, eb)
+    d = ea - eb if defined else None
+    ci = percentile_ci(dd, level) if defined else None
+    p = None
+    if defined and test == "bootstrap":
+        ok = dd[np.isfinite(dd)]
+        p = (1 + int(np.sum(np.abs(ok - d) >= abs(d)))) / (1 + len(ok))
+    elif defined:
+        pp = np.concatenate(perm) if perm else np.zeros(0)
+        pp = pp[np.isfinite(pp)]
+        p = (1 + int(np.sum(np.abs(pp) >= abs(obs) - 1e-12 * max(1.0, abs(obs))))) / (1 + len(pp))
+    return {"a": ea, "b": eb, "diff": d, "lo": None if ci is None else ci[0],
+            "hi": None if ci is None else ci[1], "p": None if p is None else min(1.0, p),
+            "level": level, **info, "test": test}
 
 
 def merge_units(ids: Sequence[str], parts: Sequence[np.ndarray]) -> tuple[list[str], np.ndarray]:

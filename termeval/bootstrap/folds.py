@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.bootstrap.engine import UnitStats, draw_swaps, draw_weights, evaluate, percentile_ci
+from termeval.bootstrap.engine import (
+    UnitStats, draw_swaps, draw_weights, evaluate, paired_summary, percentile_ci)
 from termeval.errors import InputError
 from termeval.textio import atomic_write
 
@@ -236,20 +237,9 @@ def paired_test(a: FoldUnits, b: FoldUnits, n: int, seed: int, level: float = 0.
     out = {}
     for k in keys:
         ea, eb = a.exact.get(k), b.exact.get(k)
-        defined = ea is not None and eb is not None and math.isfinite(ea) and math.isfinite(eb)
-        d = ea - eb if defined else None
-        dd = d + np.concatenate(diffs[k]) if defined and diffs[k] else np.zeros(0)
-        ci = percentile_ci(dd, level) if defined else None
-        p = None
-        if defined and test == "bootstrap":
-            ok = dd[np.isfinite(dd)]
-            p = (1 + int(np.sum(np.abs(ok - d) >= abs(d)))) / (1 + len(ok))
-        elif defined:
-            obs = ba[k] - bb[k]
-            pp = np.concatenate(perm[k]) if perm[k] else np.zeros(0)
-            pp = pp[np.isfinite(pp)]
-            p = (1 + int(np.sum(np.abs(pp) >= abs(obs) - 1e-12 * max(1.0, abs(obs))))) / (1 + len(pp))
-        out[k] = {"a": ea, "b": eb, "diff": d, "lo": None if ci is None else ci[0],
-                  "hi": None if ci is None else ci[1], "p": None if p is None else min(1.0, p),
-                  "level": level, "unit": a.unit, "units": len(a.ids), "n": n, "seed": seed, "test": test}
+        dd = np.concatenate(diffs[k]) if diffs[k] else np.zeros(0)
+        if ea is not None and eb is not None:
+            dd = dd + (ea - eb)     # deviations centred on the exact difference
+        out[k] = paired_summary(ea, eb, dd, ba[k] - bb[k], perm[k], test, level,
+                                {"unit": a.unit, "units": len(a.ids), "n": n, "seed": seed})
     return out
