@@ -85,16 +85,8 @@ opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss"
       --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
-log=$dir/log/score_quesst.log
-if [ "$nj" -eq 1 ]; then
-  te_launch "$log" score_quesst "${opts[@]}" "$kws" "$det" "$dir"
-else   # jobs reduce query ranges into $dir/quesst/pairs.JOB.npz; the merge scores
-  rm -f "$dir"/quesst/pairs.*.npz 2>/dev/null || true
-  te_launch JOB=1:$nj "$dir/log/score_quesst.JOB.log" score_quesst "${opts[@]}" --nj "$nj" --job JOB "$kws" "$det" "$dir"
-  log=$dir/log/score_quesst.merge.log
-  te_launch "$log" score_quesst "${opts[@]}" --merge "$nj" "$kws" "$det" "$dir"
-  rm -f "$dir"/quesst/pairs.*.npz; rmdir "$dir/quesst" 2>/dev/null || true
-fi
+te_launch_split "$dir/log" score_quesst "$nj" "$dir/quesst" 'pairs.*.npz' "${opts[@]}" "$kws" "$det" "$dir"
+log=$te_log
 grep 'warning:' "$log" >&2 || true
 cat "$dir/details/quesst/score.out"   # the kit's headline lines, for scripts that grep them
 

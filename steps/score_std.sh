@@ -109,15 +109,7 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
-log=$dir/log/score_std.log
-if [ "$nj" -eq 1 ]; then
-  te_launch "$log" score_std "${opts[@]}" "$kws" "$dets" "$dir"
-else   # jobs align term ranges into $dir/std/align.JOB.npz; the merge scores
-  rm -f "$dir"/std/align.*.npz 2>/dev/null || true
-  te_launch JOB=1:$nj "$dir/log/score_std.JOB.log" score_std "${opts[@]}" --nj "$nj" --job JOB "$kws" "$dets" "$dir"
-  log=$dir/log/score_std.merge.log
-  te_launch "$log" score_std "${opts[@]}" --merge "$nj" "$kws" "$dets" "$dir"
-  rm -f "$dir"/std/align.*.npz; rmdir "$dir/std" 2>/dev/null || true
-fi
+te_launch_split "$dir/log" score_std "$nj" "$dir/std" 'align.*.npz' "${opts[@]}" "$kws" "$dets" "$dir"
+log=$te_log
 grep 'warning:' "$log" >&2 || true
 cat "$dir/scores/std"
