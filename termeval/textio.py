@@ -191,8 +191,8 @@ class Table:
 
     def token(self, r: int, k: int) -> str:
         """The original text of field k of record r (re-read: only used for messages)."""
-        text = read_bytes(self.path).decode("utf-8").split("\n")[int(self.line[r]) - 1]
-        return text.split()[k]
+        line = read_bytes(self.path).split(b"\n")[int(self.line[r]) - 1]
+        return line.split()[k].decode("utf-8")   # ASCII whitespace, as the tokeniser split it
 
 
 def parse_floats(col: list[str], path: str, lines: np.ndarray, what: str) -> np.ndarray:

@@ -192,3 +192,13 @@ def test_quesst_unknown_query_names_detection_file(tmp_path, root):
     r = run(root, "score_quesst", "--default-score", "-10", kws, det, tmp_path / "exp")
     msg = one_line_error(r)
     assert f"error: {det}: 1 query id(s) of the system output are not in the reference" in msg, msg
+
+
+def test_message_token_splits_like_the_tokeniser(tmp_path):
+    """A non-ASCII space (U+00A0) is part of a field, not a separator, in every message too."""
+    from termeval import kaldi_files
+    p = tmp_path / "reco2dur"
+    p.write_bytes("\u00a0 -11.5\nf2 3.25\n".encode("utf-8"))
+    with pytest.raises(InputError) as e:
+        kaldi_files.read_durations(str(p))
+    assert e.value.format() == f"{p}:1: negative duration -11.5 (durations must be > 0)"
