@@ -69,7 +69,8 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def prepare_main(argv: Sequence[str] | None = None) -> int:
-    a = get_parser().parse_args(argv)
+    p = get_parser()
+    a = p.parse_args(argv)
     nin = {"zr": 3, "ctm": 3, "textgrid": 2}[a.format]
     if len(a.inputs) != nin:
         p.error(f"--format {a.format} takes {nin} arguments, got {len(a.inputs)}")

@@ -512,3 +512,11 @@ def test_word_ctm_with_number_words_and_no_words_txt(tmp_path, capsys):
     (tmp_path / "w.ctm").write_text(text)
     prepare(ctm_args(tmp_path / "d", words=tmp_path / "w.ctm"), capsys)
     assert (tmp_path / "d" / "words").read_text().endswith("s02-rec2 3 3.2 1990\n")
+
+
+def test_wrong_number_of_inputs_and_bad_sil_label_are_usage_errors(tmp_path, capsys):
+    code, err = call(PREPARE, ["--format", "zr", "a.phn", str(tmp_path / "d")], capsys)
+    assert code == 2 and "--format zr takes 3 arguments, got 2" in err
+    code, err = call(PREPARE, ["--format", "textgrid", "--sil-label", "S L", "tg", str(tmp_path / "d")], capsys)
+    assert code == 2 and "--sil-label must be one non-empty token" in err
+    assert not (tmp_path / "d").exists()
