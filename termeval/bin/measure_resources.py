@@ -20,7 +20,7 @@ from typing import Sequence
 
 from termeval.cli import make_parser, positive_float, run, str2bool
 from termeval.errors import InputError
-from termeval.std import resources
+from termeval.std import measure, resources
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -56,8 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out_path = os.path.join(a.exp_dir, "resources", a.phase)
     old = resources.read_kv(out_path) if a.append and os.path.isfile(out_path) else None
     started = resources.now()
-    res = resources.measure(cmd, a.interval, a.wait_orphans)
-    host = resources.host_info()
+    res = measure.measure(cmd, a.interval, a.wait_orphans)
+    host = measure.host_info()
     values = {"phase": a.phase, "command": " ".join(shlex.quote(c) for c in cmd),
               "date": started, **res, "runs": 1, **host}
     if old is not None:

@@ -93,7 +93,8 @@ def _floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[fl
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
     import math
-    from termeval.std.score import Params, load_kws_dir
+    from termeval.std.kwsdir import load_kws_dir
+    from termeval.std.score import Params
     from termeval.std.detections import read_detections
     for path in (args.kws_dir, args.detections):
         if not os.path.exists(path):

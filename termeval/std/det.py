@@ -5,7 +5,6 @@ points marked, and twv.png/twv.pdf (TWV against threshold). docs/std.md §3.7.
 from __future__ import annotations
 
 import math
-import os
 
 import numpy as np
 

@@ -118,7 +118,6 @@ def _read_xml(path: str) -> Detections:
     scores: list[str] = []
     blocks: list[str] = []
     counts: list[int] = []
-    block_lines: list[int] = []
     header: dict = {}
     seen_blocks: dict[str, int] = {}
     state = {"root": None, "in_block": False}

@@ -67,7 +67,7 @@ def load_reference(kws_dir: str) -> Reference:
 
     1. ECF + RTTM + term list (`ecf.xml`|`*.ecf.xml`, `rttm`|`*.rttm`,
        `tlist.xml`|`kwlist.xml`|`*.tlist.xml`|`*.kwlist.xml`), or a Kaldi hitlist kws dir,
-       read with termeval.std.score.load_kws_dir: documents = the ECF's files, a query is a
+       read with termeval.std.kwsdir.load_kws_dir: documents = the ECF's files, a query is a
        target of a document iff the reference has an occurrence of it (F4DE term matching)
        in that file;
     2. simple lists: `documents` and `queries` (an id per line, extra fields ignored) and
@@ -83,7 +83,7 @@ def load_reference(kws_dir: str) -> Reference:
                  (".tlist.xml", ".kwlist.xml"))
     if rttm_p is not None or os.path.isfile(os.path.join(kws_dir, "hitlist")):
         # the STD engineer's loader: ECF + RTTM + term list, or Kaldi hitlist + utt.map ...
-        from termeval.std.score import load_kws_dir
+        from termeval.std.kwsdir import load_kws_dir
         kws = load_kws_dir(kws_dir, ecf=ecf_p, rttm=rttm_p, termlist=tl_p)
         if kws.ecf is None:
             raise InputError("per-document scoring needs the list of documents: an ECF, or "

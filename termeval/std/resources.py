@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from termeval.errors import InputError
 from termeval.kaldi_files import read_durations
-from termeval.std.measure import GB, descendants, host_info, measure, sample_tree  # noqa: F401 (re-exported)
+from termeval.std.measure import GB
 from termeval.textio import atomic_write, iter_lines, read_text
 
 

@@ -19,7 +19,7 @@ from termeval.std import cnxe
 from termeval.std.align import align_f4de, align_kaldi
 from termeval.std.detections import UNSET, YES, Detections
 from termeval.std.ecf import in_ecf
-from termeval.std.kwsdir import KwsData, load_kws_dir  # noqa: F401 (load_kws_dir: public here too)
+from termeval.std.kwsdir import KwsData
 from termeval.std.termlist import TermList
 from termeval.std.twv import TwvResult, beta_from, compute_twv, trials_per_term
 

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.data import Gold, load_gold
-from termeval.errors import InputError
 from termeval.zr2015 import boundary, coverage, grouping, matching, ned, token_type
 from termeval.zr2015.classfile import from_prepared, read_classfile
 from termeval.zr2015.corpus import Fragments, Segmented, annotate, check_mode, segment_tier

@@ -12,7 +12,8 @@ from termeval.bootstrap.engine import full_values, paired_test
 from termeval.bootstrap.std import term_table
 from termeval.bootstrap.units import load_units
 from termeval.std.detections import read_detections
-from termeval.std.score import Params, load_kws_dir, score_std
+from termeval.std.kwsdir import load_kws_dir
+from termeval.std.score import Params, score_std
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "local"))

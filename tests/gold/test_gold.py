@@ -7,7 +7,6 @@ Bad input is in test_gold_bad_input.py, the real ZeroSpeech files in test_gold_r
 """
 from __future__ import annotations
 
-import importlib.util
 import os
 import shutil
 import subprocess

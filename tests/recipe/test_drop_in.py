@@ -6,9 +6,7 @@ into termeval's tree."""
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 
 import pytest
 

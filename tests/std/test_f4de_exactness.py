@@ -13,7 +13,8 @@ import pytest
 from termeval.std.align import align_f4de, f4de_mid
 from termeval.std.detections import read_detections
 from termeval.std.ecf import in_ecf, round4
-from termeval.std.score import Params, load_kws_dir, score_std
+from termeval.std.kwsdir import load_kws_dir
+from termeval.std.score import Params, score_std
 
 
 def test_round4_is_printf():

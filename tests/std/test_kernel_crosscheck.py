@@ -6,6 +6,7 @@ in substance, as independent cross-checks."""
 from __future__ import annotations
 
 import math
+from typing import Optional
 from dataclasses import dataclass
 
 import numpy as np

@@ -13,7 +13,8 @@ import re
 import pytest
 
 from termeval.std.detections import read_detections
-from termeval.std.score import Params, load_kws_dir, score_std
+from termeval.std.kwsdir import load_kws_dir
+from termeval.std.score import Params, score_std
 
 
 def _score(shared, ecf, rttm, kws, kwl, **kw):

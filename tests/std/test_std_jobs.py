@@ -12,7 +12,8 @@ import pytest
 from termeval.errors import InputError
 from termeval.std import jobs
 from termeval.std.detections import read_detections
-from termeval.std.score import Params, align_terms, finish, load_kws_dir, prepare, score_std
+from termeval.std.kwsdir import load_kws_dir
+from termeval.std.score import Params, align_terms, finish, prepare, score_std
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "local"))
