@@ -125,15 +125,16 @@ def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int 
     p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
 
 
-def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str) -> None:
-    """--nj/--job/--merge of a step whose jobs each handle a share of `unit` and write
-    `job_file` (with J), merged by the --merge step."""
+def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str = "<exp-dir>/jobs/<stage>.J.npz") -> None:
+    """--nj/--job/--merge/--run-id of a scoring step (termeval.jobs): job J of N handles a
+    share of `unit` and writes `job_file`; --merge N loads the N shards and reports."""
     p.add_argument("--nj", type=positive_int, default=1,
                    help=f"with --job: the number of jobs the {unit} are split into")
     p.add_argument("--job", type=positive_int, default=None,
                    help=f"job J of --nj: only its share of the {unit}, written to {job_file}")
     p.add_argument("--merge", type=positive_int, default=None, metavar="N",
                    help=f"score from the N job files ({job_file}, J = 1..N)")
+    p.add_argument("--run-id", default=None, help=argparse.SUPPRESS)  # ties shards to their run
 
 
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:

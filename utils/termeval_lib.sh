@@ -139,3 +139,74 @@ te_launch_split() {
   rm -f "$jobdir"/$glob
   rmdir "$jobdir" 2>/dev/null || true
 }
+
+# ---------------------------------------------------------------------- the one job protocol
+# (termeval/jobs.py). A step sources this file before parse_options.sh, so "$@" here are the
+# step's own arguments: te_cmd_given tells whether the user asked for a launcher.
+te_cmd_given=false
+for te_a in "$@"; do case $te_a in --cmd|--cmd=*) te_cmd_given=true ;; esac; done
+unset te_a
+
+# te_lock <exp-dir>: one run per exp dir. Takes <exp-dir>/.termeval.lock (pid host) for the
+# rest of the step (released on exit) and exports TERMEVAL_LOCKED so the step's own Python
+# processes do not take it again; a lock of a dead process on this host is taken over.
+te_lock() {
+  local dir lock holder pid host
+  mkdir -p "$1" 2>/dev/null || te_die "$1: cannot create this directory"
+  dir=$(cd "$1" && pwd -P) lock=$dir/.termeval.lock
+  if ! (set -o noclobber; echo "$$ $(hostname)" > "$lock") 2>/dev/null; then
+    read -r pid host < "$lock" 2>/dev/null || true
+    if [ "${host:-}" = "$(hostname)" ] && [[ "${pid:-}" =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null; then
+      rm -f "$lock"
+      (set -o noclobber; echo "$$ $(hostname)" > "$lock") 2>/dev/null || te_die "$1 is being written by another run"
+    else
+      te_die "$1 is being written by another run (pid ${pid:-?}${host:+ on $host}); if it is not, remove $lock"
+    fi
+  fi
+  te_lock_file=$lock
+  trap 'te_unlock' EXIT
+  export TERMEVAL_LOCKED=$dir
+}
+te_unlock() {
+  if [ -n "${te_lock_file:-}" ] && [ "$(cat "$te_lock_file" 2>/dev/null)" = "$$ $(hostname)" ]; then
+    rm -f "$te_lock_file"
+  fi
+}
+
+# te_run_local <log> <module> args...: run termeval.bin.<module> in this process's place (no
+# launcher): stdout to the terminal, stderr to the terminal and to <log> (run.pl's header and
+# "# Ended (code N)" lines, so the log reads like a launched job's).
+te_run_local() {
+  local log=$1 module=$2 rc=0; shift 2
+  mkdir -p "$(dirname "$log")"
+  { echo "# ${te_python[0]} -m termeval.bin.$module $*"; echo "# Started at $(date)"; } > "$log"
+  "${te_python[@]}" -m "termeval.bin.$module" "$@" 2> >(tee -a "$log" >&2) || rc=$?
+  wait $! 2>/dev/null || true
+  echo "# Ended (code $rc) at $(date)" >> "$log"
+  return $rc
+}
+
+# te_run_stage <exp-dir> <log-name> <module> <nj> args...: the one way a step runs its scoring
+# stage. --nj 1 without --cmd: one process, log <exp-dir>/log/<log-name>.log. Otherwise N jobs
+# through $cmd (`--nj N --job JOB`, logs <log-name>.JOB.log, shards <exp-dir>/jobs/) and one
+# merge (`--merge N`, log <log-name>.merge.log), tied together by a run id; the summary the
+# merge wrote (scores/.summary) is then printed on stdout.
+te_run_stage() {
+  local dir=$1 name=$2 module=$3 nj=$4 run_id; shift 4
+  if [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ]; then
+    local rc=0
+    te_run_local "$dir/log/$name.log" "$module" "$@" || rc=$?
+    [ $rc = 0 ] && return 0
+    # its own error line is on the terminal already; only a kill needs saying
+    if [ $rc = 137 ] || [ $rc = 9 ]; then
+      echo "$te_script: error: killed (out of memory?), exit code $rc; log: $dir/log/$name.log" >&2
+    fi
+    exit 1
+  fi
+  run_id="$$-$(date +%s%N)"
+  rm -f "$dir"/jobs/"$name".*.npz 2>/dev/null || true
+  te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
+  te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
+  [ -f "$dir/scores/.summary" ] && cat "$dir/scores/.summary"
+  return 0
+}

@@ -1,0 +1,147 @@
+"""The one job protocol (termeval/jobs.py) on a toy stage: split, shards, guard, outputs, lock."""
+from __future__ import annotations
+
+import json
+import os
+import types
+
+import numpy as np
+import pytest
+
+from termeval import jobs
+from termeval.errors import InputError
+
+
+class SumStage:
+    """Toy benchmark: units are numbers; the statistic is their sum and count."""
+    name = "toy"
+    outputs = ("scores", "details")
+
+    def __init__(self, fail_report: bool = False):
+        self.fail_report = fail_report
+
+    def load(self, args):
+        return np.asarray(args.values, np.int64)
+
+    def identity(self, ctx):
+        return {"n": int(len(ctx))}
+
+    def costs(self, ctx):
+        return np.abs(ctx).astype(float)
+
+    def compute(self, ctx, lo, hi):
+        return jobs.Shard({"count": hi - lo}, {"sum": np.asarray([ctx[lo:hi].sum()], np.int64)})
+
+    def merge(self, ctx, shards):
+        return sum(s.meta["count"] for s in shards), int(sum(int(s.arrays["sum"][0]) for s in shards))
+
+    def report(self, ctx, merged, out):
+        count, total = merged
+        os.makedirs(os.path.join(out, "scores"))
+        with open(os.path.join(out, "scores", "toy"), "w") as f:
+            f.write(f"count {count}\nsum {total}\n")
+        if self.fail_report:
+            raise InputError("disk full (simulated)")
+        return {"count": count, "sum": total}
+
+    def summary(self, result):
+        return f"toy: sum {result['sum']}"
+
+
+def args_of(values):
+    return types.SimpleNamespace(values=values)
+
+
+def test_balanced_ranges_cover_all_units_contiguously():
+    r = jobs.balanced_ranges(np.array([5, 1, 1, 1, 5, 1]), 3)
+    assert r[0][0] == 0 and r[-1][1] == 6
+    assert all(a[1] == b[0] for a, b in zip(r, r[1:]))
+    # cost + 1 per unit: cumulative 6 8 10 12 18 20; cut after the first unit reaching 20/3, 40/3
+    assert r == [(0, 2), (2, 5), (5, 6)]
+    assert jobs.balanced_ranges(np.array([1.0]), 3) == [(0, 1), (1, 1), (1, 1)]
+    assert jobs.balanced_ranges(np.array([]), 2) == [(0, 0), (0, 0)]
+
+
+def test_jobs_and_merge_equal_one_process(tmp_path, capsys):
+    vals = list(range(-7, 30))
+    one = jobs.run(SumStage(), args_of(vals), str(tmp_path / "a"))
+    assert one == {"count": 37, "sum": sum(vals)}
+    for j in (1, 2, 3, 4, 5):
+        assert jobs.run(SumStage(), args_of(vals), str(tmp_path / "b"), nj=5, job=j, run_id="r1") is None
+    assert len(os.listdir(tmp_path / "b" / "jobs")) == 5
+    merged = jobs.run(SumStage(), args_of(vals), str(tmp_path / "b"), merge=5, run_id="r1")
+    assert merged == one
+    assert not (tmp_path / "b" / "jobs").exists()          # shards removed after the merge
+    assert (tmp_path / "a" / "scores" / "toy").read_text() == (tmp_path / "b" / "scores" / "toy").read_text()
+    assert (tmp_path / "b" / "scores" / ".summary").read_text() == f"toy: sum {sum(vals)}\n"
+    assert capsys.readouterr().out.splitlines() == [f"toy: sum {sum(vals)}"] * 2
+
+
+def test_more_jobs_than_units_empty_shards(tmp_path):
+    for j in (1, 2, 3, 4):
+        jobs.run(SumStage(), args_of([4, 5]), str(tmp_path), nj=4, job=j)
+    assert jobs.run(SumStage(), args_of([4, 5]), str(tmp_path), merge=4, echo=False) == {"count": 2, "sum": 9}
+
+
+def test_stale_shards_are_refused(tmp_path):
+    d = str(tmp_path)
+    for j in (1, 2):
+        jobs.run(SumStage(), args_of([1, 2, 3]), d, nj=2, job=j, run_id="old")
+    with pytest.raises(InputError, match="another run .run = 'old', expected 'new'"):
+        jobs.run(SumStage(), args_of([1, 2, 3]), d, merge=2, run_id="new")
+    with pytest.raises(InputError, match="another run .identity"):   # other inputs
+        jobs.run(SumStage(), args_of([1, 2, 3, 4]), d, merge=2, run_id="old")
+    with pytest.raises(InputError, match=r"another run \(nj = 2, expected 3\)"):   # other split
+        jobs.run(SumStage(), args_of([1, 2, 3]), d, merge=3, run_id="old")
+    os.unlink(jobs.shard_path(d, "toy", 2))
+    with pytest.raises(InputError, match="toy.2.npz: job output not found"):
+        jobs.run(SumStage(), args_of([1, 2, 3]), d, merge=2, run_id="old")
+
+
+def test_truncated_shard_is_one_error(tmp_path):
+    d = str(tmp_path)
+    jobs.run(SumStage(), args_of([1, 2]), d, nj=1, job=1)
+    p = jobs.shard_path(d, "toy", 1)
+    data = open(p, "rb").read()
+    open(p, "wb").write(data[: len(data) // 2])
+    with pytest.raises(InputError, match="unreadable job output"):
+        jobs.run(SumStage(), args_of([1, 2]), d, merge=1)
+
+
+def test_a_run_owns_its_outputs_and_a_failed_run_leaves_the_old_ones(tmp_path):
+    d = tmp_path / "exp"
+    jobs.run(SumStage(), args_of([1, 2]), str(d), echo=False)
+    (d / "details").mkdir()
+    (d / "details" / "stale.tsv").write_text("from an earlier run\n")
+    (d / "classes").mkdir()                      # not owned by the stage: kept
+    jobs.run(SumStage(), args_of([5]), str(d), echo=False)
+    assert (d / "scores" / "toy").read_text() == "count 1\nsum 5\n"
+    assert not (d / "details").exists()          # owned, not written by this run: removed
+    assert (d / "classes").is_dir()
+    with pytest.raises(InputError, match="disk full"):
+        jobs.run(SumStage(fail_report=True), args_of([7, 7]), str(d))
+    assert (d / "scores" / "toy").read_text() == "count 1\nsum 5\n"
+    assert sorted(os.listdir(d)) == ["classes", "scores"]   # no temp dir, no lock left
+
+
+def test_no_exp_dir_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert jobs.run(SumStage(), args_of([3]), None, echo=False) == {"count": 1, "sum": 3}
+    assert os.listdir(tmp_path) == []
+
+
+def test_one_run_per_exp_dir(tmp_path, monkeypatch):
+    d = tmp_path / "exp"
+    d.mkdir()
+    # a live process of this host holds it: refused, naming the pid
+    (d / jobs.LOCK_NAME).write_text(f"{os.getppid()} {__import__('socket').gethostname()}\n")
+    with pytest.raises(InputError, match=rf"is being written by another run \(pid {os.getppid()}\)"):
+        jobs.run(SumStage(), args_of([1]), str(d))
+    # held by the calling shell step (TERMEVAL_LOCKED): runs
+    monkeypatch.setenv(jobs.LOCK_ENV, str(d.resolve()))
+    assert jobs.run(SumStage(), args_of([1]), str(d), echo=False)["sum"] == 1
+    monkeypatch.delenv(jobs.LOCK_ENV)
+    # a stale lock (dead pid) is taken over and released
+    (d / jobs.LOCK_NAME).write_text(f"999999999 {__import__('socket').gethostname()}\n")
+    assert jobs.run(SumStage(), args_of([2]), str(d), echo=False)["sum"] == 2
+    assert not (d / jobs.LOCK_NAME).exists()
