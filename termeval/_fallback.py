@@ -70,7 +70,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         tde_stats.main(stats + ["1"])
     else:
         run_jobs("tde_stats", [stats + [str(j)] for j in range(1, a.nj + 1)], a.exp_dir, "tde_stats")
-    return tde_merge.main(["--nj", str(a.nj)] + boot + [a.data_dir, a.exp_dir])
+    tde_merge.main(["--nj", str(a.nj)] + boot + [a.data_dir, a.exp_dir])
+    for stage in ("matching", "clustering", "parsing"):       # as steps/score_tde.sh prints them
+        with open(os.path.join(a.exp_dir, "scores", stage), encoding="utf-8") as f:
+            sys.stderr.write("".join(f"{stage}: {line}" for line in f))
+    return 0
 
 
 def module(name: str) -> Any:

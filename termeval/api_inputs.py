@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import hashlib
 import os
+import re
 import tempfile
 from collections import OrderedDict
 from typing import Any, Callable, Iterator, Sequence
@@ -146,14 +147,22 @@ class Scratch:
         self.rows_of[path] = where
         return path
 
+    def _row(self, path: str, line: int | None) -> str:
+        where = self.rows_of[path]
+        if line is not None and 1 <= line <= len(where):
+            return where[line - 1]
+        return os.path.basename(path)
+
     def relocate(self, e: InputError) -> InputError:
-        where = self.rows_of.get(e.path or "")
-        if where is None:
-            msg = e.message.replace(self.directory + os.sep, "")
-            return e if msg == e.message else InputError(msg, e.path, e.line)
-        if e.line is not None and 1 <= e.line <= len(where):
-            return InputError(e.message, where[e.line - 1])
-        return InputError(e.message, where[0].split("[")[0] if where else None)
+        """The error with every `<scratch file>[:<line>]` replaced by the row it holds."""
+        msg = e.message
+        for path in self.rows_of:
+            msg = re.sub(re.escape(path) + r"(?::(\d+))?",
+                         lambda m: self._row(path, int(m.group(1)) if m.group(1) else None), msg)
+        msg = msg.replace(self.directory + os.sep, "")
+        if e.path in self.rows_of:
+            return InputError(msg, self._row(e.path, e.line))
+        return e if msg == e.message else InputError(msg, e.path, e.line)
 
 
 @contextlib.contextmanager
