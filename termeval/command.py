@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import subprocess
 import sys
 import time
@@ -36,11 +37,21 @@ def steps() -> dict[str, str]:
             continue
         with open(os.path.join(bin_dir(), f), encoding="utf-8") as fh:
             doc = ast.get_docstring(ast.parse(fh.read())) or ""
-        out[mod.replace("_", "-")] = doc.strip().split("\n")[0]
+        out[mod.replace("_", "-")] = one_line(doc)
     if "score-tde" not in out:                       # fallback until bin/score_tde.py is on main
         from termeval import _fallback
-        out["score-tde"] = _fallback.DOC.split("\n")[0]
+        out["score-tde"] = one_line(_fallback.DOC)
     return dict(sorted(out.items()))
+
+
+def one_line(doc: str, width: int = 90) -> str:
+    """The first sentence of a docstring, cut to `width` characters."""
+    text = " ".join(doc.strip().split("\n\n")[0].split())
+    text = re.split(r"(?<=[.])\s", text)[0]
+    if len(text) > width:
+        head = text[:width]
+        text = head[:head.index(":")] if ":" in head else head[:head.rindex(" ")] + " ..."
+    return text
 
 
 def help_text() -> str:
