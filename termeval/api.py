@@ -24,6 +24,7 @@ import contextlib
 import importlib
 import io
 import os
+import sys
 from typing import Any, Iterator, Mapping, Sequence
 
 from termeval import api_inputs
@@ -234,7 +235,11 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
     argv = options_argv(mod.get_parser(), options, "compare_systems")
     with tempfile.TemporaryDirectory(prefix="termeval-compare-") as tmp:
         out = os.fspath(out_dir) if out_dir is not None else tmp
-        with _argparse_raises(), contextlib.redirect_stdout(io.StringIO()):
-            mod.main(argv + ["--", *[os.fspath(x) for x in systems], out])
+        err = io.StringIO()
+        try:
+            with _argparse_raises(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
+                mod.main(argv + ["--", *[os.fspath(x) for x in systems], out])
+        finally:      # keep what was not compared, drop the line naming the output files
+            sys.stderr.writelines(ln for ln in io.StringIO(err.getvalue()) if "not compared" in ln)
         with open(os.path.join(out, "scores", "compare.json"), encoding="utf-8") as f:
             return json.load(f)
