@@ -74,17 +74,22 @@ def snapshot(*dirs) -> dict:
 
 
 def test_without_exp_dir_nothing_is_written(example, tmp_path, monkeypatch):
-    monkeypatch.chdir(tmp_path)
+    # the temp dir is private (the machine's /tmp is shared with other processes); the cwd too
+    (tmp_path / "tmp").mkdir()
+    (tmp_path / "cwd").mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    monkeypatch.chdir(tmp_path / "cwd")
     ex = os.path.join(example, "data/local/example")
     std = os.path.join(example, "data/local/example_std")
-    before = snapshot(tmp_path, tempfile.gettempdir(), example, ex)
+    before = snapshot(tmp_path / "cwd", tmp_path / "tmp", example, ex)
     termeval.score_tde((PH, WD), [[("a", 0.0, 0.2), ("b", 0.0, 0.2)]], bootstrap=10)
     termeval.score_tde((f"{ex}/zr/example.phn", f"{ex}/zr/example.wrd"), f"{ex}/classes/example.classes",
                        benchmark="zr2017", folds="none")
     termeval.score_segmentation(os.path.join(example, "data/example"), f"{ex}/classes/example.classes")
     termeval.score_std(f"{std}/kws", f"{std}/detections.stdlist.xml")
     termeval.score_quesst(f"{std}/kws", f"{std}/detections.stdlist.xml")
-    assert snapshot(tmp_path, tempfile.gettempdir(), example, ex) == before
+    assert snapshot(tmp_path / "cwd", tmp_path / "tmp", example, ex) == before == {
+        tmp_path / "cwd": [], tmp_path / "tmp": [], **{d: before[d] for d in (example, ex)}}
 
 
 def test_std_quesst_segmentation_zr2017_equal_the_command(example, tmp_path, capsys):
