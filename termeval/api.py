@@ -128,6 +128,7 @@ def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any]
     with _argparse_raises(), _gold_memo():
         args = parser.parse_args(argv)
         if hasattr(mod, "stage_of"):
+            args.exp_dir = exp            # None: the stage writes nothing (termeval.jobs.run)
             from termeval import jobs
             return jobs.run(mod.stage_of(args), args, exp, echo=False)
         from termeval import _fallback
