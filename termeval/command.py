@@ -133,6 +133,9 @@ def _run_split(mod: Any, rest: list[str], exp_dir: str, nj: int) -> int:
     with jobs.exp_lock(exp_dir):
         os.environ[jobs.LOCK_ENV] = os.path.abspath(exp_dir)
         try:
+            stage = mod.stage_of(mod.get_parser().parse_args(rest))
+            if hasattr(stage, "prepare"):    # what the jobs share (zrc2020: the classes), done once
+                stage.prepare(mod.get_parser().parse_args(rest))
             run_jobs(name, [rest + ["--nj", str(nj), "--job", str(j), "--run-id", run_id]
                             for j in range(1, nj + 1)], exp_dir, name)
             return mod.main(rest + ["--merge", str(nj), "--run-id", run_id]) or 0

@@ -66,7 +66,8 @@ def test_exp_dir_gets_the_files_of_the_command(example, tmp_path, capsys):
         for n in names:
             if n != "scores.json":
                 assert (tmp_path / "cmd" / sub / n).read_bytes() == (tmp_path / "api" / sub / n).read_bytes(), n
-    assert "matching: ned " in capsys.readouterr().err     # the report lines of steps/score_tde.sh
+    printed = capsys.readouterr()
+    assert "matching: ned " in printed.out + printed.err  # the score lines of steps/score_tde.sh
 
 
 def snapshot(*dirs) -> dict:
