@@ -106,29 +106,31 @@ def _run_step(step: str, rest: list[str]) -> int:
     mod = _module(step)
     if any(x in ("-h", "--help") for x in rest):
         mod.get_parser().parse_args(rest)
-    split = _split_options(mod, rest)
-    if split is None:
+    plan = _plan(mod, rest)
+    if plan is None:
         run(mod.main, rest)                          # exits
-    return run(lambda _: _run_split(mod, rest, *split), rest)  # type: ignore[func-returns-value]
+    return run(lambda _: _run_stage(mod, rest, *plan), rest)  # type: ignore[func-returns-value]
 
 
-def _split_options(mod: Any, rest: list[str]) -> tuple[str, int] | None:
-    """(exp dir, N) when the step is to run as N local jobs and a merge, else None."""
+def _plan(mod: Any, rest: list[str]) -> tuple[str, str, int] | None:
+    """(exp dir, log name, N) of a scoring step run as steps/*.sh run it (te_run_stage); None
+    for the other steps and for an explicit --job/--merge."""
     if not hasattr(mod, "stage_of"):
         return None      # fallback until every scoring step has stage_of (its own --nj meanings)
-    p = mod.get_parser()
-    known = p._option_string_actions
-    if not all(o in known for o in ("--nj", "--job", "--merge")):
+    a = mod.get_parser().parse_args(rest)
+    if getattr(a, "job", None) is not None or getattr(a, "merge", None) is not None:
         return None
-    a = p.parse_args(rest)
-    if a.nj == 1 or a.job is not None or a.merge is not None:
-        return None
-    return a.exp_dir, a.nj
+    module = mod.__name__.rsplit(".", 1)[-1]
+    # the log names of steps/*.sh: the stage's for score_tde and score_segmentation
+    name = mod.stage_of(a).name if module in ("score_tde", "score_segmentation") else module
+    return a.exp_dir, name, getattr(a, "nj", 1)
 
 
-def _run_split(mod: Any, rest: list[str], exp_dir: str, nj: int) -> int:
+def _run_stage(mod: Any, rest: list[str], exp_dir: str, name: str, nj: int) -> int:
+    if nj == 1:                                      # one process: this one, logged like a job
+        return _logged(os.path.join(exp_dir, "log", f"{name}.log"), lambda: mod.main(rest))
     from termeval import jobs
-    name = mod.__name__.rsplit(".", 1)[-1]
+    module = mod.__name__.rsplit(".", 1)[-1]
     run_id = f"{os.getpid()}-{time.time_ns()}"
     with jobs.exp_lock(exp_dir):
         os.environ[jobs.LOCK_ENV] = os.path.abspath(exp_dir)
@@ -136,11 +138,48 @@ def _run_split(mod: Any, rest: list[str], exp_dir: str, nj: int) -> int:
             stage = mod.stage_of(mod.get_parser().parse_args(rest))
             if hasattr(stage, "prepare"):    # what the jobs share (zrc2020: the classes), done once
                 stage.prepare(mod.get_parser().parse_args(rest))
-            run_jobs(name, [rest + ["--nj", str(nj), "--job", str(j), "--run-id", run_id]
-                            for j in range(1, nj + 1)], exp_dir, name)
-            return mod.main(rest + ["--merge", str(nj), "--run-id", run_id]) or 0
+            run_jobs(module, [rest + ["--nj", str(nj), "--job", str(j), "--run-id", run_id]
+                              for j in range(1, nj + 1)], exp_dir, name)
+            return _logged(os.path.join(exp_dir, "log", f"{name}.merge.log"),
+                           lambda: mod.main(rest + ["--merge", str(nj), "--run-id", run_id]))
         finally:
             os.environ.pop(jobs.LOCK_ENV, None)
+
+
+class _Tee:
+    def __init__(self, *streams: Any) -> None:
+        self.streams = streams
+
+    def write(self, text: str) -> int:
+        for s in self.streams:
+            s.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for s in self.streams:
+            s.flush()
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _logged(log: str, fn: Any) -> int:
+    """fn() with stderr also written to `log` (run.pl's header and end lines, the error line)."""
+    import contextlib
+    from termeval.errors import InputError
+    os.makedirs(os.path.dirname(log), exist_ok=True)
+    with open(log, "w", encoding="utf-8") as f:
+        f.write(f"# {' '.join([sys.argv[0], *sys.argv[1:]])}\n# Started at {time.ctime()}\n")
+        rc = 1
+        try:
+            with contextlib.redirect_stderr(_Tee(sys.stderr, f)):
+                rc = fn() or 0
+        except InputError as e:
+            f.write(f"{os.path.basename(sys.argv[0])}: error: {e.format()}\n")
+            raise
+        finally:
+            f.write(f"# Ended (code {rc}) at {time.ctime()}\n")
+    return rc
 
 
 def run_jobs(module: str, argvs: list[list[str]], exp_dir: str, log_name: str) -> None:
