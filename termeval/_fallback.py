@@ -86,16 +86,10 @@ def module(name: str) -> Any:
 
 def run_in_process(mod: Any, argv: list[str], exp: str | None) -> dict:
     """mod.main(argv) into `exp` (or a temporary exp dir replacing the last argument); the
-    scores.json it wrote. The step's chatter on stdout/stderr is dropped, warnings kept."""
-    err = io.StringIO()
+    scores.json it wrote (its stdout dropped; stderr: api._quiet)."""
     with tempfile.TemporaryDirectory(prefix="termeval-exp-") as tmp:
         d = exp if exp is not None else tmp
-        try:
-            with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-                mod.main(argv[:-1] + [d])
-        finally:
-            for line in err.getvalue().splitlines():
-                if "warning" in line or "note:" in line:
-                    print(line.replace(tmp + os.sep, ""), file=sys.stderr)
+        with contextlib.redirect_stdout(io.StringIO()):
+            mod.main(argv[:-1] + [d])
         with open(os.path.join(d, "scores", "scores.json"), encoding="utf-8") as f:
             return json.load(f)

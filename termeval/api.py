@@ -125,7 +125,7 @@ def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any]
     parser = mod.get_parser()
     exp = os.fspath(exp_dir) if exp_dir is not None else None
     argv = options_argv(parser, options, where) + ["--", *positionals, exp if exp is not None else NO_DIR]
-    with _argparse_raises(), _gold_memo():
+    with _argparse_raises(), _gold_memo(), _quiet():
         args = parser.parse_args(argv)
         if hasattr(mod, "stage_of"):
             args.exp_dir = exp            # None: the stage writes nothing (termeval.jobs.run)
@@ -133,6 +133,19 @@ def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any]
             return jobs.run(mod.stage_of(args), args, exp, echo=False)
         from termeval import _fallback
         return _fallback.run_in_process(mod, argv, exp)  # fallback until every step has stage_of
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """The step's progress lines dropped (a notebook scoring 20 systems gets 20 results, not 60
+    log lines); its warnings and notes kept, on stderr."""
+    err = io.StringIO()
+    try:
+        with contextlib.redirect_stderr(err):
+            yield
+    finally:
+        sys.stderr.writelines(line for line in io.StringIO(err.getvalue())
+                              if "warning" in line or "note:" in line)
 
 
 @contextlib.contextmanager
