@@ -99,9 +99,10 @@ def test_std_quesst_segmentation_zr2017_equal_the_command(example, tmp_path, cap
     gold = os.path.join(example, "data/example")
     cls = f"{ex}/classes/example.classes"
     cases = [
-        ("score-std", ["--preset", "nist2006", "--breakdown", "ngram,freq"], [f"{std}/kws", f"{std}/detections.kwslist.xml"],
+        ("score-std", ["--preset", "nist2006", "--breakdown", "ngram,freq", "--plots", "false"],
+         [f"{std}/kws", f"{std}/detections.kwslist.xml"],
          lambda e: termeval.score_std(f"{std}/kws", f"{std}/detections.kwslist.xml", exp_dir=e, preset="nist2006",
-                                      breakdown=["ngram", "freq"])),
+                                      breakdown=["ngram", "freq"], plots=False)),
         ("score-quesst", ["--default-score=-10"], [f"{std}/kws", f"{std}/detections.stdlist.xml"],
          lambda e: termeval.score_quesst(f"{std}/kws", f"{std}/detections.stdlist.xml", exp_dir=e, default_score=-10)),
         ("score-segmentation", ["--tolerance", "0.03"], [gold, cls],
@@ -113,7 +114,7 @@ def test_std_quesst_segmentation_zr2017_equal_the_command(example, tmp_path, cap
             want = json.load(f)
         assert same(api_call(None), want), step
         assert same(api_call(str(tmp_path / f"a{i}")), want), step
-    std_r = termeval.score_std(f"{std}/kws", f"{std}/detections.kwslist.xml", preset="nist2006")
+    std_r = termeval.score_std(f"{std}/kws", f"{std}/detections.kwslist.xml", preset="nist2006", plots=False)
     assert std_r["benchmark"] == "nist2006" and -1 < std_r["atwv"] <= std_r["mtwv"] <= 1
     nosil = termeval.prepare_gold(f"{ex}/zr/example.phn", f"{ex}/zr/example.wrd", **termeval.api.TDE15_GOLD)
     z = termeval.score_tde(nosil, cls, benchmark="zr2017", folds="none")
