@@ -10,17 +10,16 @@ so it stays fast.
 """
 from __future__ import annotations
 
-import ast
 import os
 import re
-import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Sequence
 
 # pieces of another step, not steps of their own
 INTERNAL = {"tde_stats", "tde_merge", "score_tde_folds"}
+# a module's docstring: the first string after the shebang, comments and blank lines
+_DOCSTRING = re.compile(r'(?:[ \t]*(?:#[^\n]*)?\n)*[rRuU]?("""|\'\'\')(.*?)\1', re.S)
 USAGE = "usage: termeval [--help] [--version] <step> [options] <args>   (termeval <step> --help)"
 
 
@@ -36,7 +35,8 @@ def steps() -> dict[str, str]:
         if not f.endswith(".py") or mod.startswith("_") or mod in INTERNAL:
             continue
         with open(os.path.join(bin_dir(), f), encoding="utf-8") as fh:
-            doc = ast.get_docstring(ast.parse(fh.read())) or ""
+            m = _DOCSTRING.match(fh.read(8192))
+        doc = m.group(2) if m else ""
         out[mod.replace("_", "-")] = one_line(doc)
     if "score-tde" not in out:                       # fallback until bin/score_tde.py is on main
         from termeval import _fallback
@@ -186,6 +186,8 @@ def run_jobs(module: str, argvs: list[list[str]], exp_dir: str, log_name: str) -
     """Run `python -m termeval.bin.<module> <argv>` for each argv, in parallel up to the core
     count, each logged to <exp-dir>/log/<log_name>.J.log (run.pl's header and end lines);
     InputError naming the first failed job's error line and log."""
+    import subprocess
+    from concurrent.futures import ThreadPoolExecutor
     from termeval.errors import InputError
     logdir = os.path.join(exp_dir, "log")
     os.makedirs(logdir, exist_ok=True)
