@@ -224,16 +224,13 @@ def score_std(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
               exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
     """Spoken term detection scores (steps/score_std.sh): ATWV, MTWV, Cnxe, ... options:
     preset, p_target, c_miss, c_fa, compat, align, tolerance, breakdown, plots, bootstrap, ..."""
-    with api_inputs.scratch():
-        return run_step("score_std", [os.fspath(kws_dir), os.fspath(detections)], options, exp_dir, "score_std")
+    return run_step("score_std", [os.fspath(kws_dir), os.fspath(detections)], options, exp_dir, "score_std")
 
 
 def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
                  exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
     """QUESST per-document scores (steps/score_quesst.sh). options: default_score, p_target, ..."""
-    with api_inputs.scratch():
-        return run_step("score_quesst", [os.fspath(kws_dir), os.fspath(detections)], options, exp_dir,
-                        "score_quesst")
+    return run_step("score_quesst", [os.fspath(kws_dir), os.fspath(detections)], options, exp_dir, "score_quesst")
 
 
 def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike | None = None,
