@@ -102,7 +102,7 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
 
 def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:
     """Every metric of one fold; with a dict `units`, also the per-unit statistics of the
-    bootstrap (termeval.bootstrap.folds): units["class"] / units["file"] = {column: (ids,
+    bootstrap (termeval.zr2015.units): units["class"] / units["file"] = {column: (ids,
     values)}, global class and file indices."""
     mode = p.mode
     nf = len(p.gold.files)
