@@ -16,6 +16,7 @@ import json
 import os
 import sys
 import time
+import zipfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +25,7 @@ import numpy as np
 from termeval import jobs, tde
 from termeval.data import Classes, load_classes
 from termeval.errors import InputError
+from termeval.textio import atomic_write
 from termeval.zrc2020 import goldcache
 from termeval.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
 
@@ -54,6 +56,29 @@ def corpus_of(data_dir: str, cache: str | None) -> tuple[Corpus, str]:
             _corpus_memo.pop(next(iter(_corpus_memo)))
         _corpus_memo[memo_key] = corpus
     return corpus, key
+
+
+CLASS_ARRAYS = ("cls", "file", "onset", "offset", "starts")
+
+
+def classes_of(class_dir: str, corpus: Corpus, key: str, cache: str | None) -> Classes:
+    """The prepared classes, from <exp>/tde/classes.npz when it was saved for the same
+    preparation and gold (content keys), else parsed from the class dir (and saved)."""
+    if cache and os.path.isfile(cache):
+        try:
+            with np.load(cache, allow_pickle=False) as z:
+                if str(z["key"]) == key:
+                    return Classes(keys=z["keys"].tolist(), names=z["names"].tolist(),
+                                   frag_ids=z["frag_ids"].tolist(), **{k: z["a_" + k] for k in CLASS_ARRAYS})
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            pass                       # rebuilt below, never trusted
+    classes = load_classes(class_dir, corpus.gold)
+    if cache:
+        with atomic_write(cache, "wb") as f:
+            np.savez(f, key=np.array(key), keys=np.array(classes.keys, dtype=str),
+                     names=np.array(classes.names, dtype=str), frag_ids=np.array(classes.frag_ids, dtype=str),
+                     **{"a_" + k: getattr(classes, k) for k in CLASS_ARRAYS})
+    return classes
 
 
 def read_counts(class_dir: str) -> dict:
@@ -91,7 +116,8 @@ class Zrc2020Stage:
                                  "(run python -m termeval.bin.score_tde --prepare-only first)", class_dir)
         else:
             stamp = self.prepare(args)
-        return Context(args, corpus, gold_key, load_classes(class_dir, corpus.gold), stamp, read_counts(class_dir))
+        classes = classes_of(class_dir, corpus, f"{stamp} {gold_key}", os.path.join(exp, "tde", "classes.npz"))
+        return Context(args, corpus, gold_key, classes, stamp, read_counts(class_dir))
 
     def identity(self, ctx: Context) -> dict:
         return {"benchmark": self.benchmark, "gold": ctx.gold_key, "classes": ctx.classes_key,
