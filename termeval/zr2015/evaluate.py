@@ -1,8 +1,8 @@
-"""Per-fold driver of the zr2015/zr2017 evaluation (what python -m termeval.bin.score_tde_folds calls).
+"""Per-fold driver of the zr2015/zr2017 evaluation (what zr2015/stage.py calls).
 
 `prepare` loads everything once (gold data dir, segments, discovered classes with truncation
 and annotation, gold n-gram classes, folds); `score_fold` computes every metric of one fold
-from numpy arrays (python -m termeval.bin.score_tde_folds gives each --nj job its share of the folds).
+from numpy arrays (zr2015/stage.py gives each --nj job its share of the folds).
 """
 from __future__ import annotations
 
