@@ -5,7 +5,8 @@
 #   - Kamper et al. Mandarin, zrc2020, steps/score_tde.sh end to end into a fresh exp dir
 #     (class file to score files: class preparation, statistics, merge, report);
 #   - the same re-scored into the exp dir whose classes are prepared;
-#   - tdev2 (PyPI zerospeech-tde 2.0.3, in a throw-away venv under /tmp created here) on the
+#   - tdev2 (PyPI zerospeech-tde 2.0.3 + numpy and pandas, which it imports undeclared, in a
+#     throw-away venv under /tmp created here) on the
 #     same files, its measure classes called as the ZeroSpeech `zrc` tool calls them (Gold,
 #     Disc, Ned, Coverage, Grouping, TokenType, Boundary), and the CPU ratio tdev2 / termeval;
 #   - python -c 'import termeval' and steps/score_tde.sh --help (wall).
@@ -93,7 +94,7 @@ run_tdev2() {
   if [ -z "$py" ]; then
     tdev2_venv=$(mktemp -d /tmp/termeval-tdev2.XXXXXX)
     echo "$0: creating a throw-away venv with zerospeech-tde==2.0.3 in $tdev2_venv" >&2
-    if ! { python3 -m venv "$tdev2_venv" && "$tdev2_venv/bin/pip" install -q "zerospeech-tde==2.0.3"; } \
+    if ! { python3 -m venv "$tdev2_venv" && "$tdev2_venv/bin/pip" install -q "zerospeech-tde==2.0.3" numpy pandas; } \
         > "$dir/tdev2_venv.log" 2>&1; then
       tdev2_note="not available (could not install zerospeech-tde==2.0.3, see $dir/tdev2_venv.log)"
       return 0
