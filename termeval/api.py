@@ -109,13 +109,7 @@ def _gold_memo() -> Iterator[None]:
 # ----------------------------------------------------------------------------- running a step
 
 def _step(module: str) -> Any:
-    try:
-        return importlib.import_module(f"termeval.bin.{module}")
-    except ModuleNotFoundError as e:
-        if e.name != f"termeval.bin.{module}":
-            raise
-        from termeval import _fallback               # fallback until bin/score_tde.py is on main
-        return _fallback.module(module)
+    return importlib.import_module(f"termeval.bin.{module}")
 
 
 def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any],

@@ -16,8 +16,6 @@ import sys
 import time
 from typing import Any, Sequence
 
-# pieces of another step, not steps of their own
-INTERNAL = {"tde_stats", "tde_merge", "score_tde_folds"}
 # a module's docstring: the first string after the shebang, comments and blank lines
 _DOCSTRING = re.compile(r'(?:[ \t]*(?:#[^\n]*)?\n)*[rRuU]?("""|\'\'\')(.*?)\1', re.S)
 USAGE = "usage: termeval [--help] [--version] <step> [options] <args>   (termeval <step> --help)"
@@ -32,15 +30,12 @@ def steps() -> dict[str, str]:
     out = {}
     for f in sorted(os.listdir(bin_dir())):
         mod = f[:-3]
-        if not f.endswith(".py") or mod.startswith("_") or mod in INTERNAL:
+        if not f.endswith(".py") or mod.startswith("_"):
             continue
         with open(os.path.join(bin_dir(), f), encoding="utf-8") as fh:
             m = _DOCSTRING.match(fh.read(8192))
         doc = m.group(2) if m else ""
         out[mod.replace("_", "-")] = one_line(doc)
-    if "score-tde" not in out:                       # fallback until bin/score_tde.py is on main
-        from termeval import _fallback
-        out["score-tde"] = one_line(_fallback.DOC)
     return dict(sorted(out.items()))
 
 
@@ -68,14 +63,7 @@ def help_text() -> str:
 
 def _module(step: str) -> Any:
     import importlib
-    mod = step.replace("-", "_")
-    try:
-        return importlib.import_module(f"termeval.bin.{mod}")
-    except ModuleNotFoundError as e:
-        if e.name != f"termeval.bin.{mod}":
-            raise
-        from termeval import _fallback               # fallback until bin/score_tde.py is on main
-        return _fallback.module(mod)
+    return importlib.import_module(f"termeval.bin.{step.replace('-', '_')}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -116,7 +104,7 @@ def _plan(mod: Any, rest: list[str]) -> tuple[str, str, int] | None:
     """(exp dir, log name, N) of a scoring step run as steps/*.sh run it (te_run_stage); None
     for the other steps and for an explicit --job/--merge."""
     if not hasattr(mod, "stage_of"):
-        return None      # fallback until every scoring step has stage_of (its own --nj meanings)
+        return None      # not a scoring step (fallback: or not yet on the job protocol, h20b)
     a = mod.get_parser().parse_args(rest)
     if getattr(a, "job", None) is not None or getattr(a, "merge", None) is not None:
         return None
