@@ -16,7 +16,7 @@ Also writes <exp-dir>/scores/quesst_operating (quesst_map, quesst_map_f4de,
 quesst_mean_p_at_N, quesst_mean_r_precision over the ranked documents of each query),
 details/quesst/ranking_per_query.tsv, details/quesst/breakdown_<kind>.tsv and the per-group
 headline values in scores.json under "breakdowns" -> "quesst".
-See termeval/std/quesst.py and docs/std-metrics.md for the definitions. Keys that score_std.py also writes
+See termeval/quesst/quesst.py and docs/std-metrics.md for the definitions. Keys that score_std.py also writes
 (effective_prior, n_targets, n_detections) are named quesst_effective_prior, n_target_trials
 and n_system_detections here, so both stages can share one exp dir and scores.json.
 Per-query statistics: <exp-dir>/units/units.quesst_query.npz (steps/compare_systems.sh); with
@@ -40,8 +40,8 @@ from termeval.cli import (
     positive_float, run, str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
-from termeval.std import quesst
-from termeval.std import quesst_io
+from termeval.quesst import quesst
+from termeval.quesst import quesst_io
 from termeval.std.ranking import ranking
 from termeval.textio import atomic_write
 
@@ -194,7 +194,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def quesst_intervals(a, tr, r) -> tuple[dict, dict]:
     """Per-query table saved for compare_systems, intervals with --bootstrap, data identity."""
     from termeval.bootstrap.engine import bootstrap_ci
-    from termeval.bootstrap.quesst import query_table
+    from termeval.quesst.units import query_table
     from termeval.bootstrap.units import data_identity, save_units, units_path
     accept = tr.decision if a.use_decisions else tr.score >= r.act_threshold
     us = query_table(tr, r, accept)

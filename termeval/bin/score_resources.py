@@ -30,7 +30,7 @@ from typing import Sequence
 from termeval.cli import make_parser, positive_float, prob, run
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
-from termeval.std import resources
+from termeval.resources import resources
 
 
 def get_parser() -> argparse.ArgumentParser:

@@ -26,7 +26,7 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.bootstrap.segmentation import ci_hook, reference_files
+from termeval.segmentation.units import ci_hook, reference_files
 from termeval.cli import (
     add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_float, run)
 from termeval.errors import InputError

@@ -172,7 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def std_intervals(args, res, dets) -> tuple[dict, dict]:
     """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
     from termeval.bootstrap.engine import bootstrap_ci
-    from termeval.bootstrap.std import term_table
+    from termeval.std.units import term_table
     from termeval.bootstrap.units import data_identity, save_units, units_path
     if args.bootstrap < 0 or not 0 < args.ci < 1:
         raise InputError(f"--bootstrap must be >= 0 and --ci in (0, 1), got {args.bootstrap} and {args.ci}")

@@ -50,7 +50,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                  all_clusters: list[str], has_labels: bool, extra_notes: list[str],
                  counts: dict[str, int], ci_hook: Callable | None = None) -> list[Metric]:
     """Score files and details. ci_hook(values, context) -> (intervals by metric name, extra
-    scores.json keys) is called before writing (termeval.bootstrap.segmentation); context:
+    scores.json keys) is called before writing (termeval.segmentation.units); context:
     the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits."""
     stage = stage_name(s)
     pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir

@@ -71,7 +71,7 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
         "sweep": [c[rows].tolist() for c in out["sweep"]],
         "utts_skipped": int(len(sel) - len(rows)),
         "cells": [[], [], []],   # label names, cluster names, counts
-        "utt_cells": [[], [], [], []],   # the same per utterance (termeval.bootstrap.segmentation)
+        "utt_cells": [[], [], [], []],   # the same per utterance (termeval.segmentation.units)
     }
     lab = out.get("label")
     if lab is not None and pred.labels:

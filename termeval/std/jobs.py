@@ -118,7 +118,7 @@ def _quesst_expect(ref, m, nj: int) -> dict:
 def run_quesst_job(ref, m, exp_dir: str, nj: int, job: int) -> str:
     """Reduce job `job`'s queries to one (max) score per (query, document) pair; write
     <exp>/quesst/pairs.<job>.npz. Returns the path."""
-    from termeval.std.quesst_io import reduce_queries
+    from termeval.quesst.quesst_io import reduce_queries
     if not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
     lo, hi = quesst_ranges(ref, m, nj)[job - 1]

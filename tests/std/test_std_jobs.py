@@ -154,7 +154,7 @@ def test_std_term_tables_of_two_systems_are_paired(task):
     """Two systems with different numbers of distinct scores have the same table columns
     (compare_systems.sh refused them before the grid had a fixed width)."""
     from termeval.bootstrap.engine import check_paired, full_values, paired_test
-    from termeval.bootstrap.std import term_table
+    from termeval.std.units import term_table
     kws_dir, det = task
     kws = load_kws_dir(kws_dir)
     tabs = []

@@ -1,7 +1,7 @@
 """Inputs of QUESST-style per-document scoring: the reference (ECF + RTTM + term list, a
 Kaldi kws dir, or the simple `documents`/`queries`/`targets` lists), the system's pair
 scores (any STD detection format or `<query> <document> <score> [YES|NO]`), and their
-mapping onto trial points (termeval.std.quesst.trials_from_pairs).
+mapping onto trial points (termeval.quesst.quesst.trials_from_pairs).
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.std.quesst import Trials, reduce_pairs, trials_from_pairs
+from termeval.quesst.quesst import Trials, reduce_pairs, trials_from_pairs
 
 
 # ----------------------------------------------------------------------------- inputs

@@ -10,12 +10,12 @@ import numpy as np
 import pytest
 
 from termeval.bootstrap.engine import full_values
-from termeval.bootstrap.quesst import query_table
+from termeval.quesst.units import query_table
 from termeval.bootstrap.units import load_units
 from termeval.errors import InputError
 from termeval.std import jobs
-from termeval.std import quesst as Q
-from termeval.std import quesst_io
+from termeval.quesst import quesst as Q
+from termeval.quesst import quesst_io
 
 
 def sh(root, *args):
