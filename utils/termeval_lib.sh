@@ -181,7 +181,7 @@ te_run_local() {
   mkdir -p "$(dirname "$log")"
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; echo "# Started at $(date)"; } > "$log"
   "${te_python[@]}" -m "termeval.bin.$module" "$@" 2> >(tee -a "$log" >&2) || rc=$?
-  wait $! 2>/dev/null || true
+  wait ${!:-} 2>/dev/null || true   # the tee of the log ($! unset under set -u on some bash)
   echo "# Ended (code $rc) at $(date)" >> "$log"
   return $rc
 }
@@ -209,4 +209,13 @@ te_run_stage() {
   te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
   [ -f "$dir/scores/.summary" ] && cat "$dir/scores/.summary"
   return 0
+}
+
+# te_check_options <module> args...: the options of termeval.bin.<module> checked by its own
+# parser (no input is read), so that a bad option fails once, before any job is launched.
+te_check_options() {
+  local module=$1; shift
+  "${te_python[@]}" -c 'import importlib, sys
+m = sys.argv[1]; sys.argv = [m + ".py"] + sys.argv[2:]
+importlib.import_module("termeval.bin." + m).get_parser().parse_args(sys.argv[1:])' "$module" "$@" >/dev/null || exit 1
 }
