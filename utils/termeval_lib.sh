@@ -207,6 +207,7 @@ te_run_stage() {
   rm -f "$dir"/jobs/"$name".*.npz 2>/dev/null || true
   te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
   te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
+  grep -h 'warning:' "$dir/log/$name.merge.log" >&2 || true   # as one process shows them
   [ -f "$dir/scores/.summary" ] && cat "$dir/scores/.summary"
   return 0
 }
