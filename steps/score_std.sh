@@ -118,6 +118,6 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
-te_check_options score_std "${opts[@]}" "$kws" "$dets" "$dir"
+te_check_options "$nj" score_std "${opts[@]}" "$kws" "$dets" "$dir"
 # one process for --nj 1 without --cmd (log/score_std.log), else jobs + merge (results on stdout)
 te_run_stage "$dir" score_std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"
