@@ -268,7 +268,7 @@ def trials_from_mapped(ref: Reference, m: Mapped,
                        pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                        ) -> tuple[Trials, list[str]]:
     """The trial points of mapped detections; `pairs`: their reduced pairs when jobs computed
-    them (termeval.std.jobs), else reduced here. Returns (trials, warnings)."""
+    them (termeval.quesst.stage), else reduced here. Returns (trials, warnings)."""
     warnings = list(m.warnings)
     keys, sc, dc = pairs if pairs is not None else reduce_queries(m, len(ref.doc_ids))
     tr = trials_from_pairs(ref.query_ids, len(ref.doc_ids), ref.target_q, ref.target_d,
