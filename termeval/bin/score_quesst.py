@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval import jobs
 from termeval.cli import (
     add_bootstrap_options, add_job_options, float_or, make_parser, open_prob,
     positive_float, run, str2bool)
@@ -67,13 +66,14 @@ def get_parser() -> argparse.ArgumentParser:
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
     from termeval.quesst.stage import QuesstStage
     return QuesstStage()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
+    from termeval import jobs    # numpy: not for --help
     jobs.run_from_args(stage_of(args), args)
     return 0
 

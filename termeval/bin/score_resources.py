@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval import jobs
 from termeval.cli import make_parser, positive_float, prob, run
 
 
@@ -44,13 +43,14 @@ def get_parser() -> argparse.ArgumentParser:
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
     from termeval.resources.stage import ResourcesStage
     return ResourcesStage()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
+    from termeval import jobs    # numpy: not for --help
     jobs.run(stage_of(args), args, args.exp_dir)
     return 0
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval import jobs
 from termeval.cli import (
     add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_float, run)
 
@@ -49,7 +48,7 @@ def get_parser() -> argparse.ArgumentParser:
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
     from termeval.segmentation.stage import SegmentationStage
     from termeval.segmentation.stats import Settings
     return SegmentationStage(Settings(args.tolerance, args.frame_shift, args.level, args.compat))
@@ -57,6 +56,7 @@ def stage_of(args: argparse.Namespace) -> "jobs.Stage":
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
+    from termeval import jobs    # numpy: not for --help
     jobs.run_from_args(stage_of(args), args)
     return 0
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval import jobs
 from termeval.cli import (
     add_bootstrap_options, add_job_options, finite_float, make_parser, nonneg_float,
     open_prob, positive_float, run, str2bool)
@@ -71,13 +70,14 @@ def get_parser() -> argparse.ArgumentParser:
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
     from termeval.std.stage import StdStage
     return StdStage()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
+    from termeval import jobs    # numpy: not for --help
     jobs.run_from_args(stage_of(args), args)
     return 0
 
