@@ -40,14 +40,6 @@ class Settings:
         return [ms / 1000 for ms in SWEEP_MS]
 
 
-def split_utterances(ref: Intervals, pred: Intervals, n_utt: int, nj: int) -> list[np.ndarray]:
-    """Contiguous utterance ranges of about equal work (reference + predicted intervals)."""
-    cost = np.bincount(ref.utt, minlength=n_utt) + np.bincount(pred.utt, minlength=n_utt) + 1
-    cum = np.cumsum(cost)
-    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nj) / nj, side="left") if n_utt else []
-    return np.split(np.arange(n_utt), cuts)
-
-
 def _select(iv: Intervals, sel: np.ndarray, n_utt: int) -> Intervals:
     mask = np.zeros(n_utt, dtype=bool)
     mask[sel] = True
