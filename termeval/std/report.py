@@ -155,8 +155,9 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     aligned = dref >= 0
     label = np.where(aligned, np.where(yes, "CORR", "MISS"), np.where(yes, "FA", "CORR!DET"))
     j = np.maximum(dref, 0)
-    rb = np.asarray(_fmt_col(occ.beg[j]) if len(occ) else [""] * len(j), dtype=object)
-    re_ = np.asarray(_fmt_col(occ.end[j]) if len(occ) else [""] * len(j), dtype=object)
+    # the text of each reference occurrence once (there are far fewer than detections)
+    rb = np.asarray(_fmt_col(occ.beg), dtype=object)[j] if len(occ) else np.full(len(j), "", dtype=object)
+    re_ = np.asarray(_fmt_col(occ.end), dtype=object)[j] if len(occ) else np.full(len(j), "", dtype=object)
     rb[~aligned] = ""
     re_[~aligned] = ""
     with atomic_write(path) as f:
