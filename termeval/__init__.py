@@ -11,7 +11,19 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.prepare_gold(phones, words, **options)
   termeval.InputError      what bad input raises (one line naming the file and line)
 
-Where things are: README.md, "Where things are"; the steps are termeval/bin/<step>.py.
+Where things are (README.md, "Where things are"; the steps are termeval/bin/<step>.py):
+  termeval.textio     text archives, atomic writes, float formatting
+  termeval.scores     the score-file writer (exp/<sys>/scores/<stage> + scores.json)
+  termeval.data       loaders for prepared gold data dirs and prepared class dirs
+  termeval.gold       readers of ZeroSpeech .phn/.wrd, Kaldi CTM, Praat TextGrid -> data dir
+  termeval.classes    reader of discovered-class and pairs files -> prepared class dir
+  termeval.zrc2020    term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
+  termeval.std        term detection metrics (alignment, atwv/mtwv, cnxe, det)
+  termeval.quesst     QUESST per-document scoring
+  termeval.resources  processing load (ISF, SSF, PMU, PL) and its measurement
+  termeval.segmentation  word/phone segmentation metrics
+  termeval.jobs       the one job protocol every scoring benchmark implements (stage.py)
+  termeval.api        the Python API; termeval.command the `termeval` command
 """
 __version__ = "0.1.0"
 
