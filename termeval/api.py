@@ -121,12 +121,9 @@ def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any]
     argv = options_argv(parser, options, where) + ["--", *positionals, exp if exp is not None else NO_DIR]
     with _argparse_raises(), _gold_memo(), _quiet():
         args = parser.parse_args(argv)
-        if hasattr(mod, "stage_of"):
-            args.exp_dir = exp            # None: the stage writes nothing (termeval.jobs.run)
-            from termeval import jobs
-            return jobs.run(mod.stage_of(args), args, exp, echo=False)
-        from termeval import _fallback
-        return _fallback.run_in_process(mod, argv, exp)  # fallback until every step has stage_of
+        args.exp_dir = exp                # None: the stage writes nothing (termeval.jobs.run)
+        from termeval import jobs
+        return jobs.run(mod.stage_of(args), args, exp, echo=False)
 
 
 @contextlib.contextmanager

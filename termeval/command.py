@@ -104,7 +104,7 @@ def _plan(mod: Any, rest: list[str]) -> tuple[str, str, int] | None:
     """(exp dir, log name, N) of a scoring step run as steps/*.sh run it (te_run_stage); None
     for the other steps and for an explicit --job/--merge."""
     if not hasattr(mod, "stage_of"):
-        return None      # not a scoring step (fallback: or not yet on the job protocol, h20b)
+        return None                                  # not a scoring step
     a = mod.get_parser().parse_args(rest)
     if getattr(a, "job", None) is not None or getattr(a, "merge", None) is not None:
         return None
