@@ -21,7 +21,7 @@
 #            data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp_vq
 #
 # Options:
-#   --tolerance <seconds>        # default 0.02
+#   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
 #   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
 #   --level <word|phone>         # default word
 #   --compat <none|vqwordseg>    # default none
@@ -64,6 +64,8 @@ dir=$3
 te_check_choice level "$level" word phone
 te_check_choice compat "$compat" none vqwordseg
 te_check_int nj "$nj" 1
+awk -v t="$tolerance" 'BEGIN { exit !(t ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && t + 0 < 1) }' \
+  || te_die "--tolerance is in seconds (20 ms is --tolerance 0.02), expected a number in [0, 1), got '$tolerance'"
 te_check_dir "data dir" "$data"
 for f in "$data/phones" "$data/words" "$data/reco2dur" "$data/utt2spk"; do
   te_check_file "data dir file" "$f"
@@ -82,5 +84,6 @@ te_launch JOB=1:$nj "$dir/log/${stage}_stats.JOB.log" score_segmentation "${opts
   "$data" "$seg" "$dir"
 te_launch "$dir/log/${stage}_merge.log" score_segmentation "${opts[@]}" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" --merge "$nj" "$data" "$seg" "$dir"
 
+grep 'warning:' "$dir/log/${stage}_merge.log" >&2 || true
 sed "s/^/$stage: /" "$dir/scores/$stage" >&2
 echo "$0: scores in $dir/scores, per-utterance/speaker breakdown and tolerance plot in $dir/details/$stage" >&2
