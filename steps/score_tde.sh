@@ -88,6 +88,7 @@ mkdir -p "$dir/tde"
 te_launch JOB=1:$nj "$dir/log/tde_stats.JOB.log" tde_stats --nj "$nj" --workers "$workers" "$data" "$dir" JOB
 te_launch "$dir/log/tde_merge.log" tde_merge --nj "$nj" --benchmark "$benchmark" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" "$data" "$dir"
 
+grep 'warning:' "$dir/log/tde_merge.log" >&2 || true
 for stage in matching clustering parsing; do
   sed "s/^/$stage: /" "$dir/scores/$stage" >&2
 done

@@ -22,7 +22,7 @@ from termeval.bootstrap.units import data_identity
 from termeval.cli import add_bootstrap_options, make_parser, positive_int, run
 from termeval.errors import InputError
 from termeval.zrc2020 import goldcache
-from termeval.zrc2020.report import final_scores, write_report
+from termeval.zrc2020.report import final_scores, gold_warnings, write_report
 from termeval.zrc2020.stats import Corpus, merge, read_shard
 from termeval.zrc2020.units import save_and_bootstrap
 
@@ -57,7 +57,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ref = [os.path.join(a.data_dir, f) for f in ("phones", "words", "reco2dur", "utt2spk")]
     more = {"data_id": data_identity([f for f in ref if os.path.isfile(f)], {"benchmark": a.benchmark}),
             "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": a.bootstrap_unit,
-                          "class_metrics_unit": "class"}}
+                          "class_metrics_unit": "class"},
+            "warnings": gold_warnings(corpus.phones, a.data_dir)}
+    for w in more["warnings"]:
+        print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
     write_report(a.exp_dir, metrics, counts, shards, a.benchmark, ci, more)
     print(f"{os.path.basename(sys.argv[0])}: scores in {a.exp_dir}/scores, details in {a.exp_dir}/details",
           file=sys.stderr)
