@@ -26,7 +26,9 @@
 #                                 and, when present, <prefix>.classes (gold n-gram classes; else they
 #                                 are generated: repeated 3-20-grams inside contiguous segments);
 #                                 none: whole corpus as one cross fold, one within fold per speaker
-#                                 (utt2spk), no VAD truncation; auto: <data-dir>/folds.* (auto)
+#                                 (utt2spk), no VAD truncation; auto: <data-dir>/folds.* if there,
+#                                 else the whole corpus as none, said on stderr and recorded in
+#                                 scores.json (folds_used, warnings) (auto)
 #   --measures <list>             comma list of matching,ned,coverage,grouping,token_type,boundary (all)
 #   --lenient <true|false>        true: unknown file ids, duplicate class ids and fragment lines before
 #                                 the first header are handled as the original did (dropped / last
@@ -68,7 +70,17 @@ for f in phones words utt2spk reco2dur; do
   [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
 done
 [ -e "$classes" ] || te_die "$classes: no such file"
-if [ "$folds" != none ] && [ "$folds" != auto ]; then
+if [ "$folds" = auto ]; then
+  # the challenge's fold files are not public: without them, the whole corpus (said before any job)
+  if [ -f "$data/folds.split" ] && [ -f "$data/folds.intervals.cross" ] && [ -f "$data/folds.intervals.within" ]; then
+    :
+  elif [ -f "$data/folds.split" ] || [ -f "$data/folds.intervals.cross" ] || [ -f "$data/folds.intervals.within" ]; then
+    te_die "--folds auto: $data has some of folds.split, folds.intervals.cross, folds.intervals.within but not all"
+  else
+    echo "$0: warning: --folds auto: no fold files in $data (folds.split, folds.intervals.cross," \
+         "folds.intervals.within; the public data has none): scoring the whole corpus as --folds none" >&2
+  fi
+elif [ "$folds" != none ]; then
   for s in split intervals.cross intervals.within; do
     [ -f "$folds.$s" ] || te_die "--folds: $folds.$s: no such file (--folds <prefix>|none|auto)"
   done

@@ -29,19 +29,14 @@ from termeval.cli import add_bootstrap_options, make_parser, positive_int, progr
 from termeval.errors import InputError
 from termeval.scores import TDE_STAGES, Metric, write_scores
 from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
-from termeval.zr2015.report import SUFFIXES, add_fscores, details_text, summarise
+from termeval.zr2015.folds import resolve_auto
+from termeval.zr2015.report import SUFFIXES, add_fscores, details_text, sil_warnings, summarise
 from termeval.textio import atomic_write
 
 
 def resolve_folds(folds: str, data_dir: str) -> str:
-    if folds == "auto":
-        prefix = os.path.join(data_dir, "folds")
-        if os.path.isfile(prefix + ".intervals.cross"):
-            return prefix
-        raise InputError("--folds auto: the data dir has no fold files (folds.split, "
-                         "folds.intervals.cross, folds.intervals.within); pass --folds <prefix> "
-                         "(e.g. <challenge-dir>/mandarin) or --folds none", data_dir)
-    return folds
+    """The fold prefix or 'none' (auto: termeval.zr2015.folds.resolve_auto)."""
+    return resolve_auto(data_dir)[0] if folds == "auto" else folds
 
 
 def log(msg: str) -> None:
@@ -165,7 +160,10 @@ def do_merge(args) -> None:
     ftab = tables[1]
     ftab.exact = {k: values.get(k) for k in full_values(ftab)}
     save_table(units_path(args.exp_dir, "tde15_file"), ftab)
-    data_id = data_identity(data_files(args), {"benchmark": args.benchmark, "folds": args.folds == "none",
+    used = resolve_folds(args.folds, args.data_dir)
+    warnings = [resolve_auto(args.data_dir)[1]] if args.folds == "auto" and used == "none" else []
+    warnings += sil_warnings(os.path.join(args.data_dir, "phones"), args.benchmark)
+    data_id = data_identity(data_files(args), {"benchmark": args.benchmark, "folds": used == "none",
                                                "measures": args.measures})
     for stage, names in TDE_STAGES.items():
         metrics = []
@@ -182,7 +180,8 @@ def do_merge(args) -> None:
                     metrics.append(Metric(key + suf, v, support, ci.get(key) if suf == "" else None))
         if metrics:
             extra = {"folds": {k: folds[k] for k in folds}, "fold_labels": first["labels"],
-                     "counts": first["counts"], "data_id": data_id}
+                     "counts": first["counts"], "data_id": data_id,
+                     "folds_used": used, "warnings": warnings}
             if args.bootstrap > 0:
                 extra["bootstrap"] = {"n": args.bootstrap, "seed": args.seed, "level": args.ci,
                                       "unit": args.bootstrap_unit, "class_metrics_unit": "class"}
