@@ -44,6 +44,8 @@ from termeval.textio import iter_lines
 
 NO_LABEL = -1
 SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut
+COMPAT_MAX_OVERHANG = 1.0  # --compat vqwordseg: ends kept up to this many seconds past the utterance
+MAX_FRAME = 1 << 31        # frame numbers of an interval directory (the packed keys hold < 2^40)
 
 
 @dataclass
@@ -181,13 +183,21 @@ def _locate(keys: list[str], on: np.ndarray, off: np.ndarray, gold: Gold, utts: 
 
 
 def _place(utt: np.ndarray, on: np.ndarray, off: np.ndarray, utts: Utterances, compat: str,
-           counts: dict[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           counts: dict[str, int], where) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Cut segments to their utterance (utt = -1: in none) and choose the kept ones (see the
-    module doc); adds the counts. Returns (kept mask, onset, offset)."""
+    module doc); adds the counts; where(i) = (path, line) of segment i for errors. Returns
+    (kept mask, onset, offset)."""
     placed = utt >= 0
     u = np.where(placed, utt, 0)
     us, ue = utts.start[u], utts.end[u]
     if compat == "vqwordseg":
+        far = np.flatnonzero(placed & (off > ue + COMPAT_MAX_OVERHANG))
+        if len(far):
+            i = int(far[0])
+            raise InputError(f"segment ends {off[i] - ue[i]:.6g} s after the end of its utterance "
+                             f"'{utts.ids[int(u[i])]}'; --compat vqwordseg keeps predicted ends up to "
+                             f"{COMPAT_MAX_OVERHANG:g} s past it (a few frames is the usual "
+                             "feature-extraction difference)", *where(i))
         kept = placed
         on = np.where(placed, np.maximum(on, us), on)
         off = np.maximum(off, on)
@@ -235,7 +245,7 @@ def _sorted(utt, on, off, label, labels, frames=None, counts=None) -> Intervals:
 
 def _finish(path: str, utt, on, off, label, labels, lines, utts: Utterances, compat: str,
             counts: dict[str, int]) -> Intervals:
-    kept, on, off = _place(utt, on, off, utts, compat, counts)
+    kept, on, off = _place(utt, on, off, utts, compat, counts, lambda i: (path, int(lines[i])))
     if compat != "vqwordseg":
         refuse_overlaps(utt[kept], on[kept], off[kept], lambda i: (path, int(lines[kept][i])))
     return _sorted(utt[kept], on[kept], off[kept], label[kept], labels, counts=counts)
@@ -297,8 +307,8 @@ def read_interval_dir(path: str, utts: Utterances, frame_shift: float, compat: s
                 s, e = int(parts[0]), int(parts[1])
             except ValueError:
                 raise InputError("start and end must be integer frame numbers", fn, n) from None
-            if s < 0 or e < s:
-                raise InputError("expected 0 <= start <= end", fn, n)
+            if s < 0 or e < s or e >= MAX_FRAME:
+                raise InputError(f"expected 0 <= start <= end < {MAX_FRAME} (frames)", fn, n)
             us.append(u)
             ss.append(s)
             es.append(e)
@@ -312,7 +322,8 @@ def read_interval_dir(path: str, utts: Utterances, frame_shift: float, compat: s
     labels, label = _factorize(labs)
     start = utts.start[utt] if len(utt) else np.zeros(0)
     counts = {"segments_read": len(utt), "files_not_utterances": unknown}
-    kept, on, off = _place(utt, start + fs * frame_shift, start + fe * frame_shift, utts, compat, counts)
+    kept, on, off = _place(utt, start + fs * frame_shift, start + fe * frame_shift, utts, compat, counts,
+                           lambda i: src[i])
     if compat != "vqwordseg":
         idx = np.flatnonzero(kept)
         refuse_overlaps(utt[kept], on[kept], off[kept], lambda i: src[int(idx[i])])

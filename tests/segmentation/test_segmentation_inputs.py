@@ -211,3 +211,23 @@ def test_compat_prediction_longer_than_reference(toy, f2, want):
         d = score(toy, F1 + f2, name="dflt")
         assert d["segmentation"]["counts"]["segments_cut_to_utterance"] == 1
         assert d["word_boundary_recall"] == 1.0
+
+
+def test_compat_end_far_past_utterance_refused(toy):
+    # a few frames past the end are kept (above); a second past it is not the same audio (and
+    # 1e308 would make the script allocate a vector that long): file:line error
+    with pytest.raises(InputError) as e:
+        score(toy, F1 + "f2 0.00 0.40 2\nf2 0.40 1.95 3\n", "--compat", "vqwordseg", name="far")
+    assert (e.value.line, e.value.message.split(";")[0]) == (6, "segment ends 1.05 s after the end of its utterance 'f2'")
+    with pytest.raises(InputError) as e:
+        score(toy, F1 + "f2 0.00 0.40 2\nf2 0.40 1e308 3\n", "--compat", "vqwordseg", name="huge")
+    assert e.value.line == 6
+    # the default mode cuts it to the file
+    s = score(toy, F1 + "f2 0.00 0.40 2\nf2 0.40 1e308 3\n", name="huge_default")
+    assert s["segmentation"]["counts"]["segments_cut_to_utterance"] == 1 and s["word_token_recall"] == 1.0
+    d = toy / "ivhuge"
+    d.mkdir()
+    (d / "f1.txt").write_text("0 50 a\n50 99999999999999999999 b\n")
+    with pytest.raises(InputError) as e:
+        score_segmentation.main([str(toy / "data"), str(d), str(toy / "exp_ivhuge")])
+    assert (e.value.path, e.value.line) == (str(d / "f1.txt"), 2)
