@@ -231,3 +231,16 @@ def test_compat_end_far_past_utterance_refused(toy):
     with pytest.raises(InputError) as e:
         score_segmentation.main([str(toy / "data"), str(d), str(toy / "exp_ivhuge")])
     assert (e.value.path, e.value.line) == (str(d / "f1.txt"), 2)
+
+
+def test_class_file_fragments_between_utterances_said(toy, root):
+    # the case: a class file's fragments falling outside a segments file's utterances
+    (toy / "segs").write_text("u1 f1 0.0 0.5\nu3 f2 0.0 0.9\n")
+    cls = "Class 1\nf1 0.1 0.5\nf2 0.0 0.4\nf1 0.6 0.8\n\nClass 2\nf2 0.4 0.9\nf1 0.55 0.7\n"
+    p = cli(toy, root, cls, "--segments", str(toy / "segs"), name="cls_out")
+    assert p.returncode == 0, p.stderr
+    assert [ln.split(": warning: ")[1] for ln in p.stderr.splitlines() if ": warning: " in ln] == [
+        f"{toy / 'cls_out.txt'}: 2 of 5 segments (40.0 %) lie outside every utterance and were dropped "
+        "(segments_outside_utterances in scores.json)"]
+    s = json.loads((toy / "exp_cls_out" / "scores" / "scores.json").read_text())
+    assert s["segmentation"]["counts"]["token_pred"] == 3 and s["word_token_precision"] == 1.0
