@@ -98,6 +98,11 @@ def dropped_warnings(path: str, counts: dict) -> list[str]:
         if n:
             out.append(f"{path}: {n} of {read} segments ({100 * n / max(read, 1):.1f} %) {what} "
                        f"and were dropped ({key} in scores.json)")
+    n = counts.get("segments_overlapping", 0)
+    if n:
+        out.append(f"{path}: {n} of {read} fragments overlap another of their utterance: a term "
+                   "discovery output, scored as it is (not a segmentation; segments_overlapping in "
+                   "scores.json)")
     return out
 
 

@@ -21,7 +21,9 @@ What is kept (default mode; every drop is counted in scores.json and said on std
   * a zero-length segment (onset = offset) is dropped (`segments_zero_length`): it has no
     extent, no token and no boundary of its own;
   * overlapping segments of one utterance are an error naming the line: a segmentation
-    gives each instant at most one segment.
+    gives each instant at most one segment. A class file is a term discovery output, where
+    fragments overlap by nature: it is scored as it is, its overlaps counted
+    (`segments_overlapping`) and said.
 --compat vqwordseg takes segments as kamperh/vqwordseg's eval_segmentation.py does: zero-length
 and overlapping segments are kept, and ends are never cut to the utterance (the script knows
 only the frames it is given: a prediction longer than the reference counts the reference's
@@ -243,10 +245,24 @@ def _sorted(utt, on, off, label, labels, frames=None, counts=None) -> Intervals:
     return Intervals(utt[order], on[order], off[order], label[order], labels, fr, counts or {})
 
 
+def count_overlapping(utt: np.ndarray, on: np.ndarray, off: np.ndarray) -> int:
+    """Segments starting before the end of an earlier one of their utterance."""
+    if len(utt) < 2:
+        return 0
+    order = np.lexsort((off, on, utt))
+    u, a = utt[order], np.round(on[order] * 1e6).astype(np.int64)
+    b = np.round(off[order] * 1e6).astype(np.int64)
+    span = int(b.max()) + 1                      # per-utterance running max of the offsets
+    run = np.maximum.accumulate(u * span + b) - u * span
+    return int(((u[1:] == u[:-1]) & (a[1:] < run[:-1])).sum())
+
+
 def _finish(path: str, utt, on, off, label, labels, lines, utts: Utterances, compat: str,
-            counts: dict[str, int]) -> Intervals:
+            counts: dict[str, int], overlaps: str = "refuse") -> Intervals:
     kept, on, off = _place(utt, on, off, utts, compat, counts, lambda i: (path, int(lines[i])))
-    if compat != "vqwordseg":
+    if overlaps == "count":
+        counts["segments_overlapping"] = count_overlapping(utt[kept], on[kept], off[kept])
+    elif compat != "vqwordseg":
         refuse_overlaps(utt[kept], on[kept], off[kept], lambda i: (path, int(lines[kept][i])))
     return _sorted(utt[kept], on[kept], off[kept], label[kept], labels, counts=counts)
 
@@ -257,8 +273,10 @@ def read_class_file(path: str, gold: Gold, utts: Utterances, compat: str = "none
     sizes = np.diff(prep.starts)
     label = np.repeat(np.arange(len(prep.names), dtype=np.int64), sizes)
     utt, on, off = _locate(prep.file, prep.onset, prep.offset, gold, utts, path, prep.line, False)
+    # a term discovery output (fragments may overlap, one may be in two classes) is scored as
+    # it is: its overlaps are counted and said, not refused
     return _finish(path, utt, on, off, label, list(prep.names), prep.line, utts, compat,
-                   {"segments_read": len(label)})
+                   {"segments_read": len(label)}, overlaps="count")
 
 
 def read_interval_file(path: str, gold: Gold, utts: Utterances, compat: str = "none") -> Intervals:

@@ -80,8 +80,7 @@ def test_kaldi_layout_names_and_an_exp_dir_also_holding_a_segmentation(root, sco
     import shutil
     for sysname in ("sysA", "sysB"):
         shutil.copytree(scored / "a", scored / "kaldi" / sysname / "tde")
-    # y.class has no overlapping fragments (x.class has: a segmentation refuses them)
-    r = sh(root, "steps/score_segmentation.sh", scored / "data", scored / "y.class", scored / "kaldi/sysA/tde")
+    r = sh(root, "steps/score_segmentation.sh", scored / "data", scored / "x.class", scored / "kaldi/sysA/tde")
     assert r.returncode == 0, r.stderr
     a = json.loads((scored / "kaldi/sysA/tde/scores/scores.json").read_text())
     assert sorted(a["data_ids"]) == ["segmentation", "zrc2020"]

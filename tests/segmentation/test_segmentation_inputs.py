@@ -126,12 +126,26 @@ def test_overlapping_segments_refused_with_line(toy, root):
     assert p.stderr.strip().splitlines()[-1].endswith(
         "ov.txt:6: segment overlaps the segment at line 5 (a segmentation gives each instant at most one "
         "segment; --compat vqwordseg scores overlaps as the script does)")
-    # variant: a segment inside another, listed first, in a class file
-    cls = "Class 1\nf1 0.2 0.3\n\nClass 2\nf1 0.0 1.0\nf2 0.0 0.9\n"
-    p = cli(toy, root, cls, name="ovc")
-    assert p.returncode == 1 and p.stderr.strip().endswith("ovc.txt:5: segment overlaps the segment at line 2 "
+    # variant: a segment inside another, listed first
+    p = cli(toy, root, "f1 0.2 0.3 1\nf1 0.0 1.0 2\nf2 0.0 0.9 2\n", name="ov2")
+    assert p.returncode == 1 and p.stderr.strip().endswith("ov2.txt:2: segment overlaps the segment at line 1 "
                                                            "(a segmentation gives each instant at most one segment; "
                                                            "--compat vqwordseg scores overlaps as the script does)")
+
+
+def test_class_file_overlaps_counted_and_said(toy, root):
+    # a term discovery output (run.sh stage 3 reads one as a segmentation): fragments overlap
+    # by nature; scored as they are, counted (running maximum: the nested 0.2-0.3 and 0.4-0.6
+    # both start before the end of 0.0-1.0) and said
+    cls = "Class 1\nf1 0.2 0.3\nf2 0.0 0.4\n\nClass 2\nf1 0.0 1.0\nf2 0.4 0.9\nf1 0.4 0.6\n"
+    p = cli(toy, root, cls, name="ovc")
+    assert p.returncode == 0, p.stderr
+    assert [ln.split(": warning: ")[1] for ln in p.stderr.splitlines() if ": warning: " in ln] == [
+        f"{toy / 'ovc.txt'}: 2 of 5 fragments overlap another of their utterance: a term discovery output, "
+        "scored as it is (not a segmentation; segments_overlapping in scores.json)"]
+    s = json.loads((toy / "exp_ovc" / "scores" / "scores.json").read_text())
+    assert s["segmentation"]["counts"]["segments_overlapping"] == 2
+    assert s["segmentation"]["counts"]["token_pred"] == 5
 
 
 def test_overlapping_frame_files_refused_naming_the_file(toy):
