@@ -30,13 +30,11 @@ from termeval.bootstrap.segmentation import ci_hook, reference_files
 from termeval.cli import (
     add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_float, run)
 from termeval.errors import InputError
+from termeval.segmentation import checks
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.report import merge, stage_name, write_report
 from termeval.segmentation.stats import Settings, job_stats, split_utterances
 from termeval.textio import atomic_write
-
-MAX_TOLERANCE = 1.0          # seconds; refused from here on (a unit slip)
-PLAUSIBLE_TOLERANCE = 0.1    # seconds; above it a warning, recorded in scores.json
 
 
 def get_parser():
@@ -71,43 +69,8 @@ def _stats_path(args, s: Settings, job: int) -> str:
     return os.path.join(args.exp_dir, stage_name(s), f"stats.{job}.json")
 
 
-def check_tolerance(s: Settings) -> None:
-    """A tolerance of a second or more is a unit slip (`--tolerance 20` meaning 20 ms)."""
-    if s.tolerance < 0 or s.frame_shift <= 0:
-        raise InputError("--tolerance must be >= 0 and --frame-shift > 0")
-    if s.tolerance >= MAX_TOLERANCE:
-        raise InputError(f"--tolerance is in seconds: {s.tolerance:g} s is not a boundary tolerance "
-                         f"(20 ms is --tolerance 0.02; at most {MAX_TOLERANCE:g} s accepted)")
-
-
-def tolerance_warnings(s: Settings) -> list[str]:
-    if s.tolerance > PLAUSIBLE_TOLERANCE:
-        return [f"--tolerance {s.tolerance:g} s is larger than boundary tolerances usually are "
-                f"({PLAUSIBLE_TOLERANCE:g} s and less; 20 ms is --tolerance 0.02): boundary scores "
-                "are inflated"]
-    return []
-
-
-def dropped_warnings(path: str, counts: dict) -> list[str]:
-    """One line per kind of dropped segment (counted in scores.json as well)."""
-    read = counts.get("segments_read", 0)
-    out = []
-    for key, what in (("segments_outside_utterances", "lie outside every utterance"),
-                      ("segments_zero_length", "have zero length (onset = offset)")):
-        n = counts.get(key, 0)
-        if n:
-            out.append(f"{path}: {n} of {read} segments ({100 * n / max(read, 1):.1f} %) {what} "
-                       f"and were dropped ({key} in scores.json)")
-    n = counts.get("segments_overlapping", 0)
-    if n:
-        out.append(f"{path}: {n} of {read} fragments overlap another of their utterance: a term "
-                   "discovery output, scored as it is (not a segmentation; segments_overlapping in "
-                   "scores.json)")
-    return out
-
-
 def compute(args, s: Settings, jobs: list[int]) -> list[dict]:
-    check_tolerance(s)
+    checks.check_settings(s)
     gold, tier = load_gold_tier(args.data_dir, s.level)
     utts = load_utterances(gold, _segments_path(args))
     ref = cut_tier(tier, utts)
@@ -136,7 +99,7 @@ def report(args, s: Settings, stats: list[dict]) -> None:
     hook = ci_hook(args.exp_dir, stage_name(s), stats, m, settings,
                    reference_files(args.data_dir, _segments_path(args)), args.bootstrap, args.seed, args.ci,
                    args.bootstrap_unit)
-    warnings = tolerance_warnings(s) + dropped_warnings(args.segmentation, first["input_counts"])
+    warnings = checks.warnings(s, args.segmentation, first["input_counts"])
     for w in warnings:
         print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
     metrics = write_report(args.exp_dir, m, s, first["speakers"], first["all_clusters"],
@@ -148,7 +111,7 @@ def report(args, s: Settings, stats: list[dict]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
     s = Settings(args.tolerance, args.frame_shift, args.level, args.compat)
-    check_tolerance(s)
+    checks.check_settings(s)
     if args.nj < 1:
         raise InputError(f"--nj must be >= 1, got {args.nj}")
     if args.bootstrap < 0 or not 0 < args.ci < 1:
