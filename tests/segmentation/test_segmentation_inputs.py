@@ -118,6 +118,16 @@ def test_zero_length_dropped_in_default_mode(toy, root):
     assert s["segmentation"]["counts"]["segments_zero_length"] == 2
     for k in ("word_boundary_precision", "word_boundary_recall", "word_token_precision", "word_purity"):
         assert s[k] == base[k], k
+    # variant: a vqwordseg interval directory with a zero-length segment, scored in the default mode
+    d = toy / "ivz"
+    d.mkdir()
+    (d / "f1.txt").write_text("0 11 1\n11 49 2\n49 49 1\n49 82 3\n82 100 1\n")
+    (d / "f2.txt").write_text("0 45 2\n45 90 3\n")
+    score_segmentation.main([str(toy / "data"), str(d), str(toy / "exp_ivz")])
+    z = json.loads((toy / "exp_ivz" / "scores" / "scores.json").read_text())
+    assert z["segmentation"]["counts"]["segments_zero_length"] == 1
+    for k in ("word_boundary_precision", "word_boundary_recall", "word_token_precision", "word_purity"):
+        assert z[k] == base[k], k
 
 
 def test_overlapping_segments_refused_with_line(toy, root):
