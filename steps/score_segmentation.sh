@@ -14,6 +14,9 @@
 # `<utt-or-file> <onset> <offset> [<label>]` (seconds), or a directory of per-utterance files
 # `<start> <end> <label>` in frames (vqwordseg's intervals/). Utterances are the data dir's
 # files, or the sub-spans of <data-dir>/segments (or --segments) with the gold cut to them.
+# Segments outside every utterance and zero-length ones are dropped, overlapping ones refused
+# (kept by --compat vqwordseg; a class file's overlaps counted): docs/segmentation.md. Each drop
+# and an implausible --tolerance is a "warning:" line on stderr, kept in scores.json.
 #
 # Usage: steps/score_segmentation.sh [options] <data-dir> <segmentation> <exp-dir>
 #  e.g.: steps/score_segmentation.sh --nj 4 data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp
