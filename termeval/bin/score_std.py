@@ -75,6 +75,13 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
     p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
     p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
+    p.add_argument("--kst", type=str2bool, default=False,
+                   help="--compat kaldi: results hold costs -ln(p); keyword-specific thresholding "
+                        "as Kaldi's normalize_results_kst.pl")
+    p.add_argument("--ntrue-scale", default="", help="KST ntrue scale (default 1.0), or 'auto': score.sh's sweep")
+    p.add_argument("--nbest", default="", help="--compat kaldi: filter_kws_results.pl --probs --nbest N")
+    p.add_argument("--f4de-reports", type=str2bool, default=False,
+                   help="write details/sum.txt and details/bsum.txt in F4DE KWSEval's text layout")
     add_bootstrap_options(p, "terms")
     add_job_options(p, "terms", "<exp-dir>/std/align.J.npz")
     return p
@@ -113,8 +120,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.job is not None:
             print(f"{os.path.basename(sys.argv[0])}: --compat kaldi is scored in the merge step", file=sys.stderr)
             return 0
-        from termeval.std import kaldi_atwv
-        return kaldi_atwv.run_compat(args)
+        from termeval.std import kaldi_recipe   # compute-atwv, with score.sh's KST/nbest/sweep
+        return kaldi_recipe.run(args)
     from termeval.std.termlist import parse_term_attr
     term_attr = parse_term_attr(args.term_attr) if args.term_attr else None
     params = Params(preset=args.preset, p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,

@@ -1,4 +1,4 @@
-"""Kaldi `categories` files (`kwid Category=value`, one pair a line; read by Kaldi's
+"""Kaldi `categories` files (`kwid category [category ...]`; read by Kaldi's
 per_category_stats.pl and annotate_kwlist.pl): the ones prepare_kws writes, and the reader
 `--breakdown categories:FILE` uses.
 
@@ -32,11 +32,9 @@ def keyword_attributes(text: str, vocab: Optional[set[str]] = None,
 
 
 def categories_text(ids: list[str], attrs: list[list[tuple[str, str]]]) -> str:
-    lines = []
-    for kwid, a in zip(ids, attrs):
-        lines.extend(f"{kwid} {name}={value}" for name, value in a)
-        lines.append(f"{kwid} {kwid}")
-    return "\n".join(lines) + "\n"
+    """One line per keyword, as Kaldi's normalize_categories.pl writes them (per_category_stats.pl
+    adds the keyword to ALL once per line)."""
+    return "".join(f"{kwid} " + " ".join(f"{n}={v}" for n, v in a) + f" {kwid}\n" for kwid, a in zip(ids, attrs))
 
 
 def read_categories(path: str, known: Optional[list[str]] = None) -> list[tuple[str, list[str]]]:
