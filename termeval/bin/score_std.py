@@ -151,6 +151,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     details = os.path.join(args.exp_dir, "details")
     os.makedirs(details, exist_ok=True)
     write_details(details, res, kws, dets, args)
+    if args.f4de_reports:   # KWSEval's sum.txt / bsum.txt text reports
+        from termeval.std.f4de_reports import write_reports
+        write_reports(details, res, args.trials_per_sec)
     m = res.metrics
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",

@@ -264,6 +264,8 @@ def run(args) -> int:
     if cat_path:
         cats = read_categories(cat_path, known_keywords(args.kws_dir, r.ref, r.rows))
         files[os.path.join(d, "per-category-score.txt")] = per_category_table(r.csv, duration, cats)
+    if args.f4de_reports:
+        files.update(f4de_report_files(args, r))
     for path, content in files.items():
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_text(path, content)
@@ -294,3 +296,32 @@ def _trials_or_none(kws_dir: str) -> Optional[str]:
         return _trials_text(kws_dir)
     except InputError:
         return None
+
+
+def f4de_report_files(args, r: RecipeRun) -> dict[str, str]:
+    """score.sh stage 2: KWSEval on the scored results (details/results, or the input) against
+    the kws dir's ecf.xml/rttm/kwlist.xml, F4DE's rules (--compat f4de, YES iff score >= the
+    decision threshold): <exp>/f4de/sum.txt and bsum.txt."""
+    import tempfile
+    from termeval.std.detections import read_detections
+    from termeval.std.f4de_reports import bsum_text, sum_text
+    from termeval.std.kwsdir import load_kws_dir
+    from termeval.std.score import Params, score_std
+    kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
+    if kws.kind != "xml":
+        raise InputError("--f4de-reports with --compat kaldi needs ecf.xml, rttm and kwlist.xml in the kws dir "
+                         "(steps/prepare_kws.sh writes them)", args.kws_dir)
+    with tempfile.TemporaryDirectory(prefix="termeval_f4de.") as tmp:
+        path = args.detections
+        if r.rows:
+            path = os.path.join(tmp, "results")
+            with open(path, "w", encoding="utf-8") as f:
+                f.writelines(" ".join(x[:5]) + "\n" for x in r.rows)
+        dets = read_detections(path, "kaldi", kws.frame_length, kws.utt_map, kws.segments)
+    params = Params(preset="nist2006", p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,
+                    trials_per_sec=args.trials_per_sec, compat_f4de=True,
+                    decision_threshold=args.decision_threshold)
+    res = score_std(kws, dets, params)
+    d = os.path.join(args.exp_dir, "f4de")
+    return {os.path.join(d, "sum.txt"): sum_text(res, trials_per_sec=args.trials_per_sec),
+            os.path.join(d, "bsum.txt"): bsum_text(res, args.trials_per_sec)}
