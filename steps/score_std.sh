@@ -38,9 +38,10 @@
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
-#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov ("" = ngram,freq [+oov]; none):
-#                             details/breakdown_<kind>.tsv + scores.json "breakdowns"
-#   --lexicon ""              words.txt for the oov breakdown
+#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov,phones ("" = ngram,freq [+oov]; none):
+#                             details/breakdown_<kind>.tsv + scores.json "breakdowns";
+#                             --compat kaldi: categories:FILE -> details/per-category-score.txt
+#   --lexicon ""              words.txt for the oov breakdown, lexicon.txt for phones
 #   --freq-bins 1,2,5,10      reference-count bins of the freq breakdown
 #   --fa-per-hour 1,10        scores/std_operating: recall at these FA/hour
 #   --recall 0.5              scores/std_operating: FA/hour at these recalls

@@ -68,9 +68,11 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--write-alignment", type=str2bool, default=True)
     p.add_argument("--plots", type=str2bool, default=True)
     p.add_argument("--breakdown", default="",
-                   help="comma list of attr:NAME, ngram, freq, oov; 'none' for no breakdown "
+                   help="comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
+                        "categories:FILE (--compat kaldi); 'none' for no breakdown "
                         "(default: ngram,freq, plus oov when --lexicon is given)")
-    p.add_argument("--lexicon", default=None, help="words.txt: terms with a word not in it are OOV")
+    p.add_argument("--lexicon", default=None,
+                   help="words.txt (oov breakdown) or lexicon.txt (phones breakdown, first pronunciation)")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the reference-count bins")
     p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
     p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
@@ -134,6 +136,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     kinds = breakdown.parse_kinds(args.breakdown, args.lexicon is not None)
     bins = breakdown.parse_bins(args.freq_bins)
     lexicon = breakdown.read_lexicon(args.lexicon) if args.lexicon else None
+    if "phones" in kinds:   # pronunciations needed: a Kaldi lexicon.txt, strictly read
+        from termeval.kws.lexicon import read_lexicon
+        lexicon = read_lexicon(args.lexicon)
     fa_h = _floats(args.fa_per_hour, "fa-per-hour", 0.0)
     recalls = _floats(args.recall, "recall", 0.0, 1.0)
     p_at = tuple(int(x) for x in _floats(args.p_at, "p-at", 1.0))
