@@ -257,13 +257,23 @@ def run(args) -> int:
             files[os.path.join(args.exp_dir, "scoring", f"score.{k}.txt")] = "\n".join(t.lines()) + "\n"
     trials_text = r.trials_text or _trials_or_none(args.kws_dir)
     duration = float(trials_text) if trials_text else float(r.trials)
-    oracle = oracle_metrics(r.csv, duration, path=os.path.join(d, "alignment.csv"))
+    prog = os.path.basename(sys.argv[0])
+    try:
+        oracle = oracle_metrics(r.csv, duration, path=os.path.join(d, "alignment.csv"))
+    except ZeroDivisionError:   # the Perl script dies there too
+        oracle = None
+        print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
+              "kws_oracle_threshold.pl divides by zero, no metrics.txt", file=sys.stderr)
     if oracle is not None:
         files[os.path.join(args.exp_dir, "metrics.txt")] = oracle.text()
     cat_path = _categories_source(args)
     if cat_path:
         cats = read_categories(cat_path, known_keywords(args.kws_dir, r.ref, r.rows))
-        files[os.path.join(d, "per-category-score.txt")] = per_category_table(r.csv, duration, cats)
+        try:
+            files[os.path.join(d, "per-category-score.txt")] = per_category_table(r.csv, duration, cats)
+        except ZeroDivisionError:
+            print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
+                  "per_category_stats.pl divides by zero, no per-category-score.txt", file=sys.stderr)
     if args.f4de_reports:
         files.update(f4de_report_files(args, r))
     for path, content in files.items():
