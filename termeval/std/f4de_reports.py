@@ -9,8 +9,8 @@ cells wide; a group label wider than its columns (+2*gap) spreads the missing wi
 right-justified between one space on each side. Both files start with the 10-line key/value
 header (System Title, Decision ID, IncludeBlocksWithNoTargets, TotDur, TotTrials,
 TrialsPerSecond, BETA, Cost, Ptarg, Value) framed by 3 lines, then 2 blank lines, then the
-table: 3 header lines, then the rows. So TotDur is line 7 and the first keyword row of bsum.txt
-line 18. Numbers: MetricFuncs' %6.5f (PFA), %6.3f (PMiss, maximum-TWV threshold), %6.4f (TWV, actual
+table: 3 header lines (the last a +---+ rule), then the rows. So TotDur is line 7 of both
+files, and bsum.txt's keyword rows follow line 18. Numbers: MetricFuncs' %6.5f (PFA), %6.3f (PMiss, maximum-TWV threshold), %6.4f (TWV, actual
 threshold): a cell's width counts the padding even where the column is right-justified; means
 of counts %.0f, other numbers as Perl prints them (%.15g).
 """
