@@ -11,7 +11,9 @@
   the starts are >= 50 frames apart, else by score (descending; compared only when the score
   texts differ), else by end frame (descending); keep a line unless its utterance equals the
   last kept line's and its start is < 50 frames from that line's start; stable sort by score,
-  descending; print the first N, fields as written.
+  descending; print the first N, fields as written. The sorts are Perl's own merge sort
+  (termeval.std.perlsort): the duplicate comparator is not transitive, so which pairs get
+  compared decides which duplicate survives.
 
 Rows are 5-tuples of the fields' text, so the numbers compute-atwv reads afterwards are the
 very texts the Perl scripts would have printed.
@@ -20,10 +22,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from functools import cmp_to_key
 from typing import Iterable
 
 from termeval.errors import InputError
+from termeval.std.perlsort import perl_sort
 from termeval.std.xmlsafe import clip
 from termeval.textio import iter_lines
 
@@ -137,10 +139,10 @@ def filter_nbest(rows: list[Row], nbest: int | None, duptime: int = DUPTIME) -> 
     out: list = []
     for block in _blocks(rows):
         kept: list = []
-        for r in sorted(block, key=cmp_to_key(dup_cmp)):
+        for r in perl_sort(block, dup_cmp):
             if kept and r[1] == kept[-1][1] and abs(float(kept[-1][2]) - float(r[2])) < duptime:
                 continue
             kept.append(r)
-        kept.sort(key=lambda r: -float(r[4]))
+        kept = perl_sort(kept, lambda a, b: _cmp(float(b[4]), float(a[4])))
         out.extend(kept if nbest is None else kept[:nbest])
     return out

@@ -24,11 +24,11 @@ from __future__ import annotations
 
 import bisect
 from dataclasses import dataclass
-from functools import cmp_to_key
 
 import numpy as np
 
 from termeval.errors import InputError
+from termeval.std.perlsort import perl_sort
 
 ORACLE_BETA = 999.9
 
@@ -105,7 +105,7 @@ def oracle_metrics(csv_lines: list[str], duration: float, beta: float = ORACLE_B
         cost = beta / (duration - ntrue[kw])
         local_otwv = max_otwv = local_atwv = 0.0
         active = None
-        for score_text, ref, res in sorted(inst[kw], key=cmp_to_key(order)):
+        for score_text, ref, res in perl_sort(inst[kw], order):
             score = float(score_text)
             if local_otwv > max_otwv and active is not None and active != score:
                 max_otwv = local_otwv
