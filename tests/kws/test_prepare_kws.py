@@ -162,3 +162,29 @@ def test_keyword_without_occurrence_is_kept_with_a_warning(data, capsys):
     assert "1 keyword(s) never occur: KW3" in capsys.readouterr().err
     assert not any(line.startswith("KW3 ") for line in _read(kws, "hitlist").splitlines())
     assert math.isclose(float(_read(kws, "trials")), 4.0)
+
+
+def test_files_follow_f4de_schemas(data):
+    """What KWSEval's xmllint checks (KWSEval-ecf.xsd, KWSEval-kwlist.xsd) and its RTTM reader needs."""
+    import xml.etree.ElementTree as ET
+    from decimal import Decimal
+    kws = _prepare(data)
+    ecf = ET.parse(os.path.join(kws, "ecf.xml")).getroot()
+    assert ecf.tag == "ecf" and {"source_signal_duration", "version", "language"} <= set(ecf.attrib)
+    Decimal(ecf.get("source_signal_duration"))
+    for ex in ecf:
+        assert ex.tag == "excerpt" and set(ex.attrib) == {"audio_filename", "channel", "tbeg", "dur", "source_type"}
+        int(ex.get("channel")), Decimal(ex.get("tbeg")), Decimal(ex.get("dur"))
+        assert ex.get("source_type") in ("bnews", "cts", "splitcts", "confmtg")
+    kwl = ET.parse(os.path.join(kws, "kwlist.xml")).getroot()
+    assert kwl.tag == "kwlist" and set(kwl.attrib) == {"ecf_filename", "version", "language", "encoding",
+                                                       "compareNormalize"}
+    assert kwl.get("encoding") == "UTF-8" and kwl.get("compareNormalize") in ("lowercase", "")
+    for kw in kwl:
+        assert kw.tag == "kw" and "kwid" in kw.attrib and [c.tag for c in kw] == ["kwtext", "kwinfo"]
+        attrs = list(kw.find("kwinfo"))
+        assert attrs and all([c.tag for c in a] == ["name", "value"] for a in attrs)
+    for line in _read(kws, "rttm").splitlines():
+        f = line.split()
+        assert len(f) == 9 and f[0] == "LEXEME" and f[6] == "lex"
+        float(f[3]), float(f[4])
