@@ -122,8 +122,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.job is not None:
             print(f"{os.path.basename(sys.argv[0])}: --compat kaldi is scored in the merge step", file=sys.stderr)
             return 0
-        from termeval.std import kaldi_recipe   # compute-atwv, with score.sh's KST/nbest/sweep
-        return kaldi_recipe.run(args)
+        from termeval.std import kaldi_report   # compute-atwv, with score.sh's KST/nbest/sweep
+        return kaldi_report.run(args)
     from termeval.std.termlist import parse_term_attr
     term_attr = parse_term_attr(args.term_attr) if args.term_attr else None
     params = Params(preset=args.preset, p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,
