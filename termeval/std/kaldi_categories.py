@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from termeval.errors import InputError
 
 CAT_BETA = 999.9
@@ -44,7 +46,7 @@ def per_category_table(csv_lines: list[str], trials: float, categories: list[tup
     for kw, entries in categories:
         if kw not in stats:
             stats[kw] = {"fa": 0, "corr": 0, "miss": 0, "lattice_miss": 0, "ntrue": 0, "count": 0,
-                         "corrndet": 0, "fa_sweep": [0] * (L + 1), "corr_sweep": [0] * (L + 1)}
+                         "corrndet": 0, "fa_q": [], "corr_q": []}
         for cat in entries + ["ALL"]:
             cat_maxlen = max(cat_maxlen, _width(cat))
             cats.setdefault(cat, []).append(kw)
@@ -62,10 +64,8 @@ def per_category_table(csv_lines: list[str], trials: float, categories: list[tup
             score = float(score_text)
             if score > 1.0:
                 score = 1.0
-            q = int(score / step) + 1
-            sweep = st["corr_sweep"] if ref_time != "" else st["fa_sweep"]
-            for i in range(max(0, q)):
-                sweep[i] += 1
+            # bins 0..q-1 get one more: kept as q, counted per bin below (integers: any order)
+            (st["corr_q"] if ref_time != "" else st["fa_q"]).append(int(score / step) + 1)
             st["count"] += 1
         if decision == "YES" and ref == "FA":
             st["fa"] += 1
@@ -79,6 +79,11 @@ def per_category_table(csv_lines: list[str], trials: float, categories: list[tup
             st["ntrue"] += 1
         elif ref == "CORR!DET":
             st["corrndet"] += 1
+    for st in stats.values():
+        for name in ("corr", "fa"):
+            q = np.clip(np.asarray(st.pop(name + "_q"), dtype=np.int64), 0, L + 1)
+            above = np.bincount(q, minlength=L + 2)[::-1].cumsum()[::-1]   # above[i] = #(q >= i)
+            st[name + "_sweep"] = above[1:L + 2].tolist()                  # bin i: #(q > i)
     head = " ".join([_pad("CATEGORY", cat_maxlen - 1)] + [_pad(h, FIELD) for h in INT_HEAD + FLOAT_HEAD])
     nums = " ".join([_pad("1", cat_maxlen - 1)] + [_pad(str(i), FIELD) for i in range(2, 2 + len(INT_HEAD) + len(FLOAT_HEAD))])
     out = ["#" + head, "#" + nums]
