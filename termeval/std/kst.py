@@ -139,10 +139,14 @@ def filter_nbest(rows: list[Row], nbest: int | None, duptime: int = DUPTIME) -> 
     out: list = []
     for block in _blocks(rows):
         kept: list = []
-        for r in perl_sort(block, dup_cmp):
+        order = sorted(block, key=lambda r: (r[1], float(r[2])))
+        close = any(a[1] == b[1] and float(b[2]) - float(a[2]) < duptime for a, b in zip(order, order[1:]))
+        # no two hits of an utterance within duptime: the comparator is a total order (utterance,
+        # start) and any sort gives Perl's result; otherwise Perl's own merge sort decides
+        for r in (perl_sort(block, dup_cmp) if close else order):
             if kept and r[1] == kept[-1][1] and abs(float(kept[-1][2]) - float(r[2])) < duptime:
                 continue
             kept.append(r)
-        kept = perl_sort(kept, lambda a, b: _cmp(float(b[4]), float(a[4])))
+        kept.sort(key=lambda r: -float(r[4]))   # a consistent order: Perl's stable sort agrees
         out.extend(kept if nbest is None else kept[:nbest])
     return out
