@@ -25,65 +25,71 @@ def _categories_source(args) -> Optional[str]:
     return p if os.path.isfile(p) else None
 
 
-def run(args) -> int:
-    """`score_std --compat kaldi`: compute-atwv's five lines on stdout and details/score.txt,
-    details/alignment.csv, metrics.txt, scores/std; with KST/nbest also details/results,
-    details/ntrue[_raw], scoring/score.k.txt; details/per-category-score.txt with categories.
-    Every output is computed before the first is written."""
-    from termeval.scores import Metric, write_scores
-    from termeval.std import kaldi
-    from termeval.std.kaldi_categories import per_category_table
-    from termeval.std.oracle import oracle_metrics
+def check(args) -> None:
+    """The --compat kaldi input and option checks (before any work)."""
     from termeval.std.xmlsafe import sniff_root
-    from termeval.kws.categories import read_categories
-    from termeval.textio import write_text
     if args.format not in ("auto", "kaldi"):
         raise InputError("--compat kaldi reads Kaldi results text (--format kaldi)")
     if sniff_root(args.detections) is not None:
         raise InputError("--compat kaldi reads Kaldi results 'KWID utt start-frame end-frame score', not XML",
                          args.detections)
+    check_options(args)
+    _categories_source(args)
+
+
+def compute(args) -> RecipeRun:
+    """score.sh's path on the options of `args` (termeval.std.kaldi_recipe.score_recipe)."""
+    from termeval.std import kaldi
+    check(args)
     kst_on, scale, nbest = check_options(args)
     frames = int(round(args.tolerance / kaldi.read_frame_length(args.kws_dir)))
     beta = ka.beta_kaldi(0.1 if args.c_fa is None else args.c_fa, 1.0 if args.c_miss is None else args.c_miss,
                          1e-4 if args.p_target is None else args.p_target)
-    r = score_recipe(args.kws_dir, args.detections, kst_on, scale, nbest, beta, args.decision_threshold, frames)
+    return score_recipe(args.kws_dir, args.detections, kst_on, scale, nbest, beta, args.decision_threshold, frames)
+
+
+def write_into(out: str, args, r: RecipeRun) -> str:
+    """Every output of the run into the directory `out` (laid out as the exp dir); returns
+    compute-atwv's five lines. All contents are computed before the first file is written."""
+    from termeval.kws.categories import read_categories
+    from termeval.scores import Metric, write_scores
+    from termeval.std.kaldi_categories import per_category_table
+    from termeval.std.oracle import oracle_metrics
+    from termeval.textio import write_text
+    kst_on, scale, nbest = check_options(args)
     files: dict[str, str] = {}
-    d = os.path.join(args.exp_dir, "details")
     text = "\n".join(r.twv.lines()) + "\n"
-    files[os.path.join(d, "score.txt")] = text
-    files[os.path.join(d, "alignment.csv")] = "\n".join(r.csv) + "\n"
+    files["details/score.txt"] = text
+    files["details/alignment.csv"] = "\n".join(r.csv) + "\n"
     if kst_on or nbest is not None:
-        files[os.path.join(d, "results")] = "".join(" ".join(x[:5]) + "\n" for x in r.rows)
+        files["details/results"] = "".join(" ".join(x[:5]) + "\n" for x in r.rows)
     if kst_on:
-        files[os.path.join(d, "ntrue")] = r.ntrue + "\n"
+        files["details/ntrue"] = r.ntrue + "\n"
         if r.ntrue_raw is not None:
-            files[os.path.join(d, "ntrue_raw")] = f"{r.ntrue_raw}\n"
+            files["details/ntrue_raw"] = f"{r.ntrue_raw}\n"
         for k, _, t in r.sweep:
-            files[os.path.join(args.exp_dir, "scoring", f"score.{k}.txt")] = "\n".join(t.lines()) + "\n"
+            files[f"scoring/score.{k}.txt"] = "\n".join(t.lines()) + "\n"
     trials_text = r.trials_text or _trials_or_none(args.kws_dir)
     duration = float(trials_text) if trials_text else float(r.trials)
     prog = os.path.basename(sys.argv[0])
     try:
-        oracle = oracle_metrics(r.csv, duration, path=os.path.join(d, "alignment.csv"))
+        oracle = oracle_metrics(r.csv, duration, path="details/alignment.csv")
     except ZeroDivisionError:   # the Perl script dies there too
         oracle = None
         print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
               "kws_oracle_threshold.pl divides by zero, no metrics.txt", file=sys.stderr)
     if oracle is not None:
-        files[os.path.join(args.exp_dir, "metrics.txt")] = oracle.text()
+        files["metrics.txt"] = oracle.text()
     cat_path = _categories_source(args)
     if cat_path:
         cats = read_categories(cat_path, known_keywords(args.kws_dir, r.ref, r.rows))
         try:
-            files[os.path.join(d, "per-category-score.txt")] = per_category_table(r.csv, duration, cats)
+            files["details/per-category-score.txt"] = per_category_table(r.csv, duration, cats)
         except ZeroDivisionError:
             print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
                   "per_category_stats.pl divides by zero, no per-category-score.txt", file=sys.stderr)
     if args.f4de_reports:
         files.update(f4de_report_files(args, r))
-    for path, content in files.items():
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        write_text(path, content)
     t = r.twv
     metrics = [Metric("atwv", t.atwv, f"{t.n_corr} hits, {t.n_fa} FA, {t.n_miss} misses"),
                Metric("mtwv", t.mtwv, f"threshold {t.mtwv_threshold:.4f}"),
@@ -98,11 +104,22 @@ def run(args) -> int:
     extra = {"compat": "kaldi", "trials": t.duration, "n_unseen": t.n_unseen, "kst": kst_on,
              "ntrue_scale": r.ntrue if kst_on else None, "ntrue_scale_requested": scale if kst_on else None,
              "nbest": nbest, "kst_dropped_keywords": r.dropped}
-    write_scores(args.exp_dir, "std", metrics, benchmark="kaldi", extra={"std": extra})
+    for rel, content in files.items():
+        path = os.path.join(out, rel)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_text(path, content)
+    write_scores(out, "std", metrics, benchmark="kaldi", extra={"std": extra})
     if r.dropped:
-        print(f"{os.path.basename(sys.argv[0])}: warning: KST dropped {len(r.dropped)} keyword(s) whose "
+        print(f"{prog}: warning: KST dropped {len(r.dropped)} keyword(s) whose "
               f"threshold reached 0.9999: {' '.join(r.dropped[:10])}", file=sys.stderr)
-    sys.stdout.write(text)
+    return text
+
+
+def run(args) -> int:
+    """`score_std --compat kaldi` in one process: compute, write into the exp dir, print
+    compute-atwv's five lines."""
+    r = compute(args)
+    sys.stdout.write(write_into(args.exp_dir, args, r))
     return 0
 
 
@@ -130,6 +147,5 @@ def f4de_report_files(args, r: RecipeRun) -> dict[str, str]:
                     trials_per_sec=args.trials_per_sec, compat_f4de=True,
                     decision_threshold=args.decision_threshold)
     res = score_std(kws, dets, params)
-    d = os.path.join(args.exp_dir, "f4de")
-    return {os.path.join(d, "sum.txt"): sum_text(res, trials_per_sec=args.trials_per_sec),
-            os.path.join(d, "bsum.txt"): bsum_text(res, args.trials_per_sec)}
+    return {"f4de/sum.txt": sum_text(res, trials_per_sec=args.trials_per_sec),
+            "f4de/bsum.txt": bsum_text(res, args.trials_per_sec)}
