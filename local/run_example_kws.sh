@@ -24,3 +24,9 @@ cat "$exp/metrics.txt"
   --f4de-reports true "$out/kws" "$exp/details/results" "${exp}_f4de" | grep -E '^(atwv|mtwv|otwv) '
 "$steps"/score_std.sh --preset nist2006 --plots false --compat f4de \
   "$out/kws" "$exp/details/results" "${exp}_compat_f4de" | grep -E '^(atwv|mtwv|otwv) '
+# without KST: the posteriors exp(-cost) scored as compute-atwv does, and like F4DE
+awk '{print $1, $2, $3, $4, exp(-$5)}' "$out/results" > "$out/posteriors"
+"$steps"/score_std.sh --compat kaldi "$out/kws" "$out/posteriors" "${exp}_posteriors"
+cat "${exp}_posteriors/metrics.txt"
+"$steps"/score_std.sh --preset nist2006 --plots false "$out/kws" "$out/posteriors" "${exp}_posteriors_f4de" \
+  | grep -E '^(atwv|mtwv|otwv) '
