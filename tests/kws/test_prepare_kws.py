@@ -188,3 +188,17 @@ def test_files_follow_f4de_schemas(data):
         f = line.split()
         assert len(f) == 9 and f[0] == "LEXEME" and f[6] == "lex"
         float(f[3]), float(f[4])
+
+
+def test_ctm_keyed_by_recording_goes_to_the_segment_of_its_midpoint(tmp_path):
+    d = tmp_path / "kdata"
+    _write(str(d / "segments"), "u1 rec 10.0 12.0\nu2 rec 20.0 23.0\n")
+    _write(str(d / "ctm"), "rec 1 10.50 0.40 horse\nrec 1 20.30 0.30 horse\n")
+    _write(str(tmp_path / "kw.txt"), "KW2 horse\n")
+    out = str(tmp_path / "kws")
+    prepare_kws.main(["--keywords", str(tmp_path / "kw.txt"), str(d), out])
+    assert _read(out, "hitlist") == "KW2 1 50 90 0\nKW2 2 30 60 0\n"
+    _write(str(d / "ctm"), "rec 1 10.50 0.40 horse\nrec 1 15.00 0.30 horse\n")
+    with pytest.raises(InputError, match="lies in no segment") as e:
+        prepare_kws.main(["--keywords", str(tmp_path / "kw.txt"), str(d), str(tmp_path / "kws2")])
+    assert e.value.line == 2 and not os.path.exists(tmp_path / "kws2")
