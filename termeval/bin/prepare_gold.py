@@ -41,7 +41,8 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("zr", "ctm", "textgrid"), required=True)
     p.add_argument("--phones-txt", default="", help="ctm: phones.txt mapping integer phone ids")
     p.add_argument("--words-txt", default="", help="ctm: words.txt mapping integer word ids")
-    p.add_argument("--segments", default="", help="ctm: Kaldi segments (utterance-relative CTM times)")
+    p.add_argument("--segments", default="",
+                   help="ctm, textgrid: Kaldi segments (CTM keys / TextGrid names are utterances)")
     p.add_argument("--strip-position", type=str2bool, default=True,
                    help="ctm: strip _B/_I/_E/_S from phones (default true)")
     p.add_argument("--words-tier", default="words", help="textgrid: word tier name (default words)")
@@ -94,6 +95,11 @@ def prepare_texts(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[di
     for path in inputs + [a.phones_txt, a.words_txt, a.segments, a.utt2spk]:
         if path and path != "-" and not os.path.exists(path):
             raise InputError("no such file or directory", path)
+    for opt, val, formats in (("--phones-txt", a.phones_txt, ("ctm",)), ("--words-txt", a.words_txt, ("ctm",)),
+                              ("--segments", a.segments, ("ctm", "textgrid"))):
+        if val and a.format not in formats:
+            raise InputError(f"{opt} applies to --format {' and '.join(formats)} only, not to --format "
+                             f"{a.format} (its labels and times are used as they are)")
     known = None
     if a.format == "zr":
         phones, words = gold.read_zr(inputs[0]), gold.read_zr(inputs[1])
@@ -105,7 +111,9 @@ def prepare_texts(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[di
         words = None if inputs[1] == "-" else \
             gold.read_ctm(inputs[1], words_txt, a.words_txt, segments, a.segments, opts, "word")
     else:
-        phones, words, known = gold.read_textgrid_dir(inputs[0], opts, a.words_tier, a.phones_tier)
+        segments = gold.read_segments(a.segments) if a.segments else None
+        phones, words, known = gold.read_textgrid_dir(inputs[0], opts, a.words_tier, a.phones_tier,
+                                                      segments, a.segments)
     prep = gold.prepare(phones, words, opts, known, a.utt2spk or None, a.spk_rule)
     extra = [x for x in (a.phones_txt, a.words_txt, a.segments, a.utt2spk) if x]
     return gold.data_dir_texts(prep), [x for x in inputs if x != "-"] + extra, gold.summary(prep, opts)
