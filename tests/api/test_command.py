@@ -8,7 +8,7 @@ import sys
 
 from termeval import __version__, command
 
-STEPS = ["compare-systems", "export-zr", "measure-resources", "prepare-classes", "prepare-gold", "score-quesst",
+STEPS = ["compare-systems", "export-zr", "measure-resources", "prepare-classes", "prepare-gold", "prepare-kws", "score-quesst",
          "score-resources", "score-segmentation", "score-std", "score-tde", "summarize-scores",
          "validate-alignment-dir"]
 
