@@ -72,6 +72,15 @@ def get_parser() -> argparse.ArgumentParser:
 def prepare_main(argv: Sequence[str] | None = None) -> int:
     p = get_parser()
     a = p.parse_args(argv)
+    texts, used, line = prepare_texts(p, a)
+    gold.write_data_dir(texts, a.inputs[-1], used)
+    print(f"{os.path.basename(sys.argv[0])}: {a.inputs[-1]}: {line}", file=sys.stderr)
+
+
+def prepare_texts(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[dict, list[str], str]:
+    """Read, check and prepare the inputs of the parsed options `a` (the last input is the data
+    dir, not read): (the data dir's texts, the input files to protect, the summary line).
+    Nothing is written (termeval.api prepares gold in memory with it)."""
     nin = {"zr": 3, "ctm": 3, "textgrid": 2}[a.format]
     if len(a.inputs) != nin:
         p.error(f"--format {a.format} takes {nin} arguments, got {len(a.inputs)}")
@@ -82,7 +91,7 @@ def prepare_main(argv: Sequence[str] | None = None) -> int:
                         boundary_tolerance=a.boundary_tolerance, snap_words=a.snap_words,
                         time_decimals=a.time_decimals, strip_stress=a.strip_stress,
                         strip_position=a.strip_position)
-    *inputs, data_dir = a.inputs
+    inputs = a.inputs[:-1]
     for path in inputs + [a.phones_txt, a.words_txt, a.segments, a.utt2spk]:
         if path and path != "-" and not os.path.exists(path):
             raise InputError("no such file or directory", path)
@@ -107,9 +116,7 @@ def prepare_main(argv: Sequence[str] | None = None) -> int:
                                                       segments, a.segments)
     prep = gold.prepare(phones, words, opts, known, a.utt2spk or None, a.spk_rule)
     extra = [x for x in (a.phones_txt, a.words_txt, a.segments, a.utt2spk) if x]
-    gold.write_data_dir(gold.data_dir_texts(prep), data_dir, [x for x in inputs if x != "-"] + extra)
-    print(f"{os.path.basename(sys.argv[0])}: {data_dir}: {gold.summary(prep, opts)}", file=sys.stderr)
-
+    return gold.data_dir_texts(prep), [x for x in inputs if x != "-"] + extra, gold.summary(prep, opts)
 
 if __name__ == "__main__":
     run(main)

@@ -89,7 +89,8 @@ class SegmentationStage:
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
         write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels), notes,
-                     dict(ctx.pred.counts), hook, system=os.path.basename(os.path.normpath(a.exp_dir)), warnings=warnings)
+                     dict(ctx.pred.counts), hook,
+                     system=os.path.basename(os.path.normpath(a.exp_dir)) if a.exp_dir else None, warnings=warnings)
         with open(os.path.join(out, "scores", self.name), encoding="utf-8") as f:
             self.text = "".join(f"{self.name}: {line}" for line in f)
         with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
