@@ -117,10 +117,21 @@ def float_or(*words: str) -> Callable[[str], str]:
     return check
 
 
+def resample_count(value: str) -> int:
+    """--bootstrap: 0 (off) to termeval.bootstrap.MAX_RESAMPLES; more cannot finish in memory."""
+    from termeval.bootstrap import MAX_RESAMPLES
+    x = nonneg_int(value)
+    if x > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_RESAMPLES} resamples (docs/uncertainty.md), got '{value}'")
+    return x
+
+
 def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
     """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
-    p.add_argument("--bootstrap", type=nonneg_int, default=default_n,
-                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off)")
+    p.add_argument("--bootstrap", type=resample_count, default=default_n,
+                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off; "
+                        "at most 100000)")
     p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
     p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
 

@@ -70,6 +70,14 @@ while [ $# -gt 0 ]; do
   printf -v "$__po_var" '%s' "$__po_value"
 done
 
+# For the caller's usage error (te_usage in utils/termeval_lib.sh): the number of arguments
+# left and the first option that came after them (options go before the arguments).
+te_nargs=$#
+te_late_option=
+for __po_arg in "$@"; do
+  case "$__po_arg" in --) break ;; --?*) te_late_option=${__po_arg%%=*}; break ;; esac
+done
+
 if [ -n "${cmd+set}" ] && [ -z "$cmd" ]; then
   echo "$0: empty argument to --cmd option" >&2; exit 1
 fi

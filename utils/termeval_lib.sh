@@ -21,17 +21,57 @@ te_python=("$TERMEVAL_ROOT/utils/termeval_python.sh")
 te_default_cmd=${cmd:-$TERMEVAL_ROOT/utils/run.pl}
 te_script=$(basename "$0")
 
-te_usage() { "$TERMEVAL_ROOT/utils/usage.sh" "$0"; exit 1; }
+# te_usage [MESSAGE]: one error line (MESSAGE, or what is wrong with the number of arguments
+# left by parse_options.sh, compared with the header's "Usage:" line), then the usage lines
+# and where the options are described; exit 1.
+te_usage() {
+  local msg=${1:-}
+  if [ -z "$msg" ]; then
+    msg=$(te_usage_expected "${te_nargs:-0}")
+    [ -z "${te_late_option:-}" ] \
+      || msg+=" ($te_late_option came after the arguments: options go before the arguments)"
+  fi
+  echo "$te_script: error: $msg" >&2
+  awk 'NR == 1 && /^#!/ {next} !/^#/ {exit} /^# *Usage:/ {on = 1}
+       on && /^# *$/ {exit} on {sub(/^# ?/, ""); print}' "$0" >&2
+  echo "Options: $0 --help" >&2
+  exit 1
+}
+# te_usage_expected N: "expected K arguments, got N" from the header's Usage line(s).
+te_usage_expected() {
+  awk -v got="$1" 'NR == 1 && /^#!/ {next} !/^#/ {exit}
+    /^# *Usage:/ {on = 1; sub(/^# *Usage: *[^ ]+/, ""); line = $0; next}
+    on && /^# +[^ ]+\.sh / {alt = 1}
+    on {exit}
+    END {
+      n = split(line, t, " "); req = 0; opt = 0; more = 0
+      for (i = 1; i <= n; i++) {
+        if (t[i] ~ /\.\.\./) more = 1
+        else if (t[i] ~ /^<.*>$/) req++
+        else if (t[i] ~ /^\[<.*>\]$/) opt++
+      }
+      s = req == 1 ? "" : "s"
+      if (alt || line == "") printf "wrong number of arguments (got %d)", got
+      else if (more) printf "expected at least %d argument%s, got %d", req, s, got
+      else if (opt) printf "expected %d to %d arguments, got %d", req, req + opt, got
+      else printf "expected %d argument%s, got %d", req, s, got
+    }' "$0"
+}
 te_die() { echo "$te_script: error: $*" >&2; exit 1; }
 
-# te_check_int <option> <value> <min>: a whole number >= min, named in the error.
+# te_check_int <option> <value> <min> [<max>]: a whole number >= min (and <= max), named in the error.
 te_check_int() {
-  [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] 2>/dev/null \
-    || te_die "--$1: expected a whole number >= $3, got '$2'"
+  local digits=${2#"${2%%[!0]*}"}             # without leading zeros (bash reads 010 as octal)
+  [[ "$2" =~ ^[0-9]+$ ]] && [ "${#digits}" -le 18 ] && [ "$((10#0$digits))" -ge "$3" ] \
+    && { [ -z "${4:-}" ] || [ "$((10#0$digits))" -le "$4" ]; } && return 0
+  [ -z "${4:-}" ] && te_die "--$1: expected a whole number >= $3, got '$2'"
+  te_die "--$1: expected a whole number from $3 to $4, got '$2'"
 }
-# te_check_bootstrap: --bootstrap and --seed whole numbers >= 0, --ci strictly between 0 and 1.
+# The largest --bootstrap (termeval.bootstrap.MAX_RESAMPLES; docs/uncertainty.md).
+te_max_bootstrap=100000
+# te_check_bootstrap: --bootstrap 0..te_max_bootstrap and --seed >= 0 whole numbers, --ci strictly between 0 and 1.
 te_check_bootstrap() {
-  te_check_int bootstrap "$bootstrap" 0
+  te_check_int bootstrap "$bootstrap" 0 "$te_max_bootstrap"
   te_check_int seed "$seed" 0
   [[ "$ci" =~ ^0?\.[0-9]+$ ]] && [[ "$ci" =~ [1-9] ]] || te_die "--ci: expected a level strictly between 0 and 1, got '$ci'"
 }
