@@ -127,6 +127,30 @@ def resample_count(value: str) -> int:
     return x
 
 
+def number_list(lo: float, hi: float | None = None, integer: bool = False) -> Callable[[str], str]:
+    """A comma list of finite numbers in [lo, hi] (whole numbers with integer=True), or '' for
+    none; the text is returned as given (the step's own reader splits it). 2.5 as a rank would
+    silently become 2 (mean_p_at_2), inf as FA/hour would name a column 'inf': refused here."""
+    def check(value: str) -> str:
+        items = [x.strip() for x in value.split(",")]
+        if items == [""]:
+            return value
+        for x in items:
+            if not x:
+                raise argparse.ArgumentTypeError(f"expected a comma list without empty items, got '{value}'")
+            try:
+                v = _number(x, integer)
+            except argparse.ArgumentTypeError:
+                kind = "whole numbers" if integer else "finite numbers"
+                raise argparse.ArgumentTypeError(f"expected a comma list of {kind}, got '{x}'") from None
+            if v < lo or (hi is not None and v > hi):
+                where = f">= {lo:g}" if hi is None else f"in [{lo:g}, {hi:g}]"
+                raise argparse.ArgumentTypeError(f"every value must be {where}, got '{x}'")
+        return value
+    check.__name__ = "number_list"
+    return check
+
+
 def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
     """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
     p.add_argument("--bootstrap", type=resample_count, default=default_n,
@@ -147,8 +171,21 @@ def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str) -> Non
                    help=f"score from the N job files ({job_file}, J = 1..N)")
 
 
+# utils/termeval_lib.sh te_check_options runs an entry point with this set to 1 before any job is
+# queued: its options are parsed (and refused with argparse's one line) and it exits 0 without work.
+PARSE_ONLY = "TERMEVAL_PARSE_ONLY"
+
+
+class _Parser(argparse.ArgumentParser):
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed = super().parse_args(args, namespace)
+        if os.environ.get(PARSE_ONLY) == "1":
+            sys.exit(0)
+        return parsed
+
+
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(
+    return _Parser(
         prog=prog, description=textwrap.dedent(doc or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
 

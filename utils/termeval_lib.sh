@@ -69,11 +69,14 @@ te_check_int() {
 }
 # The largest --bootstrap (termeval.bootstrap.MAX_RESAMPLES; docs/uncertainty.md).
 te_max_bootstrap=100000
-# te_check_bootstrap: --bootstrap 0..te_max_bootstrap and --seed >= 0 whole numbers, --ci strictly between 0 and 1.
+# te_check_bootstrap: --bootstrap 0..te_max_bootstrap and --seed >= 0 whole numbers, --ci strictly
+# between 0 and 1, --bootstrap-unit file|speaker (where the step has it).
 te_check_bootstrap() {
   te_check_int bootstrap "$bootstrap" 0 "$te_max_bootstrap"
   te_check_int seed "$seed" 0
   [[ "$ci" =~ ^0?\.[0-9]+$ ]] && [[ "$ci" =~ [1-9] ]] || te_die "--ci: expected a level strictly between 0 and 1, got '$ci'"
+  # read only by a merge job, after the other jobs: checked here
+  [ -z "${bootstrap_unit+set}" ] || te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
 }
 # te_check_choice <option> <value> <choice>...
 te_check_choice() {
@@ -113,11 +116,26 @@ te_check_launcher() {
     || te_die "--cmd: launcher '$first' not found (not on PATH and not a file; e.g. --cmd $TERMEVAL_ROOT/utils/run.pl)"
 }
 
-# te_launch [JOB=1:N] <log> <module> [args...]: run termeval.bin.<module> through $cmd.
+# te_check_options <module> [args...]: parse the arguments of termeval.bin.<module> here, before
+# any job is queued (termeval.cli PARSE_ONLY: no work is done); a refused option is one line.
+te_check_options() {
+  local module=$1 out err; shift
+  [[ " ${te_checked_modules:-} " == *" $module "* ]] && return 0   # its jobs, then its merge
+  out=$(TERMEVAL_PARSE_ONLY=1 "${te_python[@]}" -m "termeval.bin.$module" "${@//JOB/1}" 2>&1 >/dev/null) \
+    && { te_checked_modules="${te_checked_modules:-} $module"; return 0; }
+  err=$(printf '%s\n' "$out" | grep -E 'error: ' | tail -n1)
+  [ -n "$err" ] || err="error: $(printf '%s\n' "$out" | tail -n1)"
+  err=${err#*error: }
+  te_die "${err#argument }"
+}
+
+# te_launch [JOB=1:N] <log> <module> [args...]: run termeval.bin.<module> through $cmd (its
+# options checked first, here: te_check_options).
 te_launch() {
   local range=() log module q=() a
   if [[ "$1" =~ ^[A-Za-z]+=[0-9]+(:[0-9]+)?$ ]]; then range=("$1"); shift; fi
   log=$1 module=$2; shift 2
+  te_check_options "$module" "$@"
   for a in "$@"; do q+=("$(te_quote_for_launcher "$a")") || exit 1; done
   te_check_launcher
   mkdir -p "$(dirname "$log")"

@@ -36,7 +36,7 @@ from typing import Sequence
 import numpy as np
 
 from termeval.cli import (
-    add_bootstrap_options, add_job_options, float_or, make_parser, open_prob,
+    add_bootstrap_options, add_job_options, float_or, make_parser, number_list, open_prob,
     positive_float, run, str2bool)
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
@@ -67,7 +67,7 @@ def get_parser() -> argparse.ArgumentParser:
                         "ngram,freq, + oov with --lexicon, + qtype when query types are known)")
     p.add_argument("--lexicon", default=None, help="words.txt: queries with a word not in it are OOV")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the target-document-count bins")
-    p.add_argument("--p-at", default="10", help="mean precision at these ranks (comma list)")
+    p.add_argument("--p-at", default="10", type=number_list(1, integer=True), help="mean precision at these ranks (comma list)")
     add_bootstrap_options(p, "queries")
     add_job_options(p, "queries", "<exp-dir>/quesst/pairs.J.npz")
     p.add_argument("kws_dir")
@@ -114,6 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not p_at or min(p_at) < 1:
         raise InputError(f"--p-at must be a comma list of ranks >= 1, got '{a.p_at}'")
     ref = quesst_io.load_reference(a.kws_dir)
+    breakdown.check_attributes(kinds, ref.query_attrs, a.kws_dir)
     hyp = quesst_io.read_pair_scores(a.detections, a.format)
     if a.use_decisions and hyp.decision is None:
         raise InputError("--use-decisions true, but the detections carry no YES/NO decisions", a.detections)
@@ -184,7 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         figures.QUESST_COLUMNS, figures.HEADLINE["quesst"], bins, np.ones(tr.n_queries, bool))
     extra = {"breakdowns": figures.merged_breakdowns(a.exp_dir, "quesst", groups), "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
                         "reference": ref.source, "detections_format": hyp.fmt}, **more}
-    path = write_scores(a.exp_dir, "quesst", metrics, "quesst", extra)
+    path = write_scores(a.exp_dir, "quesst", metrics, "quesst", extra, warnings=warnings)
     write_scores(a.exp_dir, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None)
     print("\n".join(lines))
     print(f"{os.path.basename(sys.argv[0])}: wrote {path} and {det_dir}/score.out", file=sys.stderr)

@@ -31,7 +31,8 @@ import numpy as np
 
 from termeval.cli import (
     add_bootstrap_options, add_job_options, finite_float, make_parser, nonneg_float,
-    open_prob, positive_float, run, str2bool)
+    number_list, open_prob, positive_float, run, str2bool)
+from termeval.std.termlist import term_attr_option
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
 from termeval.textio import atomic_write
@@ -63,7 +64,7 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--ecf", default=None, help="override <kws-data-dir>/ecf.xml")
     p.add_argument("--rttm", default=None, help="override <kws-data-dir>/rttm")
     p.add_argument("--termlist", default=None, help="override tlist.xml/kwlist.xml")
-    p.add_argument("--term-attr", default=None, help="NAME:REGEX, score only terms whose attribute matches (F4DE -q)")
+    p.add_argument("--term-attr", default=None, type=term_attr_option, help="NAME:REGEX, score only terms whose attribute matches (F4DE -q)")
     p.add_argument("--source-type", default=None, help="comma-separated ECF source types to score (F4DE -Y)")
     p.add_argument("--write-alignment", type=str2bool, default=True)
     p.add_argument("--plots", type=str2bool, default=True)
@@ -72,9 +73,9 @@ def get_parser() -> argparse.ArgumentParser:
                         "(default: ngram,freq, plus oov when --lexicon is given)")
     p.add_argument("--lexicon", default=None, help="words.txt: terms with a word not in it are OOV")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the reference-count bins")
-    p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
-    p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
-    p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
+    p.add_argument("--fa-per-hour", default="1,10", type=number_list(0.0), help="report recall at these FA/hour (comma list)")
+    p.add_argument("--recall", default="0.5", type=number_list(0.0, 1.0), help="report FA/hour at these recalls (comma list)")
+    p.add_argument("--p-at", default="10", type=number_list(1, integer=True), help="report mean precision at these ranks (comma list)")
     add_bootstrap_options(p, "terms")
     add_job_options(p, "terms", "<exp-dir>/std/align.J.npz")
     return p
@@ -131,6 +132,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     recalls = _floats(args.recall, "recall", 0.0, 1.0)
     p_at = tuple(int(x) for x in _floats(args.p_at, "p-at", 1.0))
     kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
+    breakdown.check_attributes(kinds, kws.terms.attrs, kws.terms.path or None)
     dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
     from termeval.std import jobs
     from termeval.std.score import align_terms, finish, prepare
@@ -161,7 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], bins,
         res.evaluated)
     extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(args.exp_dir, "std", groups), **more}
-    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra=extra)
+    write_scores(args.exp_dir, "std", metrics, benchmark=args.preset, extra=extra, warnings=res.warnings)
     write_scores(args.exp_dir, "std_operating", figures.std_operating(res, fa_h, recalls, rk),
                  benchmark=None)
     with open(os.path.join(args.exp_dir, "scores", "std"), encoding="utf-8") as f:
