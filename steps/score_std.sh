@@ -12,8 +12,9 @@
 # Outputs: <exp-dir>/scores/std, <exp-dir>/scores/scores.json, <exp-dir>/details/, <exp-dir>/log/.
 #
 # Options (default):
-#   --preset sws2013          sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66),
-#                             nist2006 (beta 999.9), sws2012 (beta from the true occurrences), quesst
+#   --preset ""               sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66; the default),
+#                             nist2006 (beta 999.9), sws2012 (beta from the true occurrences), quesst;
+#                             --compat kaldi: compute-atwv's own costs (beta 999.9) unless given
 #   --p-target X --c-miss X --c-fa X   explicit operating point (overrides the preset)
 #   --trials-per-sec 1        trials per term = round(rate x duration) (F4DE divides: see --compat)
 #   --include-notarget-terms false     F4DE -inc: terms without references enter the FA average
@@ -46,7 +47,7 @@
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
-preset=sws2013
+preset=
 p_target=
 c_miss=
 c_fa=
@@ -94,7 +95,7 @@ te_check_int nj "$nj" 1
 te_check_launcher
 te_check_writable "$dir/log"
 
-opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
+opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
       --compat "$compat" --cmin "$cmin" --decision-threshold "$decision_threshold"
       --write-alignment "$write_alignment" --plots "$plots" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")

@@ -177,11 +177,22 @@ PARSE_ONLY = "TERMEVAL_PARSE_ONLY"
 
 
 class _Parser(argparse.ArgumentParser):
+    """argparse, plus checks of option combinations (add_check) run at parse time, so the
+    shell step's PARSE_ONLY pass refuses them too, before any job."""
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         parsed = super().parse_args(args, namespace)
+        for check in getattr(self, "checks", []):
+            message = check(parsed)
+            if message:
+                self.error(message)
         if os.environ.get(PARSE_ONLY) == "1":
             sys.exit(0)
         return parsed
+
+
+def add_check(p: argparse.ArgumentParser, check: Callable[[argparse.Namespace], str | None]) -> None:
+    """check(args) -> an error message naming the options, or None: run after parsing."""
+    p.checks = [*getattr(p, "checks", []), check]  # type: ignore[attr-defined]
 
 
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:

@@ -30,7 +30,7 @@ from typing import Sequence
 import numpy as np
 
 from termeval.cli import (
-    add_bootstrap_options, add_job_options, finite_float, make_parser, nonneg_float,
+    add_bootstrap_options, add_check, add_job_options, finite_float, make_parser, nonneg_float,
     number_list, open_prob, positive_float, run, str2bool)
 from termeval.std.termlist import term_attr_option
 from termeval.errors import InputError
@@ -47,7 +47,8 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("kws_dir")
     p.add_argument("detections")
     p.add_argument("exp_dir")
-    p.add_argument("--preset", default="sws2013", choices=["sws2013", "nist2006", "sws2012", "quesst"])
+    p.add_argument("--preset", default=None, choices=["sws2013", "nist2006", "sws2012", "quesst"],
+                   help="operating point (default sws2013; --compat kaldi: compute-atwv's own unless given)")
     p.add_argument("--p-target", type=open_prob, default=None)
     p.add_argument("--c-miss", type=positive_float, default=None)
     p.add_argument("--c-fa", type=positive_float, default=None)
@@ -78,6 +79,8 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--p-at", default="10", type=number_list(1, integer=True), help="report mean precision at these ranks (comma list)")
     add_bootstrap_options(p, "terms")
     add_job_options(p, "terms", "<exp-dir>/std/align.J.npz")
+    from termeval.std.kaldi_atwv import check_options
+    add_check(p, check_options)
     return p
 
 
@@ -93,6 +96,7 @@ def _floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[fl
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
+    preset_given, args.preset = args.preset is not None, args.preset or "sws2013"
     import math
     from termeval.std.kwsdir import load_kws_dir
     from termeval.std.score import Params
@@ -115,7 +119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{os.path.basename(sys.argv[0])}: --compat kaldi is scored in the merge step", file=sys.stderr)
             return 0
         from termeval.std import kaldi_atwv
-        return kaldi_atwv.run_compat(args)
+        return kaldi_atwv.run_compat(args, preset_given)
     from termeval.std.termlist import parse_term_attr
     term_attr = parse_term_attr(args.term_attr) if args.term_attr else None
     params = Params(preset=args.preset, p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,

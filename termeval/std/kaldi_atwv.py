@@ -332,15 +332,49 @@ def score_kaldi_dir(kws_dir: str, results: str, cost_fa: Optional[float] = None,
     return compute_atwv(ref, hyp, duration, beta, score_threshold, frames)
 
 
-def run_compat(args) -> int:
+def check_options(args) -> Optional[str]:
+    """Parse-time check of score_std's options (termeval.cli add_check): --compat kaldi cannot
+    take sws2012's prior (kaldi_costs)."""
+    if args.compat == "kaldi" and args.preset == "sws2012" and args.p_target is None:
+        return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
+                "reference count; give --p-target (its --prior-kw-probability)")
+    return None
+
+
+def kaldi_costs(preset: Optional[str], p_target: Optional[float], c_miss: Optional[float],
+                c_fa: Optional[float]) -> tuple[Optional[float], Optional[float], Optional[float]]:
+    """compute-atwv's (--cost-fa, --value-corr, --prior-kw-probability) for --compat kaldi.
+    Its beta (cost_fa / value_corr) (1/prior - 1) is F4DE's (C_fa / C_miss) (1/P_target - 1),
+    so a preset maps to cost_fa = C_fa, value_corr = C_miss, prior = P_target (sws2013: 1, 100,
+    0.00015, beta 66.66). Without a --preset, compute-atwv's own defaults (0.1, 1, 1e-4: beta
+    999.9) stay; --c-fa/--c-miss/--p-target override either. sws2012 derives P_target from the
+    reference count, which compute-atwv cannot: refused. None = compute-atwv's default."""
+    from termeval.std.score import PRESETS
+    costs: list[Optional[float]] = [None, None, None]
+    if preset is not None:
+        pt, cm, cf = PRESETS[preset]
+        if pt is None and p_target is None:
+            raise InputError(f"--preset {preset} with --compat kaldi: compute-atwv has no prior derived "
+                             "from the reference count; give --p-target (its --prior-kw-probability)")
+        costs = [cf, cm, pt]
+    for i, given in enumerate((c_fa, c_miss, p_target)):
+        if given is not None:
+            costs[i] = given
+    return costs[0], costs[1], costs[2]
+
+
+def run_compat(args, preset_given: bool = False) -> int:
     """`score_std --compat kaldi`: print compute-atwv's five lines, write them to
-    <exp>/details/score.txt and the same figures to <exp>/scores/std (+ scores.json)."""
+    <exp>/details/score.txt and the same figures to <exp>/scores/std (+ scores.json). With
+    preset_given (an explicit --preset), compute-atwv's costs are the preset's (kaldi_costs)."""
     import sys
     from termeval.scores import Metric, write_scores
     from termeval.textio import write_text
     if args.format not in ("auto", "kaldi"):
         raise InputError("--compat kaldi reads Kaldi results text (--format kaldi)")
-    r = score_kaldi_dir(args.kws_dir, args.detections, args.c_fa, args.c_miss, args.p_target,
+    cost_fa, value_corr, prior = kaldi_costs(args.preset if preset_given else None, args.p_target,
+                                             args.c_miss, args.c_fa)
+    r = score_kaldi_dir(args.kws_dir, args.detections, cost_fa, value_corr, prior,
                         args.decision_threshold, args.tolerance)
     text = "\n".join(r.lines()) + "\n"
     os.makedirs(os.path.join(args.exp_dir, "details"), exist_ok=True)
@@ -351,7 +385,10 @@ def run_compat(args) -> int:
                Metric("n_terms", r.n_keywords), Metric("n_targets", r.n_targets),
                Metric("n_detections", r.n_hyps), Metric("n_hits", r.n_corr),
                Metric("n_false_alarms", r.n_fa), Metric("n_misses", r.n_miss), Metric("beta", r.beta)]
-    write_scores(args.exp_dir, "std", metrics, benchmark="kaldi",
-                 extra={"std": {"compat": "kaldi", "trials": r.duration, "n_unseen": r.n_unseen}})
+    costs = {"cost_fa": 0.1 if cost_fa is None else cost_fa, "value_corr": 1.0 if value_corr is None else value_corr,
+             "prior_kw_probability": 1e-4 if prior is None else prior}
+    write_scores(args.exp_dir, "std", metrics, benchmark="kaldi" if not preset_given else f"kaldi_{args.preset}",
+                 extra={"std": {"compat": "kaldi", "trials": r.duration, "n_unseen": r.n_unseen,
+                                "preset": args.preset if preset_given else None, **costs}})
     sys.stdout.write(text)
     return 0
