@@ -299,9 +299,14 @@ def read_duration(kws_dir: str) -> tuple[float, str]:
     for name in ("utt2dur", "reco2dur"):
         p = os.path.join(kws_dir, name)
         if os.path.exists(p):
-            v = f32(math.fsum(kaldi.read_durations(p).values()))
+            try:
+                total = math.fsum(kaldi.read_durations(p).values())
+            except OverflowError:    # every value finite, their sum beyond float
+                total = math.inf
+            v = f32(total) if math.isfinite(total) and abs(total) < 3.4028234663852886e38 else math.inf
             if not (math.isfinite(v) and v > 0):
-                raise InputError("the total duration must be a finite number > 0", p)
+                raise InputError(f"the total duration must be a finite number > 0 within float32 "
+                                 f"(compute-atwv's), got {total:g}", p)
             return v, p
     raise InputError("--compat kaldi needs the number of trials: a 'trials' file or utt2dur", kws_dir)
 

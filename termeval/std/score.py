@@ -227,7 +227,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
                              "this input; drop --compat f4de to score it)", dets.path)
         warnings.append(msg)
     f4de_div = p.compat_f4de
-    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div)
+    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div,
+                        source=(getattr(kws.ecf, "path", "") or None) if kws.ecf is not None else None)
     # --- operating point
     if p.preset not in PRESETS:
         raise InputError(f"unknown preset '{p.preset}' (sws2013, nist2006, sws2012, quesst)")
