@@ -181,7 +181,7 @@ def save_table(path: str, t: FoldUnits) -> None:
 
 def load_table(path: str) -> FoldUnits:
     """One saved fold table, checked whole: a truncated or altered file is one InputError."""
-    from termeval.bootstrap.units import BROKEN
+    from termeval.bootstrap.units import BROKEN, MAX_STAT
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
@@ -197,9 +197,10 @@ def load_table(path: str) -> FoldUnits:
         K = len(COLUMNS[meta["table"]])
         if set(meta["sets"]) != set(SETS) or any(
                 A.ndim != 3 or A.shape[0] != len(ids) or A.shape[2] != K or not np.isfinite(A).all()
+                or np.any(np.abs(A) > MAX_STAT)
                 for A in X.values()):
             raise ValueError("the fold statistics are not a units x folds x columns table of numbers")
-        if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool))
+        if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= MAX_STAT)
                    for v in meta["exact"].values()):
             raise ValueError("the exact values are not numbers")
         t = FoldUnits(meta["unit"], meta["table"], ids.tolist(), X, meta["mode"], meta["exact"])

@@ -110,7 +110,8 @@ def _resave(path, **change):
 
 @pytest.mark.parametrize("change,reason", [
     ({"X": np.zeros((5, 3))}, "ValueError: the statistics are not a 5 x 2 table of numbers"),
-    ({"X": np.full((5, 2), np.nan)}, "ValueError: non-finite statistics"),
+    ({"X": np.full((5, 2), np.nan)}, "ValueError: non-finite statistics or beyond 9007199254740992"),
+    ({"X": np.full((5, 2), 1e300)}, "ValueError: non-finite statistics or beyond 9007199254740992"),
     ({"ids": np.asarray(["t0", "t0", "t1", "t2", "t3"])}, "ValueError: the unit ids are not distinct names"),
     ({"meta": np.asarray(json.dumps({"unit": "term", "columns": ["hit", "ref"], "exact": {},
                                      "metrics": {"recall": ["ratio", "hit", "nope"]}}))},
