@@ -102,3 +102,41 @@ def test_wrong_argument_counts(root, tmp_path, step, args, message):
     assert r.returncode == 1
     assert error_lines(r) == [f"{step.split('/')[-1]}: error: {message}"]
     assert "Usage:" in r.stderr
+
+
+# ------------------------------------------------ options refused before any job is queued
+
+def _fake_data(d):
+    d.mkdir()
+    for f in ("phones", "words", "reco2dur", "utt2spk"):
+        (d / f).write_text("")
+
+
+@pytest.mark.parametrize("step,args,message", [
+    # read only by the merge job, after the other jobs: now checked by the shell step
+    ("steps/score_tde.sh", ["--bootstrap-unit", "spk"], "--bootstrap-unit: expected one of file speaker, got 'spk'"),
+    ("steps/score_segmentation.sh", ["--bootstrap-unit", "recording"],
+     "--bootstrap-unit: expected one of file speaker, got 'recording'"),
+    # read by the jobs' Python parser: parsed once here (te_check_options) before queueing
+    ("steps/score_segmentation.sh", ["--frame-shift", "0"], "--frame-shift: must be > 0, got '0'"),
+    ("steps/score_segmentation.sh", ["--tolerance", "inf"], "--tolerance: expected a finite number, got 'inf'"),
+])
+def test_job_options_are_refused_before_any_job(root, tmp_path, step, args, message):
+    _fake_data(tmp_path / "data")
+    (tmp_path / "seg").write_text("")
+    (tmp_path / "x.class").write_text("")
+    second = "seg" if "segmentation" in step else "x.class"
+    r = run(tmp_path, f"{root}/{step}", "--nj", "2", "--cmd", "false", *args, "data", second, "exp/x")
+    assert r.returncode == 1
+    assert error_lines(r) == [f"{step.split('/')[-1]}: error: {message}"]
+    assert not (tmp_path / "exp/x/log").exists() or list((tmp_path / "exp/x/log").iterdir()) == []
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--bogus", "1"], "score_std.sh: error: invalid option --bogus (see "),
+    (["--plots", "yes"], "score_std.sh: error: --plots: expected \"true\" or \"false\", got 'yes'"),
+    (["--nj"], "score_std.sh: error: option --nj needs a value"),
+])
+def test_parse_options_errors_are_error_lines(root, tmp_path, args, message):
+    r = run(tmp_path, f"{root}/steps/score_std.sh", *args)
+    assert r.returncode == 1 and r.stderr.splitlines()[-1].startswith(message)
