@@ -7,7 +7,9 @@
 #   TERMEVAL_ROOT        the install root (exported)
 #   te_python            command array: termeval's Python (utils/termeval_python.sh)
 #   te_default_cmd       $cmd from the environment if set, else termeval's utils/run.pl
-#   te_usage             print the calling script's header comment, exit 1
+#   te_usage [MSG]       one error line (MSG, or the argument count against the Usage line), the
+#                        usage lines, exit 1
+#   te_check_options M ... parse termeval.bin.M's arguments locally before any job (PARSE_ONLY)
 #   te_die MSG           "<script>: error: MSG" on stderr, exit 1
 #   te_launch ...        run "$cmd [JOB=1:N] <log> <python-module> args..." with every argument
 #                        quoted for Kaldi launchers; on failure print each failing job's own
