@@ -139,4 +139,5 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   "$utils"/summarize_scores.sh exp
 fi
 
-log "done in $((SECONDS - start)) s. Scores: exp/*/scores/ (grep -H . exp/*/scores/*), summary: RESULTS.md"
+log "done in $((SECONDS - start)) s. Summary: RESULTS.md; headline scores:" \
+  "grep -H -E '^(ned|coverage|token_fscore|cross_ned|atwv|mtwv|act_twv|min_cnxe|word_boundary_fscore) ' exp/*/scores/*"

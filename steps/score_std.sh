@@ -14,8 +14,9 @@
 #   score_std.merge.log). A failed run leaves the outputs of the previous one as they were.
 #
 # Options (default):
-#   --preset sws2013          sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66),
-#                             nist2006 (beta 999.9), sws2012 (beta from the true occurrences), quesst
+#   --preset ""               sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66; the default),
+#                             nist2006 (beta 999.9), sws2012 (beta from the true occurrences), quesst;
+#                             --compat kaldi: compute-atwv's own costs (beta 999.9) unless given
 #   --p-target X --c-miss X --c-fa X   explicit operating point (overrides the preset)
 #   --trials-per-sec 1        trials per term = round(rate x duration) (F4DE divides: see --compat)
 #   --include-notarget-terms false     F4DE -inc: terms without references enter the FA average
@@ -57,7 +58,7 @@
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
 # Begin configuration section.
-preset=sws2013
+preset=
 p_target=
 c_miss=
 c_fa=
@@ -107,7 +108,7 @@ dir=$3
 te_check_dir "kws data dir" "$kws"
 te_check_file "detection file" "$dets"
 te_check_int nj "$nj" 1
-te_check_choice preset "$preset" sws2013 nist2006 sws2012 quesst
+[ -z "$preset" ] || te_check_choice preset "$preset" sws2013 nist2006 sws2012 quesst
 te_check_choice align "$align" f4de kaldi
 te_check_choice compat "$compat" none f4de kaldi
 te_check_choice cmin "$cmin" newton pav
@@ -115,7 +116,7 @@ te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir"
 
-opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
+opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
       --compat "$compat" --cmin "$cmin" --decision-threshold "$decision_threshold"
       --write-alignment "$write_alignment" --plots "$plots" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
@@ -131,6 +132,5 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
-te_check_options "$nj" score_std "${opts[@]}" "$kws" "$dets" "$dir"
 # one process for --nj 1 without --cmd (log/score_std.log), else jobs + merge (results on stdout)
 te_run_stage "$dir" score_std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"

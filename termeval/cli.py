@@ -117,10 +117,45 @@ def float_or(*words: str) -> Callable[[str], str]:
     return check
 
 
+def resample_count(value: str) -> int:
+    """--bootstrap: 0 (off) to termeval.bootstrap.MAX_RESAMPLES; more cannot finish in memory."""
+    from termeval.bootstrap import MAX_RESAMPLES
+    x = nonneg_int(value)
+    if x > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_RESAMPLES} resamples (docs/uncertainty.md), got '{value}'")
+    return x
+
+
+def number_list(lo: float, hi: float | None = None, integer: bool = False) -> Callable[[str], str]:
+    """A comma list of finite numbers in [lo, hi] (whole numbers with integer=True), or '' for
+    none; the text is returned as given (the step's own reader splits it). 2.5 as a rank would
+    silently become 2 (mean_p_at_2), inf as FA/hour would name a column 'inf': refused here."""
+    def check(value: str) -> str:
+        items = [x.strip() for x in value.split(",")]
+        if items == [""]:
+            return value
+        for x in items:
+            if not x:
+                raise argparse.ArgumentTypeError(f"expected a comma list without empty items, got '{value}'")
+            try:
+                v = _number(x, integer)
+            except argparse.ArgumentTypeError:
+                kind = "whole numbers" if integer else "finite numbers"
+                raise argparse.ArgumentTypeError(f"expected a comma list of {kind}, got '{x}'") from None
+            if v < lo or (hi is not None and v > hi):
+                where = f">= {lo:g}" if hi is None else f"in [{lo:g}, {hi:g}]"
+                raise argparse.ArgumentTypeError(f"every value must be {where}, got '{x}'")
+        return value
+    check.__name__ = "number_list"
+    return check
+
+
 def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
     """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
-    p.add_argument("--bootstrap", type=nonneg_int, default=default_n,
-                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off)")
+    p.add_argument("--bootstrap", type=resample_count, default=default_n,
+                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off; "
+                        "at most 100000)")
     p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
     p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
 
@@ -137,8 +172,32 @@ def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str = "<exp
     p.add_argument("--run-id", default=None, help=argparse.SUPPRESS)  # ties shards to their run
 
 
+# utils/termeval_lib.sh te_check_options runs an entry point with this set to 1 before any job is
+# queued: its options are parsed (and refused with argparse's one line) and it exits 0 without work.
+PARSE_ONLY = "TERMEVAL_PARSE_ONLY"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, plus checks of option combinations (add_check) run at parse time, so the
+    shell step's PARSE_ONLY pass refuses them too, before any job."""
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed = super().parse_args(args, namespace)
+        for check in getattr(self, "checks", []):
+            message = check(parsed)
+            if message:
+                self.error(message)
+        if os.environ.get(PARSE_ONLY) == "1":
+            sys.exit(0)
+        return parsed
+
+
+def add_check(p: argparse.ArgumentParser, check: Callable[[argparse.Namespace], str | None]) -> None:
+    """check(args) -> an error message naming the options, or None: run after parsing."""
+    p.checks = [*getattr(p, "checks", []), check]  # type: ignore[attr-defined]
+
+
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
-    return argparse.ArgumentParser(
+    return _Parser(
         prog=prog, description=textwrap.dedent(doc or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
 

@@ -111,13 +111,16 @@ def command_line() -> str:
 
 
 def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark: str | None,
-                 extra: Mapping[str, Any] | None = None, command: str | None = None) -> str:
+                 extra: Mapping[str, Any] | None = None, command: str | None = None,
+                 warnings: Sequence[str] | None = None) -> str:
     """Write exp_dir/scores/<stage> and merge the metrics into exp_dir/scores/scores.json.
 
     Returns the path of the stage file. `extra` keys are stored at the top level of
     scores.json (e.g. {"counts": {...}, "folds": {...}}). A stage that is not a scoring
     benchmark (input preparation) passes benchmark=None and leaves the top-level
-    `benchmark`/`command` of scores.json as they are.
+    `benchmark`/`command` of scores.json as they are. `warnings` (the lines the step printed as
+    `<script>: warning: ...`) are kept as scores.json "warnings" -> {stage: [...]}; a stage
+    re-run without warnings drops its entry.
     """
     scores_dir = os.path.join(exp_dir, "scores")
     os.makedirs(scores_dir, exist_ok=True)
@@ -158,6 +161,14 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
         ids = data.get("data_ids") if isinstance(data.get("data_ids"), dict) else {}
         ids[benchmark] = extra["data_id"]
         data["data_ids"] = ids
+    warned = data.get("warnings") if isinstance(data.get("warnings"), dict) else {}
+    warned.pop(stage, None)
+    if warnings:
+        warned[stage] = [str(w) for w in warnings]
+    if warned:
+        data["warnings"] = warned
+    else:
+        data.pop("warnings", None)
     stages = data.get("stages") if isinstance(data.get("stages"), dict) else {}
     stages[stage] = {"benchmark": benchmark, "command": command, "metrics": names,
                      "date": datetime.datetime.now().isoformat(timespec="seconds")}

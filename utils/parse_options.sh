@@ -23,6 +23,9 @@ __po_usage() {
   fi
 }
 
+# Errors are one line, "<script>: error: <what>" (README "Errors").
+__po_prog=$(basename "$0")
+
 # Pass 1: config files, sourced in order before any other option.
 __po_n=$#
 for ((__po_i = 1; __po_i <= __po_n; __po_i++)); do
@@ -36,9 +39,9 @@ for ((__po_i = 1; __po_i <= __po_n; __po_i++)); do
         __po_file=${__po_arg#--config=}
       fi
       if [ -z "$__po_file" ] || [ ! -r "$__po_file" ]; then
-        echo "$0: --config: cannot read config file '$__po_file'" >&2; exit 1
+        echo "$__po_prog: error: --config: cannot read config file '$__po_file'" >&2; exit 1
       fi
-      . "$__po_file" || { echo "$0: error sourcing config file $__po_file" >&2; exit 1; } ;;
+      . "$__po_file" || { echo "$__po_prog: error: --config: error sourcing config file $__po_file" >&2; exit 1; } ;;
     --*) ;;
     *) break ;;
   esac
@@ -51,28 +54,36 @@ while [ $# -gt 0 ]; do
     --) shift; break ;;
     --*=*) __po_name=${1%%=*}; __po_value=${1#*=}; shift ;;
     --*)
-      if [ $# -lt 2 ]; then echo "$0: option $1 needs a value" >&2; exit 1; fi
+      if [ $# -lt 2 ]; then echo "$__po_prog: error: option $1 needs a value" >&2; exit 1; fi
       __po_name=$1; __po_value=$2; shift 2 ;;
     *) break ;;
   esac
   __po_var=${__po_name#--}; __po_var=${__po_var//-/_}
   [ "$__po_var" = config ] && continue
   if ! [[ "$__po_var" =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || [ -z "${!__po_var+set}" ]; then
-    echo "$0: invalid option $__po_name (see $0 --help)" >&2; exit 1
+    echo "$__po_prog: error: invalid option $__po_name (see $0 --help)" >&2; exit 1
   fi
   case "${!__po_var}" in
     true|false)
       case "$__po_value" in
         true|false) ;;
-        *) echo "$0: expected \"true\" or \"false\": $__po_name $__po_value" >&2; exit 1 ;;
+        *) echo "$__po_prog: error: $__po_name: expected \"true\" or \"false\", got '$__po_value'" >&2; exit 1 ;;
       esac ;;
   esac
   printf -v "$__po_var" '%s' "$__po_value"
 done
 
+# For the caller's usage error (te_usage in utils/termeval_lib.sh): the number of arguments
+# left and the first option that came after them (options go before the arguments).
+te_nargs=$#
+te_late_option=
+for __po_arg in "$@"; do
+  case "$__po_arg" in --) break ;; --?*) te_late_option=${__po_arg%%=*}; break ;; esac
+done
+
 if [ -n "${cmd+set}" ] && [ -z "$cmd" ]; then
-  echo "$0: empty argument to --cmd option" >&2; exit 1
+  echo "$__po_prog: error: --cmd: empty argument to --cmd option" >&2; exit 1
 fi
-unset __po_n __po_i __po_j __po_arg __po_file __po_name __po_value __po_var
+unset __po_n __po_i __po_j __po_arg __po_file __po_name __po_value __po_var __po_prog
 unset -f __po_usage
 true

@@ -7,7 +7,9 @@
 #   TERMEVAL_ROOT        the install root (exported)
 #   te_python            command array: termeval's Python (utils/termeval_python.sh)
 #   te_default_cmd       $cmd from the environment if set, else termeval's utils/run.pl
-#   te_usage             print the calling script's header comment, exit 1
+#   te_usage [MSG]       one error line (MSG, or the argument count against the Usage line), the
+#                        usage lines, exit 1
+#   te_check_options M ... parse termeval.bin.M's arguments locally before any job (PARSE_ONLY)
 #   te_die MSG           "<script>: error: MSG" on stderr, exit 1
 #   te_launch ...        run "$cmd [JOB=1:N] <log> <python-module> args..." with every argument
 #                        quoted for Kaldi launchers; on failure print each failing job's own
@@ -21,19 +23,62 @@ te_python=("$TERMEVAL_ROOT/utils/termeval_python.sh")
 te_default_cmd=${cmd:-$TERMEVAL_ROOT/utils/run.pl}
 te_script=$(basename "$0")
 
-te_usage() { "$TERMEVAL_ROOT/utils/usage.sh" "$0"; exit 1; }
+# te_usage [MESSAGE]: one error line (MESSAGE, or what is wrong with the number of arguments
+# left by parse_options.sh, compared with the header's "Usage:" line), then the usage lines
+# and where the options are described; exit 1.
+te_usage() {
+  local msg=${1:-}
+  if [ -z "$msg" ]; then
+    msg=$(te_usage_expected "${te_nargs:-0}")
+    [ -z "${te_late_option:-}" ] \
+      || msg+=" ($te_late_option came after the arguments: options go before the arguments)"
+  fi
+  echo "$te_script: error: $msg" >&2
+  awk 'NR == 1 && /^#!/ {next} !/^#/ {exit} /^# *Usage:/ {on = 1}
+       on && /^# *$/ {exit} on {sub(/^# ?/, ""); print}' "$0" >&2
+  echo "Options: $0 --help" >&2
+  exit 1
+}
+# te_usage_expected N: "expected K arguments, got N" from the header's Usage line(s).
+te_usage_expected() {
+  awk -v got="$1" 'NR == 1 && /^#!/ {next} !/^#/ {exit}
+    /^# *Usage:/ {on = 1; sub(/^# *Usage: *[^ ]+/, ""); line = $0; next}
+    on && /^# +[^ ]+\.sh / {alt = 1}
+    on {exit}
+    END {
+      n = split(line, t, " "); req = 0; opt = 0; more = 0
+      for (i = 1; i <= n; i++) {
+        if (t[i] ~ /\.\.\./) more = 1
+        else if (t[i] ~ /^<.*>$/) req++
+        else if (t[i] ~ /^\[<.*>\]$/) opt++
+      }
+      s = req == 1 ? "" : "s"
+      if (alt || line == "") printf "wrong number of arguments (got %d)", got
+      else if (more) printf "expected at least %d argument%s, got %d", req, s, got
+      else if (opt) printf "expected %d to %d arguments, got %d", req, req + opt, got
+      else printf "expected %d argument%s, got %d", req, s, got
+    }' "$0"
+}
 te_die() { echo "$te_script: error: $*" >&2; exit 1; }
 
-# te_check_int <option> <value> <min>: a whole number >= min, named in the error.
+# te_check_int <option> <value> <min> [<max>]: a whole number >= min (and <= max), named in the error.
 te_check_int() {
-  [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge "$3" ] 2>/dev/null \
-    || te_die "--$1: expected a whole number >= $3, got '$2'"
+  local digits=${2#"${2%%[!0]*}"}             # without leading zeros (bash reads 010 as octal)
+  [[ "$2" =~ ^[0-9]+$ ]] && [ "${#digits}" -le 18 ] && [ "$((10#0$digits))" -ge "$3" ] \
+    && { [ -z "${4:-}" ] || [ "$((10#0$digits))" -le "$4" ]; } && return 0
+  [ -z "${4:-}" ] && te_die "--$1: expected a whole number >= $3, got '$2'"
+  te_die "--$1: expected a whole number from $3 to $4, got '$2'"
 }
-# te_check_bootstrap: --bootstrap and --seed whole numbers >= 0, --ci strictly between 0 and 1.
+# The largest --bootstrap (termeval.bootstrap.MAX_RESAMPLES; docs/uncertainty.md).
+te_max_bootstrap=100000
+# te_check_bootstrap: --bootstrap 0..te_max_bootstrap and --seed >= 0 whole numbers, --ci strictly
+# between 0 and 1, --bootstrap-unit file|speaker (where the step has it).
 te_check_bootstrap() {
-  te_check_int bootstrap "$bootstrap" 0
+  te_check_int bootstrap "$bootstrap" 0 "$te_max_bootstrap"
   te_check_int seed "$seed" 0
   [[ "$ci" =~ ^0?\.[0-9]+$ ]] && [[ "$ci" =~ [1-9] ]] || te_die "--ci: expected a level strictly between 0 and 1, got '$ci'"
+  # read only by a merge job, after the other jobs: checked here
+  [ -z "${bootstrap_unit+set}" ] || te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
 }
 # te_check_choice <option> <value> <choice>...
 te_check_choice() {
@@ -84,7 +129,21 @@ te_check_launcher() {
     || te_die "--cmd: launcher '$first' not found (not on PATH and not a file; e.g. --cmd $TERMEVAL_ROOT/utils/run.pl)"
 }
 
-# te_launch [JOB=1:N] <log> <module> [args...]: run termeval.bin.<module> through $cmd.
+# te_check_options <module> [args...]: parse the arguments of termeval.bin.<module> here, before
+# any job is queued (termeval.cli PARSE_ONLY: no work is done); a refused option is one line.
+te_check_options() {
+  local module=$1 out err; shift
+  [[ " ${te_checked_modules:-} " == *" $module "* ]] && return 0   # its jobs, then its merge
+  out=$(TERMEVAL_PARSE_ONLY=1 "${te_python[@]}" -m "termeval.bin.$module" "${@//JOB/1}" 2>&1 >/dev/null) \
+    && { te_checked_modules="${te_checked_modules:-} $module"; return 0; }
+  err=$(printf '%s\n' "$out" | grep -E 'error: ' | tail -n1)
+  [ -n "$err" ] || err="error: $(printf '%s\n' "$out" | tail -n1)"
+  err=${err#*error: }
+  te_die "${err#argument }"
+}
+
+# te_launch [JOB=1:N] <log> <module> [args...]: run termeval.bin.<module> through $cmd (its
+# options checked first, here: te_check_options).
 te_launch() {
   local range=() log module q=() a
   if [[ "$1" =~ ^[A-Za-z]+=[0-9]+(:[0-9]+)?$ ]]; then range=("$1"); shift; fi
@@ -93,6 +152,7 @@ te_launch() {
     te_check_job_path "$(dirname "$log")" "${range[0]%%=*}"
     for a in "$@"; do [ "$a" = "${range[0]%%=*}" ] || te_check_job_path "$a" "${range[0]%%=*}"; done
   fi
+  te_check_options "$module" "$@"
   for a in "$@"; do q+=("$(te_quote_for_launcher "$a")") || exit 1; done
   te_check_launcher
   mkdir -p "$(dirname "$log")"
@@ -229,15 +289,3 @@ te_run_stage() {
   return 0
 }
 
-# te_check_options <nj> <module> args...: before N jobs are launched (--nj > 1 or --cmd), the
-# options of termeval.bin.<module> checked by its own parser (no input is read), so that a bad
-# option fails once, before any job; one local process checks them itself first anyway.
-te_check_options() {
-  local nj=$1 module=$2; shift 2
-  [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ] && return 0
-  local err
-  err=$("${te_python[@]}" -c 'import importlib, sys
-m = sys.argv[1]; sys.argv = [m + ".py"] + sys.argv[2:]
-importlib.import_module("termeval.bin." + m).get_parser().parse_args(sys.argv[1:])' "$module" "$@" 2>&1 >/dev/null) \
-    || te_die "${err##*: error: }"
-}

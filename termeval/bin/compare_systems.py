@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import sys
 
-from termeval.bootstrap.compare import HEADLINE, compare, load_system, write_compare
+from termeval.bootstrap.compare import HEADLINE, check_out_dir, compare, load_system, write_compare
 from termeval.bootstrap.forest import forest_plot
 from termeval.cli import add_bootstrap_options, make_parser, run
 from termeval.errors import InputError
@@ -42,6 +42,7 @@ def main(argv=None):
     if a.bootstrap < 1 or not 0 < a.ci < 1:
         raise InputError(f"--bootstrap must be >= 1 and --ci in (0, 1), got {a.bootstrap} and {a.ci}")
     *exps, out = a.dirs
+    check_out_dir(exps, out)
     res = compare([load_system(e) for e in exps], a.bootstrap, a.seed, a.ci, a.test)
     for line in write_compare(out, res):
         print(line)

@@ -32,7 +32,7 @@ import argparse
 from typing import Sequence
 
 from termeval.cli import (
-    add_bootstrap_options, add_job_options, float_or, make_parser, open_prob,
+    add_bootstrap_options, add_job_options, float_or, make_parser, number_list, open_prob,
     positive_float, run, str2bool)
 
 
@@ -57,7 +57,7 @@ def get_parser() -> argparse.ArgumentParser:
                         "ngram,freq, + oov with --lexicon, + qtype when query types are known)")
     p.add_argument("--lexicon", default=None, help="words.txt: queries with a word not in it are OOV")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the target-document-count bins")
-    p.add_argument("--p-at", default="10", help="mean precision at these ranks (comma list)")
+    p.add_argument("--p-at", default="10", type=number_list(1, integer=True), help="mean precision at these ranks (comma list)")
     add_bootstrap_options(p, "queries")
     add_job_options(p, "queries")
     p.add_argument("kws_dir")

@@ -27,8 +27,9 @@ import argparse
 from typing import Sequence
 
 from termeval.cli import (
-    add_bootstrap_options, add_job_options, finite_float, make_parser, nonneg_float,
-    open_prob, positive_float, run, str2bool)
+    add_bootstrap_options, add_check, add_job_options, finite_float, make_parser, nonneg_float,
+    number_list, open_prob, positive_float, run, str2bool)
+from termeval.std.termlist import term_attr_option
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -36,7 +37,8 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("kws_dir")
     p.add_argument("detections")
     p.add_argument("exp_dir")
-    p.add_argument("--preset", default="sws2013", choices=["sws2013", "nist2006", "sws2012", "quesst"])
+    p.add_argument("--preset", default=None, choices=["sws2013", "nist2006", "sws2012", "quesst"],
+                   help="operating point (default sws2013; --compat kaldi: compute-atwv's own unless given)")
     p.add_argument("--p-target", type=open_prob, default=None)
     p.add_argument("--c-miss", type=positive_float, default=None)
     p.add_argument("--c-fa", type=positive_float, default=None)
@@ -53,7 +55,7 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--ecf", default=None, help="override <kws-data-dir>/ecf.xml")
     p.add_argument("--rttm", default=None, help="override <kws-data-dir>/rttm")
     p.add_argument("--termlist", default=None, help="override tlist.xml/kwlist.xml")
-    p.add_argument("--term-attr", default=None, help="NAME:REGEX, score only terms whose attribute matches (F4DE -q)")
+    p.add_argument("--term-attr", default=None, type=term_attr_option, help="NAME:REGEX, score only terms whose attribute matches (F4DE -q)")
     p.add_argument("--source-type", default=None, help="comma-separated ECF source types to score (F4DE -Y)")
     p.add_argument("--write-alignment", type=str2bool, default=True)
     p.add_argument("--plots", type=str2bool, default=True)
@@ -64,9 +66,9 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--lexicon", default=None,
                    help="words.txt (oov breakdown) or lexicon.txt (phones breakdown, first pronunciation)")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the reference-count bins")
-    p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
-    p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
-    p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
+    p.add_argument("--fa-per-hour", default="1,10", type=number_list(0.0), help="report recall at these FA/hour (comma list)")
+    p.add_argument("--recall", default="0.5", type=number_list(0.0, 1.0), help="report FA/hour at these recalls (comma list)")
+    p.add_argument("--p-at", default="10", type=number_list(1, integer=True), help="report mean precision at these ranks (comma list)")
     p.add_argument("--kst", type=str2bool, default=False,
                    help="--compat kaldi: results hold costs -ln(p); keyword-specific thresholding "
                         "as Kaldi's normalize_results_kst.pl")
@@ -76,6 +78,8 @@ def get_parser() -> argparse.ArgumentParser:
                    help="write details/sum.txt and details/bsum.txt in F4DE KWSEval's text layout")
     add_bootstrap_options(p, "terms")
     add_job_options(p, "terms")
+    from termeval.std.kaldi_atwv import check_options   # combinations of options, at parse time
+    add_check(p, check_options)
     return p
 
 

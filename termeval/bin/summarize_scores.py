@@ -9,8 +9,12 @@ Finds `scores/scores.json` at any depth below each <exp-root> (termeval's `exp/<
 the directory holding `scores/`, relative to its <exp-root>. One table per benchmark (zrc2020,
 zr2015, zr2017, each STD operating point, quesst, resources, segmentation, ...) with at most
 ten headline metrics; every other value stays in the score files. Values have 4 decimals
-(counts as integers, '-' where undefined). Lower is better for ned and cnxe; higher is better
-for everything else.
+(counts as integers, '-' where undefined), followed by the confidence interval `[lo, hi]` when
+the system was scored with --bootstrap. Tables come in a fixed order: zrc2020, zr2015, zr2017,
+std, quesst, resources, segmentation, then any other benchmark. Lower is better for ned and
+cnxe; higher is better for everything else. A system dir that cannot be read (unreadable
+directory, scores.json that is not valid JSON or holds no scored stage) is left out with one
+warning line on stderr naming the file and why.
 """
 from __future__ import annotations
 
@@ -41,6 +45,9 @@ HEADLINE: dict[str, list[str]] = {
 }
 HEADLINE["zr2017"] = HEADLINE["zr2015"]
 HEADLINE["segmentation_phone"] = [k.replace("word_", "phone_", 1) for k in HEADLINE["segmentation"]]
+# Table order in RESULTS.md (families not listed come after, by title).
+FAMILY_ORDER = ["zrc2020", "zr2015", "zr2017", "std", "std_operating", "quesst", "quesst_operating",
+                "resources", "segmentation", "segmentation_phone"]
 TDE_STAGES = {"matching", "clustering", "parsing"}
 SKIP_STAGES = {"prepare", "tde15_input"}
 
@@ -57,10 +64,17 @@ def fmt(v) -> str:
     return str(v)
 
 
+def warn(message: str) -> None:
+    print(f"summarize_scores: warning: {message}", file=sys.stderr)
+
+
 def find_scores(exp_root: str) -> list[str]:
-    """Every <dir>/scores/scores.json below exp_root, in C order of their paths."""
+    """Every <dir>/scores/scores.json below exp_root, in C order of their paths (a directory
+    that cannot be listed is reported, not silently passed over)."""
     found = []
-    for dirpath, dirnames, filenames in os.walk(exp_root):
+    def unreadable(e: OSError) -> None:
+        warn(f"{e.filename}: cannot read this directory ({e.strerror}); any system below it is left out")
+    for dirpath, dirnames, filenames in os.walk(exp_root, onerror=unreadable):
         dirnames.sort()
         if os.path.basename(dirpath) == "scores" and "scores.json" in filenames:
             found.append(os.path.join(dirpath, "scores.json"))
@@ -68,15 +82,19 @@ def find_scores(exp_root: str) -> list[str]:
 
 
 def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
-    """(table title, family, values) for each scored benchmark of one scores.json."""
+    """(table title, family, values) for each scored benchmark of one scores.json; a value is
+    (number, (lo, hi) or None). Raises InputError when the file cannot be used."""
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
-    except ValueError as e:
-        raise InputError(f"not valid JSON ({e})", path) from None
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise InputError(f"not valid JSON ({type(e).__name__}: {str(e)[:100]})", path) from None
     if not isinstance(data, dict):
         raise InputError("not a JSON object", path)
     stages = data.get("stages") if isinstance(data.get("stages"), dict) else {}
+    if not any(k not in SKIP_STAGES for k in stages):
+        raise InputError("no scored stage in it (not written by a termeval scoring step?)", path)
+    cis = data.get("ci") if isinstance(data.get("ci"), dict) else {}
     out: dict[str, tuple[str, str, dict]] = {}
     for stage, meta in sorted(stages.items()):
         if stage in SKIP_STAGES or not isinstance(meta, dict):
@@ -89,18 +107,36 @@ def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
         else:
             family, title = stage, stage if bench in (stage, "None") else f"{stage} ({bench})"
         names = out.get(title, (title, family, {}))[2]
-        for name in meta.get("metrics", []):
-            if name in data:
-                names[name] = data[name]
+        for name in meta.get("metrics", []) if isinstance(meta.get("metrics"), list) else []:
+            if isinstance(name, str) and name in data:
+                names[name] = (data[name], interval(cis.get(name)))
         out[title] = (title, family, names)
     return list(out.values())
+
+
+def interval(ci) -> tuple[float, float] | None:
+    if isinstance(ci, dict) and all(isinstance(ci.get(k), (int, float)) and not isinstance(ci.get(k), bool)
+                                    for k in ("lo", "hi")):
+        return float(ci["lo"]), float(ci["hi"])
+    return None
+
+
+def cell(value) -> str:
+    """`0.9292` or, with an interval, `0.9292 [0.9273, 0.9309]`."""
+    v, ci = value if isinstance(value, tuple) else (value, None)
+    return fmt(v) if ci is None else f"{fmt(v)} [{ci[0]:.4f}, {ci[1]:.4f}]"
+
+
+def table_order(title: str, family: str) -> tuple[int, str]:
+    return (FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER), title)
 
 
 def columns(family: str, values: list[dict]) -> list[str]:
     present = set().union(*values) if values else set()
     wanted = HEADLINE.get(family)
     if wanted is None:  # an unknown benchmark: its first ten numeric metrics
-        wanted = [k for k in values[0] if isinstance(values[0][k], (int, float)) or values[0][k] is None]
+        first = {k: (v[0] if isinstance(v, tuple) else v) for k, v in values[0].items()}
+        wanted = [k for k in first if isinstance(first[k], (int, float)) or first[k] is None]
     return [k for k in wanted if k in present][:10]
 
 
@@ -114,18 +150,23 @@ def summarize(exp_roots: list[str]) -> str:
             system = os.path.relpath(sys_dir, root)
             if len(exp_roots) > 1 or system == ".":
                 system = os.path.normpath(os.path.join(root, system))
-            for title, family, vals in tables_of(path, system):
+            try:
+                found = tables_of(path, system)
+            except InputError as e:
+                warn(f"{e.format()}; {system} is left out")
+                continue
+            for title, family, vals in found:
                 tables.setdefault(title, (family, []))[1].append((system, vals))
     out = [f"<!-- generated by utils/summarize_scores.sh (termeval {__version__}); do not edit -->",
            "# Results", ""]
     if not tables:
         out.append(f"No scored systems (scores/scores.json) under {' '.join(exp_roots)} yet.")
-    for title in sorted(tables):
+    for title in sorted(tables, key=lambda t: table_order(t, tables[t][0])):
         family, rows = tables[title]
         cols = columns(family, [v for _, v in rows])
         out += [f"## {title}", "", "|system|" + "|".join(cols) + "|", "|---|" + "---|" * len(cols)]
         for system, vals in rows:
-            out.append(f"|{system}|" + "|".join(fmt(vals.get(k)) for k in cols) + "|")
+            out.append(f"|{system}|" + "|".join(cell(vals.get(k)) for k in cols) + "|")
         out.append("")
     return "\n".join(out) + "\n"
 

@@ -9,3 +9,9 @@ quesst/units.py, segmentation/units.py, ...).
   compare.py   the paired comparison of scored systems (steps/compare_systems.sh)
   forest.py    forest plot of the headline metrics with their intervals
 """
+
+# The largest --bootstrap (resamples or permutations) a step accepts: every replicate of every
+# metric is kept until its percentiles are taken (8 bytes each), and the time grows with
+# resamples x units; 100,000 gives a 0.95 interval's ends to about +-0.001 of their
+# probability, far below any reported difference (docs/uncertainty.md).
+MAX_RESAMPLES = 100_000

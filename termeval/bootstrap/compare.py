@@ -59,8 +59,18 @@ def load_system(exp_dir: str) -> System:
     path = os.path.join(exp_dir, "scores", "scores.json")
     if not os.path.isfile(path):
         raise InputError("not a scored system (no scores/scores.json)", path)
-    with open(path, encoding="utf-8") as f:
-        scores = json.load(f)
+    try:
+        with open(path, encoding="utf-8") as f:
+            scores = json.load(f)
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:     # truncated, edited, binary
+        raise InputError(f"not valid JSON ({type(e).__name__}: {str(e)[:100]}); re-score this system",
+                         path) from None
+    if not isinstance(scores, dict):
+        raise InputError("not a termeval scores.json (no JSON object); re-score this system", path)
+    ids = scores.get("data_ids")
+    if not isinstance(scores.get("data_id"), (str, type(None))) or not (
+            ids is None or (isinstance(ids, dict) and all(isinstance(v, str) for v in ids.values()))):
+        raise InputError("data_id/data_ids are not identity strings; re-score this system", path)
     if not scores.get("data_id"):
         raise InputError("no data identity in scores.json: re-score the system with this termeval", path)
     tables = {t: (_handler(t).load_table if t in FOLD_TABLES else load_units)(units_path(exp_dir, t))
@@ -116,6 +126,19 @@ def distinct_names(systems: list[System]) -> None:
             break
     for s, name in zip(systems, names):
         s.name = name
+
+
+def check_out_dir(exp_dirs: list[str], out_dir: str) -> None:
+    """The output dir gets scores/ and plots of its own: it must not be one of the systems (their
+    scores/ would be overwritten) nor hold one of them inside its scores/."""
+    out = os.path.realpath(out_dir)
+    for e in exp_dirs:
+        real = os.path.realpath(e)
+        if real == out:
+            raise InputError(f"the output dir is the system {e}: its scores/ would be overwritten; "
+                             "give a new directory, e.g. exp/compare", out_dir)
+        if real.startswith(os.path.join(out, "scores") + os.sep):
+            raise InputError(f"the system {e} lies inside the output dir's scores/", out_dir)
 
 
 def compare(systems: list[System], n: int, seed: int, level: float, test: str) -> dict:

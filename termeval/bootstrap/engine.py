@@ -32,7 +32,8 @@ from typing import Iterator, Mapping, Sequence
 import numpy as np
 
 from termeval.bootstrap.cells import Cells, align
-from termeval.bootstrap import cells
+from termeval.bootstrap import MAX_RESAMPLES, cells
+from termeval.errors import InputError
 
 CHUNK = 50            # resamples per matrix product (fixed: the random stream does not depend on it)
 
@@ -110,10 +111,17 @@ def evaluate(us: UnitStats, sums: np.ndarray) -> dict[str, np.ndarray]:
     return out
 
 
+def check_resamples(n: int) -> None:
+    """Refuse more replicates than MAX_RESAMPLES (they are all kept until the percentiles)."""
+    if n > MAX_RESAMPLES:
+        raise InputError(f"--bootstrap: at most {MAX_RESAMPLES} resamples (docs/uncertainty.md), got {n}")
+
+
 def draw_weights(rng: np.random.Generator, n_units: int, n: int) -> Iterator[np.ndarray]:
     """n resample count vectors (multinomial: n_units draws with replacement; rows sum to
     n_units), in chunks of CHUNK rows. Drawing indices and counting them is ~10x faster than
     Generator.multinomial for large U."""
+    check_resamples(n)
     done = 0
     while done < n:
         b = min(CHUNK, n - done)
@@ -128,6 +136,7 @@ def draw_weights(rng: np.random.Generator, n_units: int, n: int) -> Iterator[np.
 
 def draw_swaps(rng: np.random.Generator, n_units: int, n: int) -> Iterator[np.ndarray]:
     """n rows of fair coin flips per unit (approximate randomization), in chunks."""
+    check_resamples(n)
     done = 0
     while done < n:
         b = min(CHUNK, n - done)

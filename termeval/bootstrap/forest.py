@@ -1,49 +1,53 @@
-"""Forest plot: the headline metrics of the compared systems with their intervals."""
+"""Forest plot of a paired comparison: for every headline metric, each system's difference with
+the baseline and its paired interval (the numbers of scores/compare), around a line at zero."""
 from __future__ import annotations
 
-import os
 
-from termeval.textio import atomic_write
+def forest_rows(res: dict, headline: tuple[str, ...]) -> list[tuple[str, list[tuple[str, float | None, float | None, float | None, float | None]]]]:
+    """[(metric, [(system, diff, lo, hi, p), ...]), ...]: what the plot draws, from
+    compare()'s "diffs" (the headline metrics present, else the first six)."""
+    diffs = res["diffs"]
+    first = next(iter(diffs.values()))
+    metrics = [m for m in headline if m in first] or list(first)[:6]
+    return [(m, [(s, d[m]["diff"], d[m]["lo"], d[m]["hi"], d[m]["p"]) for s, d in diffs.items()])
+            for m in metrics]
 
 
 def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str]:
-    """<out_base>.png and .pdf: one panel per headline metric, one row per system (value and
-    percentile interval of the paired tables' units). Returns the written paths."""
+    """<out_base>.png and .pdf: one panel per headline metric, one row per compared system:
+    its paired difference (system - baseline) with the percentile interval of the paired
+    resampling, the p-value beside it. Returns the written paths."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from termeval.plotfiles import save_figures
 
-    systems = res["systems"]
-    first = res["intervals"][systems[0]]
-    metrics = [m for m in headline if m in first] or list(first)[:6]
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(6.5, 0.55 * len(systems) * len(metrics) + 1.2),
+    rows = forest_rows(res, headline)
+    n_sys = len(rows[0][1])
+    fig, axes = plt.subplots(len(rows), 1, figsize=(6.5, 0.5 * n_sys * len(rows) + 0.9 * len(rows) + 0.4),
                              squeeze=False)
     base = res["baseline"]
-    for ax, m in zip(axes[:, 0], metrics):
-        for i, s in enumerate(systems):
-            v = res["diffs"][s][m]["a"] if s in res["diffs"] else res["diffs"][systems[1]][m]["b"]
-            ci = res["intervals"][s][m]
-            y = len(systems) - 1 - i
-            if v is None:
+    for ax, (m, items) in zip(axes[:, 0], rows):
+        unit = ""
+        for i, (s, d, lo, hi, p) in enumerate(items):
+            y = n_sys - 1 - i
+            if d is None:
                 ax.text(0.5, y, "undefined", transform=ax.get_yaxis_transform(), va="center", fontsize=8)
                 continue
-            if ci["lo"] is not None:
-                ax.plot([ci["lo"], ci["hi"]], [y, y], color="C0", lw=2)
-            ax.plot([v], [y], "o", color="C3" if s == base else "C0")
-        ax.set_yticks(range(len(systems)))
-        ax.set_yticklabels(list(reversed(systems)), fontsize=8)
-        ax.set_ylim(-0.7, len(systems) - 0.3)
-        ax.set_title(f"{m} ({100 * res['level']:g}% CI, {res['n']} resamples of "
-                     f"{first[m]['unit']}s)", fontsize=9)
+            if lo is not None and hi is not None:
+                ax.plot([lo, hi], [y, y], color="C0", lw=2)
+            ax.plot([d], [y], "o", color="C0")
+            if p is not None:
+                ax.text(1.01, y, f"p {p:.3g}", transform=ax.get_yaxis_transform(), va="center", fontsize=7)
+        for s in res["diffs"]:
+            unit = res["diffs"][s][m].get("unit", unit)
+        ax.axvline(0.0, color="grey", lw=0.8, ls="--")
+        ax.set_yticks(range(n_sys))
+        ax.set_yticklabels([f"{s} - {base}" for s, *_ in reversed(items)], fontsize=8)
+        ax.set_ylim(-0.7, n_sys - 0.3)
+        ax.set_title(f"{m}: paired difference ({100 * res['level']:g}% CI, {res['n']} "
+                     f"{res['test']} resamples of {unit}s)", fontsize=9)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", alpha=0.3)
     fig.tight_layout()
-    paths = []
-    for ext in ("png", "pdf"):
-        path = f"{out_base}.{ext}"
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with atomic_write(path, "wb") as f:
-            fig.savefig(f, format=ext, dpi=120)
-        paths.append(path)
-    plt.close(fig)
-    return paths
+    return save_figures(fig, out_base, ("png", "pdf"), dpi=120)

@@ -79,7 +79,7 @@ def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
     extra = {"breakdowns": figures.merged_breakdowns(out, "quesst", groups),
              "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
                         "reference": ref.source, "detections_format": ctx.hyp.fmt}, **more}
-    path = write_scores(out, "quesst", metrics, "quesst", extra)
+    path = write_scores(out, "quesst", metrics, "quesst", extra, warnings=getattr(ctx, "warnings", []))
     write_scores(out, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None)
     with open(os.path.join(os.path.dirname(path), "scores.json"), encoding="utf-8") as f:
         return json.load(f), lines

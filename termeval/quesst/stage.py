@@ -50,6 +50,7 @@ class QuesstStage:
         if not ctx.p_at or min(ctx.p_at) < 1:
             raise InputError(f"--p-at must be a comma list of ranks >= 1, got '{a.p_at}'")
         ctx.ref = quesst_io.load_reference(a.kws_dir)
+        breakdown.check_attributes(ctx.kinds, ctx.ref.query_attrs, a.kws_dir)
         ctx.hyp = quesst_io.read_pair_scores(a.detections, a.format)
         if a.use_decisions and ctx.hyp.decision is None:
             raise InputError("--use-decisions true, but the detections carry no YES/NO decisions", a.detections)
@@ -78,6 +79,7 @@ class QuesstStage:
         tr, warnings = quesst_io.trials_from_mapped(ctx.ref, ctx.mapped, pairs)
         for w in warnings:
             print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
+        ctx.warnings = list(warnings)
         return tr, quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> dict:

@@ -227,7 +227,13 @@ def query_duration_from_termlist(kws_dir: str) -> tuple[float, str] | None:
         if not math.isfinite(x) or x < 0:
             raise InputError(f"term '{tid}': bad duration '{v}'", tl)
         vals.append(x)
-    return (math.fsum(vals), tl) if vals else None
+    try:
+        total = math.fsum(vals)
+    except OverflowError:       # every value finite, their sum beyond float
+        total = math.inf
+    if not math.isfinite(total):
+        raise InputError("the query durations sum beyond a float (durations in the wrong unit?)", tl)
+    return (total, tl) if vals else None
 
 
 @dataclass
@@ -250,8 +256,10 @@ def compute(index: Phase | None, search: Phase | None, t_audio_s: float, t_query
         raise InputError(f"lambda must lie in [0, 1], got {lam}")
     if ssf_unit not in ("hour", "second"):
         raise InputError(f"ssf unit must be 'hour' or 'second', got '{ssf_unit}'")
-    if not t_audio_s > 0:
-        raise InputError(f"the audio duration must be positive, got {t_audio_s}")
+    if not (t_audio_s > 0 and math.isfinite(t_audio_s)):
+        raise InputError(f"the audio duration must be a finite number > 0, got {t_audio_s}")
+    if t_query_s is not None and not math.isfinite(t_query_s):
+        raise InputError(f"the query duration must be finite, got {t_query_s}")
     isf = index.cpu_s / t_audio_s if index and index.cpu_s is not None else None
     ssf_s = ssf_h = None
     if search and search.cpu_s is not None and t_query_s:

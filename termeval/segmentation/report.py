@@ -185,8 +185,5 @@ def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
     fig.tight_layout()
-    for ext in ("png", "pdf"):
-        tmp = f"{out_base}.tmp.{ext}"
-        fig.savefig(tmp)
-        os.replace(tmp, f"{out_base}.{ext}")
-    plt.close(fig)
+    from termeval.plotfiles import save_figures
+    save_figures(fig, out_base, ("png", "pdf"))

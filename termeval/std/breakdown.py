@@ -54,6 +54,14 @@ def parse_kinds(spec: str, have_lexicon: bool, quesst: bool = False) -> list[str
     return kinds
 
 
+def check_attributes(kinds: list[str], attrs: list[dict], path: str | None = None) -> None:
+    """Every attr:NAME kind names an attribute some term has (else every group is '(none)')."""
+    from termeval.std.termlist import check_attribute
+    for k in kinds:
+        if k.startswith("attr:"):
+            check_attribute(attrs, k[5:], f"--breakdown {k}", path)
+
+
 def parse_bins(spec: str) -> list[int]:
     try:
         b = [int(x) for x in spec.split(",") if x.strip()]

@@ -130,15 +130,8 @@ def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, t
 
 
 def _save(fig, prefix: str) -> list[str]:
-    import matplotlib.pyplot as plt
-    paths = []
-    for ext in ("png", "pdf"):
-        path = f"{prefix}.{ext}"
-        with atomic_write(path, "wb") as f:
-            fig.savefig(f, format=ext, dpi=120)
-        paths.append(path)
-    plt.close(fig)
-    return paths
+    from termeval.plotfiles import save_figures
+    return save_figures(fig, prefix, ("png", "pdf"), dpi=120)
 
 
 def articulated(thr, cum_pmiss, cum_pfa) -> np.ndarray:

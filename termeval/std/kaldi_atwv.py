@@ -299,9 +299,14 @@ def read_duration(kws_dir: str) -> tuple[float, str]:
     for name in ("utt2dur", "reco2dur"):
         p = os.path.join(kws_dir, name)
         if os.path.exists(p):
-            v = f32(math.fsum(kaldi.read_durations(p).values()))
+            try:
+                total = math.fsum(kaldi.read_durations(p).values())
+            except OverflowError:    # every value finite, their sum beyond float
+                total = math.inf
+            v = f32(total) if math.isfinite(total) and abs(total) < 3.4028234663852886e38 else math.inf
             if not (math.isfinite(v) and v > 0):
-                raise InputError("the total duration must be a finite number > 0", p)
+                raise InputError(f"the total duration must be a finite number > 0 within float32 "
+                                 f"(compute-atwv's), got {total:g}", p)
             return v, p
     raise InputError("--compat kaldi needs the number of trials: a 'trials' file or utt2dur", kws_dir)
 
@@ -330,3 +335,35 @@ def score_kaldi_dir(kws_dir: str, results: str, cost_fa: Optional[float] = None,
     beta = beta_kaldi(0.1 if cost_fa is None else cost_fa, 1.0 if value_corr is None else value_corr,
                       1e-4 if prior is None else prior)
     return compute_atwv(ref, hyp, duration, beta, score_threshold, frames)
+
+
+def check_options(args) -> Optional[str]:
+    """Parse-time check of score_std's options (termeval.cli add_check): --compat kaldi cannot
+    take sws2012's prior (kaldi_costs)."""
+    if args.compat == "kaldi" and args.preset == "sws2012" and args.p_target is None:
+        return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
+                "reference count; give --p-target (its --prior-kw-probability)")
+    return None
+
+
+def kaldi_costs(preset: Optional[str], p_target: Optional[float], c_miss: Optional[float],
+                c_fa: Optional[float]) -> tuple[Optional[float], Optional[float], Optional[float]]:
+    """compute-atwv's (--cost-fa, --value-corr, --prior-kw-probability) for --compat kaldi.
+    Its beta (cost_fa / value_corr) (1/prior - 1) is F4DE's (C_fa / C_miss) (1/P_target - 1),
+    so a preset maps to cost_fa = C_fa, value_corr = C_miss, prior = P_target (sws2013: 1, 100,
+    0.00015, beta 66.66). Without a --preset, compute-atwv's own defaults (0.1, 1, 1e-4: beta
+    999.9) stay; --c-fa/--c-miss/--p-target override either. sws2012 derives P_target from the
+    reference count, which compute-atwv cannot: refused. None = compute-atwv's default."""
+    from termeval.std.score import PRESETS
+    costs: list[Optional[float]] = [None, None, None]
+    if preset is not None:
+        pt, cm, cf = PRESETS[preset]
+        if pt is None and p_target is None:
+            raise InputError(f"--preset {preset} with --compat kaldi: compute-atwv has no prior derived "
+                             "from the reference count; give --p-target (its --prior-kw-probability)")
+        costs = [cf, cm, pt]
+    for i, given in enumerate((c_fa, c_miss, p_target)):
+        if given is not None:
+            costs[i] = given
+    return costs[0], costs[1], costs[2]
+

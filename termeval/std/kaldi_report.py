@@ -37,14 +37,22 @@ def check(args) -> None:
     _categories_source(args)
 
 
+def kaldi_costs(args) -> tuple[float, float, float]:
+    """compute-atwv's (--cost-fa, --value-corr, --prior-kw-probability): an explicit --preset's
+    (kaldi_atwv.kaldi_costs), else compute-atwv's own defaults (0.1, 1, 1e-4: beta 999.9)."""
+    c = ka.kaldi_costs(args.preset if getattr(args, "preset_given", False) else None,
+                       args.p_target, args.c_miss, args.c_fa)
+    return (0.1 if c[0] is None else c[0], 1.0 if c[1] is None else c[1], 1e-4 if c[2] is None else c[2])
+
+
 def compute(args) -> RecipeRun:
     """score.sh's path on the options of `args` (termeval.std.kaldi_recipe.score_recipe)."""
     from termeval.std import kaldi
     check(args)
     kst_on, scale, nbest = check_options(args)
     frames = int(round(args.tolerance / kaldi.read_frame_length(args.kws_dir)))
-    beta = ka.beta_kaldi(0.1 if args.c_fa is None else args.c_fa, 1.0 if args.c_miss is None else args.c_miss,
-                         1e-4 if args.p_target is None else args.p_target)
+    cost_fa, value_corr, prior = kaldi_costs(args)
+    beta = ka.beta_kaldi(cost_fa, value_corr, prior)
     return score_recipe(args.kws_dir, args.detections, kst_on, scale, nbest, beta, args.decision_threshold, frames)
 
 
@@ -103,12 +111,15 @@ def write_into(out: str, args, r: RecipeRun) -> str:
                     Metric("lattice_recall", oracle.lattice_recall)]
     extra = {"compat": "kaldi", "trials": t.duration, "n_unseen": t.n_unseen, "kst": kst_on,
              "ntrue_scale": r.ntrue if kst_on else None, "ntrue_scale_requested": scale if kst_on else None,
-             "nbest": nbest, "kst_dropped_keywords": r.dropped}
+             "nbest": nbest, "kst_dropped_keywords": r.dropped,
+             "preset": args.preset if getattr(args, "preset_given", False) else None}
+    extra.update(zip(("cost_fa", "value_corr", "prior_kw_probability"), kaldi_costs(args)))
     for rel, content in files.items():
         path = os.path.join(out, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_text(path, content)
-    write_scores(out, "std", metrics, benchmark="kaldi", extra={"std": extra})
+    benchmark = f"kaldi_{args.preset}" if getattr(args, "preset_given", False) else "kaldi"
+    write_scores(out, "std", metrics, benchmark=benchmark, extra={"std": extra})
     if r.dropped:
         print(f"{prog}: warning: KST dropped {len(r.dropped)} keyword(s) whose "
               f"threshold reached 0.9999: {' '.join(r.dropped[:10])}", file=sys.stderr)

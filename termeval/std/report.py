@@ -50,7 +50,7 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
         lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], ctx.bins,
         res.evaluated)
     extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(out, "std", groups), **more}
-    path = write_scores(out, "std", metrics, benchmark=args.preset, extra=extra)
+    path = write_scores(out, "std", metrics, benchmark=args.preset, extra=extra, warnings=res.warnings)
     write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
                  benchmark=None)
     with open(path, encoding="utf-8") as f:

@@ -111,10 +111,24 @@ class Alignment:
     stats: dict
 
 
+# --tolerance above this is accepted but implausible: F4DE's default is 0.5 s, NIST STD 2006
+# used 0.5 s; a value meant in milliseconds (500) would make nearly every detection a hit.
+IMPLAUSIBLE_TOLERANCE = 5.0
+
+
+def option_warnings(p: Params) -> list[str]:
+    """Settings that are valid but probably not what was meant (printed and kept in scores.json)."""
+    out = []
+    if p.tolerance > IMPLAUSIBLE_TOLERANCE:
+        out.append(f"--tolerance {p.tolerance:g} s is implausible (F4DE's default is 0.5 s; milliseconds "
+                   f"meant?): a detection within {p.tolerance:g} s of a reference occurrence counts as a hit")
+    return out
+
+
 def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     """Everything before the alignment: term selection, ECF filtering, decisions, counts,
     operating point, and the alignment groups of the scored detections and references."""
-    warnings: list[str] = []
+    warnings: list[str] = option_warnings(p)
     terms = kws.terms
     Q = len(terms)
     tindex = terms.index()
@@ -213,7 +227,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
                              "this input; drop --compat f4de to score it)", dets.path)
         warnings.append(msg)
     f4de_div = p.compat_f4de
-    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div)
+    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div,
+                        source=(getattr(kws.ecf, "path", "") or None) if kws.ecf is not None else None)
     # --- operating point
     if p.preset not in PRESETS:
         raise InputError(f"unknown preset '{p.preset}' (sws2013, nist2006, sws2012, quesst)")

@@ -53,6 +53,8 @@ class StdStage:
         for path in (args.kws_dir, args.detections):
             if not os.path.exists(path):
                 raise InputError("not found", path)
+        if not hasattr(args, "preset_given"):   # --preset unset: sws2013, or compute-atwv's own costs
+            args.preset_given, args.preset = args.preset is not None, args.preset or "sws2013"
         ctx = SimpleNamespace(args=args, kaldi=args.compat == "kaldi", prep=None)
         if ctx.kaldi:
             from termeval.std import kaldi_report   # score.sh's options and categories checked
@@ -80,6 +82,7 @@ class StdStage:
         ctx.recalls = floats(args.recall, "recall", 0.0, 1.0)
         ctx.p_at = tuple(int(x) for x in floats(args.p_at, "p-at", 1.0))
         kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
+        breakdown.check_attributes(ctx.kinds, kws.terms.attrs, kws.terms.path or None)
         dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
         ctx.prep = prepare(kws, dets, params)
         return ctx

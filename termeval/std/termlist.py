@@ -30,9 +30,31 @@ class TermList:
         return {t: i for i, t in enumerate(self.ids)}
 
     def select(self, name: str, regex: str) -> list[int]:
-        """Indices of the terms whose attribute `name` fully matches `regex` (F4DE -q)."""
+        """Indices of the terms whose attribute `name` fully matches `regex` (F4DE -q). An
+        attribute no term has, or a regex no value matches, would leave nothing to score (F4DE
+        prints every figure empty): refused, naming the option and what the terms do have."""
         rx = compile_term_regex(regex)
-        return [i for i, a in enumerate(self.attrs) if name in a and rx.fullmatch(a[name])]
+        self.check_attribute(name, "--term-attr")
+        chosen = [i for i, a in enumerate(self.attrs) if name in a and rx.fullmatch(a[name])]
+        if not chosen:
+            values = sorted({a[name] for a in self.attrs if name in a})
+            shown = ", ".join(values[:10]) + (f", ... ({len(values)} values)" if len(values) > 10 else "")
+            raise InputError(f"--term-attr: '{xmlsafe.clip(regex)}' matches the attribute '{name}' "
+                             f"of no term (its values: {xmlsafe.clip(shown)})", self.path or None)
+        return chosen
+
+    def check_attribute(self, name: str, option: str) -> None:
+        check_attribute(self.attrs, name, option, self.path or None)
+
+
+def check_attribute(attrs: list[dict], name: str, option: str, path: str | None = None) -> None:
+    """Refuse `option` (--term-attr, --breakdown attr:NAME) naming an attribute no term has."""
+    if any(name in a for a in attrs):
+        return
+    have = sorted({k for a in attrs for k in a})
+    what = f"attributes: {', '.join(have)}" if have else "the term list has no attributes"
+    raise InputError(f"{option}: no term has the attribute '{xmlsafe.clip(name)}' "
+                     f"({xmlsafe.clip(what)})", path)
 
 
 def compile_term_regex(regex: str) -> "re.Pattern":
@@ -53,6 +75,16 @@ def parse_term_attr(spec: str) -> tuple[str, str]:
         rx = rx[len("regex="):]
     compile_term_regex(rx)
     return name, rx
+
+
+def term_attr_option(value: str) -> str:
+    """argparse type of --term-attr: the NAME:REGEX form and the regex checked at parse time."""
+    import argparse
+    try:
+        parse_term_attr(value)
+    except InputError as e:
+        raise argparse.ArgumentTypeError(e.message.removeprefix("--term-attr: ")) from None
+    return value
 
 
 def read_termlist(path: str) -> TermList:

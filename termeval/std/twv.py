@@ -10,10 +10,13 @@ by score and prefix sums give TWV at every distinct score threshold (YES iff sco
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
+
+from termeval.errors import InputError
 
 TIE = 1e-12  # TWV values this close are ties; F4DE keeps the lowest threshold among ties
 
@@ -43,9 +46,20 @@ class TwvResult:
     term_otwv: np.ndarray   # per-term best TWV over the global thresholds
 
 
-def trials_per_term(t_audio: float, trials_per_sec: float = 1.0, f4de_divide: bool = False) -> int:
-    """N = round(n_tps * T_audio); F4DE computes round(T_audio / n_tps) (compat)."""
+# Trials per term beyond this cannot be counted exactly in float64 (and overflow int64 counts):
+# 2**53 one-second trials are 285 million years of audio, so only a wrong unit gets here.
+MAX_TRIALS = 2 ** 53
+
+
+def trials_per_term(t_audio: float, trials_per_sec: float = 1.0, f4de_divide: bool = False,
+                    source: str | None = None) -> int:
+    """N = round(n_tps * T_audio); F4DE computes round(T_audio / n_tps) (compat). A total
+    duration (each excerpt finite, their sum not necessarily) whose N is not finite or beyond
+    MAX_TRIALS is an input error naming `source` (the ECF or durations file)."""
     x = t_audio / trials_per_sec if f4de_divide else t_audio * trials_per_sec
+    if not math.isfinite(x) or x > MAX_TRIALS:
+        raise InputError(f"the total audio duration {t_audio:g} s gives {x:g} trials per term, more "
+                         f"than 2^53 (durations in the wrong unit?)", source)
     return int(round(x))
 
 

@@ -175,9 +175,12 @@ def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict
     import os
     from termeval.scores import Metric, write_scores
     from termeval.textio import atomic_write
+    extra = dict(extra)
+    warnings = extra.pop("warnings", None)     # scores.json "warnings" -> {<first stage>: [...]}
     for stage, metrics in stage_metrics(values, info["nfolds"], ci).items():
         if metrics:
-            write_scores(out, stage, metrics, benchmark, extra=extra)
+            write_scores(out, stage, metrics, benchmark, extra=extra, warnings=warnings)
+            warnings = None
     counts = [Metric(k, v) for k, v in flatten_counts(info["counts"])]
     counts += [Metric("classes_after_annotation", info["nclusters"]),
                Metric("pairs_after_annotation", info["npairs"])]

@@ -180,14 +180,36 @@ def save_table(path: str, t: FoldUnits) -> None:
 
 
 def load_table(path: str) -> FoldUnits:
+    """One saved fold table, checked whole: a truncated or altered file is one InputError."""
+    from termeval.bootstrap.units import BROKEN, MAX_STAT
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))
+            if not isinstance(meta, dict) or not isinstance(meta.get("sets"), list):
+                raise ValueError("no fold sets in the metadata")
             X = {s: np.asarray(z[f"X_{s}"], np.float64) for s in meta["sets"]}
-            ids = z["ids"].tolist()
-    except (OSError, ValueError, KeyError) as e:
-        raise InputError(f"unreadable per-unit fold statistics ({e})", path) from None
-    return FoldUnits(meta["unit"], meta["table"], ids, X, meta["mode"], meta["exact"])
+            ids = z["ids"]
+        if ids.ndim != 1 or ids.dtype.kind != "U" or len(set(ids.tolist())) != len(ids):
+            raise ValueError("the unit ids are not distinct names")
+        if meta.get("table") not in COLUMNS or meta.get("mode") not in ("zr2015", "zr2017") \
+                or not isinstance(meta.get("unit"), str) or not isinstance(meta.get("exact"), dict):
+            raise ValueError("unknown table, mode or unit")
+        K = len(COLUMNS[meta["table"]])
+        if set(meta["sets"]) != set(SETS) or any(
+                A.ndim != 3 or A.shape[0] != len(ids) or A.shape[2] != K or not np.isfinite(A).all()
+                or np.any(np.abs(A) > MAX_STAT)
+                for A in X.values()):
+            raise ValueError("the fold statistics are not a units x folds x columns table of numbers")
+        if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool) and abs(v) <= MAX_STAT)
+                   for v in meta["exact"].values()):
+            raise ValueError("the exact values are not numbers")
+        t = FoldUnits(meta["unit"], meta["table"], ids.tolist(), X, meta["mode"], meta["exact"])
+        with np.errstate(all="ignore"):
+            full_values(t)
+    except BROKEN as e:
+        raise InputError(f"unreadable per-unit fold statistics ({type(e).__name__}: {e}); re-score "
+                         "this system", path) from None
+    return t
 
 
 def check_paired(a: FoldUnits, b: FoldUnits) -> None:

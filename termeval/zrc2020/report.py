@@ -72,8 +72,9 @@ def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "
     c = counts
     extra = {"counts": c, "discarded": {k[len("fragments_discarded_"):]: v for k, v in c.items()
                                         if k.startswith("fragments_discarded_")}, **(more or {})}
+    warnings = extra.pop("warnings", None)     # scores.json "warnings" -> {"matching": [...]}
     for stage, metrics in stage_metrics(s, c, ci).items():
-        write_scores(exp_dir, stage, metrics, benchmark, extra)
+        write_scores(exp_dir, stage, metrics, benchmark, extra, warnings=warnings if stage == "matching" else None)
     details = os.path.join(exp_dir, "details")
     with atomic_write(os.path.join(details, "clusters.txt")) as f:
         f.write("# class-key class-id listed kept mean-ned top-share top-transcription\n")

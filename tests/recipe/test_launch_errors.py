@@ -30,7 +30,7 @@ def test_options_are_checked_before_jobs_start(root, tmp_path):
                           ("--workers", "0", "--workers: expected a whole number >= 1, got '0'"),
                           ("--nj", "-2", "--nj: expected a whole number >= 1, got '-2'"),
                           ("--benchmark", "zr2099", "--benchmark: expected one of zrc2020 zr2015 zr2017"),
-                          ("--bootstrap", "1e3", "--bootstrap: expected a whole number >= 0, got '1e3'"),
+                          ("--bootstrap", "1e3", "--bootstrap: expected a whole number from 0 to 100000, got '1e3'"),
                           ("--ci", "95", "--ci: expected a level strictly between 0 and 1, got '95'")):
         r = run(tmp_path, f"{root}/steps/score_tde.sh", opt, val, "data", "x.class", "exp/x")
         assert r.returncode == 1

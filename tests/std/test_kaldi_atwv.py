@@ -2,6 +2,8 @@
 cases whose expected values are derived step by step here (docs/std-kaldi-compat.md)."""
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -156,3 +158,61 @@ def test_bad_trials(tmp_path):
     (tmp_path / "trials").write_text("1e999\n")
     with pytest.raises(InputError, match="finite"):
         ka.read_duration(str(tmp_path))
+
+
+# ------------------------------------------------------- --compat kaldi with a --preset
+
+def _kaldi_dir(tmp_path):
+    kws = tmp_path / "kws"
+    kws.mkdir()
+    (kws / "hitlist").write_text("KW1 1 100 150 1\nKW1 2 300 340 1\nKW2 1 500 560 1\n")
+    (kws / "keywords.txt").write_text("KW1 alpha\nKW2 beta\n")
+    (kws / "utt2dur").write_text("1 100.0\n2 100.0\n")
+    (tmp_path / "res").write_text("KW1 1 101 149 0.9\nKW1 2 200 240 0.7\nKW2 1 505 555 0.3\n")
+    return kws
+
+
+def test_preset_maps_to_compute_atwv_costs():
+    assert ka.kaldi_costs(None, None, None, None) == (None, None, None)          # compute-atwv's own
+    assert ka.kaldi_costs("sws2013", None, None, None) == (1.0, 100.0, 0.00015)
+    assert ka.kaldi_costs("nist2006", None, None, None) == (1.0, 10.0, 0.0001)
+    assert ka.kaldi_costs("quesst", None, 50.0, None) == (1.0, 50.0, 0.0008)
+    assert ka.kaldi_costs(None, 0.00015, None, 0.01) == (0.01, None, 0.00015)
+    with pytest.raises(InputError, match="--preset sws2012 with --compat kaldi"):
+        ka.kaldi_costs("sws2012", None, None, None)
+    assert ka.kaldi_costs("sws2012", 0.001, None, None) == (1.0, 1.0, 0.001)
+    # nist2006's costs are Kaldi's default operating point: the same float32 beta
+    assert ka.beta_kaldi(1.0, 10.0, 0.0001) == ka.beta_kaldi() == pytest.approx(999.9, abs=1e-4)
+
+
+@pytest.mark.parametrize("args,beta,atwv", [
+    # KW1: 1 hit of 2, 1 FA over 200 - 2 trials; KW2: its one reference scored 0.3 (a miss)
+    ([], "999.900024", "-2.275000"),                                   # compute-atwv's defaults
+    (["--preset", "sws2013"], "66.656662", "0.081675"),               # the issue's: beta 66.66
+    (["--preset", "nist2006"], "999.900024", "-2.275000"),
+    (["--preset", "sws2013", "--c-fa", "0.5"], "33.328331", "0.165838"),
+])
+def test_score_std_sh_compat_kaldi_uses_the_preset(root, tmp_path, args, beta, atwv):
+    import subprocess
+    kws = _kaldi_dir(tmp_path)
+    r = subprocess.run(["bash", f"{root}/steps/score_std.sh", *args, "--compat", "kaldi", str(kws),
+                        str(tmp_path / "res"), str(tmp_path / "exp")], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    lines = dict(l.split(" ", 1) for l in (tmp_path / "exp/scores/std").read_text().splitlines())
+    assert lines["beta"] == beta and lines["atwv"].split()[0] == atwv
+    b = float(beta)
+    assert float(atwv) == pytest.approx((1 - 0.5 - b / 198 + 0) / 2, abs=1e-6)
+    data = json.loads((tmp_path / "exp/scores/scores.json").read_text())
+    assert data["benchmark"] == ("kaldi" if not args else f"kaldi_{args[1]}")
+
+
+def test_compat_kaldi_refuses_sws2012_before_any_job(root, tmp_path):
+    import subprocess
+    kws = _kaldi_dir(tmp_path)
+    r = subprocess.run(["bash", f"{root}/steps/score_std.sh", "--nj", "2", "--preset", "sws2012", "--compat",
+                        "kaldi", str(kws), str(tmp_path / "res"), str(tmp_path / "exp")], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert r.stderr.splitlines()[-1] == (
+        "score_std.sh: error: --preset sws2012 with --compat kaldi: compute-atwv has no prior derived from "
+        "the reference count; give --p-target (its --prior-kw-probability)")
+    assert list((tmp_path / "exp/log").iterdir()) == []

@@ -83,8 +83,8 @@ def test_invalid_term_attr_regex_names_the_option(tmp_path, capsys):
     with pytest.raises(SystemExit):
         from termeval.cli import run
         run(score_std.main, ["--term-attr", "x:(", str(tmp_path), str(tmp_path), str(tmp_path / "e")])
-    msg = capsys.readouterr().err.strip()
-    assert "--term-attr: invalid regular expression" in msg and "\n" not in msg
+    msg = capsys.readouterr().err.strip().splitlines()[-1]    # argparse: usage, then the error line
+    assert ": error: argument --term-attr: invalid regular expression '(': missing )" in msg
 
 
 def test_long_lines_are_clipped_in_messages(tmp_path):
@@ -101,3 +101,70 @@ def test_long_lines_are_clipped_in_messages(tmp_path):
     p = tmp_path / "ecf.xml"
     p.write_text('<ecf version="1">\n' + EXC.format(ch=long, tb=0, du=1) + "\n</ecf>\n")
     assert len(err(read_ecf, p, "channel").format()) < 400
+
+
+# ---------------------------------------- totals beyond float: one line naming the file (issue 21)
+
+@pytest.fixture(scope="module")
+def example_std(root, tmp_path_factory):
+    import subprocess
+    import sys
+    d = tmp_path_factory.mktemp("std") / "ex"
+    subprocess.run([sys.executable, "local/make_example_std.py", str(d)], cwd=root, check=True, capture_output=True)
+    return d
+
+
+def _score_std_sh(root, cwd, *args):
+    import subprocess
+    return subprocess.run(["bash", f"{root}/steps/score_std.sh", "--plots", "false", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300)
+
+
+@pytest.mark.parametrize("dur,total", [("1e308", "inf"), ("1e300", "2e+300"), ("1e16", "2e+16")])
+def test_ecf_total_duration_beyond_the_trial_count(root, example_std, tmp_path, dur, total):
+    """Each excerpt finite, their total not (or beyond 2^53 trials): was an internal
+    OverflowError in round(T) or in the int64 trial counts."""
+    import shutil
+    kws = tmp_path / "kws"
+    shutil.copytree(example_std / "kws", kws)
+    ecf = (kws / "ecf.xml").read_text()
+    (kws / "ecf.xml").write_text(ecf.replace('dur="95.000"', f'dur="{dur}"').replace('dur="120.000"', f'dur="{dur}"'))
+    r = _score_std_sh(root, tmp_path, str(kws), str(example_std / "detections.stdlist.xml"), "exp")
+    assert r.returncode == 1 and "internal error" not in r.stderr
+    assert r.stderr.splitlines()[-1] == (
+        f"score_std.py: error: {kws}/ecf.xml: the total audio duration {total} s gives "
+        f"{total} trials per term, more than 2^53 (durations in the wrong unit?)")
+
+
+@pytest.mark.parametrize("compat,dur,message", [
+    ("none", "1e300", "the total audio duration 2e+300 s gives 2e+300 trials per term, more than 2^53 "
+                      "(durations in the wrong unit?)"),
+    ("none", "1e308", "the total audio duration inf s gives inf trials per term, more than 2^53 "
+                      "(durations in the wrong unit?)"),
+    ("kaldi", "1e300", "the total duration must be a finite number > 0 within float32 (compute-atwv's), got 2e+300"),
+    ("kaldi", "1e308", "the total duration must be a finite number > 0 within float32 (compute-atwv's), got inf"),
+])
+def test_utt2dur_total_beyond_float(root, tmp_path, compat, dur, message):
+    kws = tmp_path / "kws"
+    kws.mkdir()
+    (kws / "hitlist").write_text("KW1 1 100 150 1\n")
+    (kws / "keywords.txt").write_text("KW1 alpha\n")
+    (kws / "utt2dur").write_text(f"1 {dur}\n2 {dur}\n")
+    (tmp_path / "res").write_text("KW1 1 101 149 0.9\n")
+    r = _score_std_sh(root, tmp_path, "--compat", compat, "kws", "res", "exp")
+    assert r.returncode == 1 and "internal error" not in r.stderr
+    assert r.stderr.splitlines()[-1] == f"score_std.py: error: kws/utt2dur: {message}"   # one local process
+
+
+def test_resource_durations_beyond_float(tmp_path):
+    from termeval.resources import resources
+    with pytest.raises(InputError, match="the audio duration must be a finite number > 0, got inf"):
+        resources.compute(None, None, float("inf"), None)
+    kws = tmp_path / "kws"
+    kws.mkdir()
+    (kws / "tlist.xml").write_text(
+        '<termlist>' + "".join(f'<term termid="q{i}"><termtext>w</termtext><terminfo><attr><name>dur</name>'
+                               f'<value>1e308</value></attr></terminfo></term>' for i in range(2)) + '</termlist>')
+    with pytest.raises(InputError) as e:
+        resources.query_duration_from_termlist(str(kws))
+    assert e.value.format() == f"{kws}/tlist.xml: the query durations sum beyond a float (durations in the wrong unit?)"
