@@ -181,7 +181,7 @@ te_run_local() {
   mkdir -p "$(dirname "$log")"
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; echo "# Started at $(date)"; } > "$log"
   "${te_python[@]}" -m "termeval.bin.$module" "$@" 2> >(tee -a "$log" >&2) || rc=$?
-  wait $! 2>/dev/null || true
+  wait ${!:-} 2>/dev/null || true   # $! unset under set -u when bash sets none
   echo "# Ended (code $rc) at $(date)" >> "$log"
   return $rc
 }
