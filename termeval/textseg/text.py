@@ -58,6 +58,8 @@ def read_text(path: str, compat: str = "none", word_sep: str | None = None,
             toks = ["".join(w) for w in wu]
         lines.append(n)
         words.append([t for t in toks if t])
+    while keep_blank and words and not words[-1]:     # blank lines at the end are no utterances
+        lines.pop(), words.pop(), units.pop()
     return Text(path, lines, words, units if unit_sep is not None else None)
 
 
@@ -92,15 +94,15 @@ def pair_lines(gold: Text, seg: Text, compat: str) -> tuple[Text, Text]:
         raise InputError(f"{len(seg.words)} utterances (non-blank lines), the gold {gold.path} has "
                          f"{len(gold.words)}", seg.path)
     for i, (g, s) in enumerate(zip(gold.words, seg.words)):
-        if "".join(g) != "".join(s):
-            raise InputError(f"the units differ from the gold ({gold.path}:{gold.lines[i]}): "
-                             f"{_first_difference(''.join(g), ''.join(s))}", seg.path, seg.lines[i])
         if gold.units is not None and seg.units is not None and gold.units[i] != seg.units[i]:
             k = next(k for k, (a, b) in enumerate(zip(gold.units[i] + [None], seg.units[i] + [None])) if a != b)
             got = seg.units[i][k] if k < len(seg.units[i]) else "end of line"
             raise InputError(f"unit {k + 1} is '{got}', unknown here: the gold ({gold.path}:{gold.lines[i]}) "
                              f"has '{gold.units[i][k] if k < len(gold.units[i]) else 'end of line'}'",
                              seg.path, seg.lines[i])
+        if "".join(g) != "".join(s):
+            raise InputError(f"the units differ from the gold ({gold.path}:{gold.lines[i]}): "
+                             f"{_first_difference(''.join(g), ''.join(s))}", seg.path, seg.lines[i])
     return gold, seg
 
 
