@@ -27,6 +27,7 @@ from termeval.bootstrap.folds import COLUMNS, SETS, FoldUnits, bootstrap_ci, bui
 from termeval.bootstrap.units import data_identity, units_path
 from termeval.cli import add_bootstrap_options, make_parser, positive_int, progress, run, str2bool
 from termeval.errors import InputError
+from termeval.tde_tables import zr2015_tables
 from termeval.scores import TDE_STAGES, Metric, write_scores
 from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare, score_fold
 from termeval.zr2015.report import SUFFIXES, add_fscores, details_text, summarise
@@ -192,6 +193,7 @@ def do_merge(args) -> None:
                Metric("pairs_after_annotation", first["npairs"])]
     write_scores(args.exp_dir, "tde15_input", counts, args.benchmark)
     details = os.path.join(args.exp_dir, "details", "tde15")
+    zr2015_tables(os.path.join(args.exp_dir, "details"), parts, values, args.benchmark)
     texts = details_text(folds, first["nsamples"], args.benchmark, first["nclusters"], first["npairs"])
     for fname, text in texts.items():
         with atomic_write(os.path.join(details, fname)) as f:

@@ -21,6 +21,7 @@ from typing import Sequence
 from termeval.bootstrap.units import data_identity
 from termeval.cli import add_bootstrap_options, make_parser, positive_int, run
 from termeval.errors import InputError
+from termeval.tde_tables import zrc2020_tables
 from termeval.zrc2020 import goldcache
 from termeval.zrc2020.report import final_scores, write_report
 from termeval.zrc2020.stats import Corpus, merge, read_shard
@@ -59,6 +60,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": a.bootstrap_unit,
                           "class_metrics_unit": "class"}}
     write_report(a.exp_dir, metrics, counts, shards, a.benchmark, ci, more)
+    zrc2020_tables(os.path.join(a.exp_dir, "details"), corpus, shards, parts, counts)
     print(f"{os.path.basename(sys.argv[0])}: scores in {a.exp_dir}/scores, details in {a.exp_dir}/details",
           file=sys.stderr)
 
