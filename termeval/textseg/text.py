@@ -13,7 +13,6 @@ independently (wordseg-eval's _load_text), then utterances are paired in order.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from termeval.errors import InputError
@@ -134,12 +133,3 @@ def check_unit_edges(t: Text, i: int, units: list[str], source: str) -> None:
             raise InputError(f"word '{w}' ends inside a unit of {source} (units: "
                              f"{' '.join(units)})", t.path, t.lines[i])
         pos += len(w)
-
-
-_WS = re.compile(r"\s")
-
-
-def check_units_known(units: list[str], inventory: set[str], path: str, line: int) -> None:
-    for u in units:
-        if u not in inventory:
-            raise InputError(f"unknown unit '{u}'", path, line)
