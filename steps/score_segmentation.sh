@@ -6,7 +6,8 @@
 # phone: scores/segmentation_phone; metric names prefixed word_ or phone_) and scores/scores.json, which
 # records the tolerance, frame shift, level and compat mode. Per-utterance and per-speaker
 # counts, the cluster mappings and boundary F against the tolerance (5-50 ms; table, PNG and
-# PDF plot) go to <exp-dir>/details/segmentation[_phone]/.
+# PDF plot) go to <exp-dir>/details/segmentation[_phone]/. The scores are printed on stdout
+# (each line prefixed with the stage name), progress and logs on stderr.
 # --compat vqwordseg reproduces kamperh/vqwordseg eval_segmentation.py (10 ms frames, its edge
 # and truncation rules, greedy one-to-one mapping); differences: docs/segmentation.md.
 #
@@ -70,17 +71,17 @@ for f in "$data/phones" "$data/words" "$data/reco2dur" "$data/utt2spk"; do
 done
 [ -e "$seg" ] || te_die "segmentation $seg: no such file or directory"
 case "$segments" in auto|none) ;; *) te_check_file "segments file" "$segments" ;; esac
+te_check_choice bootstrap_unit "$bootstrap_unit" file speaker
 te_check_launcher
 te_check_writable "$dir/log"
+te_lock "$dir"
 
 stage=segmentation
 [ "$level" = phone ] && stage=segmentation_phone
 opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
-      --segments "$segments" --nj "$nj")
-rm -f "$dir/$stage"/stats.*.json 2>/dev/null || true
-te_launch JOB=1:$nj "$dir/log/${stage}_stats.JOB.log" score_segmentation "${opts[@]}" --job JOB \
-  "$data" "$seg" "$dir"
-te_launch "$dir/log/${stage}_merge.log" score_segmentation "${opts[@]}" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" --merge "$nj" "$data" "$seg" "$dir"
-
-sed "s/^/$stage: /" "$dir/scores/$stage" >&2
+      --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+te_check_options "$nj" score_segmentation "${opts[@]}" "$data" "$seg" "$dir"
+# one process for --nj 1 without --cmd (log/<stage>.log), else jobs (<stage>.JOB.log) and a
+# merge (<stage>.merge.log); the scores on stdout, each line prefixed with "<stage>: "
+te_run_stage "$dir" "$stage" score_segmentation "$nj" "${opts[@]}" "$data" "$seg" "$dir"
 echo "$0: scores in $dir/scores, per-utterance/speaker breakdown and tolerance plot in $dir/details/$stage" >&2

@@ -9,7 +9,9 @@
 # <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi style hitlist (+ utt.map,
 #   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 # <detections>: STDLIST or KWSLIST XML, or Kaldi text 'kwid utt start end score' (auto-detected).
-# Outputs: <exp-dir>/scores/std, <exp-dir>/scores/scores.json, <exp-dir>/details/, <exp-dir>/log/.
+# Outputs: <exp-dir>/scores/std (also printed on stdout), <exp-dir>/scores/scores.json,
+#   <exp-dir>/details/, <exp-dir>/units/, <exp-dir>/log/score_std.log (--nj N: score_std.JOB.log,
+#   score_std.merge.log). A failed run leaves the outputs of the previous one as they were.
 #
 # Options (default):
 #   --preset sws2013          sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66),
@@ -46,6 +48,7 @@
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
+# Begin configuration section.
 preset=sws2013
 p_target=
 c_miss=
@@ -76,6 +79,7 @@ cmd=$te_default_cmd
 bootstrap=0
 seed=777
 ci=0.95
+# End configuration section.
 
 echo "$0 $*" >&2
 . "$TERMEVAL_ROOT/utils/parse_options.sh"
@@ -91,8 +95,13 @@ dir=$3
 te_check_dir "kws data dir" "$kws"
 te_check_file "detection file" "$dets"
 te_check_int nj "$nj" 1
+te_check_choice preset "$preset" sws2013 nist2006 sws2012 quesst
+te_check_choice align "$align" f4de kaldi
+te_check_choice compat "$compat" none f4de kaldi
+te_check_choice cmin "$cmin" newton pav
 te_check_launcher
 te_check_writable "$dir/log"
+te_lock "$dir"
 
 opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
@@ -109,7 +118,6 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
-te_launch_split "$dir/log" score_std "$nj" "$dir/std" 'align.*.npz' "${opts[@]}" "$kws" "$dets" "$dir"
-log=$te_log
-grep 'warning:' "$log" >&2 || true
-cat "$dir/scores/std"
+te_check_options "$nj" score_std "${opts[@]}" "$kws" "$dets" "$dir"
+# one process for --nj 1 without --cmd (log/score_std.log), else jobs + merge (results on stdout)
+te_run_stage "$dir" score_std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"

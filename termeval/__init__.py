@@ -9,5 +9,9 @@ Where things are:
   termeval.classes    reader of discovered-class and pairs files -> prepared class dir
   termeval.zrc2020        term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
   termeval.std        term detection metrics (alignment, atwv/mtwv, cnxe, det)
+  termeval.quesst     QUESST per-document scoring
+  termeval.resources  processing load (ISF, SSF, PMU, PL) and its measurement
+  termeval.segmentation  word/phone segmentation metrics
+  termeval.jobs       the one job protocol every scoring benchmark implements (stage.py)
 """
 __version__ = "0.1.0"

@@ -5,7 +5,7 @@ data dir's order (files C-sorted as in reco2dur, speakers as in spk2utt).
 
 The counts come from the statistics the benchmark already computed (zrc2020: the per-file and
 per-speaker unit tables of termeval.zrc2020.units; zr2015/zr2017: the fold tables of
-termeval.bootstrap.folds, summed over the folds of a fold set). TOTAL holds the corpus counts and
+termeval.zr2015.units, summed over the folds of a fold set). TOTAL holds the corpus counts and
 the reported scores: coverage, token and boundary counts add up over files and speakers; a type
 is counted once per file (or speaker) that has it, so the type columns of the rows do not add
 up to the corpus's distinct types and TOTAL takes the corpus-wide counts.
@@ -118,25 +118,23 @@ ZR2015_COLUMNS = ("cov_num", "cov_den", "tok_hit", "tok_disc", "tok_gold", "type
                   "bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")
 
 
-def zr2015_tables(details_dir: str, parts: list[dict], values: dict, benchmark: str) -> None:
-    """The tables of a zr2015/zr2017 run from its jobs' fold statistics: counts of each file
-    summed over the folds of the set; per_file.tsv/per_speaker.tsv for the cross-speaker folds,
-    per_file_within.tsv/per_speaker_within.tsv for the within-speaker ones. The scores are means
-    of per-fold values, so TOTAL shows the reported `cross_`/`within_` scores next to the summed
-    counts (with one fold, --folds none, they are the ratios of the counts)."""
-    from termeval.bootstrap.folds import COLUMNS, SETS, build
-    ui = parts[0].get("unit_ids")
+def zr2015_tables(details_dir: str, info: dict, packed_units: dict, values: dict, benchmark: str) -> None:
+    """The tables of a zr2015/zr2017 run from its fold statistics (`info`: the prepared run's
+    unit_ids and nfolds; `packed_units[set][fold]`: termeval.zr2015.units.pack of each fold):
+    counts of each file summed over the folds of the set; per_file.tsv/per_speaker.tsv for the
+    cross-speaker folds, per_file_within.tsv/per_speaker_within.tsv for the within-speaker ones.
+    The scores are means of per-fold values, so TOTAL shows the reported `cross_`/`within_`
+    scores next to the summed counts (with one fold, --folds none, they are the ratios of the
+    counts)."""
+    from termeval.zr2015.units import COLUMNS, SETS, build
+    ui = info.get("unit_ids")
     if ui is None:
         return
     cols = [COLUMNS["file"].index(c) for c in ZR2015_COLUMNS]
     files = list(ui["files"])
     spk_ids, owner = np.unique(np.asarray(ui["speakers"], dtype=str), return_inverse=True)
     for s in SETS:
-        packed = [None] * parts[0]["nfolds"][s]
-        for pt in parts:
-            for i, u in pt["units"][s].items():
-                if "file" in u:
-                    packed[int(i)] = u["file"]
+        packed = [(packed_units[s].get(i) or {}).get("file") for i in range(info["nfolds"][s])]
         t = build("file", "file", files, np.arange(len(files)), {s: packed}, benchmark)
         X = t.X[s].sum(axis=1)[:, cols]                     # files x columns, summed over folds
         S = np.zeros((len(spk_ids), X.shape[1]))

@@ -9,7 +9,7 @@ import subprocess
 
 import pytest
 
-from termeval.bin import prepare_classes, tde_merge, tde_stats
+from termeval.zrc.score import score_language
 from termeval.gold import prepare_zr
 from termeval.tde_tables import metrics
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
@@ -35,11 +35,9 @@ def zrc2020(tmp_path, phn, wrd, classes, nj=1, utt2spk=None):
     (tmp_path / "x.class").write_text(classes)
     data, exp = str(tmp_path / "data"), str(tmp_path / "exp")
     prepare_zr(str(tmp_path / "x.phn"), str(tmp_path / "x.wrd"), data, spk_rule="prefix:1")
-    prepare_classes.main([data, str(tmp_path / "x.class"), exp])
-    for j in range(1, nj + 1):
-        tde_stats.main(["--nj", str(nj), data, exp, str(j)])
-    tde_merge.main(["--nj", str(nj), data, exp])
-    return exp, json.load(open(os.path.join(exp, "scores", "scores.json")))
+    s = score_language(data, str(tmp_path / "x.class"), exp, nj)     # score_tde's stage, nj jobs + merge
+    assert s == json.load(open(os.path.join(exp, "scores", "scores.json")))
+    return exp, s
 
 
 def check_total(rows, scores, prefix=""):

@@ -180,8 +180,10 @@ te_run_local() {
   local log=$1 module=$2 rc=0; shift 2
   mkdir -p "$(dirname "$log")"
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; echo "# Started at $(date)"; } > "$log"
-  "${te_python[@]}" -m "termeval.bin.$module" "$@" 2> >(tee -a "$log" >&2) || rc=$?
-  wait ${!:-} 2>/dev/null || true   # $! unset under set -u when bash sets none
+  # stderr through tee, stdout straight to fd 3 (the caller's stdout); a pipeline, not a process
+  # substitution: its end is waited for (the log is complete before "# Ended") and rc is kept
+  { "${te_python[@]}" -m "termeval.bin.$module" "$@" 2>&1 1>&3 3>&- | tee -a "$log" >&2
+    rc=${PIPESTATUS[0]}; } 3>&1 || true
   echo "# Ended (code $rc) at $(date)" >> "$log"
   return $rc
 }
@@ -207,6 +209,20 @@ te_run_stage() {
   rm -f "$dir"/jobs/"$name".*.npz 2>/dev/null || true
   te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
   te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
+  grep -h 'warning:' "$dir/log/$name.merge.log" >&2 || true   # as one process shows them
   [ -f "$dir/scores/.summary" ] && cat "$dir/scores/.summary"
   return 0
+}
+
+# te_check_options <nj> <module> args...: before N jobs are launched (--nj > 1 or --cmd), the
+# options of termeval.bin.<module> checked by its own parser (no input is read), so that a bad
+# option fails once, before any job; one local process checks them itself first anyway.
+te_check_options() {
+  local nj=$1 module=$2; shift 2
+  [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ] && return 0
+  local err
+  err=$("${te_python[@]}" -c 'import importlib, sys
+m = sys.argv[1]; sys.argv = [m + ".py"] + sys.argv[2:]
+importlib.import_module("termeval.bin." + m).get_parser().parse_args(sys.argv[1:])' "$module" "$@" 2>&1 >/dev/null) \
+    || te_die "${err##*: error: }"
 }

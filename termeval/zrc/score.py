@@ -20,26 +20,33 @@ from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_tab
 from termeval.zrc.submission import Submission
 
 
-def _stats_job(data_dir: str, exp_dir: str, nj: int, job: int) -> None:
-    from termeval.bin import tde_stats
-    tde_stats.main(["--nj", str(nj), data_dir, exp_dir, str(job)])
+def _run(argv: list[str]) -> dict | None:
+    """score_tde's zrc2020 stage on `argv` (its options), through the one job protocol."""
+    from termeval import jobs
+    from termeval.bin import score_tde
+    args = score_tde.get_parser().parse_args(argv)
+    return jobs.run(score_tde.stage_of(args), args, args.exp_dir, nj=args.nj, job=args.job,
+                    merge=args.merge, run_id=args.run_id, echo=False)
 
 
 def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0) -> dict:
     """termeval's zrc2020 scores of one class file against a gold data dir, written to exp_dir
-    (classes/, scores/, details/, units/); returns its scores.json. The one place that runs the
-    zrc2020 benchmark (prepare_classes, nj tde_stats shards, tde_merge)."""
-    from termeval.bin import prepare_classes, tde_merge
-    prepare_classes.main([data_dir, class_file, exp_dir])
+    (classes/, scores/, details/, units/); returns its scores.json mapping. The one place that
+    runs the zrc2020 benchmark: python -m termeval.bin.score_tde's stage (termeval.jobs), in
+    one process, or as nj jobs in a process pool and a merge."""
+    base = ["--benchmark", "zrc2020", "--bootstrap", str(bootstrap)]
+    files = [data_dir, class_file, exp_dir]
     if nj == 1:
-        _stats_job(data_dir, exp_dir, 1, 1)
-    else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=nj) as pool:
-            for f in [pool.submit(_stats_job, data_dir, exp_dir, nj, j) for j in range(1, nj + 1)]:
-                f.result()
-    tde_merge.main(["--nj", str(nj), "--bootstrap", str(bootstrap), data_dir, exp_dir])
-    with open(os.path.join(exp_dir, "scores", "scores.json"), encoding="utf-8") as f:
-        return json.load(f)
+        return _run(base + files)
+    from termeval.bin import score_tde
+    args = score_tde.get_parser().parse_args(base + files)
+    score_tde.stage_of(args).prepare(args)          # once, before the jobs (they never prepare)
+    run_id = f"zrc-{os.getpid()}-{time.time_ns()}"
+    with concurrent.futures.ProcessPoolExecutor(max_workers=nj) as pool:
+        for f in [pool.submit(_run, base + ["--nj", str(nj), "--job", str(j), "--run-id", run_id] + files)
+                  for j in range(1, nj + 1)]:
+            f.result()
+    return _run(base + ["--merge", str(nj), "--run-id", run_id] + files)
 
 
 def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: int = 0,

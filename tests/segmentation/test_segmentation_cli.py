@@ -220,3 +220,22 @@ def test_shell_step(toy, root, tmp_path):
     s = scores(exp)
     assert s["segmentation_phone"]["level"] == "phone" and "phone_boundary_fscore" in s
     assert (exp / "scores" / "segmentation_phone").is_file()
+
+
+def test_owned_outputs_in_a_shared_exp_dir(toy, capsys):
+    """The stage replaces only its own files (the exp dir may hold term discovery scores);
+    the scores go to stdout, prefixed with the stage name."""
+    exp = toy / "exp"
+    (exp / "scores").mkdir(parents=True)
+    (exp / "scores" / "matching").write_text("ned 0.5\n")
+    (exp / "scores" / "scores.json").write_text('{"ned": 0.5}')
+    stale = exp / "details" / "segmentation" / "old_file"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("x")
+    score_segmentation.main([str(toy / "data"), str(toy / "seg.txt"), str(exp)])
+    out = capsys.readouterr().out
+    assert out.startswith("segmentation: word_boundary_precision 0.750000")
+    assert (exp / "scores" / "matching").read_text() == "ned 0.5\n" and not stale.exists()
+    s = scores(exp)
+    assert s["ned"] == 0.5 and s["word_boundary_recall"] == 0.75
+    assert sorted(os.listdir(exp)) == ["details", "scores", "units"]
