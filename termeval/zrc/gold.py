@@ -63,11 +63,11 @@ def _from_dataset(lang: str, dataset: str) -> GoldFiles | None:
         if not os.path.isfile(p):
             raise InputError(f"the index names {key} {p}, which does not exist (a partial download?)", index)
         paths.append(p)
-    return GoldFiles(lang, paths[0], paths[1], f"zrc dataset {dataset}")
+    return GoldFiles(lang, os.path.abspath(paths[0]), os.path.abspath(paths[1]), f"zrc dataset {os.path.abspath(dataset)}")
 
 
 def registry_dirs() -> list[str]:
-    dirs = [os.path.join("downloads", "zr17"), os.path.join(ROOT, "downloads", "zr17")]
+    dirs = [os.path.abspath(os.path.join("downloads", "zr17")), os.path.join(ROOT, "downloads", "zr17")]
     spec = importlib.util.find_spec("tde")
     if spec is not None and spec.origin:
         dirs.append(os.path.join(os.path.dirname(spec.origin), "share"))
