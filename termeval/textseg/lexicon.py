@@ -4,7 +4,9 @@
 Default: correct = |S & G|, segmented = |S|, gold = |G|.
 --compat wordseg reproduces its bookkeeping, where a word written `_` is its placeholder for
 "no match": a word `_` is never counted in |S| or |G|, counts as correct when it is in S and not
-in G, and also when it is in G only while no segmented word was a false positive.
+in G, and also when it is in G only while no segmented word was a false positive; with `_` in
+both lexicons it counts as correct while counted in neither size, so wordseg-eval prints type
+scores above 1 (`_ aaa_` against itself: type precision 2), which this mode reproduces.
 """
 from __future__ import annotations
 

@@ -39,7 +39,10 @@ def test_random_texts(gold, seg, prep, compat, unit_sep):
             assert not os.path.exists(os.path.join(d, "exp", "scores"))
             return
         s = json.load(open(os.path.join(d, "exp", "scores", "scores.json")))
+        placeholder = compat == "wordseg" and "_" in (gold + " " + seg).split()
         for fam in ("token", "type", "boundary_all", "boundary_noedge"):
+            if fam == "type" and placeholder:
+                continue        # wordseg's `_` placeholder can give type scores above 1 (reproduced)
             p, r, f = (s[f"text_{fam}_{m}"] for m in ("precision", "recall", "fscore"))
             for v in (p, r, f):
                 assert v is None or 0.0 <= v <= 1.0

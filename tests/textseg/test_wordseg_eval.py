@@ -116,6 +116,14 @@ def test_type_placeholder_compat():
     assert type_counts({"a", "c"}, {"a", "_"}, "wordseg") == (1, 2, 1)
 
 
+def test_type_placeholder_above_one(tmp_path):
+    # wordseg-eval prints type_precision 2 for this text (checked against bootphon/wordseg 322a5cc)
+    s, _ = score(tmp_path, "_ aaa_\n", "_ aaa_\n", "--compat", "wordseg")
+    assert s["text_type_precision"] == s["text_type_recall"] == s["text_type_fscore"] == 2.0
+    s, _ = score(tmp_path, "_ aaa_\n", "_ aaa_\n", exp="e2")
+    assert s["text_type_precision"] == s["text_type_recall"] == 1.0
+
+
 def test_rand_index_identical_and_split():
     assert rand.adjusted_rand_index(*rand.utterance_sums([2, 3], [2, 3])) == 1.0
     # sklearn: adjusted_rand_score([0, 0, 0, 0], [0, 1, 2, 3]) == 0.0
