@@ -15,6 +15,9 @@
 # `<utt-or-file> <onset> <offset> [<label>]` (seconds), or a directory of per-utterance files
 # `<start> <end> <label>` in frames (vqwordseg's intervals/). Utterances are the data dir's
 # files, or the sub-spans of <data-dir>/segments (or --segments) with the gold cut to them.
+# Segments outside every utterance and zero-length ones are dropped, overlapping ones refused
+# (kept by --compat vqwordseg; a class file's overlaps counted): docs/segmentation.md. Each drop
+# and an implausible --tolerance is a "warning:" line on stderr, kept in scores.json.
 #
 # Usage: steps/score_segmentation.sh [options] <data-dir> <segmentation> <exp-dir>
 #  e.g.: steps/score_segmentation.sh --nj 4 data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp
@@ -22,7 +25,7 @@
 #            data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp_vq
 #
 # Options:
-#   --tolerance <seconds>        # default 0.02
+#   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
 #   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
 #   --level <word|phone>         # default word
 #   --compat <none|vqwordseg>    # default none
@@ -65,6 +68,8 @@ dir=$3
 te_check_choice level "$level" word phone
 te_check_choice compat "$compat" none vqwordseg
 te_check_int nj "$nj" 1
+awk -v t="$tolerance" 'BEGIN { exit !(t ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && t + 0 < 1) }' \
+  || te_die "--tolerance is in seconds (20 ms is --tolerance 0.02), expected a number in [0, 1), got '$tolerance'"
 te_check_dir "data dir" "$data"
 for f in "$data/phones" "$data/words" "$data/reco2dur" "$data/utt2spk"; do
   te_check_file "data dir file" "$f"

@@ -25,6 +25,13 @@
 #                             inconsistent YES/NO decisions; kaldi: Kaldi compute-atwv's own numbers
 #                             (greedy alignment, float32 TWV, 20-point MTWV/OTWV grid, its
 #                             "aproximate ATWV = ..." lines; docs/std-kaldi-compat.md)
+#   --kst false               --compat kaldi: the results hold costs -ln(posterior) and go through
+#                             keyword-specific thresholding as Kaldi's normalize_results_kst.pl
+#   --ntrue-scale ""          KST ntrue scale (default 1.0), or auto: local/kws/score.sh's sweep
+#                             1, 1.2, ..., 5 (best ATWV; details/ntrue, scoring/score.N.txt)
+#   --nbest ""                --compat kaldi: filter_kws_results.pl --probs --nbest N (the auto
+#                             sweep uses 200 unless given); see docs/std-kaldi-compat.md
+#   --f4de-reports false      also write details/sum.txt and details/bsum.txt (F4DE KWSEval layout)
 #   --cmin newton             newton (affine recalibration, seed eq. 44) | pav (lower bound)
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
@@ -33,9 +40,10 @@
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
-#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov ("" = ngram,freq [+oov]; none):
-#                             details/breakdown_<kind>.tsv + scores.json "breakdowns"
-#   --lexicon ""              words.txt for the oov breakdown
+#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov,phones ("" = ngram,freq [+oov]; none):
+#                             details/breakdown_<kind>.tsv + scores.json "breakdowns";
+#                             --compat kaldi: categories:FILE -> details/per-category-score.txt
+#   --lexicon ""              words.txt for the oov breakdown, lexicon.txt for phones
 #   --freq-bins 1,2,5,10      reference-count bins of the freq breakdown
 #   --fa-per-hour 1,10        scores/std_operating: recall at these FA/hour
 #   --recall 0.5              scores/std_operating: FA/hour at these recalls
@@ -74,6 +82,10 @@ freq_bins=1,2,5,10
 fa_per_hour=1,10
 recall=0.5
 p_at=10
+kst=false
+ntrue_scale=
+nbest=
+f4de_reports=false
 nj=1
 cmd=$te_default_cmd
 bootstrap=0
@@ -116,6 +128,7 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$ecf" ] && opts+=(--ecf "$ecf")
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
+opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
 te_check_options "$nj" score_std "${opts[@]}" "$kws" "$dets" "$dir"

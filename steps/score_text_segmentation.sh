@@ -67,5 +67,5 @@ opts=(--compat "$compat")
 [ -z "$summary" ] || opts+=(--summary "$summary")
 [ -z "$word_sep" ] || opts+=(--word-sep "$word_sep")
 [ -z "$unit_sep" ] || opts+=(--unit-sep "$unit_sep")
-te_run_stage "$dir" text_segmentation score_text_segmentation "$nj" "${opts[@]}" "$gold" "$seg" "$dir"
+te_run_stage "$dir" score_text_segmentation score_text_segmentation "$nj" "${opts[@]}" "$gold" "$seg" "$dir"
 echo "$0: scores in $dir/scores (wordseg_eval.txt, text_segmentation), details in $dir/details/text_segmentation" >&2

@@ -58,13 +58,22 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--write-alignment", type=str2bool, default=True)
     p.add_argument("--plots", type=str2bool, default=True)
     p.add_argument("--breakdown", default="",
-                   help="comma list of attr:NAME, ngram, freq, oov; 'none' for no breakdown "
+                   help="comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
+                        "categories:FILE (--compat kaldi); 'none' for no breakdown "
                         "(default: ngram,freq, plus oov when --lexicon is given)")
-    p.add_argument("--lexicon", default=None, help="words.txt: terms with a word not in it are OOV")
+    p.add_argument("--lexicon", default=None,
+                   help="words.txt (oov breakdown) or lexicon.txt (phones breakdown, first pronunciation)")
     p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the reference-count bins")
     p.add_argument("--fa-per-hour", default="1,10", help="report recall at these FA/hour (comma list)")
     p.add_argument("--recall", default="0.5", help="report FA/hour at these recalls (comma list)")
     p.add_argument("--p-at", default="10", help="report mean precision at these ranks (comma list)")
+    p.add_argument("--kst", type=str2bool, default=False,
+                   help="--compat kaldi: results hold costs -ln(p); keyword-specific thresholding "
+                        "as Kaldi's normalize_results_kst.pl")
+    p.add_argument("--ntrue-scale", default="", help="KST ntrue scale (default 1.0), or 'auto': score.sh's sweep")
+    p.add_argument("--nbest", default="", help="--compat kaldi: filter_kws_results.pl --probs --nbest N")
+    p.add_argument("--f4de-reports", type=str2bool, default=False,
+                   help="write details/sum.txt and details/bsum.txt in F4DE KWSEval's text layout")
     add_bootstrap_options(p, "terms")
     add_job_options(p, "terms")
     return p

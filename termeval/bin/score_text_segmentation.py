@@ -39,15 +39,14 @@ def get_parser():
     return p
 
 
-def stage_of(args: Any) -> tuple[TextSegmentationStage, Any]:
-    """The Stage and its prepared arguments (the one call other steps reuse)."""
-    return TextSegmentationStage(), prepare_args(args)
+def stage_of(args: Any) -> TextSegmentationStage:
+    """The Stage of this step (termeval.jobs; the `termeval` command and the API run it)."""
+    return TextSegmentationStage()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
-    stage, args = stage_of(args)
-    jobs.run_from_args(stage, args)
+    jobs.run_from_args(stage_of(args), prepare_args(args))
     return 0
 
 

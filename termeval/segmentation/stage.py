@@ -8,6 +8,7 @@ so any split gives the same files) and report.write_report writes the scores.
 from __future__ import annotations
 
 import os
+import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -36,7 +37,9 @@ class SegmentationStage:
 
     def load(self, args: Any) -> SimpleNamespace:
         from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
+        from termeval.segmentation import checks
         s = self.settings
+        checks.check_settings(s)
         segments = None if args.segments == "none" else args.segments
         if args.segments == "auto":
             p = os.path.join(args.data_dir, "segments")
@@ -44,7 +47,7 @@ class SegmentationStage:
         gold, tier = load_gold_tier(args.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
-        pred = read_segmentation(args.segmentation, gold, utts, s.frame_shift)
+        pred = read_segmentation(args.segmentation, gold, utts, s.frame_shift, s.compat)
         return SimpleNamespace(args=args, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
 
     def identity(self, ctx: SimpleNamespace) -> dict:
@@ -79,10 +82,15 @@ class SegmentationStage:
         if s.compat == "vqwordseg" and m["utts_skipped"]:
             notes.append(f"{m['utts_skipped']} utterances without reference or prediction skipped (as vqwordseg)")
         settings = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level, "compat": s.compat}
+        from termeval.segmentation import checks
+        warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
+        for w in warnings:
+            print(f"score_segmentation.py: warning: {w}", file=sys.stderr)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
         write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels), notes,
-                     dict(ctx.pred.counts), hook, system=os.path.basename(os.path.normpath(a.exp_dir)))
+                     dict(ctx.pred.counts), hook,
+                     system=os.path.basename(os.path.normpath(a.exp_dir)) if a.exp_dir else None, warnings=warnings)
         with open(os.path.join(out, "scores", self.name), encoding="utf-8") as f:
             self.text = "".join(f"{self.name}: {line}" for line in f)
         with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:

@@ -31,6 +31,9 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     details = os.path.join(out, "details")
     os.makedirs(details, exist_ok=True)
     write_details(details, res, kws, dets, args)
+    if args.f4de_reports:   # KWSEval's sum.txt / bsum.txt text reports
+        from termeval.std.f4de_reports import write_reports
+        write_reports(details, res, args.trials_per_sec)
     m = res.metrics
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
@@ -55,21 +58,12 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     return _scores(out), text
 
 
-def write_kaldi(out: str, r) -> tuple[dict, str]:
+def write_kaldi(out: str, r, args) -> tuple[dict, str]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
-    same figures in scores/std (+ scores.json)."""
-    from termeval.textio import write_text
-    text = "\n".join(r.lines()) + "\n"
-    os.makedirs(os.path.join(out, "details"), exist_ok=True)
-    write_text(os.path.join(out, "details", "score.txt"), text)
-    metrics = [Metric("atwv", r.atwv, f"{r.n_corr} hits, {r.n_fa} FA, {r.n_miss} misses"),
-               Metric("mtwv", r.mtwv, f"threshold {r.mtwv_threshold:.4f}"),
-               Metric("mtwv_threshold", r.mtwv_threshold), Metric("otwv", r.otwv), Metric("stwv", r.stwv),
-               Metric("n_terms", r.n_keywords), Metric("n_targets", r.n_targets),
-               Metric("n_detections", r.n_hyps), Metric("n_hits", r.n_corr),
-               Metric("n_false_alarms", r.n_fa), Metric("n_misses", r.n_miss), Metric("beta", r.beta)]
-    write_scores(out, "std", metrics, benchmark="kaldi",
-                 extra={"std": {"compat": "kaldi", "trials": r.duration, "n_unseen": r.n_unseen}})
+    same figures in scores/std (+ scores.json), and score.sh's other files
+    (termeval.std.kaldi_report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
+    from termeval.std import kaldi_report
+    text = kaldi_report.write_into(out, args, r)
     return _scores(out), text
 
 

@@ -24,7 +24,10 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/per_term.tsv", "details/ranking_per_term.tsv", "details/det_points.tsv",
            "details/alignment.csv", "details/report.txt", "details/score.txt",
            "details/det.png", "details/det.pdf", "details/twv.png", "details/twv.pdf",
-           "details/breakdown_*.tsv", "units/units.std_term.npz")
+           "details/breakdown_*.tsv", "units/units.std_term.npz",
+           # --f4de-reports; --compat kaldi's score.sh files (termeval.std.kaldi_report)
+           "details/sum.txt", "details/bsum.txt", "details/results", "details/ntrue", "details/ntrue_raw",
+           "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
 
 
 def floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[float]:
@@ -52,8 +55,8 @@ class StdStage:
                 raise InputError("not found", path)
         ctx = SimpleNamespace(args=args, kaldi=args.compat == "kaldi", prep=None)
         if ctx.kaldi:
-            if args.format not in ("auto", "kaldi"):
-                raise InputError("--compat kaldi reads Kaldi results text (--format kaldi)")
+            from termeval.std import kaldi_report   # score.sh's options and categories checked
+            kaldi_report.check(args)
             return ctx
         from termeval.std import breakdown
         from termeval.std.detections import read_detections
@@ -70,6 +73,9 @@ class StdStage:
         ctx.kinds = breakdown.parse_kinds(args.breakdown, args.lexicon is not None)
         ctx.bins = breakdown.parse_bins(args.freq_bins)
         ctx.lexicon = breakdown.read_lexicon(args.lexicon) if args.lexicon else None
+        if "phones" in ctx.kinds:   # pronunciations needed: a Kaldi lexicon.txt, strictly read
+            from termeval.kws.lexicon import read_lexicon
+            ctx.lexicon = read_lexicon(args.lexicon)
         ctx.fa_per_hour = floats(args.fa_per_hour, "fa-per-hour", 0.0)
         ctx.recalls = floats(args.recall, "recall", 0.0, 1.0)
         ctx.p_at = tuple(int(x) for x in floats(args.p_at, "p-at", 1.0))
@@ -106,9 +112,8 @@ class StdStage:
         summed (`*_max_size`: the maximum), as one process finds them."""
         a = ctx.args
         if ctx.kaldi:
-            from termeval.std.kaldi_atwv import score_kaldi_dir
-            return score_kaldi_dir(a.kws_dir, a.detections, a.c_fa, a.c_miss, a.p_target,
-                                   a.decision_threshold, a.tolerance)
+            from termeval.std import kaldi_report   # compute-atwv, with score.sh's KST/nbest/sweep
+            return kaldi_report.compute(a)
         from termeval.std.score import Alignment, finish
         stats: dict = {}
         for s in shards:
@@ -124,7 +129,7 @@ class StdStage:
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> dict:
         from termeval.std import report
         if ctx.kaldi:
-            result, self.text = report.write_kaldi(out, merged)
+            result, self.text = report.write_kaldi(out, merged, ctx.args)
         else:
             result, self.text = report.write(out, ctx, merged)
         return result

@@ -36,6 +36,7 @@ class TextSegmentationStage:
     outputs = ("scores", "details")
 
     def load(self, args: Any) -> Context:
+        args = prepare_args(args)
         compat = args.compat
         wsep, usep = _separator(args.word_sep), _separator(args.unit_sep)
         if usep is not None and usep == (wsep or " "):

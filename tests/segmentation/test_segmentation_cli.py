@@ -239,3 +239,28 @@ def test_owned_outputs_in_a_shared_exp_dir(toy, capsys):
     s = scores(exp)
     assert s["ned"] == 0.5 and s["word_boundary_recall"] == 0.75
     assert sorted(os.listdir(exp)) == ["details", "scores", "units"]
+
+
+@pytest.mark.parametrize("tol", [1, 2])
+@pytest.mark.parametrize("level", ["word", "phone"])
+def test_compat_seconds_input_equals_frames(synth, level, tol):
+    # the same prediction as an interval file in seconds (zero-length segments, utterances 1-4
+    # frames longer or shorter than the reference): vqwordseg's numbers again, nothing cut
+    path = synth / "pred_seconds.txt"
+    if not path.exists():
+        rows = []
+        for fn in sorted((synth / "intervals").glob("*.txt")):
+            for ln in fn.read_text().splitlines():
+                if ln.strip():
+                    a, b, lab = ln.split()
+                    rows.append(f"{fn.stem} {int(a) / 100:.2f} {int(b) / 100:.2f} {lab}\n")
+        path.write_text("".join(rows))
+    exp = str(synth / f"exp_sec_{level}{tol}")
+    score_segmentation.main(["--compat", "vqwordseg", "--level", level, "--tolerance", str(tol / 100),
+                             "--segments", str(synth / "segments"), str(synth / "data"), str(path), exp])
+    s = scores(exp)
+    for key, want in REFERENCE[tol][level].items():
+        name = NAMES[key] if level == "word" else NAMES[key].replace("word_", "phone_", 1)
+        assert s[name] == pytest.approx(want, rel=1e-12, abs=1e-15), key
+    stage = "segmentation" if level == "word" else "segmentation_phone"
+    assert s[stage]["counts"]["segments_past_utterance_end"] > 0
