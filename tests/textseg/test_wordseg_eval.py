@@ -237,3 +237,18 @@ def test_live_against_wordseg(tmp_path, capsys, wordseg_evaluate, seed):
     for k, v in ref.items():
         assert s["text_" + k] == pytest.approx(v, abs=1e-12), k
     assert open(summ).read() == json.dumps(wordseg_evaluate.summary(seg, g), indent=4)
+
+
+def test_termeval_command_and_api(tmp_path, root):
+    p = write(tmp_path, **{"gold.txt": GOLD, "seg.txt": SEG, "prep.txt": PREP})
+    env = dict(os.environ, PYTHONPATH=root)
+    r = subprocess.run([sys.executable, "-m", "termeval", "score-text-segmentation", "--nj", "2", "--prepared",
+                        p["prep.txt"], p["gold.txt"], p["seg.txt"], str(tmp_path / "exp")],
+                       capture_output=True, text=True, env=env)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines()[-1] == "adjusted_rand_index\t0.7013"
+    assert sorted(os.listdir(tmp_path / "exp" / "log")) == [
+        "score_text_segmentation.1.log", "score_text_segmentation.2.log", "score_text_segmentation.merge.log"]
+    from termeval.api import run_step
+    s = run_step("score_text_segmentation", [p["gold.txt"], p["seg.txt"]], {}, None, "test")
+    assert s["text_token_precision"] == 0.4 and "text_adjusted_rand_index" not in s
