@@ -169,9 +169,10 @@ def stage_metrics(values: dict, nfolds: dict, ci: dict | None = None, suffixes=S
 
 
 def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict, ci: dict,
-                 extra: dict) -> None:
+                 extra: dict, units: dict | None = None) -> None:
     """scores/{matching,clustering,parsing,tde15_input}, scores.json and details/tde15/ under
-    `out`. `info`: labels, nsamples, nfolds, counts, nclusters, npairs of the prepared run."""
+    `out`. `info`: labels, nsamples, nfolds, counts, nclusters, npairs of the prepared run;
+    `units`: the folds' unit statistics, for details/per_file.tsv and per_speaker.tsv."""
     import os
     from termeval.scores import Metric, write_scores
     from termeval.textio import atomic_write
@@ -193,6 +194,9 @@ def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict
     version = "VERSION_0.2.1" if benchmark == "zr2015" else "VERSION_0.2.2"
     with atomic_write(os.path.join(details, version)) as f:
         f.write("")
+    if units is not None:
+        from termeval.tde_tables import zr2015_tables
+        zr2015_tables(os.path.join(out, "details"), info, units, values, benchmark)
 
 
 def summary_lines(result: dict) -> str:

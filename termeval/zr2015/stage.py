@@ -147,7 +147,7 @@ class Zr2015Stage:
         if a.bootstrap > 0:
             extra["bootstrap"] = {"n": a.bootstrap, "seed": a.seed, "level": a.ci,
                                   "unit": a.bootstrap_unit, "class_metrics_unit": "class"}
-        write_report(out, self.benchmark, folds, values, info, ci, extra)
+        write_report(out, self.benchmark, folds, values, info, ci, extra, units=merged["units"])
         c = info["counts"]["disc"]
         log(f"{self.benchmark}: {c['fragments_kept']}/{c['fragments_in']} fragments kept "
             f"({c['dropped_unknown_file']} unknown file, {c.get('dropped_outside_split', 0)} outside "

@@ -65,9 +65,10 @@ def summary_lines(result: dict) -> str:
 
 
 def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "zrc2020",
-                 ci: dict | None = None, more: dict | None = None) -> dict:
+                 ci: dict | None = None, more: dict | None = None, tables: tuple | None = None) -> dict:
     """Score files and diagnostics; `ci` maps metric names to intervals (termeval.bootstrap),
-    `more` adds top-level keys to scores.json (data_id, bootstrap settings)."""
+    `more` adds top-level keys to scores.json (data_id, bootstrap settings); `tables` =
+    (corpus, parts) of the merge: details/per_file.tsv and per_speaker.tsv."""
     s = final_scores(m)
     c = counts
     extra = {"counts": c, "discarded": {k[len("fragments_discarded_"):]: v for k, v in c.items()
@@ -83,4 +84,7 @@ def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "
     with atomic_write(os.path.join(details, "discarded")) as f:
         for st in shards:
             f.write("".join(x + "\n" for x in st.discarded))
+    if tables is not None:
+        from termeval.tde_tables import zrc2020_tables
+        zrc2020_tables(details, tables[0], shards, tables[1], c)
     return s

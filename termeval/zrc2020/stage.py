@@ -158,7 +158,7 @@ class Zrc2020Stage:
                 "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
         for w in more["warnings"]:
             print(f"score_tde.py: warning: {w}", file=sys.stderr)
-        write_report(out, metrics, counts, stats, self.benchmark, ci, more)
+        write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts))
         with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
             return json.load(f)
 

@@ -8,8 +8,9 @@ import sys
 
 from termeval import __version__, command
 
-STEPS = ["compare-systems", "export-zr", "measure-resources", "prepare-classes", "prepare-gold", "prepare-kws", "score-quesst",
-         "score-resources", "score-segmentation", "score-std", "score-tde", "summarize-scores",
+STEPS = ["compare-systems", "export-text", "export-zr", "measure-resources", "prepare-classes", "prepare-gold",
+         "prepare-kws", "score-quesst", "score-resources", "score-segmentation", "score-std", "score-tde",
+         "score-text-segmentation", "score-zrc-submission", "summarize-scores", "text-to-times",
          "validate-alignment-dir"]
 
 

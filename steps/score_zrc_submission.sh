@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Score a ZeroSpeech `zrc` TDE17 submission directory (zerospeech-benchmarks 0.9.4's layout)
+# with termeval's zrc2020 (tdev2) metrics, as `zrc benchmarks:run tde17 <dir>` would:
+#   <dir>/{english,french,mandarin,german,wolof}.txt   class files (every one present is scored;
+#                                                      an empty one is skipped with a message)
+#   <dir>/meta.yaml     checked with zrc's rules (errors and warnings name the field and line)
+#   <dir>/params.yaml   njobs (the default of --nj), quiet
+# Writes <dir>/scores/scores.json (zrc's file, field for field), <dir>/scores/leaderboard.json
+# (zrc's TDE17 leaderboard entry: ned a float, nwords an integer), termeval's full score dirs
+# <dir>/scores/termeval/<lang>/ (gold data dir, classes, scores, details, units) and
+# scores/termeval/run.json (gold used, wall time per language); prints languages x headline
+# metrics in percent. scores/ is replaced whole at the end: a failed run leaves it as it was.
+# No grouping time limit (zrc stops grouping after 2 h).
+#
+# Gold: english, french and mandarin from the registry package zerospeech-tde==2.0.3
+# (local/get_zr17.sh -> downloads/zr17/, or the installed `tde` package), every language from
+# a zrc dataset dir (--zrc-dataset; its index.json names alignment_phones/alignment_words).
+#
+# Usage: steps/score_zrc_submission.sh [options] <submission-dir>
+#  e.g.: steps/score_zrc_submission.sh --nj 2 submissions/kamper
+#        steps/score_zrc_submission.sh --zrc-dataset ~/zr-data/datasets/zrc2017-test-dataset \
+#            --languages english,wolof submissions/mine
+#
+# Options:
+#   --zrc-dataset <dir>   # default $APP_DIR/datasets/zrc2017-test-dataset (APP_DIR default ~/zr-data)
+#   --languages <list>    # default: every <lang>.txt present; comma-separated subset
+#   --nj <n>              # default: params.yaml njobs, else 1; jobs per language
+#   --bootstrap <n>       # default 0; resamples for termeval's confidence intervals
+#   --cmd <launcher>      # default: run here; given, the scoring runs as one job of the
+#                         # launcher (e.g. "queue.pl --mem 8G --num-threads 4"), log in
+#                         # <dir>/scores.log
+
+. "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+
+# Begin configuration section.
+zrc_dataset=
+languages=
+nj=
+bootstrap=0
+cmd=$te_default_cmd
+# End configuration section.
+
+echo "$0 $*" >&2
+
+. "$TERMEVAL_ROOT/utils/parse_options.sh"
+
+[ $# -eq 1 ] || te_usage
+set -euo pipefail
+
+sub=$1
+te_check_dir "submission dir" "$sub"
+[ -z "$nj" ] || te_check_int nj "$nj" 1
+te_check_int bootstrap "$bootstrap" 0
+[ ! -e "$sub/scores" ] || [ -d "$sub/scores" ] || te_die "$sub/scores: exists and is not a directory (zrc writes its scores there)"
+te_lock "$sub"
+
+opts=(--bootstrap "$bootstrap")
+[ -z "$zrc_dataset" ] || opts+=(--zrc-dataset "$zrc_dataset")
+[ -z "$languages" ] || opts+=(--languages "$languages")
+[ -z "$nj" ] || opts+=(--nj "$nj")
+if [ "$te_cmd_given" = true ]; then
+  te_check_launcher
+  te_launch "$sub/scores.log" score_zrc_submission "${opts[@]}" "$sub"
+  [ -f "$sub/scores/termeval/summary.txt" ] && cat "$sub/scores/termeval/summary.txt"
+else
+  "${te_python[@]}" -m termeval.bin.score_zrc_submission "${opts[@]}" "$sub"
+fi

@@ -1,0 +1,106 @@
+"""Score a zrc TDE17 submission: each language's gold data dir and termeval zrc2020 scores
+under scores/termeval/<lang>/, then zrc's scores.json and leaderboard.json. Everything is
+written into a temporary directory beside scores/ and moved into place at the end: a failed
+run leaves the previous scores/ as it was."""
+from __future__ import annotations
+
+import concurrent.futures
+import datetime
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+from termeval.errors import InputError
+from termeval.textio import atomic_write
+from termeval.zrc import gold as zrc_gold
+from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_table
+from termeval.zrc.submission import Submission
+
+
+def _run(argv: list[str]) -> dict | None:
+    """score_tde's zrc2020 stage on `argv` (its options), through the one job protocol."""
+    from termeval import jobs
+    from termeval.bin import score_tde
+    args = score_tde.get_parser().parse_args(argv)
+    return jobs.run(score_tde.stage_of(args), args, args.exp_dir, nj=args.nj, job=args.job,
+                    merge=args.merge, run_id=args.run_id, echo=False)
+
+
+def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0) -> dict:
+    """termeval's zrc2020 scores of one class file against a gold data dir, written to exp_dir
+    (classes/, scores/, details/, units/); returns its scores.json mapping. The one place that
+    runs the zrc2020 benchmark: python -m termeval.bin.score_tde's stage (termeval.jobs), in
+    one process, or as nj jobs in a process pool and a merge."""
+    base = ["--benchmark", "zrc2020", "--bootstrap", str(bootstrap)]
+    files = [data_dir, class_file, exp_dir]
+    if nj == 1:
+        return _run(base + files)
+    from termeval.bin import score_tde
+    args = score_tde.get_parser().parse_args(base + files)
+    score_tde.stage_of(args).prepare(args)          # once, before the jobs (they never prepare)
+    run_id = f"zrc-{os.getpid()}-{time.time_ns()}"
+    with concurrent.futures.ProcessPoolExecutor(max_workers=nj) as pool:
+        for f in [pool.submit(_run, base + ["--nj", str(nj), "--job", str(j), "--run-id", run_id] + files)
+                  for j in range(1, nj + 1)]:
+            f.result()
+    return _run(base + ["--merge", str(nj), "--run-id", run_id] + files)
+
+
+def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: int = 0,
+                     log=sys.stderr) -> tuple[dict[str, dict], dict[str, float], str]:
+    """Score every class file of the submission; returns (termeval scores per language, wall
+    time per language in seconds, the stdout summary)."""
+    golds = {lang: zrc_gold.locate(lang, dataset) for lang in sub.class_files}   # all missing gold first
+    scores_dir = os.path.join(sub.path, "scores")
+    if os.path.lexists(scores_dir) and not os.path.isdir(scores_dir):
+        raise InputError("exists and is not a directory", scores_dir)
+    tmp = tempfile.mkdtemp(prefix=".scores.", dir=sub.path)
+    try:
+        per_lang: dict[str, dict] = {}
+        wall: dict[str, float] = {}
+        for lang, class_file in sub.class_files.items():
+            t = time.time()
+            exp = os.path.join(tmp, "termeval", lang)
+            data = os.path.join(exp, "data")
+            print(f"score_zrc_submission: {lang}: gold from {golds[lang].source}", file=log)
+            zrc_gold.prepare(golds[lang], data)
+            per_lang[lang] = score_language(data, class_file, exp, nj, bootstrap)
+            wall[lang] = time.time() - t
+            print(f"score_zrc_submission: {lang}: scored in {wall[lang]:.1f} s", file=log)
+        with atomic_write(os.path.join(tmp, "scores.json")) as f:
+            f.write(scores_json(per_lang))
+        entry = leaderboard_entry(sub.meta, sub.params, per_lang, datetime.datetime.now())
+        with atomic_write(os.path.join(tmp, "leaderboard.json")) as f:
+            json.dump(entry, f, indent=2, ensure_ascii=False)
+            f.write("\n")
+        table = summary_table(per_lang, wall)
+        record = {"languages": {lang: {"class_file": sub.class_files[lang], "gold_phones": golds[lang].phn,
+                                       "gold_words": golds[lang].wrd, "gold_source": golds[lang].source,
+                                       "wall_time_s": round(wall[lang], 3)} for lang in per_lang},
+                  "skipped_empty": sub.skipped, "nj": nj, "bootstrap": bootstrap,
+                  "benchmark": "zrc2020 (tdev2 definitions), as zrc 0.9.4 tde17",
+                  "warnings": sub.warnings}
+        with atomic_write(os.path.join(tmp, "termeval", "run.json")) as f:
+            json.dump(record, f, indent=1)
+            f.write("\n")
+        with atomic_write(os.path.join(tmp, "termeval", "summary.txt")) as f:
+            f.write(table)
+        _replace(scores_dir, tmp)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return per_lang, wall, table
+
+
+def _replace(dest: str, new: str) -> None:
+    """Put directory `new` in the place of `dest` (an existing dest is moved away first)."""
+    old = None
+    if os.path.lexists(dest):
+        old = tempfile.mkdtemp(prefix=".scores.old.", dir=os.path.dirname(dest))
+        os.rename(dest, os.path.join(old, "scores"))
+    os.rename(new, dest)
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)

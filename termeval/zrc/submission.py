@@ -1,0 +1,239 @@
+"""A zrc TDE17 submission directory, read and checked as zrc (zerospeech-benchmarks 0.9.4) does.
+
+  DIR/<lang>.txt   ZeroSpeech class files, lang in english french mandarin german wolof
+  DIR/meta.yaml    username, submission_id, benchmark_name (tde17), model_info{model_id,
+                   system_description, train_set, gpu_budget}, publication{author_label, authors,
+                   paper_title, paper_url, publication_year, bib_reference, DOI, institution,
+                   team}, open_source, code_url
+  DIR/params.yaml  njobs, quiet (optional; zrc writes the defaults when absent, we do not write)
+
+meta.yaml rules (zrc's MetaFile and its validation): required fields typed as zrc's model
+(benchmark_name one of its names, open_source a boolean, publication_year an integer); errors on
+a string field starting with a `<...>` template placeholder and on a missing or empty
+username, publication.authors, publication.institution, publication.publication_year,
+model_info.system_description or model_info.train_set; warnings on a missing
+publication.paper_title, publication.paper_url, model_info.gpu_budget or code_url.
+Every error is one line `meta.yaml:<line>: <field>: <problem>`.
+"""
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from termeval.class_tokens import class_file_tokens, is_header
+from termeval.errors import InputError
+
+LANGUAGES = ("english", "french", "mandarin", "german", "wolof")
+BENCHMARK_NAMES = ("tde17", "test-tde17")
+META_FIELDS = {
+    "": ("username", "submission_id", "benchmark_name", "model_info", "publication", "open_source", "code_url"),
+    "model_info": ("model_id", "system_description", "train_set", "gpu_budget"),
+    "publication": ("author_label", "authors", "paper_title", "paper_url", "publication_year",
+                    "bib_reference", "DOI", "institution", "team"),
+}
+_TEMPLATE = re.compile(r"<.*>")
+
+
+@dataclass
+class Submission:
+    path: str
+    meta: dict
+    params: dict                      # njobs, quiet (zrc's defaults filled in)
+    class_files: dict[str, str]       # language -> class file, in zrc's language order
+    skipped: list[str] = field(default_factory=list)    # empty class files
+    warnings: list[str] = field(default_factory=list)
+
+
+class MetaErrors(InputError):
+    """Several meta.yaml problems: `lines` are all of them, one line each."""
+
+    def __init__(self, lines: list[str]) -> None:
+        self.lines = lines
+        super().__init__(lines[-1])
+
+    def format(self) -> str:
+        return self.message
+
+
+def _load_yaml(path: str) -> tuple[Any, dict[str, int]]:
+    """The YAML document and the line of each dotted key (for the error lines)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        data = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        raise InputError(f"not valid YAML: {e.problem or e.context}", path,
+                         mark.line + 1 if mark else None) from None
+    except yaml.YAMLError as e:
+        raise InputError(f"not valid YAML: {e}", path) from None
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", path) from None
+    lines: dict[str, int] = {}
+
+    def walk(n: Any, prefix: str) -> None:
+        if isinstance(n, yaml.MappingNode):
+            for k, v in n.value:
+                key = prefix + str(k.value)
+                lines[key] = k.start_mark.line + 1
+                walk(v, key + ".")
+    walk(node, "")
+    return data, lines
+
+
+def check_meta(path: str) -> tuple[dict, list[str]]:
+    """meta.yaml checked with zrc's rules -> (meta, warning lines); MetaErrors lists every error."""
+    if not os.path.isfile(path):
+        raise InputError("missing: a zrc submission needs meta.yaml (zrc submission:init tde17 <dir> "
+                         "writes the template)", path)
+    data, at = _load_yaml(path)
+    if not isinstance(data, dict):
+        raise InputError("expected a mapping of fields (username, benchmark_name, model_info, ...)", path, 1)
+    errors: list[str] = []
+    warnings: list[str] = []
+
+    def where(key: str) -> str:
+        line = at.get(key) or at.get(key.rsplit(".", 1)[0]) if "." in key else at.get(key)
+        return f"{path}:{line}" if line else path
+
+    def err(key: str, msg: str) -> None:
+        errors.append(f"{where(key)}: {key}: {msg}")
+
+    def warn(key: str, msg: str) -> None:
+        warnings.append(f"{where(key)}: {key}: {msg}")
+
+    # the model's types (pydantic would refuse these before any validation rule)
+    for sect in ("model_info", "publication"):
+        if sect not in data or data[sect] is None:
+            err(sect, "missing (a mapping of " + ", ".join(META_FIELDS[sect]) + ")")
+        elif not isinstance(data[sect], dict):
+            err(sect, "expected a mapping")
+    if data.get("benchmark_name") not in BENCHMARK_NAMES:
+        err("benchmark_name", f"expected {' or '.join(BENCHMARK_NAMES)}, got {data.get('benchmark_name')!r}")
+    if not isinstance(data.get("open_source"), bool):
+        err("open_source", f"expected true or false, got {data.get('open_source')!r}")
+    mi = data.get("model_info") if isinstance(data.get("model_info"), dict) else {}
+    pub = data.get("publication") if isinstance(data.get("publication"), dict) else {}
+    year = pub.get("publication_year")
+    if year is not None and (isinstance(year, bool) or not isinstance(year, int)):
+        if not (isinstance(year, str) and year.strip().isdigit()):
+            err("publication.publication_year", f"expected a year (an integer), got {year!r}")
+    # zrc's rules
+    for prefix, obj in (("", data), ("model_info.", mi), ("publication.", pub)):
+        for k, v in obj.items():
+            if isinstance(v, str) and _TEMPLATE.match(v):
+                err(prefix + k, "has value from template")
+    if not _nonempty(data.get("username")):
+        err("username", "required, was not found or empty")
+    if not _nonempty(data.get("code_url")):
+        warn("code_url", "if possible give a URL to the code of the system")
+    for key in ("system_description", "train_set"):
+        if "model_info" in data and not _nonempty(mi.get(key)):
+            err(f"model_info.{key}", "required, was not found or empty")
+    if "model_info" in data and mi.get("gpu_budget") is None:
+        warn("model_info.gpu_budget", "recommended: a GPU budget (GPU training time estimation)")
+    for key in ("authors", "institution"):
+        if "publication" in data and not _nonempty(pub.get(key)):
+            err(f"publication.{key}", "required, was not found or empty")
+    if "publication" in data and year is None:
+        err("publication.publication_year", "required, was not found or empty")
+    for key in ("paper_title", "paper_url"):
+        if "publication" in data and not _nonempty(pub.get(key)):
+            warn(f"publication.{key}", "recommended: the publication's " + key.split("_")[1])
+    if errors:
+        raise MetaErrors(errors)
+    return data, warnings
+
+
+def _nonempty(v: Any) -> bool:
+    return v is not None and len(str(v)) > 0
+
+
+def read_params(path: str) -> dict:
+    """params.yaml (njobs, quiet); zrc's defaults when the file is absent."""
+    params = {"quiet": False, "njobs": 1}
+    if not os.path.isfile(path):
+        return params
+    data, at = _load_yaml(path)
+    if data is None:
+        return params
+    if not isinstance(data, dict):
+        raise InputError("expected a mapping (njobs, quiet)", path, 1)
+    if "njobs" in data:
+        n = data["njobs"]
+        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+            raise InputError(f"njobs: expected an integer >= 1, got {n!r}", path, at.get("njobs"))
+        params["njobs"] = n
+    if "quiet" in data:
+        if not isinstance(data["quiet"], bool):
+            raise InputError(f"quiet: expected true or false, got {data['quiet']!r}", path, at.get("quiet"))
+        params["quiet"] = data["quiet"]
+    return params
+
+
+def check_class_file(path: str) -> bool:
+    """A quick syntax pass over a class file (zrc reads class files only, no pairs): False when
+    empty; an error names the first bad line. File ids and times are checked against the gold
+    later (termeval.classes)."""
+    in_class = False
+    nonblank = False
+    for n, raw, parts in class_file_tokens(path):
+        if not parts:
+            continue
+        nonblank = True
+        if is_header(parts):
+            in_class = True
+            continue
+        if not in_class:
+            raise InputError("expected a ZeroSpeech class file: a `Class <id>` line first, got "
+                             f"'{raw.strip()}'", path, n)
+        if len(parts) != 3:
+            raise InputError(f"expected `<file> <onset> <offset>`, got {len(parts)} fields", path, n)
+        try:
+            on, off = float(parts[1]), float(parts[2])
+        except ValueError:
+            raise InputError(f"onset/offset '{parts[1]} {parts[2]}' are not numbers", path, n) from None
+        if not on < off:
+            raise InputError(f"onset {parts[1]} is not before offset {parts[2]}", path, n)
+    return nonblank
+
+
+def read_submission(path: str, languages: list[str] | None = None) -> Submission:
+    if not os.path.isdir(path):
+        raise InputError("not a directory (a zrc submission directory is expected)", path)
+    scores = os.path.join(path, "scores")
+    if os.path.lexists(scores) and not os.path.isdir(scores):
+        raise InputError("exists and is not a directory (zrc writes its scores there)", scores)
+    meta, warnings = check_meta(os.path.join(path, "meta.yaml"))
+    params = read_params(os.path.join(path, "params.yaml"))
+    present = {}
+    for name in sorted(os.listdir(path)):
+        full = os.path.join(path, name)
+        if not name.endswith(".txt") or not os.path.isfile(full):
+            continue
+        lang = name[:-4]
+        if lang not in LANGUAGES:
+            raise InputError(f"unknown language file: expected {', '.join(l + '.txt' for l in LANGUAGES)}", full)
+        present[lang] = full
+    if languages:
+        for lang in languages:
+            if lang not in LANGUAGES:
+                raise InputError(f"--languages: unknown language '{lang}' (expected {', '.join(LANGUAGES)})")
+            if lang not in present:
+                raise InputError(f"no {lang}.txt in the submission", path)
+    wanted = [l for l in LANGUAGES if l in present and (not languages or l in languages)]
+    class_files, skipped = {}, []
+    for lang in wanted:
+        if check_class_file(present[lang]):
+            class_files[lang] = present[lang]
+        else:
+            skipped.append(lang)
+    if not class_files:
+        raise InputError("no class file to score (none of " + ", ".join(l + ".txt" for l in LANGUAGES)
+                         + " has content)", path)
+    return Submission(path, meta, params, class_files, skipped, warnings)
