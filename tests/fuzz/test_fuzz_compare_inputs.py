@@ -19,7 +19,8 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
-from termeval.bootstrap import cells, folds  # noqa: E402
+from termeval.bootstrap import cells  # noqa: E402
+from termeval.zr2015 import units as folds  # noqa: E402  (zr2015/zr2017 fold tables)
 from termeval.bootstrap.compare import compare, load_system, write_compare  # noqa: E402
 from termeval.bootstrap.engine import UnitStats  # noqa: E402
 from termeval.bootstrap.units import save_units, units_path  # noqa: E402
