@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from termeval.errors import InputError
+
 from termeval.segmentation import compat
 from termeval.segmentation.boundary import boundary_counts, drop_edges, interval_points, micro
 from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_labels
@@ -110,6 +112,11 @@ def _compat_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s:
     rk, pk = scored[ref.utt], scored[pred.utt]
     r = (ref.utt[rk], rf[0][rk], rf[1][rk])
     p = (pred.utt[pk], pf[0][pk], pf[1][pk])
+    for side, (u, _, e) in (("reference", r), ("predicted", p)):
+        empty = np.flatnonzero(compat.lengths(u, e, n)[np.unique(u)] <= 0)
+        if len(empty):    # the script's boolean vector would be empty: it fails (IndexError)
+            raise InputError(f"--compat vqwordseg: utterance {utts.ids[int(np.unique(u)[empty[0]])]}: every "
+                             f"{side} segment ends at frame 0 (eval_segmentation.py fails on it)")
     (rbu, rbp), (pbu, pbp) = compat.boundary_points(r, p, n)
     rb, pb = keys(rbu, rbp), keys(pbu, pbp)
     (tru, trs, tre), (tpu, tps, tpe) = compat.token_segments(r, p, n)

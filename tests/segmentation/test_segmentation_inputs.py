@@ -268,3 +268,16 @@ def test_class_file_fragments_between_utterances_said(toy, root):
         "(segments_outside_utterances in scores.json)"]
     s = json.loads((toy / "exp_cls_out" / "scores" / "scores.json").read_text())
     assert s["segmentation"]["counts"]["token_pred"] == 3 and s["word_token_precision"] == 1.0
+
+
+def test_compat_utterance_whose_segments_all_end_at_frame_0_refused(toy):
+    # eval_segmentation.py marks an end at frame 0 at index -1 of the utterance's boolean vector;
+    # when every segment of an utterance ends there the vector is empty and the script fails:
+    # one error naming the utterance (found by tests/fuzz/test_fuzz_segmentation.py)
+    with pytest.raises(InputError) as e:
+        score(toy, "f1 0 0 1\nf2 0.00 0.40 2\nf2 0.40 0.90 3\n", "--compat", "vqwordseg", name="empty")
+    assert e.value.message == ("--compat vqwordseg: utterance f1: every predicted segment ends at frame 0 "
+                               "(eval_segmentation.py fails on it)")
+    # a zero-length segment at frame 0 beside a real one is kept, as the script keeps it
+    s = score(toy, "f1 0 0 1\nf1 0.00 0.50 1\nf2 0.00 0.40 2\nf2 0.40 0.90 3\n", "--compat", "vqwordseg", name="ok0")
+    assert s["word_boundary_recall"] is not None
