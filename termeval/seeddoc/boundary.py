@@ -20,8 +20,9 @@ def zr_boundary(c: Corpus) -> dict[str, float | None]:
     raw = _points(np.r_[c.f_file, c.f_file], np.r_[c.f_on, c.f_off])
     rf, rt = raw >> SHIFT, raw & ((1 << SHIFT) - 1)
     mask = c.phone_mask
-    pb = _points(np.r_[c.ph_file[mask], c.ph_file[mask]], np.r_[c.ph_on[mask], c.ph_off[mask]])
-    bf, bt = pb >> SHIFT, pb & ((1 << SHIFT) - 1)
+    # phones are sorted and disjoint: onset, offset, onset, ... is sorted within each file
+    bf = np.repeat(c.ph_file[mask], 2)
+    bt = np.stack([c.ph_on[mask], c.ph_off[mask]], 1).ravel()
     near = nearest_edges(bf, bt.astype(np.float64), rf, rt.astype(np.float64), len(c.files), ties="lower")
     ok = ~np.isnan(near)
     ok[ok] = np.abs(near[ok] - rt[ok]) < MS30

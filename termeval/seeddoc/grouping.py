@@ -17,7 +17,11 @@ def _count_by(keys: np.ndarray) -> np.ndarray:
     """For each row, how many rows share its key (keys: 2-D int array)."""
     if not len(keys):
         return np.zeros(0, np.int64)
-    _, inv, cnt = np.unique(keys, axis=0, return_inverse=True, return_counts=True)
+    keys = np.asarray(keys, np.int64)
+    code = keys[:, 0]
+    for j in range(1, keys.shape[1]):                 # rows -> one int64 code (values < 2^31)
+        code = code * (int(keys[:, j].max()) + 1) + keys[:, j]
+    _, inv, cnt = np.unique(code, return_inverse=True, return_counts=True)
     return cnt[inv.reshape(-1)]
 
 

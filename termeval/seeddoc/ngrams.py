@@ -28,6 +28,7 @@ class Levels:
         n = len(lab)
         self.n = n
         lab = np.asarray(lab, np.int64)
+        self.lab = lab
         nlab = int(lab.max()) + 2 if n else 2
         self.ids: list[np.ndarray] = [np.zeros(0, np.int64)]
         cur = lab
@@ -36,7 +37,8 @@ class Levels:
                 key = lab
             else:
                 nxt = np.full(n, nlab - 1, np.int64)          # past the end: a sentinel label
-                nxt[:n - L + 1] = lab[L - 1:]
+                if L <= n:
+                    nxt[:n - L + 1] = lab[L - 1:]
                 key = cur * nlab + nxt
             _, inv = np.unique(key, return_inverse=True)
             cur = inv.reshape(-1).astype(np.int64)
@@ -68,51 +70,89 @@ class GoldPairs:
     n_occ: int                      # |N(lmin..lmax)| in the fold
 
 
+def _runs(eq: np.ndarray) -> np.ndarray:
+    """r[k] = number of consecutive True values of eq starting at k."""
+    n = len(eq)
+    idx = np.where(~eq, np.arange(n), n)
+    nxt = np.minimum.accumulate(idx[::-1])[::-1]          # first False at or after k
+    return nxt - np.arange(n)
+
+
+def self_overlaps(lab: np.ndarray, stretch: np.ndarray, in_fold: np.ndarray, lmin: int,
+                  lmax: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every pair of equal-string occurrences (k, L), (k + d, L), 1 <= d < L, lmin <= L <= lmax,
+    both pause-free in the fold: the string at k..k+d+L-1 has period d, i.e. lab[i] ==
+    lab[i + d] on a run of at least L positions from k. Returned as arrays (k, d, L); such
+    pairs are rare (repeated phones), so they are listed."""
+    n = len(lab)
+    ks, ds, Ls = [], [], []
+    for d in range(1, lmax):
+        if d >= n:
+            break
+        eq = np.zeros(n, bool)
+        eq[:n - d] = lab[:n - d] == lab[d:]
+        r = _runs(eq)
+        lo = max(lmin, d + 1)
+        cand = np.flatnonzero(r >= lo)
+        if not len(cand):
+            continue
+        top = np.minimum(r[cand], lmax)
+        reps = top - lo + 1
+        k = np.repeat(cand, reps)
+        L = np.repeat(top - reps + 1, reps) + (np.arange(reps.sum()) - np.repeat(np.cumsum(reps) - reps, reps))
+        end = k + d + L - 1
+        ok = (end < n)
+        k, L, end = k[ok], L[ok], end[ok]
+        ok = (stretch[k] == stretch[end]) & in_fold[k]
+        ks.append(k[ok]); Ls.append(L[ok]); ds.append(np.full(int(ok.sum()), d, np.int64))
+    cat = (lambda xs: np.concatenate(xs).astype(np.int64) if xs else np.zeros(0, np.int64))
+    return cat(ks), cat(ds), cat(Ls)
+
+
 def gold_pairs(lev: Levels, stretch: np.ndarray, on: np.ndarray, off: np.ndarray,
                in_fold: np.ndarray, group: np.ndarray, lmin: int, lmax: int,
-               overlap: str) -> GoldPairs:
+               overlap: str, lab: np.ndarray | None = None) -> GoldPairs:
     """Y over N(lmin..lmax) of the fold's phones (`in_fold`), pairs only inside a gold group
     (`group` per phone: 0, or the speaker for within scores). overlap = "time" (zr2015-doc:
     spans sharing more than half of either) or "phone" (lrec2014: a shared phone)."""
     n = len(stretch)
+    grouped = bool(len(group)) and int(group.max()) > 0
+    ok_k, ok_d, ok_L = self_overlaps(lev.lab, stretch, in_fold, lmin, lmax)
+    if overlap == "time" and len(ok_k):
+        a, b = ok_k, ok_k + ok_d
+        o = off[a + ok_L - 1] - on[b]
+        hit = 2 * o > np.minimum(off[a + ok_L - 1] - on[a], off[b + ok_L - 1] - on[b])
+        ok_k, ok_d, ok_L = ok_k[hit], ok_d[hit], ok_L[hit]
     ks, Ls, degs, codes = [], [], [], []
     n_occ = 0
     for L in range(lmin, lmax + 1):
         if n < L:
             break
         m = n - L + 1
-        k = np.arange(m)
         valid = in_fold[:m] & (stretch[:m] == stretch[L - 1:])
-        if not valid.any():
+        vk = np.flatnonzero(valid)
+        if not len(vk):
             continue
-        ids = lev.ids[L][:m].astype(np.int64)
-        key = ids * (int(group.max()) + 1 if len(group) else 1) + group[:m]
-        vk = k[valid]
+        ids = lev.ids[L][vk].astype(np.int64)
         n_occ += len(vk)
-        _, inv, cnt = np.unique(key[vk], return_inverse=True, return_counts=True)
-        deg = (cnt[inv.reshape(-1)] - 1).astype(np.int64)
-        pos = np.full(m, -1, np.int64)
-        pos[vk] = np.arange(len(vk))
-        for d in range(1, L):
-            a = vk[vk + d < m]
-            b = a + d
-            same = valid[b] & (ids[a] == ids[b]) & (group[a] == group[b]) & (stretch[a] == stretch[b])
-            if not same.any():
-                continue
-            a, b = a[same], b[same]
-            if overlap == "time":
-                o = off[a + L - 1] - on[b]
-                d1 = off[a + L - 1] - on[a]
-                d2 = off[b + L - 1] - on[b]
-                hit = 2 * o > np.minimum(d1, d2)
-                a, b = a[hit], b[hit]
+        if grouped:
+            _, inv, cnt = np.unique(ids * (int(group.max()) + 1) + group[vk], return_inverse=True,
+                                    return_counts=True)
+            deg = (cnt[inv.reshape(-1)] - 1).astype(np.int64)
+        else:
+            deg = np.bincount(ids, minlength=int(ids.max()) + 1)[ids].astype(np.int64) - 1
+        s = ok_L == L
+        if s.any():
+            pos = np.full(m, -1, np.int64)
+            pos[vk] = np.arange(len(vk))
+            a = ok_k[s]
             np.subtract.at(deg, pos[a], 1)
-            np.subtract.at(deg, pos[b], 1)
+            np.subtract.at(deg, pos[a + ok_d[s]], 1)
         has = deg > 0
         ks.append(vk[has])
         Ls.append(np.full(int(has.sum()), L, np.int64))
         degs.append(deg[has])
-        codes.append(ids[vk[has]] * CODE + L)
+        codes.append(ids[has] * CODE + L)
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return GoldPairs(cat(ks), cat(Ls), cat(degs), cat(codes), n_occ)
 

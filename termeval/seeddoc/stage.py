@@ -45,7 +45,7 @@ class SeedContext:
     @property
     def levels(self) -> Levels:
         if self._levels is None:
-            self._levels = Levels(self.corpus.ph_lab)
+            self._levels = Levels(self.corpus.ph_lab, 20 if self.mode == "zr2015-doc" else 30)
         return self._levels
 
 
