@@ -52,9 +52,10 @@ def _pair_scores(c: Corpus, strings: Strings, lev: Levels, rules: ModeRules, fsi
         counts[pre + "ned_pairs"] = ns.pairs
         flat = ns.flat
     gp = gold_pairs(lev, c.stretch, c.ph_on, c.ph_off, c.phone_mask, ph_group, 3, rules.lmax, rules.overlap)
-    nd = build_nodes(c, strings, key, rules.mode == "zr2015-doc")
-    xs = matching.completed_stats(c, nd, strings, lev, ph_group, 3, rules.lmax, rules.overlap)
-    p, r = matching.scores(xs, matching.gold_stats(gp), rules.weights)
+    nd = build_nodes(c, fsid, key, rules.mode == "zr2015-doc")
+    per_type = rules.weights != "fragments"
+    xs = matching.completed_stats(c, nd, strings, lev, ph_group, 3, rules.lmax, rules.overlap, per_type)
+    p, r = matching.scores(xs, matching.gold_stats(gp, per_type), rules.weights)
     _prf(out, pre + "matching", p, r)
     counts[pre + "matching_complex_nodes"] = int(nd.complex.sum())
     counts[pre + "matching_flat_x"] = int(xs["fx"].sum())
@@ -97,7 +98,7 @@ def score_fold(c: Corpus, strings: Strings, lev: Levels, mode: str, pairs: bool 
     del want_ned
     if others:
         if mode == "zr2015-doc":
-            n = lexicon.zr_counts(c, strings)
+            n = lexicon.zr_counts(c, strings, fsid)
             sc = lexicon.zr_scores(n)
             for fam in ("type", "type_3to20", "token"):
                 _prf(out, fam, sc[f"{fam}_precision"], sc[f"{fam}_recall"])
@@ -105,7 +106,7 @@ def score_fold(c: Corpus, strings: Strings, lev: Levels, mode: str, pairs: bool 
             counts.update(n)
         else:
             out["coverage"] = coverage.lrec_coverage(c)
-            sc, n = lexicon.lrec_scores(c, strings)
+            sc, n = lexicon.lrec_scores(c, strings, fsid)
             for fam in ("type", "token"):
                 _prf(out, fam, sc[f"{fam}_precision"], sc[f"{fam}_recall"])
             b = boundary.lrec_boundary(c)

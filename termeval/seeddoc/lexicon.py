@@ -13,20 +13,16 @@ def _range_keys(k0: np.ndarray, k1: np.ndarray) -> np.ndarray:
     return np.asarray(k0, np.int64) * (1 << 32) + np.asarray(k1, np.int64)
 
 
-def zr_counts(c: Corpus, strings: Strings) -> dict[str, int]:
-    """Counts of §3.6 (type, type_3to20) and §3.7 (token)."""
-    fd = np.unique(strings.ids(c.f_k0, c.f_k1))
+def zr_counts(c: Corpus, strings: Strings, fsid: np.ndarray) -> dict[str, int]:
+    """Counts of §3.6 (type, type_3to20) and §3.7 (token); fsid = string id per fragment."""
     wk = np.unique(_range_keys(c.w_k0, c.w_k1))
     w0, w1 = wk >> 32, wk & ((1 << 32) - 1)
-    tg = np.unique(strings.ids(w0, w1))
+    wsid = strings.ids(w0, w1)
+    fl, wl = c.f_k1 - c.f_k0, w1 - w0
+    fd, tg = np.unique(fsid), np.unique(wsid)
+    fd3 = np.unique(fsid[(fl >= 3) & (fl <= 20)])
+    tg3 = np.unique(wsid[(wl >= 3) & (wl <= 20)])
     fr = np.unique(_range_keys(c.f_k0, c.f_k1))
-    lens = {}                                # string id -> length, for the 3..20 restriction
-    for k0, k1, s in ((c.f_k0, c.f_k1, None), (w0, w1, None)):
-        ids = strings.ids(k0, k1)
-        for i, ln in zip(ids.tolist(), (k1 - k0).tolist()):
-            lens[i] = ln
-    short = lambda ids: np.asarray([3 <= lens[i] <= 20 for i in ids.tolist()], bool) if len(ids) else np.zeros(0, bool)
-    fd3, tg3 = fd[short(fd)], tg[short(tg)]
     return {"type_disc": len(fd), "type_gold": len(tg), "type_hit": len(np.intersect1d(fd, tg)),
             "type3_disc": len(fd3), "type3_gold": len(tg3), "type3_hit": len(np.intersect1d(fd3, tg3)),
             "token_disc": len(fr), "token_gold": len(wk), "token_hit": len(np.intersect1d(fr, wk))}
@@ -44,7 +40,7 @@ def covered(c: Corpus) -> np.ndarray:
     return covered_phones(len(c.ph_on), c.f_k0, c.f_k1)
 
 
-def lrec_scores(c: Corpus, strings: Strings) -> tuple[dict[str, float | None], dict[str, int]]:
+def lrec_scores(c: Corpus, strings: Strings, fsid: np.ndarray) -> tuple[dict[str, float | None], dict[str, int]]:
     """§4.6: Y = distinct word ranges whose first and last phones are covered."""
     cov = covered(c)
     wk = np.unique(_range_keys(c.w_k0, c.w_k1))
@@ -56,8 +52,7 @@ def lrec_scores(c: Corpus, strings: Strings) -> tuple[dict[str, float | None], d
     found = np.isin(yk, fk)                                 # Y tokens found
     out: dict[str, float | None] = {"token_precision": ratio(int(hit.sum()), len(fk)),
                                     "token_recall": ratio(int(found.sum()), len(yk))}
-    xs = strings.ids(c.f_k0, c.f_k1)
-    t, inv = np.unique(xs, return_inverse=True)
+    t, inv = np.unique(fsid, return_inverse=True)
     inv = inv.reshape(-1)
     per_p = np.bincount(inv, weights=hit, minlength=len(t)) / np.bincount(inv, minlength=len(t)) if len(t) else []
     out["type_precision"] = float(np.mean(per_p)) if len(t) else None

@@ -67,8 +67,9 @@ def _valid_pairs(c: Corpus, nd: Nodes, zr: bool) -> np.ndarray:
 
 
 def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: np.ndarray,
-                    lmin: int, lmax: int, rule: str) -> dict[str, np.ndarray]:
-    """Per-type counts of X and X∩Y (see the module doc); `group` = gold group per phone."""
+                    lmin: int, lmax: int, rule: str, per_type: bool = True) -> dict[str, np.ndarray]:
+    """Per-type counts of X and X∩Y (see the module doc); `group` = gold group per phone.
+    per_type False: one row of totals (the fragment weights need no more)."""
     zr = rule == "time"
     text = {}
 
@@ -111,7 +112,7 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
             simple_sets[gi] = set(degx)
             rel = np.asarray(list(degx), np.int64)
             k0 = nd.k0[rep[gi]]
-            tc = lev.type_code(k0 + rel[:, 0], rel[:, 1] - rel[:, 0])
+            tc = lev.type_code(k0 + rel[:, 0], rel[:, 1] - rel[:, 0]) if per_type else np.zeros(len(rel), np.int64)
             n = int(gcnt[gi])
             rows_t.append(tc)
             rows_fx.append(np.full(len(rel), n, np.int64))
@@ -173,17 +174,20 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
                          for i in range(len(codes))], bool)
         in_xy = np.array([g[i] >= 0 and sets.get(int(g[i]), {}).get((int(rel0[i]), int(rel0[i] + L[i])), 0) > 0
                           for i in range(len(codes))], bool)
-        rows_t.append(lev.type_code(k, L))
+        rows_t.append(lev.type_code(k, L) if per_type else np.zeros(len(k), np.int64))
         rows_fx.append((~in_x).astype(np.int64))
         rows_fxy.append(((dxy > 0) & ~in_xy).astype(np.int64))
         rows_mx.append(dx.astype(np.int64))
         rows_mxy.append(dxy)
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
-    return _by_type(cat(rows_t), {"fx": cat(rows_fx), "fxy": cat(rows_fxy), "mx": cat(rows_mx),
+    return _by_type(cat(rows_t) if per_type else None, {"fx": cat(rows_fx), "fxy": cat(rows_fxy), "mx": cat(rows_mx),
                                   "mxy": cat(rows_mxy)})
 
 
-def _by_type(tcode: np.ndarray, cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+def _by_type(tcode: np.ndarray | None, cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Column sums per type code (tcode None: one row of totals)."""
+    if tcode is None:
+        return {"type": np.zeros(1, np.int64), **{k: np.asarray([int(v.sum())], np.int64) for k, v in cols.items()}}
     types, inv = np.unique(tcode, return_inverse=True)
     inv = inv.reshape(-1)
     out = {"type": types}
@@ -192,8 +196,8 @@ def _by_type(tcode: np.ndarray, cols: dict[str, np.ndarray]) -> dict[str, np.nda
     return out
 
 
-def gold_stats(gp: GoldPairs) -> dict[str, np.ndarray]:
-    return _by_type(gp.tcode, {"fy": np.ones(len(gp.k), np.int64), "my": gp.degree})
+def gold_stats(gp: GoldPairs, per_type: bool = True) -> dict[str, np.ndarray]:
+    return _by_type(gp.tcode if per_type else None, {"fy": np.ones(len(gp.k), np.int64), "my": gp.degree})
 
 
 def scores(xs: dict[str, np.ndarray], ys: dict[str, np.ndarray], weights: str) -> tuple[float | None, float | None]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.seeddoc.common import Corpus, Strings, pause_free
+from termeval.seeddoc.common import Corpus, pause_free
 
 
 @dataclass
@@ -49,14 +49,16 @@ def time_overlapping(c: Corpus) -> np.ndarray:
     return out
 
 
-def build_nodes(c: Corpus, strings: Strings, key: np.ndarray, zr: bool) -> Nodes:
-    """Nodes of the fold's fragments; `key` = cluster key of each membership row."""
+def build_nodes(c: Corpus, fsid: np.ndarray, key: np.ndarray, zr: bool) -> Nodes:
+    """Nodes of the fold's fragments (fsid: string id of each); `key` = cluster key of each
+    membership row."""
     nf = len(c.f_k0)
     rk = c.f_k0.astype(np.int64) * (1 << 32) + c.f_k1
     uk, of_frag = np.unique(rk, return_inverse=True)
     of_frag = of_frag.reshape(-1)
     k0, k1 = uk >> 32, uk & ((1 << 32) - 1)
-    sid = strings.ids(k0, k1)
+    sid = np.zeros(len(uk), np.int64)
+    sid[of_frag] = fsid
     nn = len(uk)
     cx = ~pause_free(c, k0, k1) if nn else np.zeros(0, bool)
     # nodes sharing a phone with another node (sorted by k0, then k1)
