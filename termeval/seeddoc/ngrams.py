@@ -115,9 +115,16 @@ def gold_pairs(lev: Levels, stretch: np.ndarray, on: np.ndarray, off: np.ndarray
     """Y over N(lmin..lmax) of the fold's phones (`in_fold`), pairs only inside a gold group
     (`group` per phone: 0, or the speaker for within scores). overlap = "time" (zr2015-doc:
     spans sharing more than half of either) or "phone" (lrec2014: a shared phone)."""
+    # work on the fold's phones only (whole files: a range of the fold is contiguous there too)
+    idx = np.flatnonzero(in_fold)
+    full = len(idx) == len(stretch)
+    if not full:
+        stretch, on, off, group = stretch[idx], on[idx], off[idx], group[idx]
+    lab = lev.lab if full else lev.lab[idx]
     n = len(stretch)
+    in_fold = np.ones(n, bool)
     grouped = bool(len(group)) and int(group.max()) > 0
-    ok_k, ok_d, ok_L = self_overlaps(lev.lab, stretch, in_fold, lmin, lmax)
+    ok_k, ok_d, ok_L = self_overlaps(lab, stretch, in_fold, lmin, lmax)
     if overlap == "time" and len(ok_k):
         a, b = ok_k, ok_k + ok_d
         o = off[a + ok_L - 1] - on[b]
@@ -133,7 +140,7 @@ def gold_pairs(lev: Levels, stretch: np.ndarray, on: np.ndarray, off: np.ndarray
         vk = np.flatnonzero(valid)
         if not len(vk):
             continue
-        ids = lev.ids[L][vk].astype(np.int64)
+        ids = lev.ids[L][vk if full else idx[vk]].astype(np.int64)
         n_occ += len(vk)
         if grouped:
             _, inv, cnt = np.unique(ids * (int(group.max()) + 1) + group[vk], return_inverse=True,
@@ -149,7 +156,7 @@ def gold_pairs(lev: Levels, stretch: np.ndarray, on: np.ndarray, off: np.ndarray
             np.subtract.at(deg, pos[a], 1)
             np.subtract.at(deg, pos[a + ok_d[s]], 1)
         has = deg > 0
-        ks.append(vk[has])
+        ks.append(vk[has] if full else idx[vk[has]])
         Ls.append(np.full(int(has.sum()), L, np.int64))
         degs.append(deg[has])
         codes.append(ids[has] * CODE + L)
