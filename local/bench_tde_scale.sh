@@ -67,15 +67,15 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
   if [[ " $benchmarks " == *" zrc2020 "* ]]; then
     measure "zrc2020, all metrics$tag" \
       steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
-    grep -h 'job 1/1' "$w/exp_zrc2020/log/tde_stats.1.log" | sed 's/^.*: classes/  tde_stats: classes/'
+    grep -h ': classes ' "$w/exp_zrc2020/log/tde_stats.log" | sed 's/^.*: classes/  tde_stats: classes/'
   fi
   if [[ " $benchmarks " == *" zr2017 "* ]]; then
     measure "zr2017 --folds none, all metrics$tag" \
       steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
-    grep -m1 '^prepared' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
-    grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.1.log" | sed 's/^/  /'
+    grep -m1 '^prepared' "$w/exp_zr2017/log/score_tde_folds.log" | sed 's/^/  /'
+    grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.log" | sed 's/^/  /'
     awk '/^within fold/ {n++; t += $4} END {printf "  %d within folds: %.2f s\n", n, t}' \
-      "$w/exp_zr2017/log/score_tde_folds.1.log"
+      "$w/exp_zr2017/log/score_tde_folds.log"
     if [ "$k" -eq 1 ]; then
       grep -E '^cross_(ned_pairs|matching_fscore|grouping_fscore|ned|coverage) ' \
         "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'

@@ -1,30 +1,50 @@
 #!/usr/bin/env bash
-# Score a spoken term discovery class file with the ZeroSpeech term discovery metrics.
+# Score a spoken term discovery class file with the ZeroSpeech term discovery metrics, in one
+# Python process (termeval/bin/score_tde.py; --nj N or --cmd: N jobs and a merge, termeval/jobs.py).
 # zrc2020 (default): the definitions of tdev2 (PyPI zerospeech-tde 2.0.3, today's ZeroSpeech
 # leaderboards), computed exactly but by counting instead of enumerating pairs: NED (+ number
 # of pairs) and coverage -> <exp-dir>/scores/matching; grouping and type P/R/F ->
 # scores/clustering; token and boundary P/R/F -> scores/parsing; all values at full precision
 # plus counts (classes, fragments, discarded fragments by reason) in scores/scores.json;
 # per-class diagnostics in <exp-dir>/details/clusters.txt and the discarded fragments in
-# <exp-dir>/details/discarded.
-# zr2015 / zr2017: the fold-based 2015/2017 challenge tools, handed over to
-# steps/score_tde_folds.sh with the same arguments and options.
-# The classes are prepared (steps/prepare_classes.sh) first unless <exp-dir>/classes was
-# prepared from the same class file (path, size, mtime), data dir and --lenient.
+# <exp-dir>/details/discarded. The classes are prepared into <exp-dir>/classes (as
+# steps/prepare_classes.sh does; counts in scores/prepare) unless it was prepared from a class
+# file with the same content, the same data dir reco2dur content and the same options.
+# zr2015 / zr2017: the fold-based 2015/2017 challenge definitions (bootphon/tde master = zr2015,
+# branch zerospeech2017 = zr2017): matching P/R/F with substring completion, NED, coverage,
+# grouping, type, token and boundary P/R/F per fold, summarised over the cross-speaker and the
+# within-speaker fold sets (cross_<metric>, within_<metric> and _std/_min/_max/_nfolds) in
+# scores/{matching,clustering,parsing}; what the original tool silently dropped or truncated in
+# scores/tde15_input; per-fold values under "folds" in scores.json; the original tool's text
+# files in details/tde15/. The data dir is prepared SIL-less for these:
+#   steps/prepare_gold.sh --format zr --fill-gaps false --sort true <phn> <wrd> <data-dir>
+# The score lines are printed on stdout, progress and logs go to stderr and <exp-dir>/log/
+# (tde_stats.log for zrc2020, score_tde_folds.log for zr2015/zr2017; with jobs <name>.JOB.log and
+# <name>.merge.log). scores/, details/ and units/ are replaced whole by a successful run and left
+# as they were by a failed one; one run at a time per exp dir.
 #
 # Usage: steps/score_tde.sh [options] <data-dir> <class-file> <exp-dir>
 #  e.g.: steps/score_tde.sh --nj 4 data/zr17_mandarin downloads/zr17/kamper_mandarin.class exp/zr17_mandarin/kamper
 #
 # Options:
 #   --benchmark <zrc2020|zr2015|zr2017>   # default zrc2020
-#   --nj <n>                              # default 1; number of jobs, the classes are split
-#                                         # into n ranges of about equal cost
+#   --nj <n>                              # default 1; number of jobs: the classes (zrc2020) or
+#                                         # folds (zr2015/zr2017) are split into n ranges of about
+#                                         # equal cost; 1 without --cmd: one process, no launcher
 #   --cmd <launcher>                      # default $cmd from the environment (cmd.sh), else termeval's
 #                                         # utils/run.pl; e.g. "queue.pl --mem 4G", "slurm.pl"
-#   --folds <auto|...>                    # default auto; zr2015/zr2017 only (score_tde_folds.sh)
-#   --lenient <true|false>                # default false; passed to steps/prepare_classes.sh
-#   --workers <n>                         # default 1; edit-distance threads per job
-#   --end-tolerance <seconds>             # default 0.01; passed to steps/prepare_classes.sh
+#   --lenient <true|false>                # default false; zrc2020: as steps/prepare_classes.sh;
+#                                         # zr2015/zr2017: unknown file ids, duplicate class ids and
+#                                         # fragment lines before the first header handled as the
+#                                         # original did (dropped / last wins / joined), and counted
+#   --end-tolerance <seconds>             # default 0.01; zrc2020: as steps/prepare_classes.sh
+#   --workers <n>                         # default 1; zrc2020: edit-distance threads per job
+#   --folds <prefix|none|auto>            # default auto; zr2015/zr2017: <prefix>.split,
+#                                         # <prefix>.intervals.cross, <prefix>.intervals.within and,
+#                                         # when present, <prefix>.classes; none: whole corpus as one
+#                                         # cross fold, one within fold per speaker; auto: <data-dir>/folds.*
+#   --measures <list>                     # default all; zr2015/zr2017: comma list of
+#                                         # matching,ned,coverage,grouping,token_type,boundary
 #   --bootstrap <n>                       # default 0 (off); resamples for confidence intervals
 #   --seed <s> / --ci <level>             # default 777 / 0.95; seed and level of the intervals
 #   --bootstrap-unit <file|speaker>       # default file; unit of the non-class metrics
@@ -36,6 +56,7 @@ benchmark=zrc2020
 nj=1
 cmd=$te_default_cmd
 folds=auto
+measures=all
 lenient=false
 workers=1
 bootstrap=0
@@ -51,44 +72,59 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
 
 data=$1
 classfile=$2
 dir=$3
 
+# every option and input is checked before anything runs
+te_check_bootstrap
 te_check_choice benchmark "$benchmark" zrc2020 zr2015 zr2017
 te_check_int nj "$nj" 1
 te_check_int workers "$workers" 1
-case "$benchmark" in
-  zr2015|zr2017)
-    exec "$TERMEVAL_ROOT/steps/score_tde_folds.sh" --benchmark "$benchmark" --nj "$nj" --cmd "$cmd" \
-      --folds "$folds" --lenient "$lenient" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" "$data" "$classfile" "$dir" ;;
-esac
-
+te_check_choice lenient "$lenient" true false
+te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
+[[ "$end_tolerance" =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]] \
+  || te_die "--end-tolerance: expected a number of seconds >= 0, got '$end_tolerance'"
+[[ "$measures" =~ ^(all|(matching|ned|coverage|grouping|token_type|boundary)(,(matching|ned|coverage|grouping|token_type|boundary))*)$ ]] \
+  || te_die "--measures: expected all or a comma list of matching,ned,coverage,grouping,token_type,boundary, got '$measures'"
 te_check_dir "data dir" "$data"
-for f in "$data/phones" "$data/words" "$data/reco2dur"; do
-  te_check_file "data dir file" "$f"
-done
-te_check_file "class file" "$classfile"
-te_check_launcher
-te_check_writable "$dir/log"
-
-# Re-prepare unless classes/ was prepared from this very class file (path, size, mtime), data
-# dir and --lenient: a different submission scored into the same exp dir is never mixed up.
-seg=$dir/classes/segments
-stamp="$(readlink -f "$classfile") $(stat -c '%s %Y' "$classfile") $(readlink -f "$data") $(stat -c '%Y' "$data/reco2dur") lenient=$lenient end_tolerance=$end_tolerance"
-if [ ! -f "$seg" ] || [ "$(cat "$dir/classes/.prepared_from" 2>/dev/null)" != "$stamp" ]; then
-  "$TERMEVAL_ROOT/steps/prepare_classes.sh" --lenient "$lenient" --end-tolerance "$end_tolerance" "$data" "$classfile" "$dir"
-  echo "$stamp" > "$dir/classes/.prepared_from"
+case "$benchmark" in
+  zrc2020)
+    for f in "$data/phones" "$data/words" "$data/reco2dur"; do
+      te_check_file "data dir file" "$f"
+    done
+    te_check_file "class file" "$classfile"
+    name=tde_stats ;;
+  *)
+    for f in phones words utt2spk reco2dur; do
+      [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
+    done
+    [ -e "$classfile" ] || te_die "$classfile: no such file"
+    if [ "$folds" != none ] && [ "$folds" != auto ]; then
+      for s in split intervals.cross intervals.within; do
+        [ -f "$folds.$s" ] || te_die "--folds: $folds.$s: no such file (--folds <prefix>|none|auto)"
+      done
+    fi
+    if grep -q -m1 ' SIL$' "$data/phones"; then
+      echo "$0: warning: $data/phones has SIL lines; the $benchmark definitions expect pauses as gaps" \
+           "(prepare with --fill-gaps false), otherwise SIL is scored as a phone" >&2
+    fi
+    name=score_tde_folds ;;
+esac
+if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
+  te_check_launcher
 fi
+te_check_writable "$dir/log"
+te_lock "$dir"
 
-rm -f "$dir"/tde/stats.* 2>/dev/null || true
-mkdir -p "$dir/tde"
-te_launch JOB=1:$nj "$dir/log/tde_stats.JOB.log" tde_stats --nj "$nj" --workers "$workers" "$data" "$dir" JOB
-te_launch "$dir/log/tde_merge.log" tde_merge --nj "$nj" --benchmark "$benchmark" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" "$data" "$dir"
+opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolerance" --workers "$workers"
+      --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
+      --bootstrap-unit "$bootstrap_unit")
+if [ "$benchmark" = zrc2020 ] && { [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; }; then
+  # the jobs read the prepared classes: prepare them once, here
+  te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"
+fi
+te_run_stage "$dir" "$name" score_tde "$nj" "${opts[@]}" "$data" "$classfile" "$dir"
 
-for stage in matching clustering parsing; do
-  sed "s/^/$stage: /" "$dir/scores/$stage" >&2
-done
-echo "$0: scores in $dir/scores, diagnostics in $dir/details" >&2
+echo "$0: $benchmark scores in $dir/scores, details in $dir/details" >&2

@@ -132,7 +132,9 @@ def exp_lock(exp_dir: str) -> Iterator[None]:
     with one line naming the holder. A lock left by a dead process of this host is taken over.
     Nothing is done when the calling shell step already holds it (TERMEVAL_LOCKED)."""
     exp_dir = os.path.abspath(exp_dir)
-    if os.environ.get(LOCK_ENV) == exp_dir:
+    held = os.environ.get(LOCK_ENV)
+    # the shell's te_lock exports the physical path (pwd -P): compare resolved paths
+    if held and (held == exp_dir or os.path.realpath(held) == os.path.realpath(exp_dir)):
         yield
         return
     os.makedirs(exp_dir, exist_ok=True)

@@ -180,8 +180,10 @@ te_run_local() {
   local log=$1 module=$2 rc=0; shift 2
   mkdir -p "$(dirname "$log")"
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; echo "# Started at $(date)"; } > "$log"
-  "${te_python[@]}" -m "termeval.bin.$module" "$@" 2> >(tee -a "$log" >&2) || rc=$?
-  wait $! 2>/dev/null || true
+  # stderr through tee, stdout straight to fd 3 (the caller's stdout); a pipeline, not a process
+  # substitution: its end is waited for (the log is complete before "# Ended") and rc is kept
+  { "${te_python[@]}" -m "termeval.bin.$module" "$@" 2>&1 1>&3 3>&- | tee -a "$log" >&2
+    rc=${PIPESTATUS[0]}; } 3>&1 || true
   echo "# Ended (code $rc) at $(date)" >> "$log"
   return $rc
 }

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.sparse as sp
 
 WHAT = ("purity", "inverse_purity", "homogeneity", "completeness", "v_measure", "nmi", "m2o_accuracy")
 BLOCK = 4_000_000           # resampled cells evaluated at once (memory bound, not the result)
@@ -35,6 +34,7 @@ class Cells:
     visit: np.ndarray | None = None     # clusters counted by the vqwordseg purity (None: all)
 
     def __post_init__(self) -> None:
+        import scipy.sparse as sp   # only where needed: import termeval stays light
         self.X = sp.csr_matrix(self.X, dtype=np.float64)
         self.row, self.col = np.asarray(self.row, np.int64), np.asarray(self.col, np.int64)
 
@@ -46,6 +46,7 @@ class Cells:
 def build(unit: np.ndarray, label: list[str], cluster: list[str], count: np.ndarray, n_units: int) -> Cells:
     """Cells from (unit index, label name, cluster name, count) rows; names sorted, so the
     indices are those of termeval.segmentation.clusters.from_named_cells on the same names."""
+    import scipy.sparse as sp   # only where needed: import termeval stays light
     labels, clusters = sorted(set(label)), sorted(set(cluster))
     li, ci = {x: i for i, x in enumerate(labels)}, {x: i for i, x in enumerate(clusters)}
     r = np.fromiter((li[x] for x in label), np.int64, len(label))
@@ -67,6 +68,7 @@ def _entropy(sizes: np.ndarray, n: np.ndarray) -> np.ndarray:
 
 def _sizes(S: np.ndarray, index: np.ndarray, n: int) -> np.ndarray:
     """(B x n) sums of the cells of each label (or cluster)."""
+    import scipy.sparse as sp   # only where needed: import termeval stays light
     ind = sp.csr_matrix((np.ones(len(index)), (index, np.arange(len(index)))), shape=(n, len(index)))
     return np.asarray((ind @ S.T).T)
 
@@ -123,6 +125,7 @@ def align(a: Cells, b: Cells) -> tuple[Cells, Cells]:
     """Both systems' cells in one cell space (for approximate randomization, which moves a
     unit's cells from one system to the other): labels by name, clusters kept apart (the
     clusters of two systems are unrelated even when their names coincide)."""
+    import scipy.sparse as sp   # only where needed: import termeval stays light
     labels = sorted(set(a.labels) | set(b.labels))
     li = {x: i for i, x in enumerate(labels)}
     clusters = [f"a:{x}" for x in a.clusters] + [f"b:{x}" for x in b.clusters]

@@ -9,18 +9,19 @@ paired tables are the ones whose units are shared by every system on the same da
   segmentation_file, segmentation_phone_file   recordings, for every segmentation metric
                 (cluster metrics from the resampled contingency cells of each system)
   tde15_file    recordings (or speakers) of --benchmark zr2015/zr2017, a fold table
-                (termeval.bootstrap.folds): the cross_/within_ fold means of coverage, token,
+                (termeval.zr2015.units): the cross_/within_ fold means of coverage, token,
                 type and boundary. NED and grouping (over discovered classes, which differ
                 between systems) and matching (no unit table) are not compared.
 Every system is compared with the first one (the baseline): diff = system - baseline.
 """
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from dataclasses import dataclass
+from typing import Any
 
-from termeval.bootstrap import folds
 from termeval.bootstrap.engine import UnitStats, bootstrap_ci, check_paired, paired_test
 from termeval.bootstrap.units import load_units, units_path
 from termeval.errors import InputError
@@ -28,7 +29,15 @@ from termeval.scores import to_json_value
 from termeval.textio import atomic_write
 
 PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file", "tde15_file")
-FOLD_TABLES = ("tde15_file",)       # folds.FoldUnits, not engine.UnitStats
+# Tables that are not engine.UnitStats: name -> the module (of the benchmark that writes them)
+# with load_table, check_paired, bootstrap_ci([table], exact, n, seed, level) and paired_test.
+# Named, not imported: bootstrap/ is the generic engine and imports no benchmark.
+FOLD_TABLES = {"tde15_file": "termeval.zr2015.units"}
+
+
+def _handler(table: str) -> Any:
+    return importlib.import_module(FOLD_TABLES[table])
+
 NOT_COMPARED = {"tde15_file": "cross_/within_ ned and grouping_* are over discovered classes, which differ "
                               "between systems (not paired); matching_* has no unit table"}
 HEADLINE = ("ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore",
@@ -43,7 +52,7 @@ class System:
     name: str
     exp_dir: str
     scores: dict
-    tables: dict[str, UnitStats | folds.FoldUnits]
+    tables: dict[str, Any]     # UnitStats, or a FOLD_TABLES table
 
 
 def load_system(exp_dir: str) -> System:
@@ -54,7 +63,7 @@ def load_system(exp_dir: str) -> System:
         scores = json.load(f)
     if not scores.get("data_id"):
         raise InputError("no data identity in scores.json: re-score the system with this termeval", path)
-    tables = {t: (folds.load_table if t in FOLD_TABLES else load_units)(units_path(exp_dir, t))
+    tables = {t: (_handler(t).load_table if t in FOLD_TABLES else load_units)(units_path(exp_dir, t))
               for t in PAIRED if os.path.isfile(units_path(exp_dir, t))}
     if not tables:
         raise InputError(f"no paired per-unit statistics (units/units.{{{','.join(PAIRED)}}}.npz)",
@@ -92,7 +101,7 @@ def check_same_data(systems: list[System]) -> None:
     for s in systems[1:]:
         for t in base.tables:
             try:
-                (folds.check_paired if t in FOLD_TABLES else check_paired)(s.tables[t], base.tables[t])
+                (_handler(t).check_paired if t in FOLD_TABLES else check_paired)(s.tables[t], base.tables[t])
             except ValueError as e:
                 raise InputError(f"{s.name} and {base.name}: {e}", units_path(s.exp_dir, t)) from None
 
@@ -128,12 +137,12 @@ def compare(systems: list[System], n: int, seed: int, level: float, test: str) -
     for s in systems:
         out["intervals"][s.name] = {}
         for t, us in s.tables.items():
-            out["intervals"][s.name].update(folds.bootstrap_ci([us], us.exact, n, seed, level)
+            out["intervals"][s.name].update(_handler(t).bootstrap_ci([us], us.exact, n, seed, level)
                                             if t in FOLD_TABLES else bootstrap_ci(us, n, seed, level))
     for s in systems[1:]:
         out["diffs"][s.name] = {}
         for t in base.tables:
-            test_fn = folds.paired_test if t in FOLD_TABLES else paired_test
+            test_fn = _handler(t).paired_test if t in FOLD_TABLES else paired_test
             out["diffs"][s.name].update(test_fn(s.tables[t], base.tables[t], n, seed, level, test))
     return out
 

@@ -30,7 +30,6 @@ from dataclasses import dataclass, field
 from typing import Iterator, Mapping, Sequence
 
 import numpy as np
-import scipy.sparse as sp
 
 from termeval.bootstrap.cells import Cells, align
 from termeval.bootstrap import cells
@@ -62,6 +61,7 @@ class UnitStats:
 
     def full(self):
         """The (U x K [+ M]) statistics, sparse when there are cells."""
+        import scipy.sparse as sp   # only where needed: import termeval stays light
         return self.X if self.cells is None else sp.hstack([sp.csr_matrix(self.X), self.cells.X], format="csr")
 
 

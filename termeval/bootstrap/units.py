@@ -14,7 +14,6 @@ import os
 from typing import Iterable, Mapping
 
 import numpy as np
-import scipy.sparse as sp
 
 from termeval.bootstrap.cells import Cells
 from termeval.bootstrap.engine import UnitStats
@@ -50,6 +49,7 @@ def _spec(v):
 
 
 def load_units(path: str) -> UnitStats:
+    import scipy.sparse as sp   # only where needed: import termeval stays light
     if not os.path.isfile(path):
         raise InputError("no per-unit statistics (score the system with this termeval version)", path)
     try:

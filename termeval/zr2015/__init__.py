@@ -9,7 +9,8 @@ Modules, one concern each:
   pairs       within-class pair sets PW(C) and the file-blind overlap sweep (§4.0)
   ned, coverage, matching, grouping, token_type, boundary   one metric family each (§4)
   aggregate   NaN-fold dropping, defaults, per-fold F, mean/std/min/max (§4.8)
-  evaluate    the per-fold driver used by python -m termeval.bin.score_tde_folds
+  evaluate    the per-fold driver (prepare once, score_fold per fold)
+  stage       the scoring run as a termeval.jobs Stage (units = folds); units: bootstrap tables
 
 `mode` is "zr2015" or "zr2017"; it only switches the documented quirks
 (zero-overlap test, segment adjacency tolerance, coverage NaN rule, token lookup failures).

@@ -1,8 +1,8 @@
-"""Per-fold driver of the zr2015/zr2017 evaluation (what python -m termeval.bin.score_tde_folds calls).
+"""Per-fold driver of the zr2015/zr2017 evaluation (what zr2015/stage.py calls).
 
 `prepare` loads everything once (gold data dir, segments, discovered classes with truncation
 and annotation, gold n-gram classes, folds); `score_fold` computes every metric of one fold
-from numpy arrays (python -m termeval.bin.score_tde_folds gives each --nj job its share of the folds).
+from numpy arrays (zr2015/stage.py gives each --nj job its share of the folds).
 """
 from __future__ import annotations
 
@@ -102,7 +102,7 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
 
 def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:
     """Every metric of one fold; with a dict `units`, also the per-unit statistics of the
-    bootstrap (termeval.bootstrap.folds): units["class"] / units["file"] = {column: (ids,
+    bootstrap (termeval.zr2015.units): units["class"] / units["file"] = {column: (ids,
     values)}, global class and file indices."""
     mode = p.mode
     nf = len(p.gold.files)

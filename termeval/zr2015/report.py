@@ -114,3 +114,69 @@ def nan_to_none(x):
     if isinstance(x, float) and math.isnan(x):
         return None
     return x
+
+
+# ----------------------------------------------------------------------------- the run's files
+
+def flatten_counts(counts: dict, prefix: str = "") -> list[tuple[str, int]]:
+    rows = []
+    for k, v in counts.items():
+        if isinstance(v, dict):
+            rows += flatten_counts(v, f"{prefix}{k}_")
+        elif isinstance(v, (int,)) and not isinstance(v, bool):
+            rows.append((f"{prefix}{k}", v))
+    return rows
+
+
+def stage_metrics(values: dict, nfolds: dict, ci: dict | None = None, suffixes=SUFFIXES) -> dict:
+    """{score file: [Metric]}: cross_/within_ metrics with their fold-summary variants."""
+    from termeval.scores import TDE_STAGES, Metric
+    ci = ci or {}
+    out = {}
+    for stage, names in TDE_STAGES.items():
+        metrics = []
+        for k in ("cross", "within"):
+            for m in names:
+                key = f"{k}_{m}"
+                if key not in values:
+                    continue
+                for suf in suffixes:
+                    support = f"{values[key + '_nfolds']}/{nfolds[k]} folds" if suf == "" else ""
+                    metrics.append(Metric(key + suf, values[key + suf], support, ci.get(key) if suf == "" else None))
+        out[stage] = metrics
+    return out
+
+
+def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict, ci: dict,
+                 extra: dict) -> None:
+    """scores/{matching,clustering,parsing,tde15_input}, scores.json and details/tde15/ under
+    `out`. `info`: labels, nsamples, nfolds, counts, nclusters, npairs of the prepared run."""
+    import os
+    from termeval.scores import Metric, write_scores
+    from termeval.textio import atomic_write
+    for stage, metrics in stage_metrics(values, info["nfolds"], ci).items():
+        if metrics:
+            write_scores(out, stage, metrics, benchmark, extra=extra)
+    counts = [Metric(k, v) for k, v in flatten_counts(info["counts"])]
+    counts += [Metric("classes_after_annotation", info["nclusters"]),
+               Metric("pairs_after_annotation", info["npairs"])]
+    write_scores(out, "tde15_input", counts, benchmark)
+    details = os.path.join(out, "details", "tde15")
+    texts = details_text(folds, info["nsamples"], benchmark, info["nclusters"], info["npairs"])
+    for fname, text in texts.items():
+        with atomic_write(os.path.join(details, fname)) as f:
+            f.write(text)
+    version = "VERSION_0.2.1" if benchmark == "zr2015" else "VERSION_0.2.2"
+    with atomic_write(os.path.join(details, version)) as f:
+        f.write("")
+
+
+def summary_lines(result: dict) -> str:
+    """`<score file>: <line>` for the cross_/within_ means (the variants are in the files)."""
+    from termeval.scores import format_line
+    per = stage_metrics(result, _nfolds(result), result.get("ci"), suffixes=("",))
+    return "".join(f"{stage}: {format_line(m)}\n" for stage, ms in per.items() for m in ms)
+
+
+def _nfolds(result: dict) -> dict:
+    return {k: len(result.get("folds", {}).get(k, [])) for k in ("cross", "within")}

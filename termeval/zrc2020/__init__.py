@@ -10,5 +10,6 @@ Exact re-implementation by counting (no pair is ever materialised):
   stats.py        per-shard statistics (a contiguous range of classes) and their merge
   report.py       score files (scores/matching, clustering, parsing) and diagnostics
   testing.py      tiny writers of prepared inputs for tests and benchmarks
-Entry point: steps/score_tde.sh (python -m termeval.bin.tde_stats per job, python -m termeval.bin.tde_merge).
+  stage.py       the scoring run as a termeval.jobs Stage (load, costs, compute, merge, report)
+Entry point: steps/score_tde.sh -> python -m termeval.bin.score_tde.
 """

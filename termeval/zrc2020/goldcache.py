@@ -1,34 +1,36 @@
-"""The parsed gold data dir of a zrc2020 run, kept as one binary file under <exp-dir>/tde.
+"""The parsed gold data dir of a zrc2020 run: parsed once per process, kept on disk per exp dir.
 
-tde_stats parses the text data dir (the expensive part of reading it) and leaves the arrays in
-<exp-dir>/tde/gold.npz; tde_merge loads them instead of parsing the text again. The file
-records the path, size and modification time of the data dir's files and is used only when
-they all still match, so an edited or different data dir is always parsed afresh.
+Parsing the text data dir is the expensive part of reading it. `load` keeps
+  * a process-level memo (the Python API scoring many systems against the same gold in one
+    process parses it once), and
+  * <exp-dir>/tde/gold.npz (the arrays, for later runs and for --nj jobs),
+both keyed on a digest of the CONTENTS of the data dir's files (termeval.tde.content_digest),
+never on paths or modification times: an edited data dir is always parsed afresh, even when
+rewritten with the same size within the same second.
 """
 from __future__ import annotations
 
-import json
 import os
+import zipfile
 
 import numpy as np
 
 from termeval.data import Gold, Tier, load_gold
+from termeval.tde import content_digest
 from termeval.textio import atomic_write
 
 FILES = ("phones", "words", "reco2dur", "utt2spk")
+MEMO_SIZE = 4
+_memo: dict[str, Gold] = {}
 
 
 def stamp(data_dir: str) -> str:
-    """Identity of a data dir for the cache: real path, then size and mtime of each file."""
-    parts = [os.path.realpath(data_dir)]
-    for name in FILES:
-        st = os.stat(os.path.join(data_dir, name))
-        parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
-    return json.dumps(parts)
+    """Identity of a data dir's contents."""
+    return content_digest([os.path.join(data_dir, name) for name in FILES])
 
 
-def save(gold: Gold, path: str) -> None:
-    arrays = {"stamp": np.array(stamp(gold.path)), "files": np.array(gold.files, dtype=str),
+def save(gold: Gold, path: str, key: str | None = None) -> None:
+    arrays = {"stamp": np.array(key or stamp(gold.path)), "files": np.array(gold.files, dtype=str),
               "speaker": np.array(gold.speaker, dtype=str), "duration": gold.duration}
     for tier in ("phones", "words"):
         t = getattr(gold, tier)
@@ -38,19 +40,35 @@ def save(gold: Gold, path: str) -> None:
         np.savez(f, **arrays)
 
 
-def load(data_dir: str, path: str) -> tuple[Gold, bool]:
-    """(the gold of `data_dir`, whether it came from the cache at `path`): cached arrays when
-    the cache matches the data dir, else the parsed text."""
-    if os.path.isfile(path):
+def _read(path: str, key: str, data_dir: str) -> Gold | None:
+    try:
         with np.load(path, allow_pickle=False) as z:
-            if str(z["stamp"]) == stamp(data_dir):
-                files = z["files"].tolist()
-                tiers = {tier: Tier(file=z[f"{tier}_file"], onset=z[f"{tier}_onset"],
-                                    offset=z[f"{tier}_offset"], label=z[f"{tier}_label"],
-                                    labels=z[f"{tier}_labels"].tolist(), starts=z[f"{tier}_starts"])
-                         for tier in ("phones", "words")}
-                return Gold(files=files, file_index={f: i for i, f in enumerate(files)},
-                            phones=tiers["phones"], words=tiers["words"],
-                            speaker=z["speaker"].tolist(), duration=z["duration"],
-                            path=data_dir), True
-    return load_gold(data_dir), False
+            if str(z["stamp"]) != key:
+                return None
+            files = z["files"].tolist()
+            tiers = {tier: Tier(file=z[f"{tier}_file"], onset=z[f"{tier}_onset"],
+                                offset=z[f"{tier}_offset"], label=z[f"{tier}_label"],
+                                labels=z[f"{tier}_labels"].tolist(), starts=z[f"{tier}_starts"])
+                     for tier in ("phones", "words")}
+            return Gold(files=files, file_index={f: i for i, f in enumerate(files)},
+                        phones=tiers["phones"], words=tiers["words"],
+                        speaker=z["speaker"].tolist(), duration=z["duration"], path=data_dir)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None          # a broken cache is rebuilt, never trusted
+
+
+def load(data_dir: str, path: str | None) -> tuple[Gold, str, bool]:
+    """(the gold of `data_dir`, its content key, whether it was parsed from text now). `path`:
+    the exp dir's cache file (None: no cache on disk, the memo only)."""
+    key = stamp(data_dir)
+    gold = _memo.get(key)
+    if gold is not None:
+        return gold, key, False
+    gold = _read(path, key, data_dir) if path and os.path.isfile(path) else None
+    parsed = gold is None
+    if parsed:
+        gold = load_gold(data_dir)
+    while len(_memo) >= MEMO_SIZE:
+        _memo.pop(next(iter(_memo)))
+    _memo[key] = gold
+    return gold, key, parsed

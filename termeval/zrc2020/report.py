@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 import os
 
-from termeval.scores import TDE_STAGES, Metric, fscore, write_scores
+from termeval.scores import TDE_STAGES, Metric, format_line, fscore, write_scores
 from termeval.textio import atomic_write
 
 # the zrc2020 metrics in score-file order: the term discovery stages without matching P/R/F
@@ -26,14 +26,9 @@ def final_scores(m: dict) -> dict:
     return {k: s[k] for k in SCORE_KEYS}
 
 
-def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "zrc2020",
-                 ci: dict | None = None, more: dict | None = None) -> dict:
-    """Score files and diagnostics; `ci` maps metric names to intervals (termeval.bootstrap),
-    `more` adds top-level keys to scores.json (data_id, bootstrap settings)."""
-    s = final_scores(m)
-    c = counts
-    extra = {"counts": c, "discarded": {k[len("fragments_discarded_"):]: v for k, v in c.items()
-                                        if k.startswith("fragments_discarded_")}, **(more or {})}
+def stage_metrics(s: dict, c: dict, ci: dict | None = None) -> dict[str, list[Metric]]:
+    """The lines of scores/{matching,clustering,parsing}: the scores `s`, the counts `c` (for
+    the support text) and the intervals `ci`."""
     ci = ci or {}
     support = {
         "ned": f"{c['ned_pairs']} pairs",
@@ -47,9 +42,26 @@ def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "
         "boundary_precision": f"{c['boundary_hits']} / {c['boundaries_discovered']}",
         "boundary_recall": f"{c['boundary_hits']} / {c['boundaries_gold']}",
     }
-    for stage, names in TDE_STAGES.items():
-        write_scores(exp_dir, stage, [Metric(k, s[k], support.get(k, ""), ci.get(k))
-                                      for k in names if k in s], benchmark, extra)
+    return {stage: [Metric(k, s[k], support.get(k, ""), ci.get(k)) for k in names if k in s]
+            for stage, names in TDE_STAGES.items()}
+
+
+def summary_lines(result: dict) -> str:
+    """`<stage>: <score line>` for every score line, from the scores.json mapping."""
+    per_stage = stage_metrics({k: result.get(k) for k in SCORE_KEYS}, result["counts"], result.get("ci"))
+    return "".join(f"{stage}: {format_line(m)}\n" for stage, ms in per_stage.items() for m in ms)
+
+
+def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "zrc2020",
+                 ci: dict | None = None, more: dict | None = None) -> dict:
+    """Score files and diagnostics; `ci` maps metric names to intervals (termeval.bootstrap),
+    `more` adds top-level keys to scores.json (data_id, bootstrap settings)."""
+    s = final_scores(m)
+    c = counts
+    extra = {"counts": c, "discarded": {k[len("fragments_discarded_"):]: v for k, v in c.items()
+                                        if k.startswith("fragments_discarded_")}, **(more or {})}
+    for stage, metrics in stage_metrics(s, c, ci).items():
+        write_scores(exp_dir, stage, metrics, benchmark, extra)
     details = os.path.join(exp_dir, "details")
     with atomic_write(os.path.join(details, "clusters.txt")) as f:
         f.write("# class-key class-id listed kept mean-ned top-share top-transcription\n")

@@ -10,7 +10,6 @@ number of shards.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -19,7 +18,7 @@ from termeval.data import Classes, Gold
 from termeval.zrc2020 import boundary, coverage, grouping, token_type, units
 from termeval.zrc2020.ned import NedStats, ned_stats
 from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
-from termeval.textio import atomic_write, fmt_time
+from termeval.textio import fmt_time
 
 FRAG_FIELDS = ("file", "onset", "offset", "k0", "k1", "F", "I")
 
@@ -47,14 +46,16 @@ class ShardStats:
     units: dict = field(default_factory=dict)        # per-unit arrays (zrc2020/units.py)
 
 
-def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
-    """Split the classes into nj contiguous ranges of about equal cost (fragments + pairs)."""
+def class_costs(classes: Classes) -> np.ndarray:
+    """Cost of each class for the split into jobs: its fragments plus its pairs (n + n^2/64)."""
     n = np.diff(classes.starts).astype(np.float64)
-    cost = np.cumsum(n + n * n / 64.0)
-    total = cost[-1] if len(cost) else 0.0
-    cuts = [0] + [int(np.searchsorted(cost, total * j / nj, side="right")) for j in range(1, nj)] + [len(n)]
-    cuts = np.maximum.accumulate(np.minimum(cuts, len(n)))
-    return [(int(cuts[j]), int(cuts[j + 1])) for j in range(nj)]
+    return n + n * n / 64.0
+
+
+def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
+    """Split the classes into nj contiguous ranges of about equal cost (termeval.jobs)."""
+    from termeval.jobs import balanced_ranges
+    return balanced_ranges(class_costs(classes), nj)
 
 
 def dedupe_fragments(file, on, off, k0, k1, F, I) -> dict:
@@ -131,34 +132,22 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     return ShardStats(ned, frag, counts, lines, discarded, unit_stats)
 
 
-def write_shard(st: ShardStats, path: str) -> None:
-    """<path>.npz (arrays), <path>.json (counts), <path>.clusters, <path>.discarded."""
+def to_shard(st: ShardStats):
+    """The statistics as a termeval.jobs.Shard (arrays + JSON-able metadata)."""
+    from termeval.jobs import Shard
     arrays = {"frag_" + k: st.frag[k] for k in FRAG_FIELDS}
     arrays["ned_E"] = st.ned.E
     arrays.update({"unit_" + k: v for k, v in st.units.items()})
-    with atomic_write(path + ".npz", "wb") as f:
-        np.savez(f, **arrays)
-    with atomic_write(path + ".json") as f:
-        json.dump({"counts": st.counts, "ned_ones": st.ned.ones, "ned_pairs": st.ned.pairs}, f)
-    with atomic_write(path + ".clusters") as f:
-        f.write("".join(x + "\n" for x in st.clusters))
-    with atomic_write(path + ".discarded") as f:
-        f.write("".join(x + "\n" for x in st.discarded))
+    return Shard({"counts": st.counts, "ned_ones": st.ned.ones, "ned_pairs": st.ned.pairs,
+                  "clusters": st.clusters, "discarded": st.discarded}, arrays)
 
 
-def read_shard(path: str) -> ShardStats:
-    with np.load(path + ".npz", allow_pickle=False) as z:
-        frag = {k: z["frag_" + k] for k in FRAG_FIELDS}
-        E = z["ned_E"]
-        unit_stats = {k[len("unit_"):]: z[k] for k in z.files if k.startswith("unit_")}
-    with open(path + ".json", encoding="utf-8") as f:
-        meta = json.load(f)
-    with open(path + ".clusters", encoding="utf-8") as f:
-        clusters = f.read().splitlines()
-    with open(path + ".discarded", encoding="utf-8") as f:
-        discarded = f.read().splitlines()
-    return ShardStats(NedStats(E, int(meta["ned_ones"]), int(meta["ned_pairs"])), frag,
-                      meta["counts"], clusters, discarded, unit_stats)
+def from_shard(sh) -> ShardStats:
+    """Back from a termeval.jobs.Shard."""
+    a, m = sh.arrays, sh.meta
+    return ShardStats(NedStats(a["ned_E"], int(m["ned_ones"]), int(m["ned_pairs"])),
+                      {k: a["frag_" + k] for k in FRAG_FIELDS}, m["counts"], list(m["clusters"]),
+                      list(m["discarded"]), {k[len("unit_"):]: v for k, v in a.items() if k.startswith("unit_")})
 
 
 def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -> tuple[dict, dict]:

@@ -9,7 +9,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from termeval.bootstrap.folds import EXACT, bootstrap_ci, build, full_values, pack
+from termeval.zr2015.units import EXACT, bootstrap_ci, build, full_values, pack
 from termeval.gold import Options, prepare_zr
 from termeval.zr2015.evaluate import prepare, score_fold
 from termeval.zr2015.report import add_fscores, summarise

@@ -124,9 +124,9 @@ def test_file_starts():
 
 
 @pytest.mark.parametrize("module,args,needle", [
-    ("tde_stats", ["--workers", "0", "d", "e", "1"], "argument --workers: must be a positive integer, got '0'"),
-    ("tde_stats", ["--workers", "abc", "d", "e", "1"], "argument --workers: expected an integer, got 'abc'"),
-    ("tde_stats", ["--nj", "1.5", "d", "e", "1"], "argument --nj: expected an integer"),
+    ("score_tde", ["--workers", "0", "d", "c", "e"], "argument --workers: must be a positive integer, got '0'"),
+    ("score_tde", ["--workers", "abc", "d", "c", "e"], "argument --workers: expected an integer, got 'abc'"),
+    ("score_tde", ["--nj", "1.5", "d", "c", "e"], "argument --nj: expected an integer"),
     ("score_quesst", ["--default-score", "nan", "k", "d", "e"], "argument --default-score: expected a finite number or 'min'"),
     ("score_quesst", ["--p-target", "1", "k", "d", "e"], "argument --p-target: must lie strictly between 0 and 1"),
     ("score_std", ["--tolerance", "-1", "k", "d", "e"], "argument --tolerance: must be >= 0, got '-1'"),
@@ -137,8 +137,9 @@ def test_file_starts():
     ("validate_alignment_dir", ["--boundary-tolerance", "-0.1", "d"], "argument --boundary-tolerance: must be >= 0"),
     ("score_resources", ["--lambda", "2", "k", "e"], "argument --lambda: must lie in [0, 1]"),
     ("score_resources", ["--audio-duration", "0", "k", "e"], "argument --audio-duration: must be > 0"),
-    ("score_tde_folds", ["--job", "0", "d", "c", "e"], "argument --job: must be a positive integer"),
-    ("tde_merge", ["--nj", "-2", "d", "e"], "argument --nj: must be a positive integer"),
+    ("score_tde", ["--job", "0", "d", "c", "e"], "argument --job: must be a positive integer"),
+    ("score_tde", ["--merge", "-2", "d", "c", "e"], "argument --merge: must be a positive integer"),
+    ("score_tde", ["--benchmark", "zr2099", "d", "c", "e"], "argument --benchmark: invalid choice"),
     ("measure_resources", ["--interval", "0", "e", "index", "--", "true"], "argument --interval: must be > 0"),
 ])
 def test_numeric_options_checked_at_parse_time(root, module, args, needle):

@@ -145,3 +145,14 @@ def test_one_run_per_exp_dir(tmp_path, monkeypatch):
     (d / jobs.LOCK_NAME).write_text(f"999999999 {__import__('socket').gethostname()}\n")
     assert jobs.run(SumStage(), args_of([2]), str(d), echo=False)["sum"] == 2
     assert not (d / jobs.LOCK_NAME).exists()
+
+
+def test_lock_held_by_the_shell_through_a_symlinked_path(tmp_path, monkeypatch):
+    """te_lock exports the physical path (pwd -P); the step's Python may be given a symlink."""
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "link").symlink_to(real)
+    (real / jobs.LOCK_NAME).write_text(f"{os.getppid()} {__import__('socket').gethostname()}\n")
+    monkeypatch.setenv(jobs.LOCK_ENV, str(real.resolve()))
+    assert jobs.run(SumStage(), args_of([4]), str(tmp_path / "link" / "exp" / ".."), echo=False)["sum"] == 4
+    assert (real / jobs.LOCK_NAME).exists()          # the shell's lock is left to the shell

@@ -51,27 +51,46 @@ def test_score_tde_outputs_and_nj(root, micro):
 
 
 def test_classes_prepared_only_when_needed(root, micro):
+    """exp/classes is reused only for the same class-file bytes, data dir and options: keyed
+    on content, never on mtime (issue 21: a same-size rewrite in the same second was missed)."""
     exp = micro / "exp"
     args = ("steps/score_tde.sh", str(micro / "data"), str(micro / "x.class"), str(exp))
-    assert sh(root, *args).returncode == 0
+    r = sh(root, *args)
+    assert r.returncode == 0 and " prepared " in r.stderr, r.stderr
     seg = exp / "classes" / "segments"
     before = seg.stat().st_mtime_ns
     r = sh(root, *args)
-    assert r.returncode == 0 and "prepare_classes.sh" not in r.stderr
+    assert r.returncode == 0 and " prepared " not in r.stderr
     assert seg.stat().st_mtime_ns == before
+    # touched, same bytes: still the same preparation
     os.utime(micro / "x.class", ns=(before + 10**9, before + 10**9))
     r = sh(root, *args)
-    assert r.returncode == 0 and "prepare_classes.sh" in r.stderr
+    assert r.returncode == 0 and " prepared " not in r.stderr
+    # rewritten with the same size and the same mtime, other bytes: prepared again
+    cls = micro / "x.class"
+    st = cls.stat()
+    text = cls.read_text()
+    assert "A 0.1 0.3" not in text
+    first = text.splitlines()[1]
+    changed = text.replace(first, first[:-1] + ("1" if first[-1] != "1" else "2"), 1)
+    assert len(changed) == len(text) and changed != text
+    cls.write_text(changed)
+    os.utime(cls, ns=(st.st_atime_ns, st.st_mtime_ns))
+    r = sh(root, *args)
+    assert r.returncode == 0 and " prepared " in r.stderr, r.stderr
+    assert (exp / "classes" / "segments").read_text() != ""
+    cls.write_text(text)
     # a different submission, older than the prepared classes, scored into the same exp dir
     other = micro / "other.class"
     other.write_text("Class 1\nA 0.1 0.3\nA 0.1 0.3\n\n")
     os.utime(other, ns=(before - 10**10, before - 10**10))
     r = sh(root, "steps/score_tde.sh", str(micro / "data"), str(other), str(exp))
-    assert r.returncode == 0 and "prepare_classes.sh" in r.stderr, r.stderr
+    assert r.returncode == 0 and " prepared " in r.stderr, r.stderr
     assert json.loads((exp / "scores" / "scores.json").read_text())["counts"]["fragments"] == 2
+    assert "fragments_read 2" in (exp / "scores" / "prepare").read_text()
     # the same file with another --lenient is prepared again
     r = sh(root, "steps/score_tde.sh", "--lenient", "true", str(micro / "data"), str(other), str(exp))
-    assert r.returncode == 0 and "prepare_classes.sh" in r.stderr
+    assert r.returncode == 0 and " prepared " in r.stderr
 
 
 def test_bad_options_and_inputs(root, micro):
@@ -86,24 +105,61 @@ def test_bad_options_and_inputs(root, micro):
     phones = micro / "data" / "phones"
     phones.write_text(phones.read_text().replace("A 0.1 0.2 b", "A 0.05 0.2 b"))
     r = sh(root, "steps/score_tde.sh", data, cls, str(micro / "e2"))
-    assert r.returncode != 0
-    log = (micro / "e2" / "log" / "tde_stats.1.log").read_text()
+    assert r.returncode != 0 and "phones overlap in file A" in r.stderr and "Traceback" not in r.stderr
+    log = (micro / "e2" / "log" / "tde_stats.log").read_text()
     assert "phones overlap in file A" in log and "Traceback" not in log
+    assert not (micro / "e2" / "scores").exists()
 
 
-def test_dispatch_to_folds_script(root, micro, tmp_path_factory):
-    """--benchmark zr2015/zr2017 hands over to the steps/score_tde_folds.sh of the same install."""
+def test_folds_script_hands_over_to_score_tde(root, micro, tmp_path_factory):
+    """steps/score_tde_folds.sh is steps/score_tde.sh --benchmark zr2015 of the same install."""
     fake = tmp_path_factory.mktemp("install")
-    for name in ("termeval", "tools", "requirements.txt"):
-        os.symlink(os.path.join(root, name), fake / name)
-    shutil.copytree(os.path.join(root, "utils"), fake / "utils")
     (fake / "steps").mkdir()
-    shutil.copy(os.path.join(root, "steps", "score_tde.sh"), fake / "steps")
-    (fake / "steps" / "score_tde_folds.sh").write_text('#!/usr/bin/env bash\necho "FOLDS $*"\n')
-    os.chmod(fake / "steps" / "score_tde_folds.sh", 0o755)
-    args = (str(fake / "steps" / "score_tde.sh"), "--benchmark", "zr2017", "--nj", "3", "--folds", "none",
-            str(micro / "data"), str(micro / "x.class"), str(micro / "e"))
-    r = subprocess.run(["env", "-u", "cmd", *args], cwd=str(micro), capture_output=True, text=True)
+    shutil.copy(os.path.join(root, "steps", "score_tde_folds.sh"), fake / "steps")
+    (fake / "steps" / "score_tde.sh").write_text('#!/usr/bin/env bash\necho "TDE $*"\n')
+    os.chmod(fake / "steps" / "score_tde.sh", 0o755)
+    args = (str(fake / "steps" / "score_tde_folds.sh"), "--benchmark", "zr2017", "--nj", "3", "--folds", "none",
+            "d", "c", "e")
+    r = subprocess.run(args, cwd=str(micro), capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    assert r.stdout.strip() == (f"FOLDS --benchmark zr2017 --nj 3 --cmd {fake}/utils/run.pl --folds none "
-                                f"--lenient false --bootstrap 0 --seed 777 --ci 0.95 --bootstrap-unit file {micro / 'data'} {micro / 'x.class'} {micro / 'e'}")
+    assert r.stdout.strip() == "TDE --benchmark zr2015 --benchmark zr2017 --nj 3 --folds none d c e"
+
+
+def test_stdout_has_the_score_lines_only(root, micro):
+    r = sh(root, "steps/score_tde.sh", str(micro / "data"), str(micro / "x.class"), str(micro / "e"))
+    assert r.returncode == 0, r.stderr
+    expected = [f"{stage}: {line}" for stage in ("matching", "clustering", "parsing")
+                for line in (micro / "e" / "scores" / stage).read_text().splitlines()]
+    assert r.stdout.splitlines() == expected
+    assert "matching: ned 0.175000 [ 10 pairs ]" in r.stdout.splitlines()
+
+
+def test_a_run_owns_its_outputs(root, micro, tmp_path):
+    """zr2017 then zrc2020 into one exp dir: nothing of the zr2017 run is left; a failing run
+    (corrupt data dir) leaves the previous scores as they were."""
+    nosil = micro / "data"           # gaps kept as gaps (write_data_dir): fit for zr2017 too
+    exp = micro / "x"
+    r = sh(root, "steps/score_tde.sh", "--benchmark", "zr2017", "--folds", "none", str(nosil),
+           str(micro / "x.class"), str(exp))
+    assert r.returncode == 0, r.stderr
+    s = json.loads((exp / "scores" / "scores.json").read_text())
+    assert "cross_ned" in s and (exp / "scores" / "tde15_input").is_file() and (exp / "details" / "tde15").is_dir()
+    other = micro / "other.class"
+    other.write_text("Class 1\nA 0.1 0.3\nB 0.1 0.3\n\n")
+    r = sh(root, "steps/score_tde.sh", str(micro / "data"), str(other), str(exp))
+    assert r.returncode == 0, r.stderr
+    s = json.loads((exp / "scores" / "scores.json").read_text())
+    assert s["benchmark"] == "zrc2020" and s["counts"]["fragments"] == 2
+    assert not [k for k in s if k.startswith(("cross_", "within_"))] and "folds" not in s
+    assert sorted(os.listdir(exp / "scores")) == [".summary", "clustering", "matching", "parsing", "prepare",
+                                                  "scores.json"]
+    assert sorted(os.listdir(exp / "details")) == ["clusters.txt", "discarded"]
+    assert sorted(os.listdir(exp / "units")) == ["units.tde_class.npz", "units.tde_file.npz"]
+    before = {p: (exp / "scores" / p).read_bytes() for p in os.listdir(exp / "scores")}
+    bad = tmp_path / "bad"
+    shutil.copytree(micro / "data", bad)
+    (bad / "phones").write_text((bad / "phones").read_text() + "A 0.1 oops b\n")
+    r = sh(root, "steps/score_tde.sh", str(bad), str(micro / "x.class"), str(exp))
+    assert r.returncode == 1 and "error:" in r.stderr and "Traceback" not in r.stderr
+    assert {p: (exp / "scores" / p).read_bytes() for p in os.listdir(exp / "scores")} == before
+    assert not [p for p in os.listdir(exp) if p.startswith(".")]     # no temp dir, no lock left

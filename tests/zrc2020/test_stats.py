@@ -61,12 +61,14 @@ def test_shards_do_not_change_anything(tmp_path):
 
 
 def test_shard_statistics_roundtrip(tmp_path):
-    from termeval.zrc2020.stats import read_shard, write_shard
+    """Shard statistics survive the job protocol's shard file (termeval.jobs) unchanged."""
+    from termeval import jobs
+    from termeval.zrc2020.stats import from_shard, to_shard
     gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
     corpus = Corpus.from_gold(gold)
     shards = [compute_shard(corpus, classes, a, b) for a, b in shard_ranges(classes, 2)]
     for i, sh in enumerate(shards):
-        write_shard(sh, str(tmp_path / f"stats.{i}"))
-    back = [read_shard(str(tmp_path / f"stats.{i}")) for i in range(2)]
+        jobs.save_shard(str(tmp_path / f"stats.{i}.npz"), {"job": i}, to_shard(sh))
+    back = [from_shard(jobs.load_shard(str(tmp_path / f"stats.{i}.npz"), {"job": i})) for i in range(2)]
     assert merge(corpus, back) == merge(corpus, shards)
     assert back[0].clusters == shards[0].clusters

@@ -1,0 +1,187 @@
+"""The zr2015 / zr2017 (bootphon/tde) scoring run as a termeval.jobs Stage.
+
+  load      evaluate.prepare: gold, segments, the class file (its own reader: the original
+            tool's quirks), annotation, gold n-gram classes, folds
+  costs     per fold (cross folds, then within folds): its discovered fragments n, n + n^2/64
+  compute   evaluate.score_fold of folds lo..hi-1, with the per-unit bootstrap statistics
+  merge     the folds of every shard, in fold order (every fold exactly once)
+  report    zr2015/report.py: scores/{matching,clustering,parsing,tde15_input}, scores.json,
+            details/tde15/, units/units.tde15_file.npz (zr2015/units.py) into `out`
+  summary   the cross_/within_ score lines
+"""
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from termeval import jobs
+from termeval.cli import progress
+from termeval.errors import InputError
+
+SETS = ("cross", "within")
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def resolve_folds(folds: str, data_dir: str) -> str:
+    if folds == "auto":
+        prefix = os.path.join(data_dir, "folds")
+        if os.path.isfile(prefix + ".intervals.cross"):
+            return prefix
+        raise InputError("--folds auto: the data dir has no fold files (folds.split, "
+                         "folds.intervals.cross, folds.intervals.within); pass --folds <prefix> "
+                         "(e.g. <challenge-dir>/mandarin) or --folds none", data_dir)
+    return folds
+
+
+@dataclass
+class Context:
+    args: Any
+    prepared: Any                  # evaluate.Prepared
+    measures: tuple
+    units: list                    # (fold set, index in it) of every unit, cross folds first
+    info: dict                     # labels, nsamples, nfolds, counts, nclusters, npairs, unit_ids
+    folds: str                     # resolved --folds
+
+
+class Zr2015Stage:
+    name = "score_tde_folds"
+    outputs = jobs.DEFAULT_OUTPUTS
+
+    def __init__(self, benchmark: str = "zr2015"):
+        self.benchmark = benchmark
+
+    def load(self, args: Any) -> Context:
+        from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare
+        measures = ALL_MEASURES if args.measures == "all" else tuple(args.measures.split(","))
+        bad = set(measures) - set(ALL_MEASURES)
+        if bad:
+            raise InputError(f"--measures: unknown measure(s) {sorted(bad)}; choose from {','.join(ALL_MEASURES)}")
+        if not os.path.exists(args.class_file):
+            raise InputError("no such class file", args.class_file)
+        folds = resolve_folds(args.folds, args.data_dir)
+        p = prepare(args.data_dir, args.class_file, folds, MODE_OF[self.benchmark], log=log)
+        if not args.lenient:
+            cf = p.counts["classfile"]
+            problems = [f"{v} {k.replace('_', ' ')}" for k, v in cf.items() if v and k != "extra_columns"]
+            if problems:
+                raise InputError(f"{'; '.join(problems)} (the original tool silently accepted these; "
+                                 "use --lenient true to score as it did, with counts)", args.class_file)
+        sizes = np.bincount(p.disc.occ_cls, minlength=p.disc.nclasses)
+        info = {"labels": {s: p.foldsets[s].labels for s in SETS},
+                "nsamples": {s: int(sum(f.nlines for f in p.foldsets[s].folds)) for s in SETS},
+                "nfolds": {s: len(p.foldsets[s].folds) for s in SETS},
+                "counts": p.counts, "nclusters": int(np.count_nonzero(sizes)),
+                "npairs": int((sizes * (sizes - 1) // 2).sum()),
+                "unit_ids": {"files": p.gold.files, "speakers": p.gold.speaker, "nclasses": int(p.disc.nclasses)}}
+        info = json.loads(json.dumps(info))        # plain JSON values, as every shard holds them
+        units = [(s, i) for s in SETS for i in range(len(p.foldsets[s].folds))]
+        return Context(args, p, measures, units, info, folds)
+
+    def identity(self, ctx: Context) -> dict:
+        a = ctx.args
+        return {"benchmark": self.benchmark, "folds": ctx.folds, "measures": list(ctx.measures),
+                "nfolds": ctx.info["nfolds"], "fragments": int(len(ctx.prepared.disc)),
+                "nclasses": ctx.info["unit_ids"]["nclasses"], "lenient": bool(a.lenient)}
+
+    def costs(self, ctx: Context) -> np.ndarray:
+        file = np.asarray(ctx.prepared.disc.file)
+        n = np.array([np.isin(file, ctx.prepared.foldsets[s].folds[i].file).sum() for s, i in ctx.units],
+                     np.float64)
+        return n + n * n / 64.0
+
+    def compute(self, ctx: Context, lo: int, hi: int) -> jobs.Shard:
+        from termeval.zr2015.evaluate import score_fold
+        from termeval.zr2015.report import add_fscores
+        from termeval.zr2015.units import pack
+        t0 = time.time()
+        folds: dict = {s: {} for s in SETS}
+        units: dict = {s: {} for s in SETS}
+        for s, i in progress(ctx.units[lo:hi], desc="folds", unit="fold"):
+            t = time.time()
+            u: dict = {}
+            folds[s][str(i)] = add_fscores(score_fold(ctx.prepared, ctx.prepared.foldsets[s].folds[i],
+                                                      ctx.measures, units=u))
+            units[s][str(i)] = pack(u)
+            log(f"{s} fold {i}: {time.time() - t:.2f} s")
+        log(f"folds {lo}..{hi - 1}: {time.time() - t0:.2f} s")
+        # through JSON as a saved shard is: one process and --nj N see the same values
+        return jobs.Shard(json.loads(json.dumps({"folds": folds, "units": units})))
+
+    def merge(self, ctx: Context, shards: list[jobs.Shard]) -> dict:
+        folds, packed = {}, {}
+        for s in SETS:
+            got = {int(i): v for sh in shards for i, v in sh.meta["folds"][s].items()}
+            n = ctx.info["nfolds"][s]
+            if sorted(got) != list(range(n)):
+                raise InputError(f"{s}: job outputs hold folds {sorted(got)}, expected 0..{n - 1}")
+            folds[s] = [got[i] for i in range(n)]
+            packed[s] = {int(i): v for sh in shards for i, v in sh.meta["units"][s].items()}
+        return {"folds": folds, "units": packed}
+
+    def report(self, ctx: Context, merged: dict, out: str) -> dict:
+        from termeval.bootstrap.units import data_identity, units_path
+        from termeval.zr2015.report import summarise, write_report
+        from termeval.zr2015.units import bootstrap_ci, full_values, save_table
+        a, info, folds = ctx.args, ctx.info, merged["folds"]
+        values: dict = {}
+        for s in SETS:
+            values.update(summarise(folds[s], s))
+        tables = self.fold_tables(ctx, merged["units"])
+        ci = bootstrap_ci(tables, values, a.bootstrap, a.seed, a.ci) if a.bootstrap > 0 else {}
+        # the file/speaker table is paired across systems scored on the same data (compare_systems)
+        ftab = tables[1]
+        ftab.exact = {k: values.get(k) for k in full_values(ftab)}
+        save_table(units_path(out, "tde15_file"), ftab)
+        data_id = data_identity(self.data_files(ctx), {"benchmark": self.benchmark, "folds": a.folds == "none",
+                                                       "measures": a.measures})
+        extra = {"folds": folds, "fold_labels": info["labels"], "counts": info["counts"], "data_id": data_id}
+        if a.bootstrap > 0:
+            extra["bootstrap"] = {"n": a.bootstrap, "seed": a.seed, "level": a.ci,
+                                  "unit": a.bootstrap_unit, "class_metrics_unit": "class"}
+        write_report(out, self.benchmark, folds, values, info, ci, extra)
+        c = info["counts"]["disc"]
+        log(f"{self.benchmark}: {c['fragments_kept']}/{c['fragments_in']} fragments kept "
+            f"({c['dropped_unknown_file']} unknown file, {c.get('dropped_outside_split', 0)} outside "
+            f"the split, {c['dropped_no_segment']} in no segment; "
+            f"{c.get('truncated_to_split', 0)} truncated to the split)")
+        with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
+            return json.load(f)
+
+    def summary(self, result: dict) -> str:
+        from termeval.zr2015.report import summary_lines
+        return summary_lines(result)
+
+    def fold_tables(self, ctx: Context, packed_units: dict) -> list:
+        """The unit tables of the fold means (zr2015/units.py): discovered classes (NED,
+        grouping) and files or speakers (the rest); matching has none."""
+        from termeval.zr2015.units import COLUMNS, build
+        ui, nf = ctx.info["unit_ids"], ctx.info["nfolds"]
+        packed = {t: {s: [packed_units[s].get(i, {}).get(t) for i in range(nf[s])] for s in SETS}
+                  for t in COLUMNS}
+        nc = ui["nclasses"]
+        tables = [build("class", "class", [str(c) for c in range(nc)], np.arange(nc), packed["class"],
+                        self.benchmark, keep_empty=False)]
+        if ctx.args.bootstrap_unit == "speaker":
+            ids, owner = np.unique(np.asarray(ui["speakers"], dtype=str), return_inverse=True)
+            tables.append(build("file", "speaker", ids.tolist(), owner.ravel(), packed["file"], self.benchmark))
+        else:
+            tables.append(build("file", "file", ui["files"], np.arange(len(ui["files"])), packed["file"],
+                                self.benchmark))
+        return tables
+
+    def data_files(self, ctx: Context) -> list[str]:
+        """The files the scores depend on besides the submission (for data_id)."""
+        a = ctx.args
+        files = [os.path.join(a.data_dir, f) for f in ("phones", "words", "utt2spk", "reco2dur")]
+        if ctx.folds != "none":
+            files += [f"{ctx.folds}.{s}" for s in ("split", "intervals.cross", "intervals.within", "classes")]
+        return [f for f in files if os.path.isfile(f)]

@@ -1,0 +1,98 @@
+"""zrc2020/stage.py through the job protocol as the Python API calls it (jobs.run with the args of
+bin/score_tde.get_parser()): gold parsed once per process and content, caches keyed on content."""
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from termeval import jobs
+from termeval.bin import score_tde
+from termeval.zrc2020 import goldcache, stage as zstage
+from termeval.zrc2020.testing import write_data_dir
+from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
+
+
+@pytest.fixture()
+def micro(tmp_path):
+    for name, text in (("x.phn", MICRO_PHN), ("x.wrd", MICRO_WRD), ("x.class", MICRO_CLASSES)):
+        (tmp_path / name).write_text(text)
+    write_data_dir(str(tmp_path / "x.phn"), str(tmp_path / "x.wrd"), str(tmp_path / "data"))
+    (tmp_path / "y.class").write_text("Class 1\nA 0.1 0.3\nB 0.1 0.3\n\n")
+    return tmp_path
+
+
+@pytest.fixture()
+def parses(monkeypatch):
+    """The data dirs parsed from text (not from a memo or a cache), in order."""
+    goldcache._memo.clear()
+    zstage._corpus_memo.clear()
+    calls: list[str] = []
+    real = goldcache.load_gold
+    monkeypatch.setattr(goldcache, "load_gold", lambda d: calls.append(d) or real(d))
+    return calls
+
+
+def score(data, cls, exp=None):
+    args = score_tde.get_parser().parse_args([str(data), str(cls), str(exp or "unused")])
+    if exp is None:
+        args.exp_dir = None
+    return jobs.run(score_tde.stage_of(args), args, args.exp_dir, echo=False)
+
+
+def test_many_systems_one_gold_parsed_once(micro, parses, monkeypatch):
+    monkeypatch.chdir(micro)
+    before = sorted(os.listdir(micro))
+    a = score(micro / "data", micro / "x.class")
+    b = score(micro / "data", micro / "y.class")
+    a2 = score(micro / "data", micro / "x.class")
+    assert parses == [str(micro / "data")]
+    assert a["ned"] == 0.175 and a["counts"]["fragments"] == 12 and b["counts"]["fragments"] == 2
+    assert {k: v for k, v in a2.items() if k not in ("stages", "command")} == \
+        {k: v for k, v in a.items() if k not in ("stages", "command")}
+    assert sorted(os.listdir(micro)) == before          # no exp dir: nothing written
+    # same size, same mtime, other bytes: parsed again, other scores
+    phones = micro / "data" / "phones"
+    st, text = phones.stat(), phones.read_text()
+    changed = text.replace("A 0.1 0.2 b", "A 0.1 0.2 c", 1)
+    assert changed != text and len(changed) == len(text)
+    phones.write_text(changed)
+    os.utime(phones, ns=(st.st_atime_ns, st.st_mtime_ns))
+    c = score(micro / "data", micro / "x.class")
+    assert len(parses) == 2 and c["ned"] != a["ned"]
+
+
+def test_exp_dir_caches_are_keyed_on_content(micro, parses):
+    exp = micro / "exp"
+    first = score(micro / "data", micro / "x.class", exp)
+    assert (exp / "tde" / "gold.npz").is_file() and (exp / "tde" / "classes.npz").is_file()
+    goldcache._memo.clear()
+    zstage._corpus_memo.clear()
+    assert score(micro / "data", micro / "x.class", exp)["ned"] == first["ned"]
+    assert len(parses) == 1                              # the second run read tde/gold.npz
+    goldcache._memo.clear()
+    zstage._corpus_memo.clear()
+    phones = micro / "data" / "phones"
+    st, text = phones.stat(), phones.read_text()
+    phones.write_text(text.replace("A 0.1 0.2 b", "A 0.1 0.2 c", 1))
+    os.utime(phones, ns=(st.st_atime_ns, st.st_mtime_ns))
+    changed = score(micro / "data", micro / "x.class", exp)
+    assert len(parses) == 2 and changed["ned"] != first["ned"]
+    assert json.loads((exp / "scores" / "scores.json").read_text())["ned"] == changed["ned"]
+
+
+def test_jobs_refuse_classes_of_another_preparation(micro):
+    exp = micro / "exp"
+    p = score_tde.get_parser()
+    args = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--prepare-only"])
+    score_tde.stage_of(args).prepare(args)
+    for j in (1, 2):
+        a = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--nj", "2", "--job", str(j)])
+        jobs.run_from_args(score_tde.stage_of(a), a)
+    m = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--merge", "2"])
+    assert jobs.run(score_tde.stage_of(m), m, str(exp), merge=2, echo=False)["ned"] == 0.175
+    a = p.parse_args([str(micro / "data"), str(micro / "y.class"), str(exp), "--nj", "2", "--job", "1"])
+    from termeval.errors import InputError
+    with pytest.raises(InputError, match="not prepared from this class file"):
+        jobs.run_from_args(score_tde.stage_of(a), a)
