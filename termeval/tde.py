@@ -25,6 +25,8 @@ BENCHMARKS: dict[str, str] = {
     "zrc2020": "termeval.zrc2020.stage:Zrc2020Stage",
     "zr2015": "termeval.zr2015.stage:Zr2015Stage",
     "zr2017": "termeval.zr2015.stage:Zr2015Stage",
+    "zr2015-doc": "termeval.seeddoc.stage:SeedStage",      # the seed documents' own definitions
+    "lrec2014": "termeval.seeddoc.stage:SeedStage",
 }
 
 STAMP_FILE = ".prepared_from"

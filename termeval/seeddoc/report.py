@@ -118,6 +118,8 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
                         metrics.append(Metric(n + "_std", scores[n + "_std"]))
                         result[n + "_std"] = scores[n + "_std"]
         write_scores(out, stage, metrics, benchmark=mode, extra=extra)
+    if ctx.prepare_counts:
+        write_scores(out, "prepare", [Metric(k, v) for k, v in ctx.prepare_counts.items()], benchmark=None)
     result.update(extra)
     return result
 

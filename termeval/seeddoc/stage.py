@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from termeval import jobs
+from termeval import jobs, tde
 from termeval.data import load_classes, load_gold
 from termeval.errors import InputError
 from termeval.seeddoc.common import Corpus, Strings, build_corpus
@@ -33,6 +33,7 @@ class SeedContext:
     units: list[tuple[int, bool, bool]]   # (fold index or -1 = whole corpus, pairs, others)
     data_dir: str
     class_dir: str
+    prepare_counts: dict
     _strings: Strings | None = None
     _levels: Levels | None = None
 
@@ -59,13 +60,39 @@ class SeedStage:
         self.mode = mode
         self.name = "tde_" + mode.replace("-", "_")
 
+    def prepare(self, args: Any) -> str:
+        """Prepare <exp>/classes if needed (what a step runs once before launching jobs)."""
+        return tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"))[0]
+
+    def _prepare(self, args: Any, class_dir: str) -> None:
+        if getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None:
+            # jobs of one run never prepare (they would race): the step did it
+            if not tde.prepared(class_dir, tde.prepare_stamp(args)):
+                raise InputError("not prepared from this class file and these options "
+                                 "(run python -m termeval.bin.score_tde --prepare-only first)", class_dir)
+        else:
+            self.prepare(args)
+
     def load(self, args: Any) -> SeedContext:
         spec = parse_folds(getattr(args, "folds", "auto") or "auto", self.mode)
         if getattr(args, "bootstrap", 0):
             raise InputError(f"--bootstrap: not available with --benchmark {self.mode}")
-        class_dir = getattr(args, "class_dir", None) or os.path.join(args.exp_dir, "classes")
         gold = load_gold(args.data_dir)
-        classes = load_classes(class_dir, gold)
+        class_dir = getattr(args, "class_dir", None)
+        if class_dir is None and getattr(args, "class_file", None) is not None:
+            if args.exp_dir is None:                     # the Python API without an exp dir
+                with tde.temp_class_dir() as tmp:
+                    tde.prepare_classes(args, tmp, log=False)
+                    classes = load_classes(tmp, gold)
+                    prep = _read_counts(tmp)
+            else:
+                class_dir = os.path.join(args.exp_dir, "classes")
+                self._prepare(args, class_dir)
+        if class_dir is None and getattr(args, "class_file", None) is None:
+            class_dir = os.path.join(args.exp_dir, "classes")
+        if class_dir is not None:
+            classes = load_classes(class_dir, gold)
+            prep = _read_counts(class_dir)
         corpus = build_corpus(gold, classes, self.mode)
         nph = np.bincount(corpus.ph_file, minlength=corpus.nfiles)
         dur = np.bincount(corpus.ph_file, weights=corpus.ph_off - corpus.ph_on, minlength=corpus.nfiles)
@@ -74,7 +101,7 @@ class SeedStage:
             units = [(-1, False, True)] + [(i, True, False) for i in range(len(folds))]
         else:
             units = [(i, True, True) for i in range(len(folds))]
-        return SeedContext(self.mode, corpus, spec, folds, units, args.data_dir, class_dir)
+        return SeedContext(self.mode, corpus, spec, folds, units, args.data_dir, class_dir or "", prep)
 
     def identity(self, ctx: SeedContext) -> dict:
         c = ctx.corpus
@@ -111,6 +138,15 @@ class SeedStage:
 
     def summary(self, result: dict) -> str:
         return summary_lines(result)
+
+
+def _read_counts(class_dir: str) -> dict:
+    """<classes>/counts (`<name> <int>` lines), for scores/prepare; {} when absent."""
+    try:
+        with open(os.path.join(class_dir, "counts"), encoding="utf-8") as f:
+            return {k: int(v) for k, v in (line.split() for line in f if line.strip())}
+    except OSError:
+        return {}
 
 
 def stage_factory(mode: str):
