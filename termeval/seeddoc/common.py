@@ -17,7 +17,6 @@ from termeval.intervals import search
 
 SIL = "SIL"
 MS30 = 30_000                      # 30 ms in µs
-RULES = ("zr2015-doc", "lrec2014")
 
 
 def to_us(t: np.ndarray) -> np.ndarray:

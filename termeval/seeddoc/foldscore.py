@@ -34,15 +34,11 @@ def _pair_scores(c: Corpus, strings: Strings, lev: Levels, rules: ModeRules, fsi
                  within: bool, out: dict, counts: dict, want_ned: bool) -> np.ndarray | None:
     """NED, matching, grouping (all pairs, or same-speaker pairs pooled: §2.9)."""
     pre = "within_" if within else ""
-    fspk = c.speaker[c.f_file]
+    key = _cluster_key(c, within)
     if within:
-        key2 = np.stack([c.m_cls, fspk[c.m_frag]], 1)
-        _, key = np.unique(key2, axis=0, return_inverse=True) if len(key2) else (None, np.zeros(0, np.int64))
-        key = key.reshape(-1)
         ph_group = c.speaker[c.ph_file]
-        f_group = fspk
+        f_group = c.speaker[c.f_file]
     else:
-        key = c.m_cls.astype(np.int64)
         ph_group = np.zeros(len(c.ph_on), np.int64)
         f_group = np.zeros(len(c.f_on), np.int64)
     flat = None
@@ -70,6 +66,23 @@ def _pair_scores(c: Corpus, strings: Strings, lev: Levels, rules: ModeRules, fsi
     return flat
 
 
+def _cluster_key(c: Corpus, within: bool) -> np.ndarray:
+    """Cluster of each membership row; within: (cluster, speaker) numbered (§2.9)."""
+    if not within:
+        return c.m_cls.astype(np.int64)
+    if not len(c.m_cls):
+        return np.zeros(0, np.int64)
+    key2 = np.stack([c.m_cls, c.speaker[c.f_file][c.m_frag]], 1)
+    return np.unique(key2, axis=0, return_inverse=True)[1].reshape(-1)
+
+
+def _ned_only(c: Corpus, strings: Strings, fsid: np.ndarray, within: bool, out: dict, counts: dict) -> None:
+    pre = "within_" if within else ""
+    ns = ned_stats(c, strings, fsid, c.m_frag, _cluster_key(c, within), filter_overlap=False)
+    out[pre + "ned"] = ratio(ns.total, ns.pairs)
+    counts[pre + "ned_pairs"] = ns.pairs
+
+
 def score_fold(c: Corpus, strings: Strings, lev: Levels, mode: str, pairs: bool = True,
                others: bool = True) -> tuple[dict, dict]:
     """(values, counts) of one fold. pairs: NED/matching/grouping keys (+ coverage for
@@ -79,23 +92,14 @@ def score_fold(c: Corpus, strings: Strings, lev: Levels, mode: str, pairs: bool 
     counts: dict = {"fragments": len(c.f_on), "phones": int(c.phone_mask.sum()),
                     "clusters": int(len(np.unique(c.m_cls)))}
     fsid = strings.ids(c.f_k0, c.f_k1)
-    want_ned = others or mode == "zr2015-doc"
-    if pairs:
-        for within in (False, True):
-            _pair_scores(c, strings, lev, rules, fsid, within, out, counts,
-                         want_ned=(mode == "zr2015-doc") or others)
-    elif others:
-        for within in (False, True):
-            pre = "within_" if within else ""
-            if within:
-                key2 = np.stack([c.m_cls, c.speaker[c.f_file][c.m_frag]], 1)
-                key = np.unique(key2, axis=0, return_inverse=True)[1].reshape(-1) if len(key2) else np.zeros(0, np.int64)
-            else:
-                key = c.m_cls.astype(np.int64)
-            ns = ned_stats(c, strings, fsid, c.m_frag, key, filter_overlap=False)
-            out[pre + "ned"] = ratio(ns.total, ns.pairs)
-            counts[pre + "ned_pairs"] = ns.pairs
-    del want_ned
+    # NED (and zr2015-doc coverage) go with the pair keys, except for lrec2014's random batches,
+    # where NED is a whole-corpus key (§2.10): the unit without pairs computes it
+    want_ned = mode == "zr2015-doc" or others
+    for within in (False, True):
+        if pairs:
+            _pair_scores(c, strings, lev, rules, fsid, within, out, counts, want_ned)
+        elif others:
+            _ned_only(c, strings, fsid, within, out, counts)
     if others:
         if mode == "zr2015-doc":
             n = lexicon.zr_counts(c, strings, fsid)

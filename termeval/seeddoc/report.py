@@ -1,7 +1,6 @@
 """Fold aggregation (§2.10) and the score files (§1.1, §1.2) of the seed modes."""
 from __future__ import annotations
 
-import os
 from typing import Any
 
 import numpy as np

@@ -2,7 +2,6 @@
 in ms; words as phone-index spans; classes as (file, onset ms, offset ms)."""
 from __future__ import annotations
 
-import types
 
 from termeval import jobs
 from termeval.seeddoc.stage import SeedStage
@@ -44,4 +43,4 @@ def letters(s: str, ms: int = 50) -> list[tuple[str, int]]:
     return [(x, ms) for x in s]
 
 
-__all__ = ["corpus", "run", "letters", "types"]
+__all__ = ["corpus", "run", "letters"]

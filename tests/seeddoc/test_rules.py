@@ -1,7 +1,6 @@
 """One hand-made case per rule of seed-definitions.md, the value derived by hand here."""
 from __future__ import annotations
 
-import math
 
 import numpy as np
 import pytest
