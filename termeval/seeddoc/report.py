@@ -78,7 +78,7 @@ def aggregate(mode: str, folds: list[dict], with_std: bool) -> tuple[dict, dict]
             f_val = _mean_std(fs)[0]
         f_std = _mean_std(fs)[1]
         out.update({fam + "_precision": p, fam + "_recall": r, fam + "_fscore": f_val})
-        if with_std and len(rows) > 1:
+        if with_std:
             out.update({fam + "_precision_std": ps, fam + "_recall_std": rs, fam + "_fscore_std": f_std})
     for k in names:
         if k.endswith(("_precision", "_recall", "_fscore")):
@@ -86,15 +86,20 @@ def aggregate(mode: str, folds: list[dict], with_std: bool) -> tuple[dict, dict]
         rows = [f["values"][k] for f in folds if k in f["values"]]
         m, s = _mean_std([v for v in rows if v is not None])
         out[k] = m
-        if with_std and len(rows) > 1:
+        if with_std:
             out[k + "_std"] = s
     return out, skipped
 
 
 def report_scores(ctx, merged: list[dict], out: str) -> dict:
     mode, spec = ctx.mode, ctx.spec
-    with_std = spec.kind != "none"
-    scores, skipped = aggregate(mode, merged, with_std)
+    if spec.kind == "random":
+        # unit 0: the keys computed once on the whole corpus (no spread); 1..B: the batches
+        scores, _ = aggregate(mode, merged[:1], False)
+        batch, skipped = aggregate(mode, merged[1:], True)
+        scores.update(batch)
+    else:
+        scores, skipped = aggregate(mode, merged, spec.kind != "none")
     folds = [{"unit": u["unit"], "files": (len(ctx.folds[ctx.units[u["unit"]][0]]) if ctx.units[u["unit"]][0] >= 0
                                              else int(ctx.corpus.nfiles)), **u["values"], "counts": u["counts"]}
              for u in merged]

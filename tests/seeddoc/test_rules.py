@@ -219,3 +219,14 @@ def test_auto_folds():
     assert str(parse_folds("auto", ZR)) == "equal:10"
     assert str(parse_folds("auto", LREC)) == "random:50x0.04:777"
     assert str(parse_folds("random:5x0.1", LREC)) == "random:5x0.1:777"
+
+
+def test_std_keys_per_fold_keys_only(tmp_path):
+    c = corpus({"f0": letters("abcabc"), "f1": letters("abcab")})
+    cl = [[("f0", 0, 150), ("f0", 150, 300), ("f1", 0, 150)]]
+    one = run(tmp_path, ZR, *c, cl, folds="equal:1")
+    assert one["ned_std"] == 0.0 and one["matching_fscore_std"] == 0.0     # one fold: spread 0
+    assert "ned_std" not in run(tmp_path, ZR, *c, cl, folds="none")
+    lr = run(tmp_path, LREC, *c, cl, folds="random:2x0.5:1")
+    assert "matching_precision_std" in lr and "grouping_fscore_std" in lr
+    assert "ned_std" not in lr and "token_precision_std" not in lr and "coverage_std" not in lr
