@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.seeddoc.common import Corpus, ratio
-from termeval.seeddoc.pairs import interval_pairs, multi_cluster_pairs, same_key_rows
+from termeval.seeddoc.pairs import interval_pairs, multi_cluster_pairs, row_of, same_key_rows
 
 
 def _count_by(keys: np.ndarray) -> np.ndarray:
@@ -56,11 +56,8 @@ def grouping_degrees(c: Corpus, fsid: np.ndarray, m_frag: np.ndarray, m_key: np.
     # overlapping same-string pairs inside a cluster are not gold
     pi, kk = same_key_rows(ov, m_frag, m_key)
     if len(pi):
-        row = {(f, k): i for i, (f, k) in enumerate(zip(m_frag.tolist(), m_key.tolist()))}
-        for p, k in zip(pi.tolist(), kk.tolist()):
-            a, b = ov[p]
-            dxy_row[row[(int(a), k)]] -= 1
-            dxy_row[row[(int(b), k)]] -= 1
+        np.subtract.at(dxy_row, row_of(m_frag, m_key, ov[pi, 0], kk), 1)
+        np.subtract.at(dxy_row, row_of(m_frag, m_key, ov[pi, 1], kk), 1)
     dx = np.bincount(m_frag, weights=dx_row, minlength=nf).astype(np.int64)
     dxy = np.bincount(m_frag, weights=dxy_row, minlength=nf).astype(np.int64)
     # a partner in k >= 2 shared clusters is one partner

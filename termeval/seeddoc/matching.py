@@ -20,6 +20,7 @@ from termeval.seeddoc.common import Corpus, Strings, ratio
 from termeval.seeddoc.completion import template
 from termeval.seeddoc.ngrams import CODE, GoldPairs, Levels, range_code
 from termeval.seeddoc.nodes import Nodes
+from termeval.seeddoc.pairs import group_cross
 
 
 def _span_overlap(c: Corpus, ua: np.ndarray, la: np.ndarray, ub: np.ndarray, lb: np.ndarray,
@@ -37,33 +38,30 @@ def _span_overlap(c: Corpus, ua: np.ndarray, la: np.ndarray, ub: np.ndarray, lb:
 def _valid_pairs(c: Corpus, nd: Nodes, zr: bool) -> np.ndarray:
     """Distinct node pairs (a, b), a < b, at least one complex, linked by a discovered pair
     (same cluster key; zr2015-doc: the two fragments do not overlap, §3.1)."""
-    if not nd.complex.any():
+    if not nd.complex.any() or not len(nd.m_key):
         return np.zeros((0, 2), np.int64)
     order = np.lexsort((nd.m_frag, nd.m_key))
     key, frag = nd.m_key[order], nd.m_frag[order]
-    node = nd.of_frag[frag]
-    starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1], True])
-    out = []
-    for a, b in zip(starts[:-1].tolist(), starts[1:].tolist()):
-        nds = node[a:b]
-        cx = nd.complex[nds]
-        if not cx.any() or b - a < 2:
-            continue
-        fx = frag[a:b][cx]
-        fy = frag[a:b]
-        X, Y = np.meshgrid(fx, fy, indexing="ij")
-        X, Y = X.ravel(), Y.ravel()
-        ok = nd.of_frag[X] != nd.of_frag[Y]
-        if zr:
-            same = c.f_file[X] == c.f_file[Y]
-            o = np.minimum(c.f_off[X], c.f_off[Y]) - np.maximum(c.f_on[X], c.f_on[Y])
-            dmin = np.minimum(c.f_off[X] - c.f_on[X], c.f_off[Y] - c.f_on[Y])
-            ok &= ~(same & (2 * o > dmin))
-        na, nb = nd.of_frag[X[ok]], nd.of_frag[Y[ok]]
-        out.append(np.stack([np.minimum(na, nb), np.maximum(na, nb)], 1))
-    if not out:
+    new = np.r_[True, key[1:] != key[:-1]]
+    gid = np.cumsum(new) - 1
+    gstart = np.flatnonzero(new)
+    gsize = np.diff(np.r_[gstart, len(key)])
+    row_start, row_size = gstart[gid], gsize[gid]
+    rows = np.flatnonzero(nd.complex[nd.of_frag[frag]] & (row_size > 1))
+    r, o = group_cross(row_start, row_size, rows)
+    X, Y = frag[r], frag[o]
+    ok = nd.of_frag[X] != nd.of_frag[Y]
+    if zr:
+        same = c.f_file[X] == c.f_file[Y]
+        ov = np.minimum(c.f_off[X], c.f_off[Y]) - np.maximum(c.f_on[X], c.f_on[Y])
+        dmin = np.minimum(c.f_off[X] - c.f_on[X], c.f_off[Y] - c.f_on[Y])
+        ok &= ~(same & (2 * ov > dmin))
+    na, nb = nd.of_frag[X[ok]], nd.of_frag[Y[ok]]
+    if not len(na):
         return np.zeros((0, 2), np.int64)
-    return np.unique(np.concatenate(out), axis=0)
+    nn = len(nd.k0)
+    code = np.unique(np.minimum(na, nb).astype(np.int64) * nn + np.maximum(na, nb))
+    return np.stack([code // nn, code % nn], 1)
 
 
 def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: np.ndarray,

@@ -12,7 +12,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cdist
 
 from termeval.seeddoc.common import Corpus, Strings
-from termeval.seeddoc.pairs import interval_pairs, multi_cluster_pairs, same_key_rows
+from termeval.seeddoc.pairs import interval_pairs, multi_cluster_pairs, row_of, same_key_rows
 
 
 @dataclass
@@ -44,31 +44,28 @@ def time_overlap(c: Corpus, x: np.ndarray, y: np.ndarray) -> np.ndarray:
 def ned_stats(c: Corpus, strings: Strings, fsid: np.ndarray, m_frag: np.ndarray, m_key: np.ndarray,
               filter_overlap: bool) -> NedStats:
     nf = len(c.f_on)
-    flat_count = np.zeros(len(m_frag), np.int64)      # partners per membership row
-    total, npairs = 0.0, 0
-    order = np.lexsort((fsid[m_frag], m_key))
-    mf, mk = m_frag[order], m_key[order]
-    ms = fsid[mf]
-    cut = np.flatnonzero(np.r_[True, mk[1:] != mk[:-1], True])
+    m_key = np.asarray(m_key, np.int64)
+    size = np.bincount(m_key) if len(m_key) else np.zeros(0, np.int64)
+    flat_count = (size[m_key] - 1) if len(m_key) else np.zeros(0, np.int64)   # partners per row
+    npairs = int((size * (size - 1) // 2).sum())
+    total = 0.0
     texts: dict[int, str] = {}
-    for lo, hi in zip(cut[:-1].tolist(), cut[1:].tolist()):
-        n = hi - lo
-        flat_count[order[lo:hi]] = n - 1
-        if n < 2:
-            continue
-        npairs += n * (n - 1) // 2
-        u, cnt = np.unique(ms[lo:hi], return_counts=True)
-        if len(u) < 2:
-            continue
-        for s in u.tolist():
-            if s not in texts:
-                texts[s] = _as_text(strings, np.asarray([s]))[0]
-        tx = [texts[s] for s in u.tolist()]
-        dist = cdist(tx, tx, scorer=Levenshtein.distance, dtype=np.int64)
-        ln = np.asarray([len(t) for t in tx], np.float64)
-        ned = dist / np.maximum(ln[:, None], ln[None, :])
-        w = cnt.astype(np.float64)
-        total += float((w[:, None] * w[None, :] * ned).sum()) / 2
+    # (cluster, string) groups; only clusters holding two strings or more have ned > 0
+    if len(m_key):
+        ms = fsid[m_frag].astype(np.int64)
+        code = m_key * (int(ms.max()) + 1) + ms
+        u, cnt = np.unique(code, return_counts=True)
+        gk, gs = u // (int(ms.max()) + 1), u % (int(ms.max()) + 1)
+        multi = np.bincount(gk, minlength=len(size))[gk] >= 2
+        gk, gs, cnt = gk[multi], gs[multi], cnt[multi]
+        cut = np.flatnonzero(np.r_[True, gk[1:] != gk[:-1], True])
+        for lo, hi in zip(cut[:-1].tolist(), cut[1:].tolist()):
+            tx = [_txt(texts, strings, s) for s in gs[lo:hi].tolist()]
+            dist = cdist(tx, tx, scorer=Levenshtein.distance, dtype=np.int64)
+            ln = np.asarray([len(t) for t in tx], np.float64)
+            ned = dist / np.maximum(ln[:, None], ln[None, :])
+            w = cnt[lo:hi].astype(np.float64)
+            total += float((w[:, None] * w[None, :] * ned).sum()) / 2
     # overlapping pairs of one cluster are not pairs (zr2015-doc)
     if filter_overlap and nf:
         ov = interval_pairs(c.f_file, c.f_on, c.f_off)
@@ -76,21 +73,17 @@ def ned_stats(c: Corpus, strings: Strings, fsid: np.ndarray, m_frag: np.ndarray,
         pi, kk = same_key_rows(ov, m_frag, m_key)
         if len(pi):
             x, y = ov[pi, 0], ov[pi, 1]
-            for a, b in zip(x.tolist(), y.tolist()):
-                total -= ned_of(_txt(texts, strings, fsid[a]), _txt(texts, strings, fsid[b]))
+            total -= _ned_sum(texts, strings, fsid[x], fsid[y], np.ones(len(x), np.int64))
             npairs -= len(pi)
             # the rows (fragment, key) lose one partner each
-            row = _row_index(m_frag, m_key)
-            for a, b, k in zip(x.tolist(), y.tolist(), kk.tolist()):
-                flat_count[row[(a, k)]] -= 1
-                flat_count[row[(b, k)]] -= 1
+            np.subtract.at(flat_count, row_of(m_frag, m_key, x, kk), 1)
+            np.subtract.at(flat_count, row_of(m_frag, m_key, y, kk), 1)
     # pairs in k >= 2 clusters counted k times; overlapping ones were removed k times already
     mp, mk2 = multi_cluster_pairs(m_frag, m_key)
     if len(mp):
         keep = ~time_overlap(c, mp[:, 0], mp[:, 1]) if filter_overlap else np.ones(len(mp), bool)
-        for (a, b), k in zip(mp[keep].tolist(), mk2[keep].tolist()):
-            total -= (k - 1) * ned_of(_txt(texts, strings, fsid[a]), _txt(texts, strings, fsid[b]))
-            npairs -= k - 1
+        total -= _ned_sum(texts, strings, fsid[mp[keep, 0]], fsid[mp[keep, 1]], mk2[keep] - 1)
+        npairs -= int((mk2[keep] - 1).sum())
     flat = np.zeros(nf, bool)
     flat[m_frag[flat_count > 0]] = True
     return NedStats(total, npairs, flat)
@@ -103,5 +96,13 @@ def _txt(texts: dict, strings: Strings, s) -> str:
     return texts[s]
 
 
-def _row_index(m_frag: np.ndarray, m_key: np.ndarray) -> dict:
-    return {(f, k): i for i, (f, k) in enumerate(zip(m_frag.tolist(), m_key.tolist()))}
+def _ned_sum(texts: dict, strings: Strings, sa: np.ndarray, sb: np.ndarray, weight: np.ndarray) -> float:
+    """Σ weight · ned over pairs of string ids, one edit distance per distinct string pair."""
+    if not len(sa):
+        return 0.0
+    lo, hi = np.minimum(sa, sb).astype(np.int64), np.maximum(sa, sb).astype(np.int64)
+    big = int(hi.max()) + 1
+    u, inv = np.unique(lo * big + hi, return_inverse=True)
+    w = np.bincount(inv.reshape(-1), weights=weight, minlength=len(u))
+    return float(sum(wi * ned_of(_txt(texts, strings, a), _txt(texts, strings, b))
+                     for wi, a, b in zip(w.tolist(), (u // big).tolist(), (u % big).tolist()) if a != b))

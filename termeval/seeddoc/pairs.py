@@ -60,19 +60,38 @@ def multi_cluster_pairs(m_frag: np.ndarray, m_key: np.ndarray) -> tuple[np.ndarr
 
 
 def same_key_rows(pairs: np.ndarray, m_frag: np.ndarray, m_key: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """For fragment pairs, the cluster keys they share: rows (pair index, key)."""
-    if not len(pairs):
+    """For fragment pairs, the cluster keys they share: rows (pair index, key). Vectorised:
+    each pair is expanded over the keys of its first fragment, and (second fragment, key) is
+    looked up among the membership rows."""
+    if not len(pairs) or not len(m_frag):
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    order = np.argsort(m_frag, kind="stable")
-    mf, mk = m_frag[order], m_key[order]
-    starts = np.searchsorted(mf, np.arange(int(max(pairs.max(), mf.max() if len(mf) else 0)) + 2))
-    pi, kk = [], []
-    for p, (x, y) in enumerate(pairs.tolist()):
-        kx = mk[starts[x]:starts[x + 1]]
-        if not len(kx):
-            continue
-        ky = mk[starts[y]:starts[y + 1]]
-        common = np.intersect1d(kx, ky)
-        pi.extend([p] * len(common))
-        kk.extend(common.tolist())
-    return np.asarray(pi, np.int64), np.asarray(kk, np.int64)
+    nkey = int(m_key.max()) + 1
+    code = np.unique(m_frag.astype(np.int64) * nkey + m_key)          # sorted membership codes
+    cf = code // nkey
+    starts = np.searchsorted(cf, np.arange(int(max(pairs.max(), cf.max())) + 2))
+    x, y = pairs[:, 0], pairs[:, 1]
+    cnt = starts[x + 1] - starts[x]
+    pi = np.repeat(np.arange(len(pairs)), cnt)
+    off = np.arange(int(cnt.sum())) - np.repeat(np.cumsum(cnt) - cnt, cnt)
+    kx = code[np.repeat(starts[x], cnt) + off] % nkey
+    want = y[pi].astype(np.int64) * nkey + kx
+    pos = np.minimum(np.searchsorted(code, want), len(code) - 1)
+    hit = code[pos] == want
+    return pi[hit], kx[hit]
+
+
+def group_cross(group_start: np.ndarray, group_size: np.ndarray, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """For rows (indices into an array sorted by group), pair each row with every index of its
+    group: returns (row, other index) arrays, sum of group sizes long."""
+    n = group_size[rows]
+    r = np.repeat(rows, n)
+    off = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
+    return r, np.repeat(group_start[rows], n) + off
+
+
+def row_of(m_frag: np.ndarray, m_key: np.ndarray, frag: np.ndarray, key: np.ndarray) -> np.ndarray:
+    """Index of the membership row (frag, key) of each query (every query must exist)."""
+    nkey = int(max(m_key.max(), np.max(key, initial=0))) + 1
+    code = m_frag.astype(np.int64) * nkey + m_key
+    order = np.argsort(code, kind="stable")
+    return order[np.searchsorted(code[order], np.asarray(frag, np.int64) * nkey + key)]
