@@ -44,6 +44,9 @@
 #                                         # fragment lines before the first header handled as the
 #                                         # original did (dropped / last wins / joined), and counted
 #   --end-tolerance <seconds>             # default 0.01; zrc2020: as steps/prepare_classes.sh
+#   --pairs-clustering <pairs|components> # default pairs; zrc2020, zr2015-doc, lrec2014 with a pairs
+#                                         # file: one class per pair, or its connected components as
+#                                         # classes (as steps/prepare_classes.sh)
 #   --workers <n>                         # default 1; zrc2020: edit-distance threads per job
 #   --folds <prefix|none|auto>            # default auto; zr2015/zr2017: <prefix>.split,
 #                                         # <prefix>.intervals.cross, <prefix>.intervals.within and,
@@ -72,6 +75,7 @@ seed=777
 ci=0.95
 bootstrap_unit=file
 end_tolerance=0.01
+pairs_clustering=pairs
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -92,6 +96,7 @@ te_check_int nj "$nj" 1
 te_check_int workers "$workers" 1
 te_check_choice lenient "$lenient" true false
 te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
+te_check_choice pairs-clustering "$pairs_clustering" pairs components
 [[ "$end_tolerance" =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]] \
   || te_die "--end-tolerance: expected a number of seconds >= 0, got '$end_tolerance'"
 [[ "$measures" =~ ^(all|(matching|ned|coverage|grouping|token_type|boundary)(,(matching|ned|coverage|grouping|token_type|boundary))*)$ ]] \
@@ -141,6 +146,7 @@ te_check_writable "$dir/log"
 te_lock "$dir"
 
 opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolerance" --workers "$workers"
+      --pairs-clustering "$pairs_clustering"
       --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
       --bootstrap-unit "$bootstrap_unit")
 if [[ "$benchmark" =~ ^(zrc2020|zr2015-doc|lrec2014)$ ]] && { [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; }; then

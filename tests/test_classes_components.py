@@ -62,3 +62,14 @@ def test_step_refuses_an_unknown_choice(tmp_path, root):
     r = subprocess.run([os.path.join(root, "steps/prepare_classes.sh"), "--pairs-clustering", "graph",
                         data, pairs, str(tmp_path / "exp")], capture_output=True, text=True)
     assert r.returncode != 0 and "pairs-clustering" in r.stderr
+
+
+def test_score_tde_prepares_components(tmp_path):
+    from termeval.bin import score_tde
+    data, pairs = write(tmp_path, PAIRS)
+    for f in ("phones", "words"):
+        (tmp_path / "data" / f).write_text("a 0 5 x\na 5 10 y\nb 0 10 x\nc 0 10 y\n")
+    (tmp_path / "data" / "utt2spk").write_text("a a\nb b\nc c\n")
+    score_tde.main(["--benchmark", "lrec2014", "--folds", "none", "--pairs-clustering", "components",
+                    data, pairs, str(tmp_path / "exp")])
+    assert [n for n, _ in classes_of(str(tmp_path / "exp"))] == ["1", "2"]

@@ -35,6 +35,9 @@ def get_parser() -> argparse.ArgumentParser:
                         "accept what the original tool silently accepted, with counts (default false)")
     p.add_argument("--end-tolerance", type=nonneg_float, default=0.01,
                    help="zrc2020: fragments ending at most this far past their file's end are clipped (default 0.01)")
+    p.add_argument("--pairs-clustering", choices=("pairs", "components"), default="pairs",
+                   help="zrc2020, zr2015-doc, lrec2014 with a pairs file: one class per pair (default) or "
+                        "the connected components of the pairs as classes (as steps/prepare_classes.sh)")
     p.add_argument("--workers", type=positive_int, default=1, help="zrc2020: edit-distance threads (default 1)")
     p.add_argument("--folds", default="auto",
                    help="zr2015/zr2017: <prefix> of .split/.intervals.cross/.intervals.within[/.classes], "
