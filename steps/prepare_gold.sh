@@ -10,7 +10,7 @@
 #
 # Usage: steps/prepare_gold.sh [options] --format zr <phn> <wrd> <data-dir>
 #        steps/prepare_gold.sh [options] --format ctm [--phones-txt F] [--segments F] <phone-ctm> <word-ctm|-> <data-dir>
-#        steps/prepare_gold.sh [options] --format textgrid <textgrid-dir> <data-dir>
+#        steps/prepare_gold.sh [options] --format textgrid [--segments F] <textgrid-dir> <data-dir>
 #  e.g.: steps/prepare_gold.sh --format zr downloads/zr17/mandarin.phn downloads/zr17/mandarin.wrd data/mandarin
 #        steps/prepare_gold.sh --format ctm --phones-txt data/lang/phones.txt --segments data/train/segments \
 #            exp/tri3_ali/phones.ctm exp/tri3_ali/words.ctm data/train_gold
@@ -28,7 +28,9 @@
 #             and labelled with their phones joined by '+', e.g. `k+ae+t`.
 #   textgrid  every *.TextGrid below the directory (file id = basename); tiers --words-tier and
 #             --phones-tier, or MFA multi-speaker `<speaker> - words`/`<speaker> - phones`
-#             (the speaker then goes to utt2spk). UTF-8 or UTF-16 with BOM.
+#             (the speaker then goes to utt2spk). UTF-8 or UTF-16 with BOM. With --segments
+#             each TextGrid is one utterance (MFA run on an ESPnet/Kaldi data dir): its name is
+#             the utterance id and its times move to recording time (+ segment start).
 #   CTM and TextGrid times are rounded to --time-decimals decimals.
 # Silence: phones labelled with one of --silence-labels (and empty TextGrid intervals) become
 #   --sil-label; SPN/spn stay as they are; silence words are dropped. With --fill-gaps true
@@ -37,9 +39,9 @@
 #
 # Options (default):
 #   --format <zr|ctm|textgrid>     # required
-#   --phones-txt <file>            # ('') ctm: phone symbol table for integer ids
-#   --words-txt <file>             # ('') ctm: word symbol table for integer ids
-#   --segments <file>              # ('') ctm: <utt> <reco> <start> <end>
+#   --phones-txt <file>            # ('') ctm: phone symbol table for integer ids (an error otherwise)
+#   --words-txt <file>             # ('') ctm: word symbol table for integer ids (an error otherwise)
+#   --segments <file>              # ('') ctm, textgrid: <utt> <reco> <start> <end> (an error for zr)
 #   --strip-position <true|false>  # (true) ctm: strip _B/_I/_E/_S
 #   --words-tier <name>            # (words) textgrid word tier
 #   --phones-tier <name>           # (phones) textgrid phone tier

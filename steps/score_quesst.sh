@@ -79,15 +79,16 @@ te_check_file "detection file" "$det"
 te_check_int nj "$nj" 1
 te_check_launcher
 te_check_writable "$dir/log"
+te_lock "$dir"
 
 opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss" --c-fa "$c_fa"
       --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format"
       --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
-te_launch_split "$dir/log" score_quesst "$nj" "$dir/quesst" 'pairs.*.npz' "${opts[@]}" "$kws" "$det" "$dir"
-log=$te_log
-grep 'warning:' "$log" >&2 || true
-cat "$dir/details/quesst/score.out"   # the kit's headline lines, for scripts that grep them
+te_check_options "$nj" score_quesst "${opts[@]}" "$kws" "$det" "$dir"
+# one process for --nj 1 without --cmd (log/score_quesst.log), else jobs + merge; the kit's
+# headline lines (details/quesst/score.out) on stdout, for scripts that grep them
+te_run_stage "$dir" score_quesst score_quesst "$nj" "${opts[@]}" "$kws" "$det" "$dir"
 
 echo "$0: scores in $dir/scores/quesst, kit lines in $dir/details/quesst/score.out" >&2

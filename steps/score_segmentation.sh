@@ -6,7 +6,8 @@
 # phone: scores/segmentation_phone; metric names prefixed word_ or phone_) and scores/scores.json, which
 # records the tolerance, frame shift, level and compat mode. Per-utterance and per-speaker
 # counts, the cluster mappings and boundary F against the tolerance (5-50 ms; table, PNG and
-# PDF plot) go to <exp-dir>/details/segmentation[_phone]/.
+# PDF plot) go to <exp-dir>/details/segmentation[_phone]/. The scores are printed on stdout
+# (each line prefixed with the stage name), progress and logs on stderr.
 # --compat vqwordseg reproduces kamperh/vqwordseg eval_segmentation.py (10 ms frames, its edge
 # and truncation rules, greedy one-to-one mapping); differences: docs/segmentation.md.
 #
@@ -14,6 +15,9 @@
 # `<utt-or-file> <onset> <offset> [<label>]` (seconds), or a directory of per-utterance files
 # `<start> <end> <label>` in frames (vqwordseg's intervals/). Utterances are the data dir's
 # files, or the sub-spans of <data-dir>/segments (or --segments) with the gold cut to them.
+# Segments outside every utterance and zero-length ones are dropped, overlapping ones refused
+# (kept by --compat vqwordseg; a class file's overlaps counted): docs/segmentation.md. Each drop
+# and an implausible --tolerance is a "warning:" line on stderr, kept in scores.json.
 #
 # Usage: steps/score_segmentation.sh [options] <data-dir> <segmentation> <exp-dir>
 #  e.g.: steps/score_segmentation.sh --nj 4 data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp
@@ -21,7 +25,7 @@
 #            data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp_vq
 #
 # Options:
-#   --tolerance <seconds>        # default 0.02
+#   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
 #   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
 #   --level <word|phone>         # default word
 #   --compat <none|vqwordseg>    # default none
@@ -64,23 +68,25 @@ dir=$3
 te_check_choice level "$level" word phone
 te_check_choice compat "$compat" none vqwordseg
 te_check_int nj "$nj" 1
+awk -v t="$tolerance" 'BEGIN { exit !(t ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && t + 0 < 1) }' \
+  || te_die "--tolerance is in seconds (20 ms is --tolerance 0.02), expected a number in [0, 1), got '$tolerance'"
 te_check_dir "data dir" "$data"
 for f in "$data/phones" "$data/words" "$data/reco2dur" "$data/utt2spk"; do
   te_check_file "data dir file" "$f"
 done
 [ -e "$seg" ] || te_die "segmentation $seg: no such file or directory"
 case "$segments" in auto|none) ;; *) te_check_file "segments file" "$segments" ;; esac
+te_check_choice bootstrap_unit "$bootstrap_unit" file speaker
 te_check_launcher
 te_check_writable "$dir/log"
+te_lock "$dir"
 
 stage=segmentation
 [ "$level" = phone ] && stage=segmentation_phone
 opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
-      --segments "$segments" --nj "$nj")
-rm -f "$dir/$stage"/stats.*.json 2>/dev/null || true
-te_launch JOB=1:$nj "$dir/log/${stage}_stats.JOB.log" score_segmentation "${opts[@]}" --job JOB \
-  "$data" "$seg" "$dir"
-te_launch "$dir/log/${stage}_merge.log" score_segmentation "${opts[@]}" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit" --merge "$nj" "$data" "$seg" "$dir"
-
-sed "s/^/$stage: /" "$dir/scores/$stage" >&2
+      --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+te_check_options "$nj" score_segmentation "${opts[@]}" "$data" "$seg" "$dir"
+# one process for --nj 1 without --cmd (log/<stage>.log), else jobs (<stage>.JOB.log) and a
+# merge (<stage>.merge.log); the scores on stdout, each line prefixed with "<stage>: "
+te_run_stage "$dir" "$stage" score_segmentation "$nj" "${opts[@]}" "$data" "$seg" "$dir"
 echo "$0: scores in $dir/scores, per-utterance/speaker breakdown and tolerance plot in $dir/details/$stage" >&2

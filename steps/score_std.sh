@@ -9,7 +9,9 @@
 # <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi style hitlist (+ utt.map,
 #   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 # <detections>: STDLIST or KWSLIST XML, or Kaldi text 'kwid utt start end score' (auto-detected).
-# Outputs: <exp-dir>/scores/std, <exp-dir>/scores/scores.json, <exp-dir>/details/, <exp-dir>/log/.
+# Outputs: <exp-dir>/scores/std (also printed on stdout), <exp-dir>/scores/scores.json,
+#   <exp-dir>/details/, <exp-dir>/units/, <exp-dir>/log/score_std.log (--nj N: score_std.JOB.log,
+#   score_std.merge.log). A failed run leaves the outputs of the previous one as they were.
 #
 # Options (default):
 #   --preset sws2013          sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66),
@@ -23,6 +25,13 @@
 #                             inconsistent YES/NO decisions; kaldi: Kaldi compute-atwv's own numbers
 #                             (greedy alignment, float32 TWV, 20-point MTWV/OTWV grid, its
 #                             "aproximate ATWV = ..." lines; docs/std-kaldi-compat.md)
+#   --kst false               --compat kaldi: the results hold costs -ln(posterior) and go through
+#                             keyword-specific thresholding as Kaldi's normalize_results_kst.pl
+#   --ntrue-scale ""          KST ntrue scale (default 1.0), or auto: local/kws/score.sh's sweep
+#                             1, 1.2, ..., 5 (best ATWV; details/ntrue, scoring/score.N.txt)
+#   --nbest ""                --compat kaldi: filter_kws_results.pl --probs --nbest N (the auto
+#                             sweep uses 200 unless given); see docs/std-kaldi-compat.md
+#   --f4de-reports false      also write details/sum.txt and details/bsum.txt (F4DE KWSEval layout)
 #   --cmin newton             newton (affine recalibration, seed eq. 44) | pav (lower bound)
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
@@ -31,9 +40,10 @@
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
-#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov ("" = ngram,freq [+oov]; none):
-#                             details/breakdown_<kind>.tsv + scores.json "breakdowns"
-#   --lexicon ""              words.txt for the oov breakdown
+#   --breakdown ""            comma list of attr:NAME,ngram,freq,oov,phones ("" = ngram,freq [+oov]; none):
+#                             details/breakdown_<kind>.tsv + scores.json "breakdowns";
+#                             --compat kaldi: categories:FILE -> details/per-category-score.txt
+#   --lexicon ""              words.txt for the oov breakdown, lexicon.txt for phones
 #   --freq-bins 1,2,5,10      reference-count bins of the freq breakdown
 #   --fa-per-hour 1,10        scores/std_operating: recall at these FA/hour
 #   --recall 0.5              scores/std_operating: FA/hour at these recalls
@@ -46,6 +56,7 @@
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
+# Begin configuration section.
 preset=sws2013
 p_target=
 c_miss=
@@ -71,11 +82,16 @@ freq_bins=1,2,5,10
 fa_per_hour=1,10
 recall=0.5
 p_at=10
+kst=false
+ntrue_scale=
+nbest=
+f4de_reports=false
 nj=1
 cmd=$te_default_cmd
 bootstrap=0
 seed=777
 ci=0.95
+# End configuration section.
 
 echo "$0 $*" >&2
 . "$TERMEVAL_ROOT/utils/parse_options.sh"
@@ -91,8 +107,13 @@ dir=$3
 te_check_dir "kws data dir" "$kws"
 te_check_file "detection file" "$dets"
 te_check_int nj "$nj" 1
+te_check_choice preset "$preset" sws2013 nist2006 sws2012 quesst
+te_check_choice align "$align" f4de kaldi
+te_check_choice compat "$compat" none f4de kaldi
+te_check_choice cmin "$cmin" newton pav
 te_check_launcher
 te_check_writable "$dir/log"
+te_lock "$dir"
 
 opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
@@ -107,9 +128,9 @@ opts=(--preset "$preset" --trials-per-sec "$trials_per_sec"
 [ -n "$ecf" ] && opts+=(--ecf "$ecf")
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
+opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
-te_launch_split "$dir/log" score_std "$nj" "$dir/std" 'align.*.npz' "${opts[@]}" "$kws" "$dets" "$dir"
-log=$te_log
-grep 'warning:' "$log" >&2 || true
-cat "$dir/scores/std"
+te_check_options "$nj" score_std "${opts[@]}" "$kws" "$dets" "$dir"
+# one process for --nj 1 without --cmd (log/score_std.log), else jobs + merge (results on stdout)
+te_run_stage "$dir" score_std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"

@@ -128,7 +128,17 @@ case "$benchmark" in
       [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
     done
     [ -e "$classfile" ] || te_die "$classfile: no such file"
-    if [ "$folds" != none ] && [ "$folds" != auto ]; then
+    if [ "$folds" = auto ]; then
+      # the challenge's fold files are not public: without them, the whole corpus (said before any job)
+      if [ -f "$data/folds.split" ] && [ -f "$data/folds.intervals.cross" ] && [ -f "$data/folds.intervals.within" ]; then
+        :
+      elif [ -f "$data/folds.split" ] || [ -f "$data/folds.intervals.cross" ] || [ -f "$data/folds.intervals.within" ]; then
+        te_die "--folds auto: $data has some of folds.split, folds.intervals.cross, folds.intervals.within but not all"
+      else
+        echo "$te_script: warning: --folds auto: no fold files in $data (folds.split, folds.intervals.cross," \
+             "folds.intervals.within; the public data has none): scoring the whole corpus as --folds none" >&2
+      fi
+    elif [ "$folds" != none ]; then
       for s in split intervals.cross intervals.within; do
         [ -f "$folds.$s" ] || te_die "--folds: $folds.$s: no such file (--folds <prefix>|none|auto)"
       done

@@ -1,13 +1,47 @@
-"""termeval: evaluation of spoken term discovery (ZeroSpeech TDE) and spoken term detection
-(MediaEval SWS / NIST STD / KWS) systems, as a Kaldi-style recipe.
+"""termeval: evaluation of spoken term discovery (ZeroSpeech TDE), spoken term detection
+(MediaEval SWS / NIST STD / KWS) and word segmentation, as a Kaldi-style recipe, a Python API
+and the `termeval` command.
 
-Where things are:
+Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termeval` stays light):
+  termeval.score_tde(gold, classes, benchmark="zrc2020", **options)
+  termeval.score_std(kws_dir, detections, **options)
+  termeval.score_quesst(kws_dir, detections, **options)
+  termeval.score_segmentation(gold, segmentation, **options)
+  termeval.compare_systems([exp_dir, ...], **options)
+  termeval.prepare_gold(phones, words, **options)
+  termeval.InputError      what bad input raises (one line naming the file and line)
+
+Where things are (README.md, "Where things are"; the steps are termeval/bin/<step>.py):
   termeval.textio     text archives, atomic writes, float formatting
   termeval.scores     the score-file writer (exp/<sys>/scores/<stage> + scores.json)
   termeval.data       loaders for prepared gold data dirs and prepared class dirs
   termeval.gold       readers of ZeroSpeech .phn/.wrd, Kaldi CTM, Praat TextGrid -> data dir
   termeval.classes    reader of discovered-class and pairs files -> prepared class dir
-  termeval.zrc2020        term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
+  termeval.zrc2020    term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
   termeval.std        term detection metrics (alignment, atwv/mtwv, cnxe, det)
+  termeval.quesst     QUESST per-document scoring
+  termeval.resources  processing load (ISF, SSF, PMU, PL) and its measurement
+  termeval.segmentation  word/phone segmentation metrics
+  termeval.jobs       the one job protocol every scoring benchmark implements (stage.py)
+  termeval.api        the Python API; termeval.command the `termeval` command
 """
 __version__ = "0.1.0"
+
+_API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
+        "prepare_gold", "GoldData")
+__all__ = [*_API, "InputError", "__version__"]
+
+
+def __getattr__(name: str):
+    # PEP 562: the API (and numpy behind it) is imported only when a name of it is used
+    if name in _API:
+        from termeval import api
+        return getattr(api, name)
+    if name == "InputError":
+        from termeval.errors import InputError
+        return InputError
+    raise AttributeError(f"module 'termeval' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + list(__all__))

@@ -103,10 +103,65 @@ def empty_tier(nfiles: int) -> Tier:
     return Tier(z.astype(np.int32), z, z, z.astype(np.int32), [], np.zeros(nfiles + 1, dtype=np.int64))
 
 
+# Parsed data dirs kept for the rest of the process when the Python API turns it on (many
+# systems scored against one gold): {stamp: Gold}, most recent last; None = off (a step
+# parses its data dir once anyway). Kept arrays are read-only, so no caller can alter them.
+gold_memo: dict[str, Gold] | None = None
+GOLD_MEMO_SIZE = 4
+GOLD_FILES = ("phones", "words", "reco2dur", "utt2spk")
+
+
+def gold_stamp(data_dir: str) -> str | None:
+    """Identity of a data dir: real path, size and mtime of each file (None if one is missing)."""
+    parts = [os.path.realpath(data_dir)]
+    for name in GOLD_FILES:
+        try:
+            st = os.stat(os.path.join(data_dir, name))
+        except OSError:
+            return None
+        parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return "\n".join(parts)
+
+
+def remember_gold(gold: Gold) -> Gold:
+    """Keep `gold` (both tiers read from gold.path) in the memo, when it is on."""
+    stamp = gold_stamp(gold.path) if gold_memo is not None else None
+    if stamp is not None:
+        for a in (gold.duration, *(getattr(getattr(gold, t), k) for t in ("phones", "words")
+                                   for k in ("file", "onset", "offset", "label", "starts"))):
+            a.flags.writeable = False
+        gold_memo.pop(stamp, None)
+        gold_memo[stamp] = gold
+        while len(gold_memo) > GOLD_MEMO_SIZE:
+            del gold_memo[next(iter(gold_memo))]
+    return gold
+
+
+def _remembered(data_dir: str, tiers: tuple[str, ...]) -> Gold | None:
+    stamp = gold_stamp(data_dir) if gold_memo else None
+    g = gold_memo.get(stamp) if stamp is not None else None
+    if g is None:
+        return None
+    keep = {name: getattr(g, name) if name in tiers else empty_tier(len(g.files)) for name in ("phones", "words")}
+    return Gold(files=g.files, file_index=g.file_index, phones=keep["phones"], words=keep["words"],
+                speaker=g.speaker, duration=g.duration, path=data_dir)
+
+
 def load_gold(data_dir: str, tiers: tuple[str, ...] = ("phones", "words")) -> Gold:
     """Load a prepared gold data dir (phones, words, utt2spk, reco2dur). Only the tiers named in
     `tiers` are read (the others are empty): reading the 1.4 M phones of a 38 h corpus costs more
     than scoring its words."""
+    if gold_memo is not None:
+        g = _remembered(data_dir, tiers)
+        if g is None:
+            remember_gold(_parse_gold(data_dir, ("phones", "words")))
+            g = _remembered(data_dir, tiers)
+        if g is not None:
+            return g
+    return _parse_gold(data_dir, tiers)
+
+
+def _parse_gold(data_dir: str, tiers: tuple[str, ...]) -> Gold:
     for name in ("phones", "words", "reco2dur", "utt2spk"):
         p = os.path.join(data_dir, name)
         if not os.path.isfile(p):

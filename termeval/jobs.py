@@ -4,8 +4,11 @@ segmentation, ...).
 A benchmark's `stage.py` defines a class with these members (the `Stage` protocol below):
 
   name                  short name of the stage: shard files `<exp>/jobs/<name>.<J>.npz`
-  outputs               what the run owns under the exp dir (default scores, details, units):
-                        each is replaced whole by a successful run, left as it was by a failed one
+  outputs               what the run owns under the exp dir (default scores, details, units;
+                        also files inside them, "scores/std", or glob patterns): each is replaced
+                        whole by a successful run, left as it was by a failed one
+  updates               (optional) owned files the run updates rather than replaces
+                        ("scores/scores.json", shared by stages): copied into `out` before report
   load(args)            read and check the inputs (InputError on bad input) -> a context
   identity(ctx)         what every shard must agree on (input sizes, options): JSON-able
   costs(ctx)            cost of each unit (class, term, query, utterance, fold): 1-D array
@@ -28,6 +31,7 @@ only when complete (`publish`), and one exp dir is written by one run at a time 
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import shutil
@@ -193,20 +197,45 @@ def new_output_dir(exp_dir: str) -> str:
     return tempfile.mkdtemp(prefix=".out.", dir=exp_dir)
 
 
-def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
-    """Move each owned output `name` from `out` into the exp dir, replacing the old one whole;
-    an owned name the run did not write is removed (it belonged to an earlier run)."""
+def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
+    """`names` with each glob pattern ("details/breakdown_*.tsv") replaced by what it matches
+    in the exp dir (earlier runs) and in `out` (this run)."""
+    got: list[str] = []
     for name in names:
+        if not glob.has_magic(name):
+            got.append(name)
+            continue
+        for base in (exp_dir, out):
+            got += [os.path.relpath(p, base) for p in glob.glob(os.path.join(base, name))]
+    return list(dict.fromkeys(got))
+
+
+def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
+    """Move each owned output `name` (a top-level directory like "scores", a file inside one
+    like "scores/std", or a glob pattern) from `out` into the exp dir, replacing the old one
+    whole; an owned name the run did not write is removed (it belonged to an earlier run)."""
+    for name in owned_names(exp_dir, out, names):
         new, dest = os.path.join(out, name), os.path.join(exp_dir, name)
         old = None
         if os.path.lexists(dest):
-            old = tempfile.mkdtemp(prefix=f".old.{name}.", dir=exp_dir)
-            os.rename(dest, os.path.join(old, name))
+            old = tempfile.mkdtemp(prefix=".old.", dir=exp_dir)
+            os.rename(dest, os.path.join(old, os.path.basename(name)))
         if os.path.lexists(new):
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
             os.rename(new, dest)
         if old is not None:
             shutil.rmtree(old, ignore_errors=True)
     shutil.rmtree(out, ignore_errors=True)
+
+
+def carry(exp_dir: str, out: str, names: Sequence[str]) -> None:
+    """Copy the files a run updates rather than replaces (scores/scores.json, which stages
+    sharing an exp dir merge into) from the exp dir into `out` before the report."""
+    for name in names:
+        src = os.path.join(exp_dir, name)
+        if os.path.isfile(src):
+            os.makedirs(os.path.dirname(os.path.join(out, name)), exist_ok=True)
+            shutil.copy2(src, os.path.join(out, name))
 
 
 def discard(out: str) -> None:
@@ -249,6 +278,7 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         with exp_lock(exp_dir):
             out = new_output_dir(exp_dir)
             try:
+                carry(exp_dir, out, getattr(stage, "updates", ()))
                 result = stage.report(ctx, merged, out)
                 _write_summary(out, stage.summary(result))
                 publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))

@@ -44,9 +44,20 @@ te_check_choice() {
 # te_check_dir / te_check_file <what> <path>
 te_check_file() { [ -f "$2" ] || te_die "$1 $2: no such file"; }
 te_check_dir() { [ -d "$2" ] || te_die "$1 $2: no such directory"; }
-# te_check_writable <dir>: the exp dir can be created and written (not under a read-only place).
+# te_check_writable <dir>: the exp dir can be created and written (not under a read-only place),
+# and its path can reach a job intact (te_check_job_path).
 te_check_writable() {
+  te_check_job_path "$1"
   mkdir -p "$1" 2>/dev/null && [ -w "$1" ] || te_die "$1: cannot create or write this directory"
+}
+# te_check_job_path <path> [name]: the launchers (utils/run.pl, Kaldi's run.pl/queue.pl/slurm.pl)
+# replace every occurrence of the job name (JOB) in a job's command and log path by the job
+# number, so exp/JOBS/x would become exp/1S/x in job 1: such a path is refused.
+te_check_job_path() {
+  local name=${2:-JOB}
+  [[ "$1" != *"$name"* ]] || te_die "$1: a path given to a job must not contain '$name': the job launcher" \
+    "replaces every '$name' in a job's command by the job number ($name=1:N; exp/${name}S/x would become" \
+    "exp/1S/x); rename it or use a symlink"
 }
 
 # te_quote_for_launcher ARG: print ARG so that Kaldi's run.pl/queue.pl/slurm.pl (which join
@@ -78,6 +89,10 @@ te_launch() {
   local range=() log module q=() a
   if [[ "$1" =~ ^[A-Za-z]+=[0-9]+(:[0-9]+)?$ ]]; then range=("$1"); shift; fi
   log=$1 module=$2; shift 2
+  if [ ${#range[@]} -gt 0 ]; then       # only the placeholder itself may contain the job name
+    te_check_job_path "$(dirname "$log")" "${range[0]%%=*}"
+    for a in "$@"; do [ "$a" = "${range[0]%%=*}" ] || te_check_job_path "$a" "${range[0]%%=*}"; done
+  fi
   for a in "$@"; do q+=("$(te_quote_for_launcher "$a")") || exit 1; done
   te_check_launcher
   mkdir -p "$(dirname "$log")"
@@ -209,6 +224,20 @@ te_run_stage() {
   rm -f "$dir"/jobs/"$name".*.npz 2>/dev/null || true
   te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
   te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
+  grep -h 'warning:' "$dir/log/$name.merge.log" >&2 || true   # as one process shows them
   [ -f "$dir/scores/.summary" ] && cat "$dir/scores/.summary"
   return 0
+}
+
+# te_check_options <nj> <module> args...: before N jobs are launched (--nj > 1 or --cmd), the
+# options of termeval.bin.<module> checked by its own parser (no input is read), so that a bad
+# option fails once, before any job; one local process checks them itself first anyway.
+te_check_options() {
+  local nj=$1 module=$2; shift 2
+  [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ] && return 0
+  local err
+  err=$("${te_python[@]}" -c 'import importlib, sys
+m = sys.argv[1]; sys.argv = [m + ".py"] + sys.argv[2:]
+importlib.import_module("termeval.bin." + m).get_parser().parse_args(sys.argv[1:])' "$module" "$@" 2>&1 >/dev/null) \
+    || te_die "${err##*: error: }"
 }

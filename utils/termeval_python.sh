@@ -12,12 +12,12 @@ if ! cmp -s "$root/requirements.txt" "$root/tools/venv/.requirements.done" 2>/de
   "$root/utils/setup_env.sh" >&2 || { echo "$0: could not set up $root/tools/venv (see above)" >&2; exit 1; }
 fi
 unset PYTHONHOME PYTHONSTARTUP
-# byte-code caches go to the user's cache, never into termeval's tree (it may be read-only or
-# shared; nothing is written there when used from a recipe). They are written even under
-# PYTHONDONTWRITEBYTECODE (common in containers): without a cache every process compiled numpy
-# & co again, 0.4 CPU-s per Python start.
-export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/termeval/pycache}
-unset PYTHONDONTWRITEBYTECODE
+# byte-code caches go to the user's cache, never into termeval's tree (it may be read-only/shared).
+# Not when byte code is not written at all (PYTHONDONTWRITEBYTECODE): a prefix would then hide
+# the caches pip wrote into tools/venv and every run would compile numpy/matplotlib (~1.7 CPU-s).
+if [ -z "${PYTHONDONTWRITEBYTECODE:-}" ]; then
+  export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/termeval/pycache}
+fi
 export PYTHONPATH=$root PYTHONNOUSERSITE=1 PYTHONUNBUFFERED=1 PYTHONIOENCODING=UTF-8 \
   LC_ALL=C OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MPLBACKEND=Agg
 exec "$root/tools/venv/bin/python" "$@"

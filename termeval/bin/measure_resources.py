@@ -7,7 +7,7 @@ Usage: python -m termeval.bin.measure_resources [options] <exp-dir> <index|searc
 
 Writes <exp-dir>/resources/<phase> (key=value lines) and exits with the command's exit status
 (128+N if it was killed by signal N). The file is written even when the command fails, with
-its exit_status, so steps/score_resources.sh can refuse it. See termeval/std/resources.py for
+its exit_status, so steps/score_resources.sh can refuse it. See termeval/resources/resources.py for
 how CPU time and peak memory are measured.
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Sequence
 
 from termeval.cli import make_parser, positive_float, run, str2bool
 from termeval.errors import InputError
-from termeval.std import measure, resources
+from termeval.resources import measure, resources
 
 
 def get_parser() -> argparse.ArgumentParser:

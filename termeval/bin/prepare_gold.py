@@ -41,7 +41,8 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("zr", "ctm", "textgrid"), required=True)
     p.add_argument("--phones-txt", default="", help="ctm: phones.txt mapping integer phone ids")
     p.add_argument("--words-txt", default="", help="ctm: words.txt mapping integer word ids")
-    p.add_argument("--segments", default="", help="ctm: Kaldi segments (utterance-relative CTM times)")
+    p.add_argument("--segments", default="",
+                   help="ctm, textgrid: Kaldi segments (CTM keys / TextGrid names are utterances)")
     p.add_argument("--strip-position", type=str2bool, default=True,
                    help="ctm: strip _B/_I/_E/_S from phones (default true)")
     p.add_argument("--words-tier", default="words", help="textgrid: word tier name (default words)")
@@ -71,6 +72,15 @@ def get_parser() -> argparse.ArgumentParser:
 def prepare_main(argv: Sequence[str] | None = None) -> int:
     p = get_parser()
     a = p.parse_args(argv)
+    texts, used, line = prepare_texts(p, a)
+    gold.write_data_dir(texts, a.inputs[-1], used)
+    print(f"{os.path.basename(sys.argv[0])}: {a.inputs[-1]}: {line}", file=sys.stderr)
+
+
+def prepare_texts(p: argparse.ArgumentParser, a: argparse.Namespace) -> tuple[dict, list[str], str]:
+    """Read, check and prepare the inputs of the parsed options `a` (the last input is the data
+    dir, not read): (the data dir's texts, the input files to protect, the summary line).
+    Nothing is written (termeval.api prepares gold in memory with it)."""
     nin = {"zr": 3, "ctm": 3, "textgrid": 2}[a.format]
     if len(a.inputs) != nin:
         p.error(f"--format {a.format} takes {nin} arguments, got {len(a.inputs)}")
@@ -81,10 +91,15 @@ def prepare_main(argv: Sequence[str] | None = None) -> int:
                         boundary_tolerance=a.boundary_tolerance, snap_words=a.snap_words,
                         time_decimals=a.time_decimals, strip_stress=a.strip_stress,
                         strip_position=a.strip_position)
-    *inputs, data_dir = a.inputs
+    inputs = a.inputs[:-1]
     for path in inputs + [a.phones_txt, a.words_txt, a.segments, a.utt2spk]:
         if path and path != "-" and not os.path.exists(path):
             raise InputError("no such file or directory", path)
+    for opt, val, formats in (("--phones-txt", a.phones_txt, ("ctm",)), ("--words-txt", a.words_txt, ("ctm",)),
+                              ("--segments", a.segments, ("ctm", "textgrid"))):
+        if val and a.format not in formats:
+            raise InputError(f"{opt} applies to --format {' and '.join(formats)} only, not to --format "
+                             f"{a.format} (its labels and times are used as they are)")
     known = None
     if a.format == "zr":
         phones, words = gold.read_zr(inputs[0]), gold.read_zr(inputs[1])
@@ -96,12 +111,12 @@ def prepare_main(argv: Sequence[str] | None = None) -> int:
         words = None if inputs[1] == "-" else \
             gold.read_ctm(inputs[1], words_txt, a.words_txt, segments, a.segments, opts, "word")
     else:
-        phones, words, known = gold.read_textgrid_dir(inputs[0], opts, a.words_tier, a.phones_tier)
+        segments = gold.read_segments(a.segments) if a.segments else None
+        phones, words, known = gold.read_textgrid_dir(inputs[0], opts, a.words_tier, a.phones_tier,
+                                                      segments, a.segments)
     prep = gold.prepare(phones, words, opts, known, a.utt2spk or None, a.spk_rule)
     extra = [x for x in (a.phones_txt, a.words_txt, a.segments, a.utt2spk) if x]
-    gold.write_data_dir(gold.data_dir_texts(prep), data_dir, [x for x in inputs if x != "-"] + extra)
-    print(f"{os.path.basename(sys.argv[0])}: {data_dir}: {gold.summary(prep, opts)}", file=sys.stderr)
-
+    return gold.data_dir_texts(prep), [x for x in inputs if x != "-"] + extra, gold.summary(prep, opts)
 
 if __name__ == "__main__":
     run(main)

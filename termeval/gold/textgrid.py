@@ -11,6 +11,7 @@ import numpy as np
 
 from termeval.errors import InputError
 from termeval.gold.intervals import Intervals, Options, make_intervals, round_times
+from termeval.kaldi_files import Segment
 
 
 class _Lines:
@@ -153,13 +154,35 @@ def find_textgrids(directory: str) -> list[str]:
     return sorted(found)
 
 
+UTTERANCE_SLACK = 0.01   # one 10 ms frame: MFA writes xmax = the audio length it read
+
+
+def _utterance_place(fid: str, segments: dict[str, Segment], recos: set[str], segments_path: str | None,
+                     path: str) -> tuple[str, float, float]:
+    """(recording id, start, utterance length) of a TextGrid named after an utterance."""
+    seg = segments.get(fid)
+    if seg is None:
+        if fid in recos:
+            return fid, 0.0, math.inf
+        raise InputError(f"TextGrid name '{fid}' is neither an utterance nor a recording of the "
+                         f"segments file {segments_path}", path)
+    return seg.reco, seg.start, (math.inf if seg.end == -1 else seg.end - seg.start)
+
+
 def read_textgrid_dir(directory: str, opts: Options = Options(), words_tier: str = "words",
-                      phones_tier: str = "phones") -> tuple[Intervals, Intervals, dict[str, str]]:
-    """(phones, words, speaker-by-file) from every TextGrid under `directory` (recursive)."""
+                      phones_tier: str = "phones", segments: dict[str, Segment] | None = None,
+                      segments_path: str | None = None) -> tuple[Intervals, Intervals, dict[str, str]]:
+    """(phones, words, speaker-by-file) from every TextGrid under `directory` (recursive).
+
+    With `segments` (Kaldi `<utt> <reco> <start> <end>`), a TextGrid is one utterance (MFA on
+    an ESPnet/Kaldi data dir): its name is the utterance id, its times are moved to recording
+    time (+ start) and its intervals belong to the recording; a name that is a recording of
+    the segments file is taken as recording-relative (as for CTM)."""
     paths = find_textgrids(directory)
     seen: dict[str, str] = {}
     rows: dict[str, list] = {"phones": [[], [], [], [], [], []], "words": [[], [], [], [], [], []]}
     speakers: dict[str, str] = {}
+    recos = {s.reco for s in segments.values()} if segments is not None else set()
     for k, path in enumerate(paths):
         fid = os.path.basename(path).rsplit(".", 1)[0]
         if re.search(r"\s", fid):
@@ -168,13 +191,16 @@ def read_textgrid_dir(directory: str, opts: Options = Options(), words_tier: str
             raise InputError(f"file id '{fid}' also comes from {seen[fid]}", path)
         seen[fid] = path
         tiers = parse_textgrid(path)
+        shift, span = 0.0, math.inf
+        if segments is not None:
+            fid, shift, span = _utterance_place(fid, segments, recos, segments_path, path)
         for kind, want in (("phones", phones_tier), ("words", words_tier)):
             tier, spk = _select_tier(tiers, want, path)
             if spk is not None:
                 spk = re.sub(r"\s+", "_", spk.strip())
                 if speakers.get(fid, spk) != spk:
-                    raise InputError(f"phone tier speaker '{speakers[fid]}' differs from word tier "
-                                     f"speaker '{spk}'", path)
+                    raise InputError(f"speaker '{spk}' of tier '{tier.name}' differs from speaker "
+                                     f"'{speakers[fid]}' found before for file '{fid}'", path)
                 speakers[fid] = spk
             cols = rows[kind]
             for xmin, xmax, mark, line in tier.intervals:
@@ -185,9 +211,12 @@ def read_textgrid_dir(directory: str, opts: Options = Options(), words_tier: str
                                      "intervals must have xmax > xmin)", path, line)
                 if xmax < xmin:
                     raise InputError(f"reversed interval {xmin}..{xmax} in tier '{tier.name}'", path, line)
+                if xmax > span + UTTERANCE_SLACK:
+                    raise InputError(f"interval ends at {xmax} s, after the end of its utterance "
+                                     f"({span:g} s long in {segments_path})", path, line)
                 cols[0].append(fid)
-                cols[1].append(xmin)
-                cols[2].append(xmax)
+                cols[1].append(xmin + shift)
+                cols[2].append(xmax + shift)
                 cols[3].append(re.sub(r"\s+", "_", mark.strip()))
                 cols[4].append(line)
                 cols[5].append(k)

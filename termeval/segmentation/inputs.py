@@ -12,8 +12,24 @@ A segmentation is one of
   * a directory of per-utterance files `<key>.txt` of `<start> <end> <label>` lines in frames
     relative to the utterance (vqwordseg's `intervals/`); an empty file is an utterance
     without segments.
-File-keyed segments are given to the utterance of that file containing their midpoint and cut
-to it; those in no utterance are counted (`segments_outside_utterances`) and dropped.
+File-keyed segments are given to the utterance of that file containing their midpoint.
+
+What is kept (default mode; every drop is counted in scores.json and said on stderr):
+  * a segment that overlaps no utterance (midpoint in none, or wholly after the end of its
+    utterance or file) is dropped (`segments_outside_utterances`); one that sticks out is cut
+    to the utterance (`segments_cut_to_utterance`);
+  * a zero-length segment (onset = offset) is dropped (`segments_zero_length`): it has no
+    extent, no token and no boundary of its own;
+  * overlapping segments of one utterance are an error naming the line: a segmentation
+    gives each instant at most one segment. A class file is a term discovery output, where
+    fragments overlap by nature: it is scored as it is, its overlaps counted
+    (`segments_overlapping`) and said.
+--compat vqwordseg takes segments as kamperh/vqwordseg's eval_segmentation.py does: zero-length
+and overlapping segments are kept, and ends are never cut to the utterance (the script knows
+only the frames it is given: a prediction longer than the reference counts the reference's
+final boundary); onsets before the utterance start are cut to it (frames are >= 0).
+A `segments` utterance must lie inside its recording (reco2dur, plus one 10 ms frame of
+rounding slack, within which its end is cut to the recording's end).
 """
 from __future__ import annotations
 
@@ -29,6 +45,9 @@ from termeval.gold import read_segments, read_table
 from termeval.textio import iter_lines
 
 NO_LABEL = -1
+SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut
+COMPAT_MAX_OVERHANG = 1.0  # --compat vqwordseg: ends kept up to this many seconds past the utterance
+MAX_FRAME = 1 << 31        # frame numbers of an interval directory (the packed keys hold < 2^40)
 
 
 @dataclass
@@ -88,9 +107,14 @@ def load_utterances(gold: Gold, segments: str | None) -> Utterances:
         f = gold.file_index.get(s.reco)
         if f is None:
             raise InputError(f"recording '{s.reco}' is not in the data dir's reco2dur", segments, s.line)
+        dur = float(gold.duration[f])
+        if s.start >= dur or (s.end != -1 and s.end > dur + SEGMENT_END_SLACK):
+            at = f"starts at {s.start:g} s" if s.start >= dur else f"ends at {s.end:g} s"
+            raise InputError(f"utterance '{u}' {at}, after the end of recording '{s.reco}' "
+                             f"({dur:g} s in reco2dur)", segments, s.line)
         reco.append(f)
         start.append(s.start)
-        end.append(gold.duration[f] if s.end == -1 else s.end)
+        end.append(dur if s.end == -1 else min(s.end, dur))
     reco_a = np.array(reco, dtype=np.int64)
     return Utterances(ids, reco_a, np.array(start, dtype=np.float64), np.array(end, dtype=np.float64),
                       [gold.speaker[f] for f in reco], segments)
@@ -125,8 +149,8 @@ def _factorize(names: list[str]) -> tuple[list[str], np.ndarray]:
 
 def _locate(keys: list[str], on: np.ndarray, off: np.ndarray, gold: Gold, utts: Utterances,
             path: str, lines: np.ndarray, relative_ok: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(utterance, absolute onset, absolute offset, kept mask) of segments keyed by utterance
-    (times relative to it, when relative_ok) or by file (times file-relative)."""
+    """(utterance or -1, absolute onset, absolute offset) of segments keyed by utterance
+    (times relative to it, when relative_ok) or by file (times file-relative); not cut."""
     uidx = {u: i for i, u in enumerate(utts.ids)}
     n = len(keys)
     utt = np.full(n, -1, dtype=np.int64)
@@ -157,11 +181,62 @@ def _locate(keys: list[str], on: np.ndarray, off: np.ndarray, gold: Gold, utts: 
         cand = order[np.clip(pos, 0, len(order) - 1)]
         ok = (pos >= 0) & (utts.reco[cand] == reco[fi]) & (utts.end[cand] >= (on[fi] + off[fi]) / 2)
         utt[fi] = np.where(ok, cand, -1)
-    kept = utt >= 0
-    u = np.where(kept, utt, 0)
-    on = np.where(kept, np.maximum(on, utts.start[u]), on)
-    off = np.where(kept, np.minimum(off, utts.end[u]), off)
-    return utt, on, off, kept
+    return utt, on, off
+
+
+def _place(utt: np.ndarray, on: np.ndarray, off: np.ndarray, utts: Utterances, compat: str,
+           counts: dict[str, int], where) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Cut segments to their utterance (utt = -1: in none) and choose the kept ones (see the
+    module doc); adds the counts; where(i) = (path, line) of segment i for errors. Returns
+    (kept mask, onset, offset)."""
+    placed = utt >= 0
+    u = np.where(placed, utt, 0)
+    us, ue = utts.start[u], utts.end[u]
+    if compat == "vqwordseg":
+        far = np.flatnonzero(placed & (off > ue + COMPAT_MAX_OVERHANG))
+        if len(far):
+            i = int(far[0])
+            raise InputError(f"segment ends {off[i] - ue[i]:.6g} s after the end of its utterance "
+                             f"'{utts.ids[int(u[i])]}'; --compat vqwordseg keeps predicted ends up to "
+                             f"{COMPAT_MAX_OVERHANG:g} s past it (a few frames is the usual "
+                             "feature-extraction difference)", *where(i))
+        kept = placed
+        on = np.where(placed, np.maximum(on, us), on)
+        off = np.maximum(off, on)
+        outside = np.zeros(len(utt), dtype=bool)
+        zero = outside
+        cut = placed & (off > ue)
+    else:
+        zero = placed & (off == on)
+        outside = placed & ~zero & ((on >= ue) | (off <= us))
+        kept = placed & ~zero & ~outside
+        cut = kept & ((on < us) | (off > ue))
+        on = np.where(kept, np.maximum(on, us), on)
+        off = np.where(kept, np.minimum(off, ue), off)
+    counts["segments_outside_utterances"] = counts.get("segments_outside_utterances", 0) + \
+        int((~placed).sum() + outside.sum())
+    counts["segments_zero_length"] = counts.get("segments_zero_length", 0) + int(zero.sum())
+    key = "segments_past_utterance_end" if compat == "vqwordseg" else "segments_cut_to_utterance"
+    counts[key] = counts.get(key, 0) + int(cut.sum())
+    return kept, on, off
+
+
+def refuse_overlaps(utt: np.ndarray, on: np.ndarray, off: np.ndarray, where) -> None:
+    """InputError at the first segment that overlaps another of its utterance; where(i) gives
+    (path, line) of segment i."""
+    order = np.lexsort((off, on, utt))
+    u, a, b = utt[order], on[order], off[order]
+    bad = np.flatnonzero((u[1:] == u[:-1]) & (a[1:] < b[:-1]))
+    if len(bad):
+        i, j = int(order[bad[0]]), int(order[bad[0] + 1])
+        pi, li = where(i)
+        pj, lj = where(j)
+        if (pj, lj) < (pi, li):
+            (pi, li), (pj, lj) = (pj, lj), (pi, li)
+        other = f"line {li}" if pi == pj else f"{pi}:{li}"
+        raise InputError(f"segment overlaps the segment at {other} (a segmentation gives each "
+                         "instant at most one segment; --compat vqwordseg scores overlaps as the "
+                         "script does)", pj, lj)
 
 
 def _sorted(utt, on, off, label, labels, frames=None, counts=None) -> Intervals:
@@ -170,25 +245,49 @@ def _sorted(utt, on, off, label, labels, frames=None, counts=None) -> Intervals:
     return Intervals(utt[order], on[order], off[order], label[order], labels, fr, counts or {})
 
 
-def read_class_file(path: str, gold: Gold, utts: Utterances) -> Intervals:
+def count_overlapping(utt: np.ndarray, on: np.ndarray, off: np.ndarray) -> int:
+    """Segments starting before the end of an earlier one of their utterance."""
+    if len(utt) < 2:
+        return 0
+    order = np.lexsort((off, on, utt))
+    u, a = utt[order], np.round(on[order] * 1e6).astype(np.int64)
+    b = np.round(off[order] * 1e6).astype(np.int64)
+    span = int(b.max()) + 1                      # per-utterance running max of the offsets
+    run = np.maximum.accumulate(u * span + b) - u * span
+    return int(((u[1:] == u[:-1]) & (a[1:] < run[:-1])).sum())
+
+
+def _finish(path: str, utt, on, off, label, labels, lines, utts: Utterances, compat: str,
+            counts: dict[str, int], overlaps: str = "refuse") -> Intervals:
+    kept, on, off = _place(utt, on, off, utts, compat, counts, lambda i: (path, int(lines[i])))
+    if overlaps == "count":
+        counts["segments_overlapping"] = count_overlapping(utt[kept], on[kept], off[kept])
+    elif compat != "vqwordseg":
+        refuse_overlaps(utt[kept], on[kept], off[kept], lambda i: (path, int(lines[kept][i])))
+    return _sorted(utt[kept], on[kept], off[kept], label[kept], labels, counts=counts)
+
+
+def read_class_file(path: str, gold: Gold, utts: Utterances, compat: str = "none") -> Intervals:
     durations = {f: float(d) for f, d in zip(gold.files, gold.duration)}
     prep = parse_class_file(path, durations)
     sizes = np.diff(prep.starts)
     label = np.repeat(np.arange(len(prep.names), dtype=np.int64), sizes)
-    utt, on, off, kept = _locate(prep.file, prep.onset, prep.offset, gold, utts, path, prep.line, False)
-    counts = {"segments_read": len(label), "segments_outside_utterances": int((~kept).sum())}
-    return _sorted(utt[kept], on[kept], off[kept], label[kept], list(prep.names), counts=counts)
+    utt, on, off = _locate(prep.file, prep.onset, prep.offset, gold, utts, path, prep.line, False)
+    # a term discovery output (fragments may overlap, one may be in two classes) is scored as
+    # it is: its overlaps are counted and said, not refused
+    return _finish(path, utt, on, off, label, list(prep.names), prep.line, utts, compat,
+                   {"segments_read": len(label)}, overlaps="count")
 
 
-def read_interval_file(path: str, gold: Gold, utts: Utterances) -> Intervals:
+def read_interval_file(path: str, gold: Gold, utts: Utterances, compat: str = "none") -> Intervals:
     t = read_table(path, (3, 4), "'<utt-or-file> <onset> <offset> [<label>]'",
                    {1: "onset", 2: "offset"}, (0, 3))
     n = len(t)
     on, off = t.floats(1), t.floats(2)
-    bad = (on < 0) | (off <= on)
+    bad = (on < 0) | (off < on)
     if bad.any():
         r = int(np.argmax(bad))
-        raise InputError("onset must be >= 0 and before the offset", path, int(t.line[r]))
+        raise InputError("onset must be >= 0 and not after the offset", path, int(t.line[r]))
     nf = t.nfields
     if (nf == 4).any() and (nf == 3).any():
         r = int(np.argmax(nf != nf[0]))
@@ -199,17 +298,16 @@ def read_interval_file(path: str, gold: Gold, utts: Utterances) -> Intervals:
         labels = list(labels)
     else:
         labels, label = [], np.full(n, NO_LABEL, dtype=np.int64)
-    utt, on, off, kept = _locate(keys, on, off, gold, utts, path, t.line, True)
-    counts = {"segments_read": n, "segments_outside_utterances": int((~kept).sum())}
-    return _sorted(utt[kept], on[kept], off[kept], label[kept], labels, counts=counts)
+    utt, on, off = _locate(keys, on, off, gold, utts, path, t.line, True)
+    return _finish(path, utt, on, off, label, labels, t.line, utts, compat, {"segments_read": n})
 
 
-def read_interval_dir(path: str, utts: Utterances, frame_shift: float) -> Intervals:
+def read_interval_dir(path: str, utts: Utterances, frame_shift: float, compat: str = "none") -> Intervals:
     uidx = {u: i for i, u in enumerate(utts.ids)}
     names = sorted(x for x in os.listdir(path) if x.endswith(".txt"))
     if not names:
         raise InputError("no <utterance>.txt files in the interval directory", path)
-    us, ss, es, labs = [], [], [], []
+    us, ss, es, labs, src = [], [], [], [], []
     unknown = 0
     for name in names:
         fn = os.path.join(path, name)
@@ -227,12 +325,13 @@ def read_interval_dir(path: str, utts: Utterances, frame_shift: float) -> Interv
                 s, e = int(parts[0]), int(parts[1])
             except ValueError:
                 raise InputError("start and end must be integer frame numbers", fn, n) from None
-            if s < 0 or e < s:
-                raise InputError("expected 0 <= start <= end", fn, n)
+            if s < 0 or e < s or e >= MAX_FRAME:
+                raise InputError(f"expected 0 <= start <= end < {MAX_FRAME} (frames)", fn, n)
             us.append(u)
             ss.append(s)
             es.append(e)
             labs.append(parts[2])
+            src.append((fn, n))
     if unknown == len(names):
         raise InputError("none of the <key>.txt files names an utterance of the data dir "
                          "(utterances are files, or come from --segments)", path)
@@ -240,19 +339,25 @@ def read_interval_dir(path: str, utts: Utterances, frame_shift: float) -> Interv
     fs, fe = np.array(ss, dtype=np.int64), np.array(es, dtype=np.int64)
     labels, label = _factorize(labs)
     start = utts.start[utt] if len(utt) else np.zeros(0)
-    counts = {"segments_read": len(utt), "segments_outside_utterances": 0, "files_not_utterances": unknown}
-    return _sorted(utt, start + fs * frame_shift, start + fe * frame_shift, label, labels, (fs, fe), counts)
+    counts = {"segments_read": len(utt), "files_not_utterances": unknown}
+    kept, on, off = _place(utt, start + fs * frame_shift, start + fe * frame_shift, utts, compat, counts,
+                           lambda i: src[i])
+    if compat != "vqwordseg":
+        idx = np.flatnonzero(kept)
+        refuse_overlaps(utt[kept], on[kept], off[kept], lambda i: src[int(idx[i])])
+    return _sorted(utt[kept], on[kept], off[kept], label[kept], labels, (fs[kept], fe[kept]), counts)
 
 
-def read_segmentation(path: str, gold: Gold, utts: Utterances, frame_shift: float) -> Intervals:
+def read_segmentation(path: str, gold: Gold, utts: Utterances, frame_shift: float,
+                      compat: str = "none") -> Intervals:
     """Read any of the three segmentation formats (see the module doc)."""
     if os.path.isdir(path):
-        return read_interval_dir(path, utts, frame_shift)
+        return read_interval_dir(path, utts, frame_shift, compat)
     if not os.path.isfile(path):
         raise InputError("no such file or directory", path)
     for _, line in iter_lines(path):
         if line.strip():
             if line.split()[0].lower() == "class":
-                return read_class_file(path, gold, utts)
+                return read_class_file(path, gold, utts, compat)
             break
-    return read_interval_file(path, gold, utts)
+    return read_interval_file(path, gold, utts, compat)

@@ -48,9 +48,11 @@ def _prf_row(c: np.ndarray) -> list[str]:
 
 def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                  all_clusters: list[str], has_labels: bool, extra_notes: list[str],
-                 counts: dict[str, int], ci_hook: Callable | None = None) -> list[Metric]:
-    """Score files and details. ci_hook(values, context) -> (intervals by metric name, extra
-    scores.json keys) is called before writing (termeval.bootstrap.segmentation); context:
+                 counts: dict[str, int], ci_hook: Callable | None = None,
+                 system: str | None = None, warnings: list[str] | None = None) -> list[Metric]:
+    """Score files and details into `exp_dir` (the run's output directory; `system` names the
+    curve of the tolerance plot, default the directory's name). ci_hook(values, context) -> (intervals by metric name, extra
+    scores.json keys) is called before writing (termeval.segmentation.units); context:
     the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits."""
     stage = stage_name(s)
     pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir
@@ -122,14 +124,14 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                     "tolerance_sweep": [{"tolerance": tol, "ref": int(c[0]), "pred": int(c[1]), "hits": int(c[2]),
                                          "fscore": prf(int(c[2]), int(c[1]), int(c[0]))[2]}
                                         for tol, c in zip(sweep_tols, sweep)],
-                    "notes": notes}
+                    "notes": notes, "warnings": list(warnings or [])}
     if ci_hook is not None:
         ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
         metrics = [Metric(x.name, x.value, x.support, ci.get(x.name)) for x in metrics]
         extra.update(more)
     write_scores(exp_dir, stage, metrics, "segmentation", extra)
     _write_breakdowns(details, m, speaker_of)
-    _write_sweep(details, sweep_tols, sweep, os.path.basename(os.path.normpath(exp_dir)))
+    _write_sweep(details, sweep_tols, sweep, system or os.path.basename(os.path.normpath(exp_dir)))
     return metrics
 
 

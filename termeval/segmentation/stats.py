@@ -40,14 +40,6 @@ class Settings:
         return [ms / 1000 for ms in SWEEP_MS]
 
 
-def split_utterances(ref: Intervals, pred: Intervals, n_utt: int, nj: int) -> list[np.ndarray]:
-    """Contiguous utterance ranges of about equal work (reference + predicted intervals)."""
-    cost = np.bincount(ref.utt, minlength=n_utt) + np.bincount(pred.utt, minlength=n_utt) + 1
-    cum = np.cumsum(cost)
-    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nj) / nj, side="left") if n_utt else []
-    return np.split(np.arange(n_utt), cuts)
-
-
 def _select(iv: Intervals, sel: np.ndarray, n_utt: int) -> Intervals:
     mask = np.zeros(n_utt, dtype=bool)
     mask[sel] = True
@@ -71,7 +63,7 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
         "sweep": [c[rows].tolist() for c in out["sweep"]],
         "utts_skipped": int(len(sel) - len(rows)),
         "cells": [[], [], []],   # label names, cluster names, counts
-        "utt_cells": [[], [], [], []],   # the same per utterance (termeval.bootstrap.segmentation)
+        "utt_cells": [[], [], [], []],   # the same per utterance (termeval.segmentation.units)
     }
     lab = out.get("label")
     if lab is not None and pred.labels:

@@ -8,6 +8,8 @@ Kinds (`--breakdown` is a comma list of them):
   freq       number of reference occurrences (STD) or target documents (QUESST), in the bins
              of --freq-bins, e.g. 1,2,5,10 -> '1', '2-4', '5-9', '10+' ('0' under -inc)
   oov        'iv' if every word of the term is in the --lexicon (Kaldi words.txt), else 'oov'
+  phones     length in phones from the --lexicon (Kaldi lexicon.txt, first pronunciation of each
+             word: '1', '2', ...); terms with a word not in it form the group 'oov'
   qtype      QUESST query type: the term attribute 'qtype' or 'type', or the sibling
              ground-truth dirs <kws-dir>_T1, _T2, ... (QUESST 2015 layout) listing its queries
 """
@@ -35,14 +37,18 @@ def parse_kinds(spec: str, have_lexicon: bool, quesst: bool = False) -> list[str
         return []
     kinds = [k.strip() for k in spec.split(",") if k.strip()]
     for k in kinds:
-        if k in ("ngram", "freq", "oov") or (k == "qtype" and quesst):
+        if k in ("ngram", "freq", "oov", "phones") or (k == "qtype" and quesst):
             continue
         if k.startswith("attr:") and len(k) > 5:
             continue
-        raise InputError(f"unknown --breakdown kind '{k}' (attr:NAME, ngram, freq, oov"
+        if k.startswith("categories:"):
+            raise InputError("--breakdown categories:FILE is Kaldi's per-category table: use it with --compat kaldi")
+        raise InputError(f"unknown --breakdown kind '{k}' (attr:NAME, ngram, freq, oov, phones"
                          f"{', qtype' if quesst else ''})")
     if "oov" in kinds and not have_lexicon:
         raise InputError("--breakdown oov needs --lexicon words.txt")
+    if "phones" in kinds and not have_lexicon:
+        raise InputError("--breakdown phones needs --lexicon lexicon.txt")
     if len(set(kinds)) != len(kinds):
         raise InputError(f"--breakdown lists a kind twice: {spec}")
     return kinds
@@ -87,6 +93,8 @@ def _group_order(labels: list, kind: str, bins: list[int]) -> list[str]:
         return [g for g in dict.fromkeys(order) if g in present]
     if kind == "ngram":
         return sorted(present, key=int)
+    if kind == "phones":
+        return sorted(present, key=lambda g: (g == "oov", int(g) if g != "oov" else 0))
     if kind == "oov":
         return [g for g in ("iv", "oov") if g in present]
     return sorted(present, key=lambda g: (g == NONE, g))
@@ -127,6 +135,10 @@ def labels(kind: str, texts: list[str], attrs: list[dict], nref: np.ndarray,
         return [freq_label(int(n), bins) for n in nref]
     if kind == "oov":
         return ["iv" if all(w in lexicon for w in t.split()) else "oov" for t in texts]
+    if kind == "phones":   # lexicon: word -> phones (termeval.kws.lexicon.read_lexicon)
+        from termeval.kws.lexicon import phone_length
+        n = [phone_length(t.split(), lexicon) for t in texts]
+        return ["oov" if x is None else str(x) for x in n]
     if kind == "qtype":
         if qtypes is None:
             raise InputError("--breakdown qtype: no query types (no 'qtype'/'type' term attribute "

@@ -51,7 +51,7 @@ def std_group(res, mask: np.ndarray, rk: Ranking) -> dict:
 def quesst_group(tr, mask: np.ndarray, p_tar: float, act_threshold, use_decisions: bool,
                  rk: Ranking) -> dict:
     """QUESST figures of the queries in `mask` (indices of tr.query_ids) as their own task."""
-    from termeval.std.quesst import score_trials, subset
+    from termeval.quesst.quesst import score_trials, subset
     sub = subset(tr, mask)
     if sub is None:
         return {"n_queries": 0, "n_target_trials": 0}

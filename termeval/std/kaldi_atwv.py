@@ -330,28 +330,3 @@ def score_kaldi_dir(kws_dir: str, results: str, cost_fa: Optional[float] = None,
     beta = beta_kaldi(0.1 if cost_fa is None else cost_fa, 1.0 if value_corr is None else value_corr,
                       1e-4 if prior is None else prior)
     return compute_atwv(ref, hyp, duration, beta, score_threshold, frames)
-
-
-def run_compat(args) -> int:
-    """`score_std --compat kaldi`: print compute-atwv's five lines, write them to
-    <exp>/details/score.txt and the same figures to <exp>/scores/std (+ scores.json)."""
-    import sys
-    from termeval.scores import Metric, write_scores
-    from termeval.textio import write_text
-    if args.format not in ("auto", "kaldi"):
-        raise InputError("--compat kaldi reads Kaldi results text (--format kaldi)")
-    r = score_kaldi_dir(args.kws_dir, args.detections, args.c_fa, args.c_miss, args.p_target,
-                        args.decision_threshold, args.tolerance)
-    text = "\n".join(r.lines()) + "\n"
-    os.makedirs(os.path.join(args.exp_dir, "details"), exist_ok=True)
-    write_text(os.path.join(args.exp_dir, "details", "score.txt"), text)
-    metrics = [Metric("atwv", r.atwv, f"{r.n_corr} hits, {r.n_fa} FA, {r.n_miss} misses"),
-               Metric("mtwv", r.mtwv, f"threshold {r.mtwv_threshold:.4f}"),
-               Metric("mtwv_threshold", r.mtwv_threshold), Metric("otwv", r.otwv), Metric("stwv", r.stwv),
-               Metric("n_terms", r.n_keywords), Metric("n_targets", r.n_targets),
-               Metric("n_detections", r.n_hyps), Metric("n_hits", r.n_corr),
-               Metric("n_false_alarms", r.n_fa), Metric("n_misses", r.n_miss), Metric("beta", r.beta)]
-    write_scores(args.exp_dir, "std", metrics, benchmark="kaldi",
-                 extra={"std": {"compat": "kaldi", "trials": r.duration, "n_unseen": r.n_unseen}})
-    sys.stdout.write(text)
-    return 0

@@ -56,7 +56,11 @@ def load_kws_dir(kws_dir: str, ecf: Optional[str] = None, rttm: Optional[str] = 
             raise InputError("no term list: expected tlist.xml or kwlist.xml", kws_dir)
         terms = read_termlist(termlist)
         occ = find_occurrences(read_rttm(rttm), terms, find_threshold)
-        return KwsData(read_ecf(ecf), terms, occ)
+        # a kws dir made by prepare_kws also holds utt.map/segments/frame_length: Kaldi results
+        # (utterance numbers, frames) are then placed on the rttm's recordings
+        um, seg = _first(kws_dir, ["utt.map"]), _first(kws_dir, ["segments"])
+        return KwsData(read_ecf(ecf), terms, occ, None, kaldi.read_frame_length(kws_dir),
+                       kaldi.read_utt_map(um) if um else None, kaldi.read_segments(seg) if seg else None)
     fl = kaldi.read_frame_length(kws_dir)
     um = _first(kws_dir, ["utt.map"])
     utt_map = kaldi.read_utt_map(um) if um else None

@@ -60,27 +60,29 @@ def _ranks(term: np.ndarray, key: np.ndarray, target: np.ndarray
     return o, rank, cy - before
 
 
-def _ap(term, key, target, R, n_terms) -> np.ndarray:
-    o, rank, hits = _ranks(term, key, target)
+def _ap(term, key, target, R, n_terms, ranks=None) -> np.ndarray:
+    o, rank, hits = ranks if ranks is not None else _ranks(term, key, target)
     tg = target[o]
     s = np.bincount(term[o][tg], weights=hits[tg] / rank[tg], minlength=n_terms)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(R > 0, s / np.where(R > 0, R, 1), np.nan)
 
 
-def _top(term, key, target, cutoff: np.ndarray, n_terms) -> np.ndarray:
+def _top(term, key, target, cutoff: np.ndarray, n_terms, ranks=None) -> np.ndarray:
     """#targets ranked within each term's cutoff (per-term array)."""
-    o, rank, _ = _ranks(term, key, target)
+    o, rank, _ = ranks if ranks is not None else _ranks(term, key, target)
     tq = term[o]
     ok = target[o] & (rank <= cutoff[tq])
     return np.bincount(tq[ok], minlength=n_terms).astype(np.float64)
 
 
 def _string_key(score: np.ndarray) -> np.ndarray:
-    """Lexicographic rank of each score's shortest round-trip text (F4DE sorts with Perl cmp)."""
-    text = np.asarray([repr(float(x)) for x in score.tolist()], dtype=str)
-    _, inv = np.unique(text, return_inverse=True)  # code-point order = byte order for ASCII
-    return inv.astype(np.float64)
+    """Lexicographic rank of each score's shortest round-trip text (F4DE sorts with Perl cmp).
+    The text of each distinct value (by bit pattern: 0.0 and -0.0 print apart) is made once."""
+    bits, inv = np.unique(np.asarray(score, np.float64).view(np.int64), return_inverse=True)
+    text = repr(bits.view(np.float64).tolist())[1:-1].split(", ") if len(bits) else []
+    _, rank = np.unique(np.asarray(text, dtype=str), return_inverse=True)  # code-point order = byte order
+    return rank.reshape(-1)[inv.reshape(-1)].astype(np.float64)
 
 
 def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.ndarray,
@@ -96,14 +98,15 @@ def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.n
     R = np.asarray(ntrue, np.float64)
     ev = np.asarray(evaluated, bool)
     Q = len(R)
-    ap = _ap(term, score, target, R, Q)
+    by_score = _ranks(term, score, target)
+    ap = _ap(term, score, target, R, Q, by_score)
     apf = _ap(term, _string_key(score), target, R, Q)
     has = ev & (R > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        rprec = np.where(R > 0, _top(term, score, target, R, Q) / np.where(R > 0, R, 1), np.nan)
+        rprec = np.where(R > 0, _top(term, score, target, R, Q, by_score) / np.where(R > 0, R, 1), np.nan)
     pat = {}
     for n in p_at:
-        pat[n] = np.where(R > 0, _top(term, score, target, np.full(Q, n), Q) / n, np.nan)
+        pat[n] = np.where(R > 0, _top(term, score, target, np.full(Q, n), Q, by_score) / n, np.nan)
     mean = (lambda a: float(np.mean(a[has])) if has.any() else None)
     apf_ev = np.where(R > 0, apf, 0.0)[ev]
     return Ranking(ap, apf, rprec, pat, np.bincount(term, minlength=Q), mean(ap),

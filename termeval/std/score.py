@@ -5,7 +5,7 @@ line wrapper is python -m termeval.bin.score_std.
 Three steps, so that the alignment can be split into jobs over term ranges (score_std.sh
 --nj): prepare() (inputs -> scored detections/references, counts, operating point),
 align_terms() (one term range), finish() (every figure from the merged alignment).
-score_std() chains them over all terms; termeval.std.jobs splits and merges.
+score_std() chains them over all terms; termeval.std.stage splits and merges (termeval.jobs).
 """
 from __future__ import annotations
 

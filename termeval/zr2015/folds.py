@@ -138,6 +138,27 @@ def contained(fold: Intervals, qf, qs, qe) -> np.ndarray:
     return out
 
 
+FOLD_SUFFIXES = ("split", "intervals.cross", "intervals.within")
+
+
+def resolve_auto(data_dir: str) -> tuple[str, str | None]:
+    """--folds auto: (<data-dir>/folds, None) when the data dir holds the challenge's fold files,
+    else ("none", note): the public data has no fold files, so the whole corpus is scored
+    (steps/score_tde_folds.sh says it before any job; the merge records the note). Some fold
+    files but not all is an error naming the first missing one."""
+    prefix = os.path.join(data_dir, "folds")
+    have = [os.path.isfile(f"{prefix}.{k}") for k in FOLD_SUFFIXES]
+    if all(have):
+        return prefix, None
+    if any(have):
+        missing = f"{prefix}.{FOLD_SUFFIXES[have.index(False)]}"
+        raise InputError("--folds auto: the data dir has some fold files but not this one (needs "
+                         "folds.split, folds.intervals.cross, folds.intervals.within)", missing)
+    return "none", (f"--folds auto: no fold files in {data_dir} (folds.split, folds.intervals.cross, "
+                    "folds.intervals.within; the public data has none): scoring the whole corpus as "
+                    "--folds none (cross = one fold, within = one fold per speaker)")
+
+
 def fold_prefix_files(prefix: str) -> dict[str, str]:
     files = {k: f"{prefix}.{k}" for k in ("split", "intervals.cross", "intervals.within")}
     for k, p in files.items():

@@ -32,14 +32,9 @@ def log(msg: str) -> None:
 
 
 def resolve_folds(folds: str, data_dir: str) -> str:
-    if folds == "auto":
-        prefix = os.path.join(data_dir, "folds")
-        if os.path.isfile(prefix + ".intervals.cross"):
-            return prefix
-        raise InputError("--folds auto: the data dir has no fold files (folds.split, "
-                         "folds.intervals.cross, folds.intervals.within); pass --folds <prefix> "
-                         "(e.g. <challenge-dir>/mandarin) or --folds none", data_dir)
-    return folds
+    """The fold prefix or 'none' (auto: termeval.zr2015.folds.resolve_auto)."""
+    from termeval.zr2015.folds import resolve_auto
+    return resolve_auto(data_dir)[0] if folds == "auto" else folds
 
 
 @dataclass
@@ -141,9 +136,14 @@ class Zr2015Stage:
         ftab = tables[1]
         ftab.exact = {k: values.get(k) for k in full_values(ftab)}
         save_table(units_path(out, "tde15_file"), ftab)
-        data_id = data_identity(self.data_files(ctx), {"benchmark": self.benchmark, "folds": a.folds == "none",
+        from termeval.zr2015.folds import resolve_auto
+        from termeval.zr2015.report import sil_warnings
+        warnings = [resolve_auto(a.data_dir)[1]] if a.folds == "auto" and ctx.folds == "none" else []
+        warnings += sil_warnings(os.path.join(a.data_dir, "phones"), self.benchmark)
+        data_id = data_identity(self.data_files(ctx), {"benchmark": self.benchmark, "folds": ctx.folds == "none",
                                                        "measures": a.measures})
-        extra = {"folds": folds, "fold_labels": info["labels"], "counts": info["counts"], "data_id": data_id}
+        extra = {"folds": folds, "fold_labels": info["labels"], "counts": info["counts"], "data_id": data_id,
+                 "folds_used": ctx.folds, "warnings": warnings}
         if a.bootstrap > 0:
             extra["bootstrap"] = {"n": a.bootstrap, "seed": a.seed, "level": a.ci,
                                   "unit": a.bootstrap_unit, "class_metrics_unit": "class"}

@@ -6,6 +6,7 @@ import os
 
 from termeval.scores import TDE_STAGES, Metric, format_line, fscore, write_scores
 from termeval.textio import atomic_write
+from termeval.zrc2020.transcribe import SIL, Phones
 
 # the zrc2020 metrics in score-file order: the term discovery stages without matching P/R/F
 SCORE_KEYS = tuple(k for names in TDE_STAGES.values() for k in names if not k.startswith("matching_"))
@@ -16,6 +17,17 @@ def _v(x):
     if x is None or (isinstance(x, float) and math.isnan(x)):
         return None
     return x
+
+
+def gold_warnings(phones: Phones, data_dir: str) -> list[str]:
+    """What makes the numbers differ from tdev2's published ones without being an error: a gold
+    without SIL phones (pauses as gaps, the 2015/2017 layout; the opposite case is warned about
+    by steps/score_tde_folds.sh)."""
+    if phones.sil >= 0 or not len(phones):
+        return []
+    return [f"{os.path.join(data_dir, 'phones')} has no {SIL} phone: the zrc2020 (tdev2) definitions "
+            "expect pauses labelled SIL (steps/prepare_gold.sh --fill-gaps true, the default); with "
+            "gaps instead, NED, coverage and the transcriptions differ from the published ones"]
 
 
 def final_scores(m: dict) -> dict:

@@ -144,7 +144,7 @@ class Zrc2020Stage:
         from termeval.bootstrap.units import data_identity
         from termeval.classes import COUNT_NAMES
         from termeval.scores import Metric, write_scores
-        from termeval.zrc2020.report import final_scores, write_report
+        from termeval.zrc2020.report import final_scores, gold_warnings, write_report
         from termeval.zrc2020.units import save_and_bootstrap
         a = ctx.args
         metrics, counts, stats, parts = merged
@@ -154,7 +154,10 @@ class Zrc2020Stage:
         ref = [os.path.join(a.data_dir, f) for f in ("phones", "words", "reco2dur", "utt2spk")]
         more = {"data_id": data_identity([f for f in ref if os.path.isfile(f)], {"benchmark": self.benchmark}),
                 "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": a.bootstrap_unit,
-                              "class_metrics_unit": "class"}}
+                              "class_metrics_unit": "class"},
+                "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
+        for w in more["warnings"]:
+            print(f"score_tde.py: warning: {w}", file=sys.stderr)
         write_report(out, metrics, counts, stats, self.benchmark, ci, more)
         with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
             return json.load(f)

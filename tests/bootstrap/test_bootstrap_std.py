@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from termeval.bootstrap.engine import full_values, paired_test
-from termeval.bootstrap.std import term_table
+from termeval.std.units import term_table
 from termeval.bootstrap.units import load_units
 from termeval.std.detections import read_detections
 from termeval.std.kwsdir import load_kws_dir

@@ -18,8 +18,8 @@ from termeval.data import load_classes, load_gold  # noqa: E402
 from termeval.errors import InputError  # noqa: E402
 from termeval.gold import Options, assign_speakers, parse_textgrid, prepare, read_ctm, \
     read_textgrid_dir, read_zr, validate_data_dir  # noqa: E402
-from termeval.std import quesst_io as quesst  # noqa: E402  (the QUESST input readers)
-from termeval.std.resources import phase_from_measure, read_resources_file  # noqa: E402
+from termeval.quesst import quesst_io as quesst  # noqa: E402  (the QUESST input readers)
+from termeval.resources.resources import phase_from_measure, read_resources_file  # noqa: E402
 from termeval.zr2015.classfile import read_classfile  # noqa: E402
 from termeval.zrc2020.testing import parse_classes  # noqa: E402
 

@@ -220,3 +220,47 @@ def test_shell_step(toy, root, tmp_path):
     s = scores(exp)
     assert s["segmentation_phone"]["level"] == "phone" and "phone_boundary_fscore" in s
     assert (exp / "scores" / "segmentation_phone").is_file()
+
+
+def test_owned_outputs_in_a_shared_exp_dir(toy, capsys):
+    """The stage replaces only its own files (the exp dir may hold term discovery scores);
+    the scores go to stdout, prefixed with the stage name."""
+    exp = toy / "exp"
+    (exp / "scores").mkdir(parents=True)
+    (exp / "scores" / "matching").write_text("ned 0.5\n")
+    (exp / "scores" / "scores.json").write_text('{"ned": 0.5}')
+    stale = exp / "details" / "segmentation" / "old_file"
+    stale.parent.mkdir(parents=True)
+    stale.write_text("x")
+    score_segmentation.main([str(toy / "data"), str(toy / "seg.txt"), str(exp)])
+    out = capsys.readouterr().out
+    assert out.startswith("segmentation: word_boundary_precision 0.750000")
+    assert (exp / "scores" / "matching").read_text() == "ned 0.5\n" and not stale.exists()
+    s = scores(exp)
+    assert s["ned"] == 0.5 and s["word_boundary_recall"] == 0.75
+    assert sorted(os.listdir(exp)) == ["details", "scores", "units"]
+
+
+@pytest.mark.parametrize("tol", [1, 2])
+@pytest.mark.parametrize("level", ["word", "phone"])
+def test_compat_seconds_input_equals_frames(synth, level, tol):
+    # the same prediction as an interval file in seconds (zero-length segments, utterances 1-4
+    # frames longer or shorter than the reference): vqwordseg's numbers again, nothing cut
+    path = synth / "pred_seconds.txt"
+    if not path.exists():
+        rows = []
+        for fn in sorted((synth / "intervals").glob("*.txt")):
+            for ln in fn.read_text().splitlines():
+                if ln.strip():
+                    a, b, lab = ln.split()
+                    rows.append(f"{fn.stem} {int(a) / 100:.2f} {int(b) / 100:.2f} {lab}\n")
+        path.write_text("".join(rows))
+    exp = str(synth / f"exp_sec_{level}{tol}")
+    score_segmentation.main(["--compat", "vqwordseg", "--level", level, "--tolerance", str(tol / 100),
+                             "--segments", str(synth / "segments"), str(synth / "data"), str(path), exp])
+    s = scores(exp)
+    for key, want in REFERENCE[tol][level].items():
+        name = NAMES[key] if level == "word" else NAMES[key].replace("word_", "phone_", 1)
+        assert s[name] == pytest.approx(want, rel=1e-12, abs=1e-15), key
+    stage = "segmentation" if level == "word" else "segmentation_phone"
+    assert s[stage]["counts"]["segments_past_utterance_end"] > 0

@@ -94,7 +94,7 @@ def test_example_breakdowns_and_operating_file(root, tmp_path):
     assert r.returncode == 0, r.stderr
     s = json.loads((exp / "scores/scores.json").read_text())
     std_keys = [line.split()[0] for line in (exp / "scores/std").read_text().splitlines()]
-    from termeval.bin.score_std import KEYS
+    from termeval.std.report import KEYS
     assert std_keys == KEYS  # the score file keeps its keys; figures go to std_operating
     b = s["breakdowns"]["std"]
     assert set(b) == {"attr:NGram", "ngram", "freq", "oov"}

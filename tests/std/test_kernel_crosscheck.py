@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from termeval.std import cnxe as cx
-from termeval.std import quesst as Q
+from termeval.quesst import quesst as Q
 from termeval.std.twv import compute_twv, segment_best
 
 softplus, sigmoid, logit, h2 = cx.softplus, cx.sigmoid, cx.logit, cx.h2

@@ -9,11 +9,12 @@ import sys
 import numpy as np
 import pytest
 
+from termeval import jobs
+from termeval.bin import score_std as score_std_bin
 from termeval.errors import InputError
-from termeval.std import jobs
 from termeval.std.detections import read_detections
 from termeval.std.kwsdir import load_kws_dir
-from termeval.std.score import Params, align_terms, finish, prepare, score_std
+from termeval.std.score import Params, align_terms, score_std
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "local"))
@@ -75,7 +76,7 @@ def test_nj_gives_identical_files(root, example, tmp_path, opts):
     # the regex reached the jobs and the merge intact: 7 terms occur, 2 of them are bigrams
     assert s["n_terms"] == (2 if "NGram:(2|3)" in opts else 7)
     assert all((outs[1] / "log" / f"score_std.{j}.log").is_file() for j in (1, 2, 3))
-    assert not list((outs[1]).glob("std/align.*.npz"))       # job files removed after the merge
+    assert not list((outs[1]).glob("jobs/std.*.npz"))       # job files removed after the merge
     if "--bootstrap" in opts:
         assert s["ci"]["atwv"]["n"] == 40
 
@@ -86,6 +87,11 @@ def task(tmp_path_factory):
     return generate(d, 60, 6000, 15, 30.0, "kwslist", seed=5)
 
 
+def stage_and_args(kws_dir, det, exp, *opts):
+    args = score_std_bin.get_parser().parse_args([*opts, str(kws_dir), str(det), str(exp)])
+    return score_std_bin.stage_of(args), args
+
+
 @pytest.mark.parametrize("align", ["f4de", "kaldi"])
 @pytest.mark.parametrize("nj", [2, 5, 70])
 def test_jobs_reproduce_one_process(task, tmp_path, align, nj):
@@ -94,13 +100,14 @@ def test_jobs_reproduce_one_process(task, tmp_path, align, nj):
     dets = read_detections(det, "auto", kws.frame_length, kws.utt_map, kws.segments)
     p = Params(preset="nist2006", align=align)
     whole = score_std(kws, dets, p)
-    prep = prepare(kws, dets, p)
-    ranges = jobs.std_ranges(prep, nj)
-    assert len(ranges) == nj and ranges[0][0] == 0 and ranges[-1][1] == prep.n_terms
+    stage, args = stage_and_args(kws_dir, det, tmp_path, "--preset", "nist2006", "--align", align)
+    ctx = stage.load(args)
+    ranges = jobs.balanced_ranges(stage.costs(ctx), nj)
+    assert len(ranges) == nj and ranges[0][0] == 0 and ranges[-1][1] == ctx.prep.n_terms
     assert all(a[1] == b[0] for a, b in zip(ranges[:-1], ranges[1:]))
     for j in range(1, nj + 1):
-        jobs.run_std_job(prep, str(tmp_path), nj, j)
-    res = finish(prep, jobs.merge_std_jobs(prep, str(tmp_path), nj))
+        assert jobs.run(stage, args, str(tmp_path), nj=nj, job=j) is None
+    res = stage.merge(ctx, [jobs.load_shard(jobs.shard_path(str(tmp_path), "std", j), {}) for j in range(1, nj + 1)])
     assert res.metrics == whole.metrics and res.extra == whole.extra
     for k in ("det_ref", "ref_det"):
         assert np.array_equal(res.ali[k], whole.ali[k])
@@ -118,17 +125,16 @@ def test_balanced_ranges():
 
 def test_stale_or_missing_job_files_are_refused(task, tmp_path):
     kws_dir, det = task
-    kws = load_kws_dir(kws_dir)
-    dets = read_detections(det, "auto", kws.frame_length, kws.utt_map, kws.segments)
-    prep = prepare(kws, dets, Params())
+    stage, args = stage_and_args(kws_dir, det, tmp_path)
     for j in (1, 2, 3):
-        jobs.run_std_job(prep, str(tmp_path), 3, j)
+        jobs.run(stage, args, str(tmp_path), nj=3, job=j)
     with pytest.raises(InputError, match="another run"):
-        jobs.merge_std_jobs(prep, str(tmp_path), 2)           # written for nj = 3
-    os.remove(jobs.job_path(str(tmp_path), "std", "align", 2))
+        jobs.run(stage, args, str(tmp_path), merge=2)           # written for nj = 3
+    os.remove(jobs.shard_path(str(tmp_path), "std", 2))
     with pytest.raises(InputError, match="not found"):
-        jobs.merge_std_jobs(prep, str(tmp_path), 3)
-    assert align_terms(prep, 0, 0).det.size == 0
+        jobs.run(stage, args, str(tmp_path), merge=3)
+    assert not (tmp_path / "scores").exists()
+    assert align_terms(stage.load(args).prep, 0, 0).det.size == 0
 
 
 def test_compat_kaldi_is_scored_in_the_merge(root, tmp_path):
@@ -147,14 +153,14 @@ def test_compat_kaldi_is_scored_in_the_merge(root, tmp_path):
         outs.append(exp)
     assert (outs[0] / "scores" / "std").read_bytes() == (outs[1] / "scores" / "std").read_bytes()
     assert (outs[0] / "details" / "score.txt").read_bytes() == (outs[1] / "details" / "score.txt").read_bytes()
-    assert "scored in the merge step" in (outs[1] / "log" / "score_std.1.log").read_text()
+    assert (outs[1] / "log" / "score_std.merge.log").is_file() and not (outs[1] / "jobs").exists()
 
 
 def test_std_term_tables_of_two_systems_are_paired(task):
     """Two systems with different numbers of distinct scores have the same table columns
     (compare_systems.sh refused them before the grid had a fixed width)."""
     from termeval.bootstrap.engine import check_paired, full_values, paired_test
-    from termeval.bootstrap.std import term_table
+    from termeval.std.units import term_table
     kws_dir, det = task
     kws = load_kws_dir(kws_dir)
     tabs = []

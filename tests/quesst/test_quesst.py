@@ -13,7 +13,7 @@ import pytest
 
 from termeval.errors import InputError
 from termeval.std import cnxe as cx
-from termeval.std import quesst as Q
+from termeval.quesst import quesst as Q
 
 P_QUESST = Q.effective_prior(0.0008, 100, 1)
 

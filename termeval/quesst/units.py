@@ -23,7 +23,7 @@ import math
 import numpy as np
 
 from termeval.bootstrap.engine import UnitStats
-from termeval.bootstrap.std import GRID, _grid   # the STD threshold grid, shared
+from termeval.std.units import GRID, _grid   # the STD threshold grid, shared
 from termeval.std.cnxe import h2, logit, softplus
 
 METRICS = ("act_twv", "max_twv", "ub_twv", "act_cnxe", "min_cnxe")
@@ -34,7 +34,7 @@ def _per_query(tr, values: np.ndarray) -> np.ndarray:
 
 
 def query_table(tr, r, accept: np.ndarray) -> UnitStats:
-    """The per-query table of termeval.std.quesst Trials `tr`, their QuesstResult `r` and
+    """The per-query table of termeval.quesst.quesst Trials `tr`, their QuesstResult `r` and
     the actual decisions `accept` (one per trial point)."""
     K = tr.n_queries
     nt = tr.n_target.astype(np.float64)

@@ -10,12 +10,13 @@ import numpy as np
 import pytest
 
 from termeval.bootstrap.engine import full_values
-from termeval.bootstrap.quesst import query_table
+from termeval.quesst.units import query_table
 from termeval.bootstrap.units import load_units
+from termeval import jobs
+from termeval.bin import score_quesst
 from termeval.errors import InputError
-from termeval.std import jobs
-from termeval.std import quesst as Q
-from termeval.std import quesst_io
+from termeval.quesst import quesst as Q
+from termeval.quesst import quesst_io
 
 
 def sh(root, *args):
@@ -87,7 +88,7 @@ def test_example_nj_and_bootstrap(root, example, tmp_path):
         outs.append(exp)
     same_outputs(*outs)
     assert all((outs[1] / "log" / f"score_quesst.{j}.log").is_file() for j in (1, 2, 3))
-    assert not list(outs[1].glob("quesst/pairs.*.npz"))
+    assert not list(outs[1].glob("jobs/quesst.*.npz"))
     s = json.loads((outs[1] / "scores" / "scores.json").read_text())
     for m in ("act_twv", "max_twv", "ub_twv", "act_cnxe", "min_cnxe"):
         ci = s["ci"][m]
@@ -133,16 +134,20 @@ def test_jobs_reproduce_one_process_and_refuse_stale_files(tmp_path):
     ref = quesst_io.load_reference(kws)
     m = quesst_io.map_detections(ref, quesst_io.read_pair_scores(det), "min")
     whole, _ = quesst_io.trials_from_mapped(ref, m)
+    args = score_quesst.get_parser().parse_args([str(kws), str(det), str(tmp_path / "exp")])
+    stage = score_quesst.stage_of(args)
+    ctx = stage.load(args)
     for j in (1, 2, 3, 4, 5):
-        jobs.run_quesst_job(ref, m, str(tmp_path), 5, j)
-    tr, _ = quesst_io.trials_from_mapped(ref, m, jobs.merge_quesst_jobs(ref, m, str(tmp_path), 5))
+        jobs.run(stage, args, args.exp_dir, nj=5, job=j)
+    shards = [jobs.load_shard(jobs.shard_path(args.exp_dir, "quesst", j), {}) for j in range(1, 6)]
+    tr, _ = stage.merge(ctx, shards)
     for k in ("query", "score", "target", "count", "decision", "n_target"):
         assert np.array_equal(getattr(tr, k), getattr(whole, k)), k
     assert tr.counts == whole.counts
     with pytest.raises(InputError, match="another run"):
-        jobs.merge_quesst_jobs(ref, m, str(tmp_path), 4)
+        jobs.run(stage, args, args.exp_dir, merge=4)
     with pytest.raises(InputError, match="--job"):
-        jobs.run_quesst_job(ref, m, str(tmp_path), 5, 6)
+        jobs.run(stage, args, args.exp_dir, nj=5, job=6)
 
 
 def test_compare_two_quesst_systems(root, tmp_path):

@@ -1,7 +1,7 @@
 """Inputs of QUESST-style per-document scoring: the reference (ECF + RTTM + term list, a
 Kaldi kws dir, or the simple `documents`/`queries`/`targets` lists), the system's pair
 scores (any STD detection format or `<query> <document> <score> [YES|NO]`), and their
-mapping onto trial points (termeval.std.quesst.trials_from_pairs).
+mapping onto trial points (termeval.quesst.quesst.trials_from_pairs).
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.errors import InputError
-from termeval.std.quesst import Trials, reduce_pairs, trials_from_pairs
+from termeval.quesst.quesst import Trials, reduce_pairs, trials_from_pairs
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -268,7 +268,7 @@ def trials_from_mapped(ref: Reference, m: Mapped,
                        pairs: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
                        ) -> tuple[Trials, list[str]]:
     """The trial points of mapped detections; `pairs`: their reduced pairs when jobs computed
-    them (termeval.std.jobs), else reduced here. Returns (trials, warnings)."""
+    them (termeval.quesst.stage), else reduced here. Returns (trials, warnings)."""
     warnings = list(m.warnings)
     keys, sc, dc = pairs if pairs is not None else reduce_queries(m, len(ref.doc_ids))
     tr = trials_from_pairs(ref.query_ids, len(ref.doc_ids), ref.target_q, ref.target_d,

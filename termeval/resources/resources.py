@@ -1,7 +1,7 @@
 """Processing-resource figures of MediaEval SWS 2013 (Rodriguez-Fuentes and Penagarikano 2013 §4.3; docs/std.md §5): ISF, SSF, PMU
 and PL, from measured phases or a resources file.
 
-Measurement: termeval.std.measure (`measure`, `host_info`, re-exported here).
+Measurement: termeval.resources.measure (`measure`, `host_info`, re-exported here).
 
 Figures (`compute`), all times in seconds internally:
   ISF = T_index_cpu / T_audio                                  (dimensionless)
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 from termeval.errors import InputError
 from termeval.kaldi_files import read_durations
-from termeval.std.measure import GB
+from termeval.resources.measure import GB
 from termeval.textio import atomic_write, iter_lines, read_text
 
 
@@ -208,7 +208,7 @@ def audio_duration(path: str) -> tuple[float, str]:
 def query_duration_from_termlist(kws_dir: str) -> tuple[float, str] | None:
     """T_query from a term list whose every term carries a `duration` (or `dur`) attribute
     in seconds (terminfo/kwinfo attr), summed over terms. None if absent."""
-    from termeval.std.quesst_io import _find
+    from termeval.quesst.quesst_io import _find
     from termeval.std.termlist import read_termlist
     tl = _find(kws_dir, ("tlist.xml", "kwlist.xml"), (".tlist.xml", ".kwlist.xml"))
     if tl is None:

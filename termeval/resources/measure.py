@@ -1,5 +1,5 @@
 """Measuring a command's CPU time and peak memory (utils/measure_resources.sh); the figures
-computed from the measurements are in termeval.std.resources.
+computed from the measurements are in termeval.resources.resources.
 
 Measurement (`measure`, used by utils/measure_resources.sh), Linux:
   * CPU time = user + system time of every process of the command's tree, taken from

@@ -10,7 +10,7 @@ import textwrap
 
 import pytest
 
-from termeval.std import resources as R
+from termeval.resources import resources as R
 
 SPEC_CONF = """\
 # resources.conf  (std-spec 5.2 / 5.3 worked example)

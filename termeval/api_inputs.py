@@ -1,0 +1,248 @@
+"""The inputs of the Python API (termeval.api): gold alignments, discovered classes and
+segmentations given as paths or as in-memory rows, turned into what the steps read.
+
+Gold given as rows or as files (.phn/.wrd, CTM, a TextGrid dir) is prepared by the step's own
+code (termeval.bin.prepare_gold.prepare_texts) into the texts of a data dir, kept in memory
+and reused for the rest of the process (keyed on the content of the inputs and the options).
+A step reads a data dir, so each call writes those texts into a temporary directory that is
+removed when the call returns; the parsed gold is handed over through termeval.data's memo,
+so it is parsed once per process too. Rows are written as the text the step would read (times
+as repr(float), exact), and an error about them names the row (`phones[3]`, `classes[2][0]`)
+instead of the temporary file.
+"""
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import os
+import re
+import tempfile
+from collections import OrderedDict
+from typing import Any, Callable, Iterator, Sequence
+
+from termeval.errors import InputError
+
+NO_DIR = os.path.join(os.devnull, "termeval-no-output")   # a path nothing can be written under
+PREPARED_MEMO_SIZE = 8
+_prepared: "OrderedDict[str, GoldData]" = OrderedDict()
+
+
+class GoldData:
+    """Gold alignments prepared as a data dir, held in memory (what termeval.prepare_gold
+    returns). Pass it as `gold` to score_tde/score_segmentation; `rows("phones")` and
+    `rows("words")` give the prepared intervals, `texts` the data dir's files, `write(dir)`
+    writes them as steps/prepare_gold.sh would."""
+
+    def __init__(self, texts: dict[str, str], summary: str, key: str) -> None:
+        self.texts = texts
+        self.summary = summary
+        self.key = key
+        self._parsed: Any = None          # termeval.data.Gold of these texts, once parsed
+
+    def __repr__(self) -> str:
+        return f"<GoldData {self.summary}>"
+
+    def rows(self, tier: str = "phones") -> list[tuple[str, float, float, str]]:
+        if tier not in ("phones", "words"):
+            raise InputError(f"tier must be 'phones' or 'words', got {tier!r}")
+        out = []
+        for line in self.texts[tier].splitlines():
+            f, on, off, label = line.split()
+            out.append((f, float(on), float(off), label))
+        return out
+
+    def write(self, data_dir: str, protect: Sequence[str] = ()) -> None:
+        from termeval.gold import write_data_dir
+        write_data_dir({k: [v] for k, v in self.texts.items()}, os.fspath(data_dir), list(protect))
+
+    @contextlib.contextmanager
+    def as_data_dir(self) -> Iterator[str]:
+        """A temporary data dir holding the texts, for the length of the block."""
+        from termeval import data
+        with tempfile.TemporaryDirectory(prefix="termeval-gold-") as d:
+            for name, text in self.texts.items():
+                with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+                    f.write(text)
+            if self._parsed is not None and data.gold_memo is not None:
+                data.remember_gold(dataclasses.replace(self._parsed, path=d))
+            try:
+                yield d
+            finally:
+                if data.gold_memo is not None:
+                    parsed = data.gold_memo.pop(data.gold_stamp(d) or "", None)
+                    if parsed is not None:
+                        self._parsed = parsed
+
+
+# ----------------------------------------------------------------------------- rows -> text
+
+def _is_path(x: Any) -> bool:
+    return isinstance(x, (str, os.PathLike))
+
+
+def _num(x: Any, where: str) -> str:
+    try:
+        return repr(float(x))
+    except (TypeError, ValueError):
+        raise InputError(f"expected a number, got {x!r}", where) from None
+
+
+def _token(x: Any, where: str, what: str) -> str:
+    s = str(x)
+    if not s or any(c.isspace() for c in s):
+        raise InputError(f"{what} must be one non-empty token without whitespace, got {s!r}", where)
+    return s
+
+
+def interval_rows_text(rows: Any, name: str, labelled: bool | None = True) -> tuple[str, list[str]]:
+    """`file onset offset [label]` lines of rows, and the name of the row on each line."""
+    lines, where = [], []
+    for i, row in enumerate(_sequence(rows, name)):
+        w = f"{name}[{i}]"
+        n = len(row) if isinstance(row, (tuple, list)) else -1
+        if not (n == 4 if labelled else n == 3 if labelled is False else n in (3, 4)):
+            shape = "(file, onset, offset, label)" if labelled else "(file, onset, offset[, label])"
+            raise InputError(f"expected a row {shape}, got {row!r}", w)
+        fields = [_token(row[0], w, "the file"), _num(row[1], w), _num(row[2], w)]
+        if n == 4:
+            fields.append(_token(row[3], w, "the label"))
+        lines.append(" ".join(fields) + "\n")
+        where.append(w)
+    return "".join(lines), where
+
+
+def class_rows_text(classes: Any, name: str = "classes") -> tuple[str, list[str]]:
+    """A ZeroSpeech class file of `[[(file, onset, offset), ...], ...]` (classes numbered
+    1..n), and the name of what each line holds."""
+    lines, where = [], []
+    for k, cls in enumerate(_sequence(classes, name)):
+        lines.append(f"Class {k + 1}\n")
+        where.append(f"{name}[{k}]")
+        text, w = interval_rows_text(cls, f"{name}[{k}]", labelled=False)
+        lines.append(text)
+        where.extend(w)
+        lines.append("\n")
+        where.append(f"{name}[{k}]")
+    return "".join(lines), where
+
+
+def _sequence(x: Any, name: str) -> Sequence:
+    if isinstance(x, (str, bytes)) or not hasattr(x, "__len__") or not hasattr(x, "__getitem__"):
+        raise InputError(f"expected a path or a list of rows, got {type(x).__name__}", name)
+    return x
+
+
+class Scratch:
+    """Temporary input files of one call; errors about them are re-raised naming the row."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        self.rows_of: dict[str, list[str]] = {}
+
+    def write(self, name: str, text: str, where: list[str]) -> str:
+        path = os.path.join(self.directory, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+        self.rows_of[path] = where
+        return path
+
+    def _row(self, path: str, line: int | None) -> str:
+        where = self.rows_of[path]
+        if line is not None and 1 <= line <= len(where):
+            return where[line - 1]
+        return os.path.basename(path)
+
+    def relocate(self, e: InputError) -> InputError:
+        """The error with every `<scratch file>[:<line>]` replaced by the row it holds."""
+        msg = e.message
+        for path in self.rows_of:
+            msg = re.sub(re.escape(path) + r"(?::(\d+))?",
+                         lambda m: self._row(path, int(m.group(1)) if m.group(1) else None), msg)
+        msg = msg.replace(self.directory + os.sep, "")
+        if e.path in self.rows_of:
+            return InputError(msg, self._row(e.path, e.line))
+        return e if msg == e.message else InputError(msg, e.path, e.line)
+
+
+@contextlib.contextmanager
+def scratch() -> Iterator[Scratch]:
+    with tempfile.TemporaryDirectory(prefix="termeval-in-") as d:
+        s = Scratch(d)
+        try:
+            yield s
+        except InputError as e:
+            raise s.relocate(e) from None
+
+
+# ----------------------------------------------------------------------------- gold
+
+def _hash_path(h: "hashlib._Hash", path: str) -> None:
+    if os.path.isdir(path):
+        for root, dirs, files in os.walk(path):
+            dirs.sort()
+            for f in sorted(files):
+                p = os.path.join(root, f)
+                h.update(os.path.relpath(p, path).encode() + b"\0")
+                _hash_path(h, p)
+    elif os.path.isfile(path):
+        with open(path, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+    h.update(b"\1")
+
+
+def prepare(inputs: Sequence[Any], fmt: str | None, option_argv: Callable[[Any], list[str]],
+            parse: Callable[[Any, list[str]], Any]) -> GoldData:
+    """The data-dir texts of gold `inputs` (paths, '-', or row lists), memoised on content."""
+    from termeval.bin import prepare_gold as step
+    if fmt is None:
+        first = inputs[0]
+        fmt = ("textgrid" if _is_path(first) and os.path.isdir(first) else
+               "ctm" if _is_path(first) and os.fspath(first).lower().endswith(".ctm") else "zr")
+    parser = step.get_parser()
+    opts = ["--format", fmt] + option_argv(parser)
+    with scratch() as s:
+        paths, h = [], hashlib.sha256("\0".join(opts).encode() + b"\2")
+        for i, x in enumerate(inputs):
+            if _is_path(x):
+                paths.append(os.fspath(x))
+                _hash_path(h, os.fspath(x))
+            else:
+                name = ("phones", "words")[i] if len(inputs) > 1 else "phones"
+                text, where = interval_rows_text(x, name)
+                h.update(text.encode() + b"\1")
+                paths.append(s.write(name, text, where))
+        key = h.hexdigest()
+        if key in _prepared:
+            _prepared.move_to_end(key)
+            return _prepared[key]
+        a = parse(parser, opts + ["--"] + paths + [NO_DIR])
+        texts, _, summary = step.prepare_texts(parser, a)
+    g = GoldData({k: "".join(v) for k, v in texts.items()}, summary, key)
+    _prepared[key] = g
+    while len(_prepared) > PREPARED_MEMO_SIZE:
+        _prepared.popitem(last=False)
+    return g
+
+
+def gold_form(gold: Any) -> tuple[str, Any]:
+    """('dir', path) for a prepared data dir, ('data', GoldData), or ('raw', inputs) for what
+    prepare_gold must prepare first."""
+    if isinstance(gold, GoldData):
+        return "data", gold
+    if _is_path(gold):
+        path = os.fspath(gold)
+        if os.path.isdir(path):
+            if os.path.isfile(os.path.join(path, "phones")):
+                return "dir", path
+            return "raw", [path]
+        if not os.path.exists(path):
+            raise InputError("no such file or directory", path)
+        raise InputError("gold is a prepared data dir, a TextGrid dir, a (phones, words) pair of "
+                         "files or of row lists, or termeval.prepare_gold(...)", path)
+    if isinstance(gold, dict) and set(gold) <= {"phones", "words"} and "phones" in gold:
+        return "raw", [gold["phones"], gold.get("words", "-")]
+    if isinstance(gold, (tuple, list)) and len(gold) == 2:
+        return "raw", list(gold)
+    raise InputError(f"gold: expected a data dir, a (phones, words) pair or a GoldData, got {type(gold).__name__}")

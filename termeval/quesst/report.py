@@ -1,0 +1,102 @@
+"""What a scored QUESST run writes (termeval.quesst.stage), into the directory `out` laid out
+as an exp dir: scores/quesst, scores/quesst_operating, scores/scores.json (metrics, kit lines,
+per-group headline values under "breakdowns" -> "quesst"), details/quesst/ (score.out: the
+kit's five headline lines; per_query; ranking_per_query.tsv; breakdown_<kind>.tsv) and
+units/units.quesst_query.npz.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from termeval.scores import Metric, write_scores
+from termeval.textio import atomic_write
+
+
+def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
+    """Every file of a scored run; returns the scores mapping and the kit's headline lines."""
+    from termeval.quesst import quesst
+    from termeval.std import breakdown, figures
+    from termeval.std.ranking import ranking
+    a, ref, p_tar, thr = ctx.args, ctx.ref, ctx.p_tar, ctx.threshold
+    c = r.counts
+    lines = quesst.kit_lines(r)
+    det_dir = os.path.join(out, "details", "quesst")
+    os.makedirs(det_dir, exist_ok=True)
+    with atomic_write(os.path.join(det_dir, "score.out")) as f:
+        f.write("".join(x + "\n" for x in lines))
+    with atomic_write(os.path.join(det_dir, "per_query")) as f:
+        f.write("# query n_target_docs act_twv best_twv best_threshold\n")
+        for i, q in enumerate(tr.query_ids):
+            f.write(f"{q} {int(tr.n_target[i])} {r.per_query_twv[i]:.6f} {r.per_query_best[i]:.6f} "
+                    f"{'-' if not np.isfinite(r.per_query_threshold[i]) else repr(float(r.per_query_threshold[i]))}\n")
+
+    act_support = ("decisions" if a.use_decisions else f"score >= {r.act_threshold:.6g}")
+    ci, more = quesst_intervals(out, a, tr, r)
+    metrics = [
+        Metric("act_twv", r.act_twv, act_support, ci.get("act_twv")),
+        Metric("act_p_miss", r.act_p_miss), Metric("act_p_fa", r.act_p_fa),
+        Metric("max_twv", r.max_twv, f"threshold {r.max_twv_threshold:.6g}", ci.get("max_twv")),
+        Metric("max_twv_threshold", r.max_twv_threshold),
+        Metric("max_p_miss", r.max_p_miss), Metric("max_p_fa", r.max_p_fa),
+        Metric("ub_twv", r.ub_twv, "per-query threshold offset", ci.get("ub_twv")),
+        Metric("act_cnxe", r.act_cnxe, "", ci.get("act_cnxe")),
+        Metric("min_cnxe", r.min_cnxe.cnxe, f"affine gamma {r.min_cnxe.gamma:.6g} delta {r.min_cnxe.delta:.6g}",
+               ci.get("min_cnxe")),
+        Metric("min_cnxe_gamma", r.min_cnxe.gamma), Metric("min_cnxe_delta", r.min_cnxe.delta),
+        Metric("min_cnxe_pav", r.min_cnxe_pav, "global PAV lower bound"),
+        Metric("lb_cnxe", r.lb_cnxe, "per-query PAV"),
+        Metric("lb_min_cnxe", r.lb_min_cnxe.cnxe, "affine over the per-query PAV LLRs"),
+        Metric("quesst_effective_prior", p_tar), Metric("quesst_beta", r.beta),
+        Metric("default_score", c["default_score"]),
+        Metric("n_queries", c["n_queries"]), Metric("n_unseen_queries", c["n_unseen_queries"]),
+        Metric("n_documents", c["n_documents"]), Metric("n_trials", c["n_trials"]),
+        Metric("n_target_trials", c["n_targets"], "target (query, document) pairs"), Metric("n_given", c["n_given"]),
+        Metric("n_default", c["n_default"]), Metric("n_system_detections", c["n_detections"]),
+        Metric("n_duplicates", c["n_duplicates"]),
+        Metric("n_outside_documents", c["n_outside_documents"]),
+    ]
+    # ranked documents per query (reported trials only) and breakdowns by groups of queries
+    g = tr.n_given
+    everyone = np.ones(tr.n_queries, bool)
+    rk = ranking(tr.query[:g], tr.score[:g], tr.target[:g], tr.n_target, everyone, ctx.p_at)
+    figures.write_ranking_table(os.path.join(det_dir, "ranking_per_query.tsv"), tr.query_ids,
+                                tr.n_target, rk, everyone)
+    pos = {q: i for i, q in enumerate(ref.query_ids)}
+    texts = [ref.query_texts[pos[q]] for q in tr.query_ids]
+    attrs = [ref.query_attrs[pos[q]] for q in tr.query_ids]
+    qtypes = breakdown.query_types(a.kws_dir, tr.query_ids, attrs)
+    kinds = list(ctx.kinds)
+    if a.breakdown.strip() == "" and qtypes is not None:
+        kinds.append("qtype")
+    groups = figures.write_breakdowns(
+        det_dir, kinds,
+        lambda kind: breakdown.labels(kind, texts, attrs, tr.n_target, ctx.bins, ctx.lexicon, qtypes),
+        lambda mask: figures.quesst_group(tr, mask, p_tar, thr, a.use_decisions, rk),
+        figures.QUESST_COLUMNS, figures.HEADLINE["quesst"], ctx.bins, everyone)
+    extra = {"breakdowns": figures.merged_breakdowns(out, "quesst", groups),
+             "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
+                        "reference": ref.source, "detections_format": ctx.hyp.fmt}, **more}
+    path = write_scores(out, "quesst", metrics, "quesst", extra)
+    write_scores(out, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None)
+    with open(os.path.join(os.path.dirname(path), "scores.json"), encoding="utf-8") as f:
+        return json.load(f), lines
+
+
+def quesst_intervals(out: str, a, tr, r) -> tuple[dict, dict]:
+    """Per-query table saved for compare_systems, intervals with --bootstrap, data identity."""
+    from termeval.bootstrap.engine import bootstrap_ci
+    from termeval.bootstrap.units import data_identity, save_units, units_path
+    from termeval.quesst.units import query_table
+    accept = tr.decision if a.use_decisions else tr.score >= r.act_threshold
+    us = query_table(tr, r, accept)
+    save_units(units_path(out, "quesst_query"), us)
+    ci = bootstrap_ci(us, a.bootstrap, a.seed, a.ci) if a.bootstrap > 0 else {}
+    files = [f for f in (os.path.join(a.kws_dir, x) for x in sorted(os.listdir(a.kws_dir))) if os.path.isfile(f)]
+    settings = {k: getattr(a, k) for k in ("p_target", "c_miss", "c_fa", "eff_prior", "default_score",
+                                           "act_threshold", "use_decisions")}
+    more = {"data_id": data_identity(files, settings),
+            "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": "query"}}
+    return ci, more

@@ -1,0 +1,90 @@
+"""QUESST per-document scoring as a stage of the one job protocol (termeval.jobs).
+
+Units are the reference queries, costed by their detections; a shard holds one (maximum)
+score per (query, document) pair of a range of queries (keys ascending, so the shards in
+query order are the pairs one process finds). The merge builds the trials and scores them.
+"""
+from __future__ import annotations
+
+import os
+import sys
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+
+from termeval.errors import InputError
+from termeval.jobs import Shard
+
+# QUESST details lie in details/quesst/; STD's files of a shared exp dir are left alone and
+# both stages merge their metrics into scores/scores.json.
+OUTPUTS = ("scores/quesst", "scores/quesst_operating", "scores/scores.json", "scores/.summary",
+           "details/quesst", "units/units.quesst_query.npz")
+
+
+class QuesstStage:
+    name = "quesst"
+    outputs = OUTPUTS
+    updates = ("scores/scores.json",)
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def load(self, a: Any) -> SimpleNamespace:
+        from termeval.quesst import quesst, quesst_io
+        from termeval.std import breakdown
+        if not os.path.isfile(a.detections):
+            raise InputError("no such detection file", a.detections)
+        p_tar = a.eff_prior if a.eff_prior is not None else quesst.effective_prior(a.p_target, a.c_miss, a.c_fa)
+        if not 0 < p_tar < 1:
+            raise InputError(f"effective prior {p_tar} must lie strictly between 0 and 1")
+        ctx = SimpleNamespace(args=a, p_tar=p_tar,
+                              threshold=None if a.act_threshold == "bayes" else float(a.act_threshold))
+        ctx.kinds = breakdown.parse_kinds(a.breakdown, a.lexicon is not None, quesst=True)
+        ctx.bins = breakdown.parse_bins(a.freq_bins)
+        ctx.lexicon = breakdown.read_lexicon(a.lexicon) if a.lexicon else None
+        try:
+            ctx.p_at = tuple(int(x) for x in a.p_at.split(",") if x.strip())
+        except ValueError:
+            raise InputError(f"--p-at must be a comma list of ranks, got '{a.p_at}'") from None
+        if not ctx.p_at or min(ctx.p_at) < 1:
+            raise InputError(f"--p-at must be a comma list of ranks >= 1, got '{a.p_at}'")
+        ctx.ref = quesst_io.load_reference(a.kws_dir)
+        ctx.hyp = quesst_io.read_pair_scores(a.detections, a.format)
+        if a.use_decisions and ctx.hyp.decision is None:
+            raise InputError("--use-decisions true, but the detections carry no YES/NO decisions", a.detections)
+        ctx.mapped = quesst_io.map_detections(ctx.ref, ctx.hyp,
+                                              "min" if a.default_score == "min" else float(a.default_score))
+        return ctx
+
+    def identity(self, ctx: SimpleNamespace) -> dict:
+        return {"n_queries": len(ctx.ref.query_ids), "n_documents": len(ctx.ref.doc_ids),
+                "n_detections": int(len(ctx.mapped.query))}
+
+    def costs(self, ctx: SimpleNamespace) -> np.ndarray:
+        return np.bincount(ctx.mapped.query, minlength=len(ctx.ref.query_ids)).astype(np.float64)
+
+    def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
+        from termeval.quesst.quesst_io import reduce_queries
+        keys, score, decision = reduce_queries(ctx.mapped, len(ctx.ref.doc_ids), lo, hi)
+        return Shard({}, {"keys": keys, "score": score, "decision": decision})
+
+    def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:
+        """(trials, scored result) of all queries."""
+        from termeval.quesst import quesst, quesst_io
+        pairs = (np.concatenate([s.arrays["keys"] for s in shards]).astype(np.int64),
+                 np.concatenate([s.arrays["score"] for s in shards]).astype(np.float64),
+                 np.concatenate([s.arrays["decision"] for s in shards]).astype(bool))
+        tr, warnings = quesst_io.trials_from_mapped(ctx.ref, ctx.mapped, pairs)
+        for w in warnings:
+            print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
+        return tr, quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
+
+    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> dict:
+        from termeval.quesst import report
+        result, lines = report.write(out, ctx, *merged)
+        self.text = "\n".join(lines) + "\n"
+        return result
+
+    def summary(self, result: dict) -> str:
+        return self.text

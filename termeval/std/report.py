@@ -1,0 +1,194 @@
+"""What a scored STD run writes (termeval.std.stage): scores/std, scores/std_operating,
+scores/scores.json, details/ (per_term.tsv, ranking_per_term.tsv, breakdown_<kind>.tsv,
+det_points.tsv, alignment.csv, report.txt, det/twv plots; --compat kaldi: score.txt) and
+units/units.std_term.npz, all into the directory `out` laid out as an exp dir.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+import numpy as np
+
+from termeval.scores import Metric, write_scores
+from termeval.textio import atomic_write
+
+KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
+        "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
+        "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta"]
+
+
+def _scores(out: str) -> dict:
+    with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
+        return json.load(f)
+
+
+def write(out: str, ctx, res) -> tuple[dict, str]:
+    """Every file of a scored run (a termeval.std.score.StdResult) into `out`; returns the
+    scores mapping and the text printed on stdout (scores/std)."""
+    from termeval.std import breakdown, figures
+    args, kws, dets = ctx.args, ctx.prep.kws, ctx.prep.dets
+    details = os.path.join(out, "details")
+    os.makedirs(details, exist_ok=True)
+    write_details(details, res, kws, dets, args)
+    if args.f4de_reports:   # KWSEval's sum.txt / bsum.txt text reports
+        from termeval.std.f4de_reports import write_reports
+        write_reports(details, res, args.trials_per_sec)
+    m = res.metrics
+    support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
+               "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
+               "n_terms": f"of {res.extra['n_terms_listed']} listed"}
+    ci, more = std_intervals(out, args, res, dets)
+    metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
+    rk = figures.std_ranking(res, ctx.p_at)
+    figures.write_ranking_table(os.path.join(details, "ranking_per_term.tsv"), res.terms.ids,
+                                res.ntrue, rk, res.evaluated)
+    terms = res.terms
+    groups = figures.write_breakdowns(
+        details, ctx.kinds,
+        lambda kind: breakdown.labels(kind, terms.texts, terms.attrs, res.ntrue, ctx.bins, ctx.lexicon),
+        lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], ctx.bins,
+        res.evaluated)
+    extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(out, "std", groups), **more}
+    path = write_scores(out, "std", metrics, benchmark=args.preset, extra=extra)
+    write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
+                 benchmark=None)
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return _scores(out), text
+
+
+def write_kaldi(out: str, r, args) -> tuple[dict, str]:
+    """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
+    same figures in scores/std (+ scores.json), and score.sh's other files
+    (termeval.std.kaldi_report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
+    from termeval.std import kaldi_report
+    text = kaldi_report.write_into(out, args, r)
+    return _scores(out), text
+
+
+def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:
+    """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
+    from termeval.bootstrap.engine import bootstrap_ci
+    from termeval.bootstrap.units import data_identity, save_units, units_path
+    from termeval.std.units import term_table
+    us = term_table(res, dets)
+    save_units(units_path(out, "std_term"), us)
+    ci = bootstrap_ci(us, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
+    files = [os.path.join(args.kws_dir, f) for f in sorted(os.listdir(args.kws_dir))] \
+        if os.path.isdir(args.kws_dir) else [args.kws_dir]
+    files = [f for f in files + [args.ecf, args.rttm, args.termlist] if f and os.path.isfile(f)]
+    settings = {k: getattr(args, k) for k in ("preset", "p_target", "c_miss", "c_fa", "trials_per_sec",
+                                              "include_notarget_terms", "align", "tolerance", "compat",
+                                              "term_attr", "source_type")}
+    more = {"data_id": data_identity(files, settings),
+            "bootstrap": {"n": args.bootstrap, "seed": args.seed, "level": args.ci, "unit": "term"}}
+    return ci, more
+
+
+def _f(x, fmt="{:.6f}"):
+    if x is None or (isinstance(x, float) and x != x):
+        return "NA"
+    return fmt.format(x)
+
+
+def write_details(d: str, res, kws, dets, args) -> None:
+    """per_term.tsv, det_points.tsv, alignment.csv, report.txt and the DET/TWV plots."""
+    from termeval.std import det
+    tw = res.twv
+    terms = res.terms
+    # per-term table
+    with atomic_write(os.path.join(d, "per_term.tsv")) as f:
+        f.write("termid\ttext\tevaluated\tn_targ\tn_det\tn_corr\tn_fa\tn_miss\ttwv\tpfa\tpmiss\totwv\n")
+        for q, tid in enumerate(terms.ids):
+            ev = bool(res.evaluated[q])
+            f.write("\t".join([tid, terms.texts[q].replace("\t", " "), str(int(ev)), str(int(res.ntrue[q])),
+                               str(int(res.n_det[q])), str(int(res.n_hits[q])), str(int(res.n_fa[q])),
+                               str(int(res.n_miss[q])) if ev else "NA",
+                               _f(tw.term_twv[q]) if ev else "NA", _f(tw.term_pfa[q]) if ev else "NA",
+                               _f(tw.term_pmiss[q]) if ev else "NA",
+                               _f(tw.term_otwv[q]) if ev else "NA"]) + "\n")
+    # DET points (articulated) and plots
+    k = det.articulated(tw.det_thr, tw.det_pmiss, tw.det_pfa)
+    det.write_det_points(os.path.join(d, "det_points.tsv"), tw.det_thr[k], tw.det_pmiss[k],
+                             tw.det_pfa[k], tw.det_twv[k])
+    m = res.metrics
+    if args.write_alignment:
+        write_alignment_csv(os.path.join(d, "alignment.csv"), res, kws, dets)
+    write_report(os.path.join(d, "report.txt"), res, args)
+    if args.plots and res.twv.n_terms_with_targets > 0:
+        act = (m["p_fa"], m["p_miss"])
+        best = (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"])
+        det.plot_det(os.path.join(d, "det"), tw.det_pmiss[k], tw.det_pfa[k], res.beta, act, best,
+                         f"DET (ATWV {m['atwv']:.4f}, MTWV {m['mtwv']:.4f})")
+        thr_act = tw.actual_threshold
+        det.plot_twv(os.path.join(d, "twv"), tw.det_thr, tw.det_twv,
+                         (thr_act, m["atwv"]) if thr_act is not None else None,
+                         (m["mtwv_threshold"], m["mtwv"]), "TWV against threshold")
+
+
+def _fmt_col(a: np.ndarray) -> list[str]:
+    """Shortest round-trip text of each float (one C-level repr of the whole list)."""
+    if len(a) == 0:
+        return []
+    return repr(np.asarray(a, dtype=np.float64).tolist())[1:-1].split(", ")
+
+
+def write_alignment_csv(path: str, res, kws, dets) -> None:
+    """F4DE/Kaldi alignment CSV: language,file,channel,termid,term,ref_bt,ref_et,sys_bt,
+    sys_et,sys_score,sys_decision,alignment (CORR, MISS, FA, CORR!DET)."""
+    a = res.ali
+    di, dref = a["det_index"], a["det_ref"]
+    ri, rdet = a["ref_index"], a["ref_det"]
+    occ = kws.occ
+    lang = (kws.terms.language or "").replace(",", " ")
+    tid = np.asarray([t.replace(",", " ") for t in kws.terms.ids], dtype=object)
+    ttxt = np.asarray([t.replace(",", " ") for t in kws.terms.texts], dtype=object)
+    fids = np.asarray([f.replace(",", " ") for f in dets.file_ids], dtype=object)
+    yes = a["yes"][di]
+    aligned = dref >= 0
+    label = np.where(aligned, np.where(yes, "CORR", "MISS"), np.where(yes, "FA", "CORR!DET"))
+    j = np.maximum(dref, 0)
+    # the text of each reference occurrence once (there are far fewer than detections)
+    rb = np.asarray(_fmt_col(occ.beg), dtype=object)[j] if len(occ) else np.full(len(j), "", dtype=object)
+    re_ = np.asarray(_fmt_col(occ.end), dtype=object)[j] if len(occ) else np.full(len(j), "", dtype=object)
+    rb[~aligned] = ""
+    re_[~aligned] = ""
+    with atomic_write(path) as f:
+        f.write("language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n")
+        if len(di):
+            cols = [fids[dets.file[di]], dets.chan[di].astype(str), tid[a["det_term"]], ttxt[a["det_term"]],
+                    rb, re_, _fmt_col(dets.tbeg[di]), _fmt_col(dets.tbeg[di] + dets.dur[di]),
+                    _fmt_col(dets.score[di]), np.where(yes, "YES", "NO"), label]
+            cols = [c.tolist() if isinstance(c, np.ndarray) else c for c in cols]
+            pre = lang + ","
+            f.writelines(pre + ",".join(row) + "\n" for row in zip(*cols))
+        miss = ri[rdet < 0]
+        if len(miss):
+            mc = [[x.replace(",", " ") for x in occ.file[miss]], occ.chan[miss].astype(str).tolist(),
+                  tid[occ.term[miss]].tolist(), ttxt[occ.term[miss]].tolist(),
+                  _fmt_col(occ.beg[miss]), _fmt_col(occ.end[miss])]
+            pre = lang + ","
+            f.writelines(pre + ",".join(row) + ",,,,,MISS\n" for row in zip(*mc))
+
+
+def write_report(path: str, res, args) -> None:
+    """Human summary plus grep-friendly Kaldi-style and QUESST-style lines."""
+    m, e = res.metrics, res.extra
+    lines = [
+        f"T_audio {e['t_audio']:g} s, trials per term {e['trials_per_term']}, beta {res.beta:.6g}, "
+        f"P_target {e['p_target']:g}, C_miss {e['c_miss']:g}, C_fa {e['c_fa']:g}, effective prior {m['effective_prior']:.7g}",
+        f"terms {m['n_terms']} (listed {e['n_terms_listed']}), targets {m['n_targets']}, detections {m['n_detections']} "
+        f"(read {e['n_detections_read']}, outside ECF {e['n_detections_outside_ecf']}), hits {m['n_hits']}, "
+        f"FA {m['n_false_alarms']}, misses {m['n_misses']}, correct rejects {e['n_correct_rejects']}",
+        f"ATWV = {_f(m['atwv'], '{:.4f}')}",
+        f"STWV = {_f(m['stwv'], '{:.4f}')}",
+        f"MTWV = {_f(m['mtwv'], '{:.4f}')}, THRESHOLD = {_f(m['mtwv_threshold'], '{:.4f}')}",
+        f"OTWV = {_f(m['otwv'], '{:.4f}')}",
+        f"actTWV: {_f(m['atwv'], '{:.8f}')}  maxTWV: {_f(m['mtwv'], '{:.8f}')}  Threshold: {_f(m['mtwv_threshold'], '{:.4f}')}",
+        f"actCnxe: {_f(m['cnxe'], '{:.8f}')}  minCnxe: {_f(m['cmin_nxe'], '{:.8f}')}",
+    ]
+    for w in res.warnings:
+        lines.append(f"warning: {w}")
+    with atomic_write(path) as f:
+        f.write("\n".join(lines) + "\n")

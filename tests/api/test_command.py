@@ -1,0 +1,79 @@
+"""The termeval command (termeval/command.py): step list, --version, errors, --nj N."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from termeval import __version__, command
+
+STEPS = ["compare-systems", "export-zr", "measure-resources", "prepare-classes", "prepare-gold", "prepare-kws", "score-quesst",
+         "score-resources", "score-segmentation", "score-std", "score-tde", "summarize-scores",
+         "validate-alignment-dir"]
+
+
+def test_help_lists_every_step_with_one_line(capsys):
+    assert command.main(["--help"]) == 0
+    out = capsys.readouterr().out
+    listed = [ln.split()[0] for ln in out.splitlines() if ln.startswith("  ")]
+    assert listed == STEPS
+    assert "  score-std" in out and "spoken term detection" in out
+    assert not any(x in out for x in ("tde-stats", "tde-merge", "score-tde-folds"))
+    assert command.main([]) == 2 and "usage: termeval" in capsys.readouterr().err
+
+
+def test_version_and_unknown_step(capsys):
+    assert command.main(["--version"]) == 0
+    assert capsys.readouterr().out == f"termeval {__version__}\n"
+    assert command.main(["score-wer"]) == 2
+    assert capsys.readouterr().err == "termeval: error: unknown step 'score-wer' (termeval --help lists the steps)\n"
+
+
+def test_step_help_and_error_lines(capsys, tmp_path):
+    assert command.main(["score-std", "--help"]) == 0
+    assert capsys.readouterr().out.startswith("usage: termeval score-std [-h]")
+    assert command.main(["score-tde", "--help"]) == 0
+    assert "usage: termeval score-tde" in capsys.readouterr().out
+    assert command.main(["score-std", "--nj", "0", "a", "b", "c"]) == 2
+    assert "termeval score-std: error: argument --nj: must be a positive integer, got '0'" in capsys.readouterr().err
+    assert command.main(["prepare-gold", "--format", "zr", str(tmp_path / "x.phn"), str(tmp_path / "x.wrd"),
+                         str(tmp_path / "d")]) == 1
+    assert capsys.readouterr().err == f"termeval prepare-gold: error: {tmp_path}/x.phn: no such file or directory\n"
+    assert not (tmp_path / "d").exists()
+
+
+def test_python_m_termeval(root):
+    env = dict(os.environ, PYTHONPATH=root)
+    r = subprocess.run([sys.executable, "-m", "termeval", "--help"], capture_output=True, text=True, env=env)
+    assert r.returncode == 0 and "  score-tde" in r.stdout and r.stderr == ""
+    r = subprocess.run([sys.executable, "-c", "import sys, termeval; print(sorted(m for m in sys.modules if "
+                        "m.split('.')[0] in ('numpy', 'scipy', 'matplotlib', 'sklearn', 'termeval')))"],
+                       capture_output=True, text=True, env=env)
+    assert r.stdout.split() == ["['termeval']"]          # import termeval loads nothing heavy
+
+
+def test_nj_runs_local_jobs_with_the_same_scores(example, tmp_path, capsys):
+    gold = os.path.join(example, "data/example")
+    cls = os.path.join(example, "data/local/example/classes/example.classes")
+    assert command.main(["score-tde", gold, cls, str(tmp_path / "one")]) == 0
+    assert command.main(["score-tde", "--nj", "2", gold, cls, str(tmp_path / "two")]) == 0
+    for name in ("matching", "clustering", "parsing"):
+        assert (tmp_path / "one/scores" / name).read_bytes() == (tmp_path / "two/scores" / name).read_bytes()
+    assert os.listdir(tmp_path / "one/log") == ["tde_stats.log"]            # one process, logged
+    assert "# Ended (code 0)" in (tmp_path / "one/log/tde_stats.log").read_text()
+    logs = set(os.listdir(tmp_path / "two/log"))
+    assert logs == {"tde_stats.1.log", "tde_stats.2.log", "tde_stats.merge.log"}   # as steps/score_tde.sh
+    assert "# Ended (code 0)" in (tmp_path / "two/log/tde_stats.2.log").read_text()
+    one = json.loads((tmp_path / "one/scores/scores.json").read_text())
+    assert one["ned"] == json.loads((tmp_path / "two/scores/scores.json").read_text())["ned"]
+
+
+def test_a_failed_step_leaves_its_error_line_in_the_log(example, tmp_path, capsys):
+    cls = os.path.join(example, "data/local/example/classes/example.classes")
+    assert command.main(["score-tde", str(tmp_path / "nodata"), cls, str(tmp_path / "exp")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("termeval score-tde: error: ") and "nodata" in err[0]
+    log = (tmp_path / "exp/log/tde_stats.log").read_text().splitlines()
+    assert log[-2] == err[0] and log[-1].startswith("# Ended (code 1)")
+    assert os.listdir(tmp_path / "exp") == ["log"]                 # nothing else written
