@@ -51,3 +51,16 @@ def test_bad_folds_one_error_line(root, inputs, mode, folds):
     assert r.returncode != 0
     errors = [l for l in r.stderr.splitlines() if ": error: " in l]
     assert len(errors) == 1 and "--folds" in errors[0] and "Traceback" not in r.stderr
+
+
+def test_python_api_and_command(root, inputs, tmp_path):
+    import termeval
+    data, cls, _ = inputs
+    r = termeval.score_tde(data, cls, benchmark="zr2015-doc", folds="equal:2")
+    assert r["benchmark"] == "zr2015-doc" and r["definitions"]["folds"] == "equal:2" and "ned_std" in r
+    p = subprocess.run([os.path.join(root, "tools/venv/bin/python"), "-m", "termeval", "score-tde",
+                        "--benchmark", "lrec2014", "--folds", "none", data, cls, str(tmp_path / "exp")],
+                       capture_output=True, text=True, cwd=root)
+    assert p.returncode == 0, p.stderr
+    j = json.load(open(tmp_path / "exp" / "scores" / "scores.json"))
+    assert j["benchmark"] == "lrec2014" and j["definitions"]["folds"] == "none"
