@@ -154,7 +154,8 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
         lo_, hi_ = np.minimum(u, v), np.maximum(u, v)
         swap = u > v
         un, vn = np.where(swap, vn, un), np.where(swap, un, vn)
-        _, first = np.unique(np.stack([lo_, hi_], 1), axis=0, return_index=True)
+        width = int(np.max(hi_, initial=0)) + 1         # range codes < 2^31: one int64 per pair
+        _, first = np.unique(lo_ * width + hi_, return_index=True)
         side = np.r_[lo_[first], hi_[first]]
         side_node = np.r_[un[first], vn[first]]
         side_y = np.r_[iny[first], iny[first]]
