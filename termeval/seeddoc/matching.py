@@ -22,6 +22,8 @@ from termeval.seeddoc.ngrams import CODE, GoldPairs, Levels, range_code
 from termeval.seeddoc.nodes import Nodes
 from termeval.seeddoc.pairs import group_cross
 
+CHUNK = 2_000_000
+
 
 def _span_overlap(c: Corpus, ua: np.ndarray, la: np.ndarray, ub: np.ndarray, lb: np.ndarray,
                   rule: str) -> np.ndarray:
@@ -48,19 +50,30 @@ def _valid_pairs(c: Corpus, nd: Nodes, zr: bool) -> np.ndarray:
     gsize = np.diff(np.r_[gstart, len(key)])
     row_start, row_size = gstart[gid], gsize[gid]
     rows = np.flatnonzero(nd.complex[nd.of_frag[frag]] & (row_size > 1))
-    r, o = group_cross(row_start, row_size, rows)
-    X, Y = frag[r], frag[o]
-    ok = nd.of_frag[X] != nd.of_frag[Y]
-    if zr:
-        same = c.f_file[X] == c.f_file[Y]
-        ov = np.minimum(c.f_off[X], c.f_off[Y]) - np.maximum(c.f_on[X], c.f_on[Y])
-        dmin = np.minimum(c.f_off[X] - c.f_on[X], c.f_off[Y] - c.f_on[Y])
-        ok &= ~(same & (2 * ov > dmin))
-    na, nb = nd.of_frag[X[ok]], nd.of_frag[Y[ok]]
-    if not len(na):
-        return np.zeros((0, 2), np.int64)
     nn = len(nd.k0)
-    code = np.unique(np.minimum(na, nb).astype(np.int64) * nn + np.maximum(na, nb))
+    out = []
+    # in chunks of about CHUNK fragment pairs: memory stays bounded on heavily overlapping input
+    cum = np.cumsum(row_size[rows])
+    cuts = np.searchsorted(cum, np.arange(CHUNK, int(cum[-1]) + CHUNK, CHUNK)) + 1 if len(rows) else []
+    lo = 0
+    for hi in list(cuts) + [len(rows)]:
+        hi = min(int(hi), len(rows))
+        if hi <= lo:
+            continue
+        r, o = group_cross(row_start, row_size, rows[lo:hi])
+        lo = hi
+        X, Y = frag[r], frag[o]
+        ok = nd.of_frag[X] != nd.of_frag[Y]
+        if zr:
+            same = c.f_file[X] == c.f_file[Y]
+            ov = np.minimum(c.f_off[X], c.f_off[Y]) - np.maximum(c.f_on[X], c.f_on[Y])
+            dmin = np.minimum(c.f_off[X] - c.f_on[X], c.f_off[Y] - c.f_on[Y])
+            ok &= ~(same & (2 * ov > dmin))
+        na, nb = nd.of_frag[X[ok]], nd.of_frag[Y[ok]]
+        out.append(np.unique(np.minimum(na, nb).astype(np.int64) * nn + np.maximum(na, nb)))
+    if not out:
+        return np.zeros((0, 2), np.int64)
+    code = np.unique(np.concatenate(out))
     return np.stack([code // nn, code % nn], 1)
 
 
@@ -124,12 +137,14 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
         simple_sets, sets = {}, {}
     # ---- pairs with a complex node, listed
     pairs = _valid_pairs(c, nd, zr)
+    width = (len(c.ph_on) + 1) * CODE                  # range codes < width: one int64 per pair
+    acc = _PairSet(width)
     if len(pairs):
-        U, V, UN, VN, INY = [], [], [], [], []
         sa, sb = nd.sid[pairs[:, 0]], nd.sid[pairs[:, 1]]
         order = np.lexsort((sb, sa))
         pairs, sa, sb = pairs[order], sa[order], sb[order]
         cut = np.flatnonzero(np.r_[True, (sa[1:] != sa[:-1]) | (sb[1:] != sb[:-1]), True])
+        st = c.stretch
         for lo, hi in zip(cut[:-1].tolist(), cut[1:].tolist()):
             t = template(txt(int(sa[lo])), txt(int(sb[lo])), lmin, lmax)
             if not len(t):
@@ -140,25 +155,16 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
             ub = (nd.k0[pb][:, None] + t[None, :, 2]).ravel()
             lb = np.broadcast_to(t[None, :, 3] - t[None, :, 2], (hi - lo, len(t))).ravel()
             eq = np.broadcast_to(t[None, :, 4], (hi - lo, len(t))).ravel().astype(bool)
-            na = np.repeat(pa, len(t))
-            nb = np.repeat(pb, len(t))
-            drop = ((ua == ub) & (la == lb)) | _span_overlap(c, ua, la, ub, lb, rule)
-            keep = ~drop
-            st = c.stretch
+            keep = ~(((ua == ub) & (la == lb)) | _span_overlap(c, ua, la, ub, lb, rule))
             iny = eq & (st[ua] == st[ua + la - 1]) & (st[ub] == st[ub + lb - 1]) & (group[ua] == group[ub])
-            U.append(range_code(ua, la)[keep]); V.append(range_code(ub, lb)[keep])
-            UN.append(na[keep]); VN.append(nb[keep]); INY.append(iny[keep])
-    if len(pairs) and U:
-        u, v = np.concatenate(U), np.concatenate(V)
-        un, vn, iny = np.concatenate(UN), np.concatenate(VN), np.concatenate(INY)
-        lo_, hi_ = np.minimum(u, v), np.maximum(u, v)
-        swap = u > v
-        un, vn = np.where(swap, vn, un), np.where(swap, un, vn)
-        width = int(np.max(hi_, initial=0)) + 1         # range codes < 2^31: one int64 per pair
-        _, first = np.unique(lo_ * width + hi_, return_index=True)
-        side = np.r_[lo_[first], hi_[first]]
-        side_node = np.r_[un[first], vn[first]]
-        side_y = np.r_[iny[first], iny[first]]
+            acc.add(range_code(ua, la)[keep], range_code(ub, lb)[keep], np.repeat(pa, len(t))[keep],
+                    np.repeat(pb, len(t))[keep], iny[keep])
+    code, pn, qn, iny = acc.result()
+    if len(code):
+        lo_, hi_ = code // width, code % width
+        side = np.r_[lo_, hi_]
+        side_node = np.r_[pn, qn]
+        side_y = np.r_[iny, iny]
         codes, inv = np.unique(side, return_inverse=True)
         inv = inv.reshape(-1)
         dx = np.bincount(inv, minlength=len(codes))
@@ -169,10 +175,12 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
         # a side in a simple node may already be in flat(X) / flat(X∩Y) through the counted part
         g = simple_group[cnode]
         rel0 = k - nd.k0[cnode]
-        in_x = np.array([g[i] >= 0 and (int(rel0[i]), int(rel0[i] + L[i])) in simple_sets.get(int(g[i]), ())
-                         for i in range(len(codes))], bool)
-        in_xy = np.array([g[i] >= 0 and sets.get(int(g[i]), {}).get((int(rel0[i]), int(rel0[i] + L[i])), 0) > 0
-                          for i in range(len(codes))], bool)
+        in_x = np.zeros(len(codes), bool)
+        in_xy = np.zeros(len(codes), bool)
+        for i in np.flatnonzero(g >= 0).tolist():
+            r = (int(rel0[i]), int(rel0[i] + L[i]))
+            in_x[i] = r in simple_sets.get(int(g[i]), ())
+            in_xy[i] = sets.get(int(g[i]), {}).get(r, 0) > 0
         rows_t.append(lev.type_code(k, L) if per_type else np.zeros(len(k), np.int64))
         rows_fx.append((~in_x).astype(np.int64))
         rows_fxy.append(((dxy > 0) & ~in_xy).astype(np.int64))
@@ -181,6 +189,39 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return _by_type(cat(rows_t) if per_type else None, {"fx": cat(rows_fx), "fxy": cat(rows_fxy), "mx": cat(rows_mx),
                                   "mxy": cat(rows_mxy)})
+
+
+class _PairSet:
+    """Distinct completed pairs {u, v} (range codes), with the nodes they came from and
+    whether they are gold; reduced with np.unique whenever REDUCE rows have piled up."""
+    REDUCE = 4_000_000
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.parts: list[tuple[np.ndarray, ...]] = []
+        self.rows = 0
+        self.limit = self.REDUCE
+
+    def add(self, u, v, un, vn, iny) -> None:
+        swap = u > v
+        code = np.minimum(u, v) * self.width + np.maximum(u, v)
+        self.parts.append((code, np.where(swap, vn, un), np.where(swap, un, vn), iny))
+        self.rows += len(code)
+        if self.rows > self.limit:          # amortised: at most doubling between reductions
+            self.parts = [self._reduce()]
+            self.rows = len(self.parts[0][0])
+            self.limit = max(self.REDUCE, 2 * self.rows)
+
+    def _reduce(self) -> tuple[np.ndarray, ...]:
+        cols = [np.concatenate([p[i] for p in self.parts]) for i in range(4)]
+        _, first = np.unique(cols[0], return_index=True)
+        return tuple(col[first] for col in cols)
+
+    def result(self) -> tuple[np.ndarray, ...]:
+        if not self.parts:
+            z = np.zeros(0, np.int64)
+            return z, z, z, z.astype(bool)
+        return self._reduce()
 
 
 def _by_type(tcode: np.ndarray | None, cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
