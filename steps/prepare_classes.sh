@@ -20,6 +20,8 @@
 #   --tolerance <seconds>     # default 1e-6: allowed overrun of a fragment past the file end
 #   --end-tolerance <seconds> # default 0.01: a fragment ending at most this much past the file
 #                             # end is clipped to the end and counted (fragments_clipped_to_end)
+#   --pairs-clustering <pairs|components>  # default pairs: one class per line of a pairs file;
+#                             # components: the pairs merged into connected components (classes)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -28,6 +30,7 @@ lenient=false
 format=auto
 tolerance=1e-6
 end_tolerance=0.01
+pairs_clustering=pairs
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -43,12 +46,13 @@ data=$1
 classfile=$2
 dir=$3
 
+te_check_choice pairs-clustering "$pairs_clustering" pairs components
 te_check_dir "data dir" "$data"
 te_check_file "data dir file" "$data/reco2dur"
 te_check_file "class file" "$classfile"
 te_check_writable "$dir/log"
 "${te_python[@]}" -m termeval.bin.prepare_classes --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
-  --end-tolerance "$end_tolerance" \
+  --end-tolerance "$end_tolerance" --pairs-clustering "$pairs_clustering" \
   "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
 
 echo "$0: prepared $classfile into $dir/classes (counts in $dir/classes/counts)" >&2

@@ -18,6 +18,12 @@
 # scores/tde15_input; per-fold values under "folds" in scores.json; the original tool's text
 # files in details/tde15/. The data dir is prepared SIL-less for these:
 #   steps/prepare_gold.sh --format zr --fill-gaps false --sort true <phn> <wrd> <data-dir>
+# zr2015-doc / lrec2014: the metrics as the seed documents themselves define them (ZeroSpeech
+# 2015 page + tdev2 doc + ZRC site / Ludusan et al. LREC 2014; shared/spec/seed-definitions.md,
+# docs/tde.md §11), counted: the keys of scores.json listed there (ned, coverage, matching_*,
+# grouping_*, type_*, token_*, boundary_*, within_*; zr2015-doc also coverage_discoverable and
+# type_3to20_*), with "definitions" naming every rule used; any data dir from
+# steps/prepare_gold.sh (SIL lines and gaps are both pauses); classes prepared as for zrc2020.
 # The score lines are printed on stdout, progress and logs go to stderr and <exp-dir>/log/
 # (tde_stats.log for zrc2020, score_tde_folds.log for zr2015/zr2017; with jobs <name>.JOB.log and
 # <name>.merge.log). scores/, details/ and units/ are replaced whole by a successful run and left
@@ -27,7 +33,7 @@
 #  e.g.: steps/score_tde.sh --nj 4 data/zr17_mandarin downloads/zr17/kamper_mandarin.class exp/zr17_mandarin/kamper
 #
 # Options:
-#   --benchmark <zrc2020|zr2015|zr2017>   # default zrc2020
+#   --benchmark <zrc2020|zr2015|zr2017|zr2015-doc|lrec2014>   # default zrc2020
 #   --nj <n>                              # default 1; number of jobs: the classes (zrc2020) or
 #                                         # folds (zr2015/zr2017) are split into n ranges of about
 #                                         # equal cost; 1 without --cmd: one process, no launcher
@@ -38,11 +44,16 @@
 #                                         # fragment lines before the first header handled as the
 #                                         # original did (dropped / last wins / joined), and counted
 #   --end-tolerance <seconds>             # default 0.01; zrc2020: as steps/prepare_classes.sh
+#   --pairs-clustering <pairs|components> # default pairs; zrc2020, zr2015-doc, lrec2014 with a pairs
+#                                         # file: one class per pair, or its connected components as
+#                                         # classes (as steps/prepare_classes.sh)
 #   --workers <n>                         # default 1; zrc2020: edit-distance threads per job
 #   --folds <prefix|none|auto>            # default auto; zr2015/zr2017: <prefix>.split,
 #                                         # <prefix>.intervals.cross, <prefix>.intervals.within and,
 #                                         # when present, <prefix>.classes; none: whole corpus as one
 #                                         # cross fold, one within fold per speaker; auto: <data-dir>/folds.*
+#                                         # zr2015-doc: none|equal:N|auto (= equal:10);
+#                                         # lrec2014: none|random:BxFRAC[:SEED]|auto (= random:50x0.04:777)
 #   --measures <list>                     # default all; zr2015/zr2017: comma list of
 #                                         # matching,ned,coverage,grouping,token_type,boundary
 #   --bootstrap <n>                       # default 0 (off); resamples for confidence intervals
@@ -64,6 +75,7 @@ seed=777
 ci=0.95
 bootstrap_unit=file
 end_tolerance=0.01
+pairs_clustering=pairs
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -79,11 +91,12 @@ dir=$3
 
 # every option and input is checked before anything runs
 te_check_bootstrap
-te_check_choice benchmark "$benchmark" zrc2020 zr2015 zr2017
+te_check_choice benchmark "$benchmark" zrc2020 zr2015 zr2017 zr2015-doc lrec2014
 te_check_int nj "$nj" 1
 te_check_int workers "$workers" 1
 te_check_choice lenient "$lenient" true false
 te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
+te_check_choice pairs-clustering "$pairs_clustering" pairs components
 [[ "$end_tolerance" =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]] \
   || te_die "--end-tolerance: expected a number of seconds >= 0, got '$end_tolerance'"
 [[ "$measures" =~ ^(all|(matching|ned|coverage|grouping|token_type|boundary)(,(matching|ned|coverage|grouping|token_type|boundary))*)$ ]] \
@@ -96,6 +109,20 @@ case "$benchmark" in
     done
     te_check_file "class file" "$classfile"
     name=tde_stats ;;
+  zr2015-doc|lrec2014)
+    for f in phones words utt2spk reco2dur; do
+      te_check_file "data dir file" "$data/$f"
+    done
+    te_check_file "class file" "$classfile"
+    if [ "$benchmark" = zr2015-doc ]; then
+      [[ "$folds" =~ ^(auto|none|equal:[0-9]+)$ ]] \
+        || te_die "--folds: expected none|equal:N|auto with --benchmark zr2015-doc, got '$folds'"
+    else
+      [[ "$folds" =~ ^(auto|none|random:[0-9]+x[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?(:-?[0-9]+)?)$ ]] \
+        || te_die "--folds: expected none|random:BxFRAC[:SEED]|auto with --benchmark lrec2014, got '$folds'"
+    fi
+    [ "$bootstrap" = 0 ] || te_die "--bootstrap: not available with --benchmark $benchmark"
+    name=tde_seeddoc ;;
   *)
     for f in phones words utt2spk reco2dur; do
       [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
@@ -129,12 +156,17 @@ te_check_writable "$dir/log"
 te_lock "$dir"
 
 opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolerance" --workers "$workers"
+      --pairs-clustering "$pairs_clustering"
       --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
       --bootstrap-unit "$bootstrap_unit")
-if [ "$benchmark" = zrc2020 ] && { [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; }; then
+if [[ "$benchmark" =~ ^(zrc2020|zr2015-doc|lrec2014)$ ]] && { [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; }; then
   # the jobs read the prepared classes: prepare them once, here
   te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"
 fi
 te_run_stage "$dir" "$name" score_tde "$nj" "${opts[@]}" "$data" "$classfile" "$dir"
 
-echo "$0: $benchmark scores in $dir/scores, details in $dir/details" >&2
+if [ -d "$dir/details" ]; then
+  echo "$0: $benchmark scores in $dir/scores, details in $dir/details" >&2
+else
+  echo "$0: $benchmark scores in $dir/scores" >&2
+fi

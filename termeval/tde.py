@@ -25,6 +25,8 @@ BENCHMARKS: dict[str, str] = {
     "zrc2020": "termeval.zrc2020.stage:Zrc2020Stage",
     "zr2015": "termeval.zr2015.stage:Zr2015Stage",
     "zr2017": "termeval.zr2015.stage:Zr2015Stage",
+    "zr2015-doc": "termeval.seeddoc.stage:SeedStage",      # the seed documents' own definitions
+    "lrec2014": "termeval.seeddoc.stage:SeedStage",
 }
 
 STAMP_FILE = ".prepared_from"
@@ -62,6 +64,8 @@ PREPARE_OPTIONS = ("lenient", "format", "tolerance", "end_tolerance")
 def prepare_stamp(args: Any) -> str:
     """Identity of a class preparation: class file and reco2dur contents, options."""
     opts = {k: getattr(args, k) for k in PREPARE_OPTIONS if hasattr(args, k)}
+    if getattr(args, "pairs_clustering", "pairs") != "pairs":   # (absent = the default: old stamps hold)
+        opts["pairs_clustering"] = args.pairs_clustering
     return content_digest([args.class_file, os.path.join(args.data_dir, "reco2dur")], opts)
 
 
@@ -76,7 +80,7 @@ def prepared(class_dir: str, stamp: str) -> bool:
 def prepare_classes(args: Any, class_dir: str, log: bool = True) -> tuple[str, bool]:
     """Prepare `args.class_file` into `class_dir` unless it already holds this very preparation;
     returns (stamp, whether it was prepared now)."""
-    from termeval.classes import parse_class_file, read_reco2dur, summary, write_class_dir
+    from termeval.classes import pairs_to_components, parse_class_file, read_reco2dur, summary, write_class_dir
     from termeval.errors import InputError
     from termeval.textio import atomic_write
     if not os.path.isfile(args.class_file):
@@ -88,6 +92,8 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True) -> tuple[str, b
     if hasattr(args, "format"):
         kw["fmt"] = args.format
     prep = parse_class_file(args.class_file, read_reco2dur(args.data_dir), lenient=args.lenient, **kw)
+    if getattr(args, "pairs_clustering", "pairs") == "components":
+        prep = pairs_to_components(prep)
     prog = os.path.basename(sys.argv[0])
     for note in prep.notes:
         print(f"{prog}: note: {note}", file=sys.stderr)

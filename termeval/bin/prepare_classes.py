@@ -20,8 +20,8 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.classes import COUNT_NAMES, DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE, parse_class_file, \
-    read_reco2dur, summary, write_class_dir
+from termeval.classes import COUNT_NAMES, DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE, PAIRS_CLUSTERINGS, \
+    pairs_to_components, parse_class_file, read_reco2dur, summary, write_class_dir
 from termeval.cli import make_parser, nonneg_float, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
@@ -40,6 +40,9 @@ def get_parser() -> argparse.ArgumentParser:
                    help="a fragment ending at most this many seconds after its file's end is clipped "
                         "to the end and counted (fragments_clipped_to_end); default %(default)s, one "
                         "frame: submissions write 3 decimals where gold ends have 4")
+    p.add_argument("--pairs-clustering", choices=PAIRS_CLUSTERINGS, default="pairs",
+                   help="pairs files: one class per pair (pairs, the default) or the connected "
+                        "components of the pairs graph as classes (components)")
     p.add_argument("data_dir")
     p.add_argument("class_file")
     p.add_argument("exp_dir")
@@ -53,6 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     durations = read_reco2dur(a.data_dir)
     prep = parse_class_file(a.class_file, durations, lenient=a.lenient, fmt=a.format,
                             tolerance=a.tolerance, end_tolerance=a.end_tolerance)
+    if a.pairs_clustering == "components":
+        prep = pairs_to_components(prep)
     for note in prep.notes:
         print(f"{os.path.basename(sys.argv[0])}: note: {note}", file=sys.stderr)
     write_class_dir(prep, os.path.join(a.exp_dir, "classes"), lenient=a.lenient)

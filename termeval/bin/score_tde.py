@@ -10,6 +10,9 @@ from), then statistics, merge and report: <exp-dir>/scores/{prepare,matching,clu
 parsing,scores.json}, <exp-dir>/details/{clusters.txt,discarded}, <exp-dir>/units/.
 --benchmark zr2015 / zr2017 (bootphon/tde): per-fold scores, <exp-dir>/scores/{matching,
 clustering,parsing,tde15_input,scores.json}, <exp-dir>/details/tde15/, <exp-dir>/units/.
+--benchmark zr2015-doc / lrec2014: the metrics as the seed documents define them
+(shared/spec/seed-definitions.md, docs/tde.md), counted; classes prepared as for zrc2020;
+<exp-dir>/scores/{prepare,matching,clustering,parsing,scores.json} with "definitions".
 The score lines are printed on stdout. Scores, details and units are replaced whole by a
 successful run and left as they were by a failed one. One process by default; --nj N --job J
 computes one share (termeval/jobs.py), --merge N reports from the N shares.
@@ -32,17 +35,22 @@ def get_parser() -> argparse.ArgumentParser:
                         "accept what the original tool silently accepted, with counts (default false)")
     p.add_argument("--end-tolerance", type=nonneg_float, default=0.01,
                    help="zrc2020: fragments ending at most this far past their file's end are clipped (default 0.01)")
+    p.add_argument("--pairs-clustering", choices=("pairs", "components"), default="pairs",
+                   help="zrc2020, zr2015-doc, lrec2014 with a pairs file: one class per pair (default) or "
+                        "the connected components of the pairs as classes (as steps/prepare_classes.sh)")
     p.add_argument("--workers", type=positive_int, default=1, help="zrc2020: edit-distance threads (default 1)")
     p.add_argument("--folds", default="auto",
                    help="zr2015/zr2017: <prefix> of .split/.intervals.cross/.intervals.within[/.classes], "
-                        "'none' (whole corpus; within = one fold per speaker) or 'auto' (default)")
+                        "'none' (whole corpus; within = one fold per speaker) or 'auto' (default); "
+                        "zr2015-doc: none|equal:N|auto (= equal:10); lrec2014: none|random:BxFRAC[:SEED]|auto "
+                        "(= random:50x0.04:777)")
     p.add_argument("--measures", default="all", help="zr2015/zr2017: comma list of matching,ned,coverage,"
                                                      "grouping,token_type,boundary (default all)")
     add_bootstrap_options(p, "classes, recordings or speakers")
     p.add_argument("--bootstrap-unit", default="file", choices=("file", "speaker"),
                    help="resampling unit of the non-class metrics (default file)")
     p.add_argument("--prepare-only", action="store_true",
-                   help="zrc2020: prepare <exp-dir>/classes and stop (run once before --job)")
+                   help="zrc2020, zr2015-doc, lrec2014: prepare <exp-dir>/classes and stop (run once before --job)")
     add_job_options(p, "classes (zrc2020) or folds (zr2015/zr2017)")
     p.add_argument("data_dir")
     p.add_argument("class_file")

@@ -1,0 +1,66 @@
+"""steps/score_tde.sh --benchmark zr2015-doc|lrec2014 end to end on a small random corpus:
+score files, definitions, --nj, one-line errors for bad --folds values."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+
+import pytest
+
+from termeval.seeddoc.report import DEFINITIONS
+from tests.seeddoc.corpora import random_corpus, write_corpus
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("seed")
+    args = write_corpus(str(root), *random_corpus(11, nfiles=4, nclasses=5, alphabet="ab"))
+    return args.data_dir, os.path.join(str(root), "sys.class"), root
+
+
+def step(root_dir, *argv):
+    return subprocess.run([os.path.join(root_dir, "steps/score_tde.sh"), *argv], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("mode,folds", [("zr2015-doc", "equal:2"), ("lrec2014", "random:3x0.5:1")])
+def test_step_writes_scores_and_definitions_and_nj_changes_nothing(root, inputs, mode, folds):
+    data, cls, tmp = inputs
+    out = {}
+    for nj in ("1", "2"):
+        exp = str(tmp / f"{mode}.{nj}")
+        r = step(root, "--benchmark", mode, "--folds", folds, "--nj", nj, data, cls, exp)
+        assert r.returncode == 0, r.stderr
+        for s in ("matching", "clustering", "parsing", "scores.json"):
+            assert os.path.isfile(os.path.join(exp, "scores", s))
+        out[nj] = json.load(open(os.path.join(exp, "scores", "scores.json")))
+    d = out["1"]["definitions"]
+    assert d == dict(DEFINITIONS[mode], folds=folds) and d["folds"] == folds
+    assert out["1"]["benchmark"] == mode and "matching_fscore_std" in out["1"]
+    same = lambda j: {k: v for k, v in j.items() if k not in ("command", "stages")}
+    assert same(out["1"]) == same(out["2"])
+
+
+@pytest.mark.parametrize("mode,folds", [("zr2015-doc", "random:3x0.5"), ("lrec2014", "equal:3"),
+                                        ("zr2015-doc", "equal:0"), ("lrec2014", "random:0x0.5"),
+                                        ("lrec2014", "random:3x1.5"), ("lrec2014", "random:3x0.5:-1"),
+                                        ("zr2015-doc", "equal:9")])
+def test_bad_folds_one_error_line(root, inputs, mode, folds):
+    data, cls, tmp = inputs
+    r = step(root, "--benchmark", mode, "--folds", folds, data, cls, str(tmp / "bad"))
+    assert r.returncode != 0
+    errors = [l for l in r.stderr.splitlines() if ": error: " in l]
+    assert len(errors) == 1 and "--folds" in errors[0] and "Traceback" not in r.stderr
+
+
+def test_python_api_and_command(root, inputs, tmp_path):
+    import termeval
+    data, cls, _ = inputs
+    r = termeval.score_tde(data, cls, benchmark="zr2015-doc", folds="equal:2")
+    assert r["benchmark"] == "zr2015-doc" and r["definitions"]["folds"] == "equal:2" and "ned_std" in r
+    p = subprocess.run([os.path.join(root, "tools/venv/bin/python"), "-m", "termeval", "score-tde",
+                        "--benchmark", "lrec2014", "--folds", "none", data, cls, str(tmp_path / "exp")],
+                       capture_output=True, text=True, cwd=root)
+    assert p.returncode == 0, p.stderr
+    j = json.load(open(tmp_path / "exp" / "scores" / "scores.json"))
+    assert j["benchmark"] == "lrec2014" and j["definitions"]["folds"] == "none"
