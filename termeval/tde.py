@@ -80,7 +80,8 @@ def prepared(class_dir: str, stamp: str) -> bool:
 def prepare_classes(args: Any, class_dir: str, log: bool = True) -> tuple[str, bool]:
     """Prepare `args.class_file` into `class_dir` unless it already holds this very preparation;
     returns (stamp, whether it was prepared now)."""
-    from termeval.classes import pairs_to_components, parse_class_file, read_reco2dur, summary, write_class_dir
+    from termeval.class_components import pairs_to_components
+    from termeval.classes import parse_class_file, read_reco2dur, summary, write_class_dir
     from termeval.errors import InputError
     from termeval.textio import atomic_write
     if not os.path.isfile(args.class_file):

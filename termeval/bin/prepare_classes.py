@@ -20,8 +20,9 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.classes import COUNT_NAMES, DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE, PAIRS_CLUSTERINGS, \
-    pairs_to_components, parse_class_file, read_reco2dur, summary, write_class_dir
+from termeval.class_components import PAIRS_CLUSTERINGS, pairs_to_components
+from termeval.classes import COUNT_NAMES, DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE, \
+    parse_class_file, read_reco2dur, summary, write_class_dir
 from termeval.cli import make_parser, nonneg_float, run, str2bool
 from termeval.errors import InputError
 from termeval.scores import Metric, write_scores
