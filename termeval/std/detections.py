@@ -316,7 +316,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     bl = list(_BLOCK.finditer(body))
     blocks: list[str] = []
     counts: list[int] = []
-    rows: list = []
+    cols: list[list[bytes]] = [[] for _ in range(6)]   # file, channel, tbeg, dur, score, decision
     seen: set = set()
     for i, b in enumerate(bl):
         a = _tag_attrs(b.group(2) or b"")
@@ -328,15 +328,17 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
                              "count its references twice); merge the blocks", path)
         seen.add(tid)
         blocks.append(tid)
-        r = _CANON.findall(body, b.end(), bl[i + 1].start() if i + 1 < len(bl) else len(body))
-        counts.append(len(r))
-        rows.extend(r)
-    n = len(rows)
+        # split, not findall: [text, 6 values, text, 6 values, ..., text] gives each column as
+        # one slice, without a tuple per detection to transpose
+        parts = _CANON.split(body[b.end():bl[i + 1].start() if i + 1 < len(bl) else len(body)])
+        counts.append(len(parts) // 7)
+        for c, col in enumerate(cols, 1):
+            col.extend(parts[c::7])
+    n = sum(counts)
     # no comments/PI/CDATA here, so every '<' opens a tag: root, blocks and detections only
     if n == 0 or body.count(b"<") != n + 2 + 2 * len(bl):
         return None
-    fcol, ccol, tcol, dcol, scol, decol = zip(*rows)
-    del rows
+    fcol, ccol, tcol, dcol, scol, decol = cols
     tb, du, sc = _times_and_scores(tcol, dcol, scol, path, blocks, counts)
     fvoc = {v: i for i, v in enumerate(dict.fromkeys(fcol))}
     fcodes = np.fromiter(map(fvoc.__getitem__, fcol), dtype=np.int64, count=n)

@@ -85,6 +85,14 @@ def _string_key(score: np.ndarray) -> np.ndarray:
     return rank.reshape(-1)[inv.reshape(-1)].astype(np.float64)
 
 
+def _text_order_is_value_order(score: np.ndarray) -> bool:
+    """Whether the scores' shortest round-trip texts sort as their values do: true when every
+    score is +0.0 or lies in [1e-4, 10) ('0.0001' ... '9.99', fixed notation, one integer
+    digit, no trailing zeros, so comparing the digits left to right compares the values)."""
+    s = np.asarray(score, np.float64)
+    return bool(np.all(((s >= 1e-4) & (s < 10)) | ((s == 0) & ~np.signbit(s))))
+
+
 def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.ndarray,
             evaluated: np.ndarray, p_at: tuple[int, ...] = (10,)) -> Ranking:
     """Ranked-retrieval figures of the trials (term, score, target) of `len(ntrue)` terms.
@@ -100,7 +108,8 @@ def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.n
     Q = len(R)
     by_score = _ranks(term, score, target)
     ap = _ap(term, score, target, R, Q, by_score)
-    apf = _ap(term, _string_key(score), target, R, Q)
+    # F4DE's string order is the score order for the usual scores (in [0, 1]): same ranks
+    apf = ap.copy() if _text_order_is_value_order(score) else _ap(term, _string_key(score), target, R, Q)
     has = ev & (R > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rprec = np.where(R > 0, _top(term, score, target, R, Q, by_score) / np.where(R > 0, R, 1), np.nan)

@@ -69,3 +69,26 @@ def test_fa_per_hour_and_recall_by_hand():
     assert oc.recall_at_fa_per_hour(5) == (0.5, 0.6)
     oc2 = operating_curve(np.array([1.0]), np.array([False]), 4, 0.5)
     assert oc2.recall_at_fa_per_hour(1) == (0.0, None)
+
+
+def test_f4de_string_order_shortcut_equals_the_string_sort():
+    # scores that are +0.0 or in [1e-4, 10) skip the text sort (their texts sort as their
+    # values): the F4DE AP must be what the text sort gives, and just outside the range
+    # ('1e-05', '10.0', '-0.0') the text sort itself must be used
+    from termeval.std import ranking as rk
+    rng = np.random.default_rng(5)
+    term = rng.integers(0, 30, 3000)
+    target = rng.random(3000) < 0.2
+    R = np.bincount(term[target], minlength=30) + 1
+    inside = np.r_[rng.choice([0.0, 1e-4, 0.5, 0.05, 0.25, 1.0, 9.5], 1000),
+                   np.round(rng.random(1000), 3), 10 * rng.random(1000)]
+    assert rk._text_order_is_value_order(inside)
+    fast = ranking(term, inside, target, R, np.ones(30, bool)).ap_f4de
+    slow = rk._ap(term, rk._string_key(inside), target, R, 30)
+    assert np.array_equal(fast, slow, equal_nan=True)
+    for outside in (1e-5, 10.0, -0.0, -0.5):
+        assert not rk._text_order_is_value_order(np.r_[inside, outside])
+    # '10.0' < '9.5' as text: the text sort ranks 10.0 below 9.5
+    r = ranking(np.array([0, 0]), np.array([10.0, 9.5]), np.array([True, False]), np.array([1]),
+                np.ones(1, bool))
+    assert r.ap[0] == 1.0 and r.ap_f4de[0] == 0.5
