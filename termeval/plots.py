@@ -20,6 +20,14 @@ def new_figure(figsize: tuple[float, float], nrows: int = 1, ncols: int = 1, **s
     return fig, fig.subplots(nrows, ncols, **subplots)
 
 
+def tight_layout(fig) -> None:
+    """What fig.tight_layout() does, without the placeholder layout engine it leaves on the
+    figure, which makes every savefig lay the figure out again (one more draw per file) for a
+    layout that changes nothing."""
+    from matplotlib.layout_engine import TightLayoutEngine
+    TightLayoutEngine().execute(fig)
+
+
 def save_figure(fig, out_base: str, dpi: float | None = None) -> list[str]:
     """<out_base>.png and <out_base>.pdf (dpi: matplotlib's savefig.dpi when None); a run
     killed mid-way leaves the previous files. Returns the paths."""

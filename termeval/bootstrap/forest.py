@@ -1,23 +1,16 @@
 """Forest plot: the headline metrics of the compared systems with their intervals."""
 from __future__ import annotations
 
-import os
-
-from termeval.textio import atomic_write
-
 
 def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str]:
     """<out_base>.png and .pdf: one panel per headline metric, one row per system (value and
     percentile interval of the paired tables' units). Returns the written paths."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    from termeval.plots import new_figure, save_figure, tight_layout
 
     systems = res["systems"]
     first = res["intervals"][systems[0]]
     metrics = [m for m in headline if m in first] or list(first)[:6]
-    fig, axes = plt.subplots(len(metrics), 1, figsize=(6.5, 0.55 * len(systems) * len(metrics) + 1.2),
-                             squeeze=False)
+    fig, axes = new_figure((6.5, 0.55 * len(systems) * len(metrics) + 1.2), len(metrics), 1, squeeze=False)
     base = res["baseline"]
     for ax, m in zip(axes[:, 0], metrics):
         for i, s in enumerate(systems):
@@ -37,13 +30,5 @@ def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str
                      f"{first[m]['unit']}s)", fontsize=9)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    paths = []
-    for ext in ("png", "pdf"):
-        path = f"{out_base}.{ext}"
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with atomic_write(path, "wb") as f:
-            fig.savefig(f, format=ext, dpi=120)
-        paths.append(path)
-    plt.close(fig)
-    return paths
+    tight_layout(fig)
+    return save_figure(fig, out_base, dpi=120)

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from termeval.plots import save_figure
+from termeval.plots import save_figure, tight_layout
 from termeval.textio import atomic_write
 
 EPS = 2.2204e-16
@@ -98,7 +98,7 @@ def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: 
     ax.grid(True, lw=0.3)
     ax.legend(loc="upper right", fontsize=8)
     ax.set_title(title or "Term-weighted DET")
-    fig.tight_layout()
+    tight_layout(fig)
     return save_figure(fig, out_prefix, dpi=120)
 
 
@@ -122,7 +122,7 @@ def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, t
     ax.grid(True, lw=0.3)
     ax.legend(fontsize=8)
     ax.set_title(title or "TWV against threshold")
-    fig.tight_layout()
+    tight_layout(fig)
     return save_figure(fig, out_prefix, dpi=120)
 
 
