@@ -137,6 +137,16 @@ def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str = "<exp
     p.add_argument("--run-id", default=None, help=argparse.SUPPRESS)  # ties shards to their run
 
 
+def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Callable[[argparse.Namespace], object],
+               argv: Sequence[str] | None = None) -> int:
+    """main() of a scoring step: parse the options, make the benchmark's stage of them and run
+    it the one way (termeval.jobs.run_from_args: one process, --job J of --nj N, or --merge N)."""
+    args = get_parser().parse_args(argv)
+    from termeval import jobs    # numpy: not for --help
+    jobs.run_from_args(stage_of(args), args)
+    return 0
+
+
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     return argparse.ArgumentParser(
         prog=prog, description=textwrap.dedent(doc or ""),

@@ -315,7 +315,7 @@ def remove_shards(exp_dir: str, name: str, nj: int) -> None:
 
 
 def run_from_args(stage: Stage, args: Any) -> dict | None:
-    """`run` with the job options of termeval.cli.add_job_options (--nj/--job/--merge/--run-id)
-    and the positional `exp_dir` of the step's parser."""
-    return run(stage, args, args.exp_dir, nj=args.nj, job=args.job, merge=args.merge,
-               run_id=getattr(args, "run_id", None))
+    """`run` with the job options of termeval.cli.add_job_options (--nj/--job/--merge/--run-id;
+    a step without them runs in one process) and the positional `exp_dir` of the step's parser."""
+    return run(stage, args, args.exp_dir, nj=getattr(args, "nj", 1), job=getattr(args, "job", None),
+               merge=getattr(args, "merge", None), run_id=getattr(args, "run_id", None))
