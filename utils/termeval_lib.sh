@@ -174,7 +174,7 @@ te_run_local() {
 # stage. --nj 1 without --cmd: one process, log <exp-dir>/log/<log-name>.log. Otherwise N jobs
 # through $cmd (`--nj N --job JOB`, logs <log-name>.JOB.log, shards <exp-dir>/jobs/) and one
 # merge (`--merge N`, log <log-name>.merge.log), tied together by a run id; the summary the
-# merge wrote (scores/.summary) is then printed on stdout.
+# merge wrote (scores/.summary) is then printed on stdout and removed.
 te_run_stage() {
   local dir=$1 name=$2 module=$3 nj=$4 run_id; shift 4
   if [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ]; then
@@ -192,7 +192,10 @@ te_run_stage() {
   te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
   te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
   grep -h 'warning:' "$dir/log/$name.merge.log" >&2 || true   # as one process shows them
-  [ -f "$dir/scores/.summary" ] && cat "$dir/scores/.summary"
+  if [ -f "$dir/scores/.summary" ]; then
+    cat "$dir/scores/.summary"
+    rm -f "$dir/scores/.summary"
+  fi
   return 0
 }
 
