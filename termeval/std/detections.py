@@ -294,6 +294,14 @@ def _tag_attrs(tag: bytes) -> dict:
     return {k.decode(): v.decode("utf-8") for k, v in re.findall(rb'([\w.-]+)\s*=\s*"([^"]*)"', tag)}
 
 
+def _codes_in(vocab: dict, col: list) -> np.ndarray:
+    """The code of each value of `col` in `vocab` (all zeros without a lookup when the column
+    has one value, as channels usually have)."""
+    if len(vocab) == 1:
+        return np.zeros(len(col), dtype=np.int64)
+    return np.fromiter(map(vocab.__getitem__, col), dtype=np.int64, count=len(col))
+
+
 def _read_xml_fast(path: str) -> Optional[Detections]:
     # pass 1: well-formedness and safety (raises InputError)
     xmlsafe.check(path)
@@ -341,7 +349,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     fcol, ccol, tcol, dcol, scol, decol = cols
     tb, du, sc = _times_and_scores(tcol, dcol, scol, path, blocks, counts)
     fvoc = {v: i for i, v in enumerate(dict.fromkeys(fcol))}
-    fcodes = np.fromiter(map(fvoc.__getitem__, fcol), dtype=np.int64, count=n)
+    fcodes = _codes_in(fvoc, fcol)
     fmap = {v.decode("utf-8"): i for v, i in fvoc.items()}
     file_ids, fremap = _vocab_codes(fmap, file_id)
     cvoc = {v: i for i, v in enumerate(dict.fromkeys(ccol))}
@@ -349,7 +357,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         clut = np.asarray([int(c) for c in cvoc], dtype=np.int32)
     except (ValueError, OverflowError):
         return None  # the exact parser names the offending detection
-    chan = clut[np.fromiter(map(cvoc.__getitem__, ccol), dtype=np.int64, count=n)]
+    chan = clut[_codes_in(cvoc, ccol)]
     dvoc = {v: i for i, v in enumerate(dict.fromkeys(decol))}
     lut = []
     for v in dvoc:
@@ -362,7 +370,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
             lut.append(UNSET)
         else:
             return None  # the exact parser names the offending detection
-    dec = np.asarray(lut, dtype=np.int8)[np.fromiter(map(dvoc.__getitem__, decol), dtype=np.int64, count=n)]
+    dec = np.asarray(lut, dtype=np.int8)[_codes_in(dvoc, decol)]
     mn, mx = _score_range(header, path)
     return Detections(term_ids=list(blocks), file_ids=file_ids,
                       term=np.repeat(np.arange(len(blocks), dtype=np.int32), counts),

@@ -77,6 +77,11 @@ def _top(term, key, target, cutoff: np.ndarray, n_terms, ranks=None) -> np.ndarr
     return np.bincount(tq[ok], minlength=n_terms).astype(np.float64)
 
 
+def _plain(score: np.ndarray) -> np.ndarray:
+    """Scores whose shortest text is fixed notation with one integer digit: +0.0 or [1e-4, 10)."""
+    return ((score >= 1e-4) & (score < 10)) | (score.view(np.int64) == 0)
+
+
 def _string_key(score: np.ndarray) -> np.ndarray | None:
     """Lexicographic rank of each score's shortest round-trip text (F4DE sorts with Perl cmp),
     or None when that is the order of the values.
@@ -88,7 +93,7 @@ def _string_key(score: np.ndarray) -> np.ndarray | None:
     """
     bits, inv = np.unique(np.asarray(score, np.float64).view(np.int64), return_inverse=True)
     vals = bits.view(np.float64)      # distinct bit patterns: 0.0 and -0.0 print apart
-    plain = ((vals >= 1e-4) & (vals < 10)) | (bits == 0)
+    plain = _plain(vals)
     if plain.all():
         return None
     plain_idx = np.flatnonzero(plain)          # ascending bits = ascending values = text order
@@ -120,7 +125,11 @@ def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.n
     by_score = _ranks(term, score, target)
     ap = _ap(term, score, target, R, Q, by_score)
     text_key = _string_key(score)     # None: the text order is the score order, same ranks
-    apf = ap.copy() if text_key is None else _ap(term, text_key, target, R, Q)
+    apf = ap.copy()
+    if text_key is not None:          # only a term with a score outside the plain ones can differ
+        odd = np.unique(term[~_plain(score)])
+        sel = np.isin(term, odd)
+        apf[odd] = _ap(term[sel], text_key[sel], target[sel], R, Q)[odd]
     has = ev & (R > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rprec = np.where(R > 0, _top(term, score, target, R, Q, by_score) / np.where(R > 0, R, 1), np.nan)

@@ -96,6 +96,13 @@ def test_f4de_string_key_equals_sorting_the_texts():
     R = np.bincount(term[target], minlength=30) + 1
     fast = ranking(term, plain, target, R, np.ones(30, bool)).ap_f4de
     assert np.array_equal(fast, rk._ap(term, _text_rank(plain), target, R, 30), equal_nan=True)
+    # some terms with scores outside the plain range (re-ranked by text), the others not
+    mixed = plain.copy()
+    mixed[:40] = rng.choice([12.5, 1e-6, -0.3, 55.0, 2e-5], 40)
+    ref = rk._ap(term, _text_rank(mixed), target, R, 30)
+    got = ranking(term, mixed, target, R, np.ones(30, bool)).ap_f4de
+    assert np.array_equal(got, ref, equal_nan=True)
+    assert not np.array_equal(got, ranking(term, mixed, target, R, np.ones(30, bool)).ap, equal_nan=True)
     # '10.0' < '9.5' as text: the text sort ranks 10.0 below 9.5
     r = ranking(np.array([0, 0]), np.array([10.0, 9.5]), np.array([True, False]), np.array([1]),
                 np.ones(1, bool))
