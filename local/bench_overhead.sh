@@ -152,7 +152,7 @@ bench_api_row() {   # 20 systems through the Python API against one gold (target
 }
 
 # ---------------------------------------------------------------------------- table
-echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, Kamper Mandarin ($cls), best of $repeat"
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(env -u OMP_NUM_THREADS nproc) cores, Kamper Mandarin ($cls), best of $repeat"
 row "what" "CPU-s" "wall-s" "target"
 row "zrc2020 end to end (fresh exp dir)" "$fresh_cpu" "$fresh_wall" "<= 0.7 CPU-s"
 row "zrc2020 re-score (classes prepared)" "$rescore_cpu" "$rescore_wall" "<= 0.5 CPU-s"
