@@ -9,7 +9,9 @@
 #     throw-away venv under /tmp created here) on the
 #     same files, its measure classes called as the ZeroSpeech `zrc` tool calls them (Gold,
 #     Disc, Ned, Coverage, Grouping, TokenType, Boundary), and the CPU ratio tdev2 / termeval;
-#   - python -c 'import termeval' and steps/score_tde.sh --help (wall).
+#   - python -c 'import termeval' and steps/score_tde.sh --help (wall);
+#   - STD 500 terms x 200 k detections (20 h), steps/score_std.sh with and without plots
+#     (local/bench_overhead_std.sh; generation not counted).
 # Each termeval figure is the best of --repeat runs. Rows of other benchmarks are added by the
 # bench_*_row hook functions below. Not a test: it prints figures, it asserts nothing.
 # The gold data dir is prepared once, outside the timings.
@@ -134,14 +136,23 @@ PY
 # ---------------------------------------------------------------------------- hooks
 # Rows of other benchmarks: each prints zero or more lines through `row`.
 bench_std_row() {   # STD 500 terms x 200 k detections, with plots (target <= 2.5 CPU-s)
-  row "STD 500 terms x 200 k detections" - - "(not measured yet: bench_std_row)"
+  local label cpu wall
+  if ! local/bench_overhead_std.sh --repeats "$repeat" > "$dir/std.out" 2> "$dir/std.log"; then
+    row "STD 500 terms x 200k detections" - - "failed (see $dir/std.log)"
+    return 0
+  fi
+  # "std 500 terms x 200k detections (20 h), plots:  CPU 2.31 s  wall 2.40 s" -> a row
+  while IFS='|' read -r label cpu wall; do
+    row "STD 500 terms x 200k detections, $label" "$cpu" "$wall" \
+      "$([ "$label" = plots ] && echo "<= 2.5 CPU-s" || echo "-")"
+  done < <(sed -n 's/^std .*), \(.*\): *CPU *\([0-9.]*\) s *wall *\([0-9.]*\) s$/\1|\2|\3/p' "$dir/std.out")
 }
 bench_api_row() {   # 20 systems through the Python API against one gold (target <= 5 s)
   row "API: 20 systems, one gold, one process" - - "(not measured yet: bench_api_row)"
 }
 
 # ---------------------------------------------------------------------------- table
-echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, Kamper Mandarin ($cls), best of $repeat"
+echo "# $(date -u +%Y-%m-%dT%H:%M:%SZ), $(env -u OMP_NUM_THREADS nproc) cores, Kamper Mandarin ($cls), best of $repeat"
 row "what" "CPU-s" "wall-s" "target"
 row "zrc2020 end to end (fresh exp dir)" "$fresh_cpu" "$fresh_wall" "<= 0.7 CPU-s"
 row "zrc2020 re-score (classes prepared)" "$rescore_cpu" "$rescore_wall" "<= 0.5 CPU-s"

@@ -31,8 +31,10 @@ measure() {   # measure <label> options...: the minimum CPU and wall of $repeats
   local label=$1 best_cpu= best_wall= i t cpu wall; shift
   for ((i = 0; i < repeats; i++)); do
     rm -rf "$work/exp"
-    /usr/bin/time -o "$work/time" -f "%e %U %S" "$tree/steps/score_std.sh" --preset nist2006 "$@" \
-      "$work/kws" "$work/detections.xml" "$work/exp" > /dev/null 2> "$work/stderr" \
+    # from the work dir: an older --tree runs `python -m` with the current directory first on
+    # its path, which must not hold another termeval
+    (cd "$work" && /usr/bin/time -o "$work/time" -f "%e %U %S" "$tree/steps/score_std.sh" --preset nist2006 "$@" \
+      "$work/kws" "$work/detections.xml" "$work/exp" > /dev/null 2> "$work/stderr") \
       || { cat "$work/stderr" >&2; exit 1; }
     read -r wall u s < "$work/time"
     cpu=$(echo "$u + $s" | bc)

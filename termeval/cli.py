@@ -196,6 +196,16 @@ def add_check(p: argparse.ArgumentParser, check: Callable[[argparse.Namespace], 
     p.checks = [*getattr(p, "checks", []), check]  # type: ignore[attr-defined]
 
 
+def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Callable[[argparse.Namespace], object],
+               argv: Sequence[str] | None = None) -> int:
+    """main() of a scoring step: parse the options, make the benchmark's stage of them and run
+    it the one way (termeval.jobs.run_from_args: one process, --job J of --nj N, or --merge N)."""
+    args = get_parser().parse_args(argv)
+    from termeval import jobs    # numpy: not for --help
+    jobs.run_from_args(stage_of(args), args)
+    return 0
+
+
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     return _Parser(
         prog=prog, description=textwrap.dedent(doc or ""),

@@ -280,7 +280,8 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
             try:
                 carry(exp_dir, out, getattr(stage, "updates", ()))
                 result = stage.report(ctx, merged, out)
-                _write_summary(out, stage.summary(result))
+                if merge is not None:      # under a launcher its stdout goes to the log
+                    _write_summary(out, stage.summary(result))
                 publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
             except BaseException:
                 discard(out)
@@ -299,8 +300,9 @@ SUMMARY = os.path.join("scores", ".summary")   # what a launched run's shell ste
 
 
 def _write_summary(out: str, text: str) -> None:
-    """The stdout summary, kept with the scores: a step whose merge ran under a launcher (its
-    stdout went to the log) prints this file (utils/termeval_lib.sh te_run_stage)."""
+    """The stdout summary of a merge, kept with the scores: the step whose merge ran under a
+    launcher (its stdout went to the log) prints this file and removes it
+    (utils/termeval_lib.sh te_run_stage)."""
     if text and os.path.isdir(os.path.join(out, "scores")):
         with atomic_write(os.path.join(out, SUMMARY)) as f:
             f.write(text if text.endswith("\n") else text + "\n")
@@ -315,7 +317,7 @@ def remove_shards(exp_dir: str, name: str, nj: int) -> None:
 
 
 def run_from_args(stage: Stage, args: Any) -> dict | None:
-    """`run` with the job options of termeval.cli.add_job_options (--nj/--job/--merge/--run-id)
-    and the positional `exp_dir` of the step's parser."""
-    return run(stage, args, args.exp_dir, nj=args.nj, job=args.job, merge=args.merge,
-               run_id=getattr(args, "run_id", None))
+    """`run` with the job options of termeval.cli.add_job_options (--nj/--job/--merge/--run-id;
+    a step without them runs in one process) and the positional `exp_dir` of the step's parser."""
+    return run(stage, args, args.exp_dir, nj=getattr(args, "nj", 1), job=getattr(args, "job", None),
+               merge=getattr(args, "merge", None), run_id=getattr(args, "run_id", None))

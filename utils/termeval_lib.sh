@@ -14,8 +14,9 @@
 #   te_launch ...        run "$cmd [JOB=1:N] <log> <python-module> args..." with every argument
 #                        quoted for Kaldi launchers; on failure print each failing job's own
 #                        error line (or "killed (out of memory?)") under the launcher's line
-#   te_launch_split ...  a step whose jobs each take a share of the work: one process for --nj 1,
-#                        else N jobs and a --merge job (sets te_log to the scoring process's log)
+#   te_run_stage ...     the one way a step runs its scoring stage (termeval/jobs.py): one
+#                        process for --nj 1 without --cmd, else N jobs and a --merge job
+#   te_lock DIR          one run per exp dir (<exp-dir>/.termeval.lock)
 #   te_check_*           option checks (te_check_int NAME VALUE MIN, te_check_bool, ...)
 TERMEVAL_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
 export TERMEVAL_ROOT
@@ -196,25 +197,6 @@ te_report_failed_jobs() {
   [ $shown = 1 ] || echo "$te_script: error: job failed; no job log was written (is the launcher working? pattern: $pattern)" >&2
 }
 
-# te_launch_split <log-dir> <module> <nj> <job-dir> <job-file-glob> args...: with nj 1 one process
-# (log <log-dir>/<module>.log); else N jobs (`--nj N --job JOB`, each writing its share into
-# <job-dir>) and one `--merge N` process, whose log becomes te_log; the job files are removed
-# after a successful merge.
-te_launch_split() {
-  local logdir=$1 module=$2 nj=$3 jobdir=$4 glob=$5; shift 5
-  te_log=$logdir/$module.log
-  if [ "$nj" -eq 1 ]; then
-    te_launch "$te_log" "$module" "$@"
-    return
-  fi
-  rm -f "$jobdir"/$glob 2>/dev/null || true
-  te_launch JOB=1:$nj "$logdir/$module.JOB.log" "$module" "$@" --nj "$nj" --job JOB
-  te_log=$logdir/$module.merge.log
-  te_launch "$te_log" "$module" "$@" --merge "$nj"
-  rm -f "$jobdir"/$glob
-  rmdir "$jobdir" 2>/dev/null || true
-}
-
 # ---------------------------------------------------------------------- the one job protocol
 # (termeval/jobs.py). A step sources this file before parse_options.sh, so "$@" here are the
 # step's own arguments: te_cmd_given tells whether the user asked for a launcher.
@@ -267,7 +249,7 @@ te_run_local() {
 # stage. --nj 1 without --cmd: one process, log <exp-dir>/log/<log-name>.log. Otherwise N jobs
 # through $cmd (`--nj N --job JOB`, logs <log-name>.JOB.log, shards <exp-dir>/jobs/) and one
 # merge (`--merge N`, log <log-name>.merge.log), tied together by a run id; the summary the
-# merge wrote (scores/.summary) is then printed on stdout.
+# merge wrote (scores/.summary) is then printed on stdout and removed.
 te_run_stage() {
   local dir=$1 name=$2 module=$3 nj=$4 run_id; shift 4
   if [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ]; then
@@ -285,7 +267,10 @@ te_run_stage() {
   te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
   te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
   grep -h 'warning:' "$dir/log/$name.merge.log" >&2 || true   # as one process shows them
-  [ -f "$dir/scores/.summary" ] && cat "$dir/scores/.summary"
+  if [ -f "$dir/scores/.summary" ]; then
+    cat "$dir/scores/.summary"
+    rm -f "$dir/scores/.summary"
+  fi
   return 0
 }
 

@@ -18,6 +18,8 @@ unset PYTHONHOME PYTHONSTARTUP
 if [ -z "${PYTHONDONTWRITEBYTECODE:-}" ]; then
   export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/termeval/pycache}
 fi
-export PYTHONPATH=$root PYTHONNOUSERSITE=1 PYTHONUNBUFFERED=1 PYTHONIOENCODING=UTF-8 \
+# PYTHONSAFEPATH (Python >= 3.11): `-m` must not put the current directory first on the path,
+# or a step run from a directory holding another termeval checkout would run that one's code.
+export PYTHONPATH=$root PYTHONSAFEPATH=1 PYTHONNOUSERSITE=1 PYTHONUNBUFFERED=1 PYTHONIOENCODING=UTF-8 \
   LC_ALL=C OMP_NUM_THREADS=${OMP_NUM_THREADS:-1} MPLBACKEND=Agg
 exec "$root/tools/venv/bin/python" "$@"

@@ -33,7 +33,7 @@ from typing import Sequence
 
 from termeval.cli import (
     add_bootstrap_options, add_job_options, float_or, make_parser, number_list, open_prob,
-    positive_float, run, str2bool)
+    positive_float, run, stage_main, str2bool)
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -72,10 +72,7 @@ def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    from termeval import jobs    # numpy: not for --help
-    jobs.run_from_args(stage_of(args), args)
-    return 0
+    return stage_main(get_parser, stage_of, argv)
 
 
 if __name__ == "__main__":

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval.cli import make_parser, positive_float, prob, run
+from termeval.cli import make_parser, positive_float, prob, run, stage_main
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -49,10 +49,7 @@ def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    from termeval import jobs    # numpy: not for --help
-    jobs.run(stage_of(args), args, args.exp_dir)
-    return 0
+    return stage_main(get_parser, stage_of, argv)
 
 
 if __name__ == "__main__":

@@ -17,15 +17,11 @@ def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str
     """<out_base>.png and .pdf: one panel per headline metric, one row per compared system:
     its paired difference (system - baseline) with the percentile interval of the paired
     resampling, the p-value beside it. Returns the written paths."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    from termeval.plotfiles import save_figures
+    from termeval.plots import new_figure, save_figure, tight_layout
 
     rows = forest_rows(res, headline)
     n_sys = len(rows[0][1])
-    fig, axes = plt.subplots(len(rows), 1, figsize=(6.5, 0.5 * n_sys * len(rows) + 0.9 * len(rows) + 0.4),
-                             squeeze=False)
+    fig, axes = new_figure((6.5, 0.5 * n_sys * len(rows) + 0.9 * len(rows) + 0.4), len(rows), 1, squeeze=False)
     base = res["baseline"]
     for ax, (m, items) in zip(axes[:, 0], rows):
         unit = ""
@@ -49,5 +45,5 @@ def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str
                      f"{res['test']} resamples of {unit}s)", fontsize=9)
         ax.tick_params(axis="x", labelsize=8)
         ax.grid(axis="x", alpha=0.3)
-    fig.tight_layout()
-    return save_figures(fig, out_base, ("png", "pdf"), dpi=120)
+    tight_layout(fig)
+    return save_figure(fig, out_base, dpi=120)

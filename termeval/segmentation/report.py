@@ -174,16 +174,13 @@ def _write_sweep(details: str, tols: list[float], sweep: np.ndarray, name: str) 
 
 def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_base: str) -> None:
     """Boundary F against the tolerance, one line per system -> out_base.png and .pdf."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(5, 3.5))
+    from termeval.plots import new_figure, save_figure, tight_layout
+    fig, ax = new_figure((5, 3.5))
     for name, (tols, fs) in systems.items():
         ax.plot([t * 1000 for t in tols], [np.nan if f is None else 100 * f for f in fs], marker="o", label=name)
     ax.set_xlabel("tolerance (ms)")
     ax.set_ylabel("boundary F (%)")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
-    fig.tight_layout()
-    from termeval.plotfiles import save_figures
-    save_figures(fig, out_base, ("png", "pdf"))
+    tight_layout(fig)
+    save_figure(fig, out_base)

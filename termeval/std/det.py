@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from termeval.plots import save_figure, tight_layout
 from termeval.textio import atomic_write
 
 EPS = 2.2204e-16
@@ -60,10 +61,8 @@ def _thin(n: int, max_points: int = 4000) -> np.ndarray:
 def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: tuple | None,
              title: str = "") -> list[str]:
     """det.png / det.pdf; act/best = (pfa, pmiss) points or None. Returns the paths."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(6, 6))
+    from termeval.plots import new_figure
+    fig, ax = new_figure((6, 6))
     # Probabilities outside the axes (P_fa = 0 above all) have no place on a probit scale; they
     # are drawn on the nearest edge instead of silently vanishing.
     x_lim, y_lim = (1e-6, 0.4), (0.05, 0.98)
@@ -99,16 +98,14 @@ def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: 
     ax.grid(True, lw=0.3)
     ax.legend(loc="upper right", fontsize=8)
     ax.set_title(title or "Term-weighted DET")
-    fig.tight_layout()
-    return _save(fig, out_prefix)
+    tight_layout(fig)
+    return save_figure(fig, out_prefix, dpi=120)
 
 
 def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, title: str = "") -> list[str]:
     """twv.png / twv.pdf: TWV against the decision threshold."""
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    fig, ax = plt.subplots(figsize=(7, 4.5))
+    from termeval.plots import new_figure
+    fig, ax = new_figure((7, 4.5))
     k = _thin(len(thr))
     if len(k):
         ax.plot(np.asarray(thr)[k], np.asarray(twv)[k], "-", lw=1.2, label="TWV(threshold)")
@@ -125,13 +122,8 @@ def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, t
     ax.grid(True, lw=0.3)
     ax.legend(fontsize=8)
     ax.set_title(title or "TWV against threshold")
-    fig.tight_layout()
-    return _save(fig, out_prefix)
-
-
-def _save(fig, prefix: str) -> list[str]:
-    from termeval.plotfiles import save_figures
-    return save_figures(fig, prefix, ("png", "pdf"), dpi=120)
+    tight_layout(fig)
+    return save_figure(fig, out_prefix, dpi=120)
 
 
 def articulated(thr, cum_pmiss, cum_pfa) -> np.ndarray:

@@ -275,28 +275,59 @@ def _to_float(values: list[str], what: str, path: str, blocks, counts) -> np.nda
 
 
 # ---------------------------------------------------------------------------------------------
-# Fast path for large lists. Pass 1 runs expat with the entity/external-reference refusal but
-# no element callbacks (C speed), which proves the file is well-formed and safe. When the file
-# has no comments, CDATA, processing instructions, DOCTYPE, entity/character references,
-# single-quoted attributes or namespace prefixes, every '<name' is a start tag and every
-# ' attr="value"' inside it is that attribute, so the values can be collected with one regex
-# pass per attribute (C speed). Any doubt (counts that disagree, '>' inside a value, ...)
-# falls back to the callback parser above, which is always exact.
-_ELEM = re.compile(rb"<(?:kw|term)[\s/>]")
+# Fast path for large lists. When the file has no comments, CDATA, processing instructions,
+# DOCTYPE, entity/character references, single-quoted attributes or namespace prefixes, every
+# '<name' is a start tag and every ' attr="value"' inside it is that attribute, so the values
+# are collected by regex (C speed); expat checks well-formedness and safety without element
+# callbacks, and only around the detections when they are all plain (xmlsafe.check_without).
+# Any doubt (counts that disagree, ...) falls back to the callback parser above, always exact.
 _BLOCK = re.compile(rb"<detected_(kwlist|termlist)(\s[^>]*)?>")
-
-
 _CANON = re.compile(rb'<(?:kw|term) file="([^"]*)" channel="([^"]*)" tbeg="([^"]*)" dur="([^"]*)" '
                     rb'score="([^"]*)" decision="([^"]*)"[^>]*>')
+# the same with nothing after the six attributes: such an element is well-formed by itself (no
+# '<' or '&' in a value, as checked), so expat need only read the rest (xmlsafe.check_without)
+_STRICT = re.compile(rb'<(?:kw|term) file="([^"]*)" channel="([^"]*)" tbeg="([^"]*)" dur="([^"]*)" '
+                     rb'score="([^"]*)" decision="([^"]*)"[ \t\r\n]*/>')
 
 
 def _tag_attrs(tag: bytes) -> dict:
     return {k.decode(): v.decode("utf-8") for k, v in re.findall(rb'([\w.-]+)\s*=\s*"([^"]*)"', tag)}
 
 
+def _split_blocks(body: bytes, bl: list, canon: re.Pattern) -> Optional[tuple]:
+    """(block term ids, detections per block, the 6 columns, the text around the detections,
+    the first repeated block or None) when every detection matches `canon`, else None."""
+    blocks: list[str] = []
+    counts: list[int] = []
+    cols: list[list[bytes]] = [[] for _ in range(6)]   # file, channel, tbeg, dur, score, decision
+    rest: list[bytes] = [body[:bl[0].start()]]
+    seen: set = set()
+    repeated = None
+    for i, b in enumerate(bl):
+        a = _tag_attrs(b.group(2) or b"")
+        tid = a.get("kwid", a.get("termid"))
+        if tid is None:
+            return None
+        if tid in seen and repeated is None:
+            repeated = (tid, b.group(1).decode())
+        seen.add(tid)
+        blocks.append(tid)
+        # split, not findall: [text, 6 values, text, 6 values, ..., text] gives each column as
+        # one slice, without a tuple per detection to transpose
+        parts = canon.split(body[b.end():bl[i + 1].start() if i + 1 < len(bl) else len(body)])
+        counts.append(len(parts) // 7)
+        for c, col in enumerate(cols, 1):
+            col.extend(parts[c::7])
+        rest.append(b.group(0))
+        rest.extend(parts[0::7])
+    n = sum(counts)
+    # no comments/PI/CDATA here, so every '<' opens a tag: root, blocks and detections only
+    if n == 0 or body.count(b"<") != n + 2 + 2 * len(bl):
+        return None
+    return blocks, counts, cols, rest, repeated
+
+
 def _read_xml_fast(path: str) -> Optional[Detections]:
-    # pass 1: well-formedness and safety (raises InputError)
-    xmlsafe.check(path)
     with open(path, "rb") as f:
         data = f.read()
     body = data
@@ -304,7 +335,9 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         body = body[3:]
     if body.lstrip().startswith(b"<?xml"):
         body = body[body.index(b"?>") + 2:]
-    if (b"&" in body or b"'" in body or b"<!" in body or b"<?" in body
+    # anything unusual goes to the exact parser, which also checks the whole file (values are
+    # decoded as UTF-8 here: another declared encoding too)
+    if (not xmlsafe.utf8_declared(data) or b"&" in body or b"'" in body or b"<!" in body or b"<?" in body
             or re.search(rb"</?[A-Za-z_][\w.-]*:", body)):
         return None
     m = re.search(rb"<([A-Za-z_][\w.-]*)(\s[^>]*)?>", body)
@@ -312,31 +345,25 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         return None  # let the exact parser produce the message
     root = m.group(1).decode()
     header = _tag_attrs(m.group(2) or b"")
-    # blocks; the detections of each block must all be in the canonical form
     bl = list(_BLOCK.finditer(body))
-    blocks: list[str] = []
-    counts: list[int] = []
-    rows: list = []
-    seen: set = set()
-    for i, b in enumerate(bl):
-        a = _tag_attrs(b.group(2) or b"")
-        tid = a.get("kwid", a.get("termid"))
-        if tid is None:
-            return None
-        if tid in seen:
-            raise InputError(f"term '{clip(tid)}' has a second detected_{b.group(1).decode()} block (F4DE would "
-                             "count its references twice); merge the blocks", path)
-        seen.add(tid)
-        blocks.append(tid)
-        r = _CANON.findall(body, b.end(), bl[i + 1].start() if i + 1 < len(bl) else len(body))
-        counts.append(len(r))
-        rows.extend(r)
-    n = len(rows)
-    # no comments/PI/CDATA here, so every '<' opens a tag: root, blocks and detections only
-    if n == 0 or body.count(b"<") != n + 2 + 2 * len(bl):
+    if not bl:
         return None
-    fcol, ccol, tcol, dcol, scol, decol = zip(*rows)
-    del rows
+    got = _split_blocks(body, bl, _STRICT)
+    strict = got is not None
+    got = got or _split_blocks(body, bl, _CANON)    # detections with more after their attributes
+    if got is None:
+        return None
+    blocks, counts, cols, rest, repeated = got
+    n = sum(counts)
+    # well-formedness and safety first: a malformed file is reported as such whatever else it has
+    if strict:
+        xmlsafe.check_without(path, data, data[:len(data) - len(body)] + b"".join(rest))
+    else:
+        xmlsafe.check(path)
+    if repeated is not None:
+        raise InputError(f"term '{clip(repeated[0])}' has a second detected_{repeated[1]} block (F4DE "
+                         "would count its references twice); merge the blocks", path)
+    fcol, ccol, tcol, dcol, scol, decol = cols
     tb, du, sc = _times_and_scores(tcol, dcol, scol, path, blocks, counts)
     fvoc = {v: i for i, v in enumerate(dict.fromkeys(fcol))}
     fcodes = np.fromiter(map(fvoc.__getitem__, fcol), dtype=np.int64, count=n)

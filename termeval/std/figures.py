@@ -38,8 +38,11 @@ def std_group(res, mask: np.ndarray, rk: Ranking) -> dict:
     t = res.trials
     ev = res.evaluated & mask
     k = mask[t["term"]]
-    tw = compute_twv(len(mask), res.ntrue, ev, t["n_trials"], res.beta, t["term"][k],
-                     t["score"][k], t["yes"][k], t["target"][k])
+    if k.all() and np.array_equal(ev, res.evaluated):
+        tw = res.twv   # the group is the whole run (one n-gram order, one frequency bin): same inputs
+    else:
+        tw = compute_twv(len(mask), res.ntrue, ev, t["n_trials"], res.beta, t["term"][k],
+                         t["score"][k], t["yes"][k], t["target"][k])
     return {"n_terms": int(ev.sum()), "n_terms_with_targets": tw.n_terms_with_targets,
             "n_targets": int(res.ntrue[ev].sum()), "n_detections": int(k.sum()),
             "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,

@@ -21,6 +21,7 @@ order, which is also what F4DE's stable sort does).
 """
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -76,13 +77,36 @@ def _top(term, key, target, cutoff: np.ndarray, n_terms, ranks=None) -> np.ndarr
     return np.bincount(tq[ok], minlength=n_terms).astype(np.float64)
 
 
-def _string_key(score: np.ndarray) -> np.ndarray:
-    """Lexicographic rank of each score's shortest round-trip text (F4DE sorts with Perl cmp).
-    The text of each distinct value (by bit pattern: 0.0 and -0.0 print apart) is made once."""
+def _plain(score: np.ndarray) -> np.ndarray:
+    """Scores whose shortest text is fixed notation with one integer digit: +0.0 or [1e-4, 10)."""
+    return ((score >= 1e-4) & (score < 10)) | (score.view(np.int64) == 0)
+
+
+def _string_key(score: np.ndarray) -> np.ndarray | None:
+    """Lexicographic rank of each score's shortest round-trip text (F4DE sorts with Perl cmp),
+    or None when that is the order of the values.
+
+    A score that is +0.0 or lies in [1e-4, 10) prints in fixed notation with one integer digit
+    and no trailing zeros ('0.0001' ... '9.99'), so comparing such texts digit by digit compares
+    the values. Only the other distinct values (exponent notation, negative, >= 10: few in
+    practice) are printed, and each is placed among the plain ones by a binary search on text.
+    """
     bits, inv = np.unique(np.asarray(score, np.float64).view(np.int64), return_inverse=True)
-    text = repr(bits.view(np.float64).tolist())[1:-1].split(", ") if len(bits) else []
-    _, rank = np.unique(np.asarray(text, dtype=str), return_inverse=True)  # code-point order = byte order
-    return rank.reshape(-1)[inv.reshape(-1)].astype(np.float64)
+    vals = bits.view(np.float64)      # distinct bit patterns: 0.0 and -0.0 print apart
+    plain = _plain(vals)
+    if plain.all():
+        return None
+    plain_idx = np.flatnonzero(plain)          # ascending bits = ascending values = text order
+    inner = vals[plain_idx].tolist()
+    other_idx = np.flatnonzero(~plain)
+    texts = [repr(v) for v in vals[other_idx].tolist()]
+    order = sorted(range(len(texts)), key=texts.__getitem__)
+    pos = np.asarray([bisect.bisect_left(inner, texts[j], key=repr) for j in order], np.int64)
+    rank = np.empty(len(vals), np.int64)
+    k = np.arange(len(inner))
+    rank[plain_idx] = k + np.searchsorted(pos, k, side="right")   # + the others placed before
+    rank[other_idx[order]] = pos + np.arange(len(order))
+    return rank[inv.reshape(-1)].astype(np.float64)
 
 
 def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.ndarray,
@@ -100,7 +124,12 @@ def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.n
     Q = len(R)
     by_score = _ranks(term, score, target)
     ap = _ap(term, score, target, R, Q, by_score)
-    apf = _ap(term, _string_key(score), target, R, Q)
+    text_key = _string_key(score)     # None: the text order is the score order, same ranks
+    apf = ap.copy()
+    if text_key is not None:          # only a term with a score outside the plain ones can differ
+        odd = np.unique(term[~_plain(score)])
+        sel = np.isin(term, odd)
+        apf[odd] = _ap(term[sel], text_key[sel], target[sel], R, Q)[odd]
     has = ev & (R > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rprec = np.where(R > 0, _top(term, score, target, R, Q, by_score) / np.where(R > 0, R, 1), np.nan)

@@ -147,7 +147,11 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     fids = np.asarray([f.replace(",", " ") for f in dets.file_ids], dtype=object)
     yes = a["yes"][di]
     aligned = dref >= 0
-    label = np.where(aligned, np.where(yes, "CORR", "MISS"), np.where(yes, "FA", "CORR!DET"))
+    # few distinct texts: one object each, picked by code (no string made per detection)
+    label = np.asarray(["CORR!DET", "FA", "MISS", "CORR"], dtype=object)[2 * aligned + yes]
+    decision = np.asarray(["NO", "YES"], dtype=object)[yes.astype(np.intp)]
+    chans, chan_code = np.unique(dets.chan[di], return_inverse=True)
+    chan = np.asarray([str(int(c)) for c in chans], dtype=object)[chan_code.reshape(-1)]
     j = np.maximum(dref, 0)
     # the text of each reference occurrence once (there are far fewer than detections)
     rb = np.asarray(_fmt_col(occ.beg), dtype=object)[j] if len(occ) else np.full(len(j), "", dtype=object)
@@ -157,9 +161,9 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     with atomic_write(path) as f:
         f.write("language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n")
         if len(di):
-            cols = [fids[dets.file[di]], dets.chan[di].astype(str), tid[a["det_term"]], ttxt[a["det_term"]],
+            cols = [fids[dets.file[di]], chan, tid[a["det_term"]], ttxt[a["det_term"]],
                     rb, re_, _fmt_col(dets.tbeg[di]), _fmt_col(dets.tbeg[di] + dets.dur[di]),
-                    _fmt_col(dets.score[di]), np.where(yes, "YES", "NO"), label]
+                    _fmt_col(dets.score[di]), decision, label]
             cols = [c.tolist() if isinstance(c, np.ndarray) else c for c in cols]
             pre = lang + ","
             f.writelines(pre + ",".join(row) + "\n" for row in zip(*cols))

@@ -74,6 +74,7 @@ def test_jobs_and_merge_equal_one_process(tmp_path, capsys):
     assert not (tmp_path / "b" / "jobs").exists()          # shards removed after the merge
     assert (tmp_path / "a" / "scores" / "toy").read_text() == (tmp_path / "b" / "scores" / "toy").read_text()
     assert (tmp_path / "b" / "scores" / ".summary").read_text() == f"toy: sum {sum(vals)}\n"
+    assert not (tmp_path / "a" / "scores" / ".summary").exists()   # one process prints it itself
     assert capsys.readouterr().out.splitlines() == [f"toy: sum {sum(vals)}"] * 2
 
 

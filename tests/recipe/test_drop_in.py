@@ -206,3 +206,21 @@ def test_a_failing_job_shows_its_own_error_line(root, example_src, tmp_path):
     assert r.returncode == 1
     errors = [x for x in r.stderr.splitlines() if x.startswith("score_tde.sh: error:")]
     assert errors and all("data/g/phones" in x and "(log: exp/x/log/tde_stats." in x for x in errors), r.stderr
+
+
+def test_a_termeval_package_in_the_current_directory_is_not_run(root, tmp_path):
+    # `python -m` puts the current directory first on the module path: a step run from a
+    # directory holding another termeval (an older clone, a half-edited copy) must still run
+    # its own tree's code
+    fake = tmp_path / "termeval"
+    (fake / "bin").mkdir(parents=True)
+    (fake / "__init__.py").write_text("raise SystemExit('the termeval of the current directory was imported')\n")
+    (fake / "bin" / "__init__.py").write_text("")
+    r = subprocess.run([os.path.join(root, "utils", "termeval_python.sh"), "-c",
+                        "import termeval, os; print(os.path.dirname(termeval.__file__))"],
+                       cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == os.path.join(root, "termeval")
+    r = subprocess.run([os.path.join(root, "steps", "score_std.sh"), "--help"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0 and "current directory" not in r.stdout + r.stderr

@@ -69,3 +69,41 @@ def test_fa_per_hour_and_recall_by_hand():
     assert oc.recall_at_fa_per_hour(5) == (0.5, 0.6)
     oc2 = operating_curve(np.array([1.0]), np.array([False]), 4, 0.5)
     assert oc2.recall_at_fa_per_hour(1) == (0.0, None)
+
+
+def _text_rank(score):
+    """Rank of each score's repr among the distinct reprs (what F4DE's string sort orders by)."""
+    texts = sorted({repr(float(v)) for v in score})
+    return np.array([texts.index(repr(float(v))) for v in score], float)
+
+
+def test_f4de_string_key_equals_sorting_the_texts():
+    # plain scores (+0.0 or in [1e-4, 10)) are ordered by value, the others placed by their
+    # text: the key must be the rank of the text among all texts, whatever the mixture
+    from termeval.std import ranking as rk
+    rng = np.random.default_rng(5)
+    plain = np.r_[rng.choice([0.0, 1e-4, 0.5, 0.05, 0.25, 1.0, 9.5], 300),
+                  np.round(rng.random(300), 3), 10 * rng.random(300)]
+    assert rk._string_key(plain) is None
+    for others in ([1e-5], [10.0], [-0.0], [-0.5, -0.25], [1.5e-5, 2e-7, 12.0, 100.5, -3.0, 9.999e-5],
+                   list(rng.normal(0, 50, 40))):
+        s = np.r_[plain, others, others[:1]]
+        assert np.array_equal(rk._string_key(s), _text_rank(s)), others
+    assert np.array_equal(rk._string_key(np.array([-0.0, 0.0, 1e-5])), [0.0, 1.0, 2.0])
+    # the F4DE AP from the plain shortcut is the AP of the text ranks
+    term = rng.integers(0, 30, len(plain))
+    target = rng.random(len(plain)) < 0.2
+    R = np.bincount(term[target], minlength=30) + 1
+    fast = ranking(term, plain, target, R, np.ones(30, bool)).ap_f4de
+    assert np.array_equal(fast, rk._ap(term, _text_rank(plain), target, R, 30), equal_nan=True)
+    # some terms with scores outside the plain range (re-ranked by text), the others not
+    mixed = plain.copy()
+    mixed[:40] = rng.choice([12.5, 1e-6, -0.3, 55.0, 2e-5], 40)
+    ref = rk._ap(term, _text_rank(mixed), target, R, 30)
+    got = ranking(term, mixed, target, R, np.ones(30, bool)).ap_f4de
+    assert np.array_equal(got, ref, equal_nan=True)
+    assert not np.array_equal(got, ranking(term, mixed, target, R, np.ones(30, bool)).ap, equal_nan=True)
+    # '10.0' < '9.5' as text: the text sort ranks 10.0 below 9.5
+    r = ranking(np.array([0, 0]), np.array([10.0, 9.5]), np.array([True, False]), np.array([1]),
+                np.ones(1, bool))
+    assert r.ap[0] == 1.0 and r.ap_f4de[0] == 0.5

@@ -64,14 +64,17 @@ def same_outputs(a, b) -> None:
     ("--align", "kaldi", "--term-attr", "NGram:(2|3)", "--bootstrap", "40"),
 ])
 def test_nj_gives_identical_files(root, example, tmp_path, opts):
-    outs = []
+    outs, printed = [], []
     for nj in (1, 3):
         exp = tmp_path / f"nj{nj}"
         r = sh(root, "steps/score_std.sh", "--nj", nj, "--plots", "false", *opts, example / "kws",
                example / "detections.stdlist.xml", exp)
         assert r.returncode == 0, r.stderr
         outs.append(exp)
+        printed.append(r.stdout)
+        assert not (exp / "scores" / ".summary").exists()   # printed, not left in scores/
     same_outputs(*outs)
+    assert printed[0] == printed[1] and "atwv" in printed[0]
     s = json.loads((outs[1] / "scores" / "scores.json").read_text())
     # the regex reached the jobs and the merge intact: 7 terms occur, 2 of them are bigrams
     assert s["n_terms"] == (2 if "NGram:(2|3)" in opts else 7)

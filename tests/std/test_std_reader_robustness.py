@@ -168,3 +168,43 @@ def test_resource_durations_beyond_float(tmp_path):
     with pytest.raises(InputError) as e:
         resources.query_duration_from_termlist(str(kws))
     assert e.value.format() == f"{kws}/tlist.xml: the query durations sum beyond a float (durations in the wrong unit?)"
+
+
+# A list whose detections are all plain self-closing elements is checked by expat around them
+# only (xmlsafe.check_without): whatever could make the whole file malformed must still be
+# reported as the whole-file check reports it, naming the line.
+PLAIN = ('<?xml version="1.0" encoding="{enc}"?>\n<kwslist system_id="s">\n<detected_kwlist kwid="K1">\n'
+         '<kw file="{f}" channel="1" tbeg="1" dur="1" score="0.5" decision="YES"/>\n'
+         '<kw file="b" channel="1" tbeg="2" dur="1" score="0.25" decision="NO" />\n</detected_kwlist>\n'
+         '<detected_kwlist kwid="K2">\n</detected_kwlist>\n{tail}')
+
+
+@pytest.mark.parametrize("f,enc,tail,line", [
+    ("a\x01", "UTF-8", "</kwslist>\n", 4),                  # a control character in a value
+    ("a\x0c", "UTF-8", "</kwslist>\n", 4),
+    ("a\udcff", "UTF-8", "</kwslist>\n", 4),                # invalid UTF-8 in a value
+    ("a", "UTF-8", "</kwslist>\n<x/>\n", 10),                # junk after the root element
+    ("a", "UTF-8", "", 9),                                   # the root never closed
+    ("a", "UTF-8", "</kwslist>\n\x02", 10),
+])
+def test_plain_detections_malformed_elsewhere(tmp_path, f, enc, tail, line):
+    from termeval.std import xmlsafe
+    p = tmp_path / "k.xml"
+    p.write_bytes(PLAIN.format(f=f, enc=enc, tail=tail).encode("utf-8", "surrogateescape"))
+    e = err(read_detections, p, "malformed XML")
+    whole = err(xmlsafe.check, p, "malformed XML")           # what the whole-file check says
+    assert (e.line, e.message) == (whole.line, whole.message) and e.line == line
+
+
+def test_plain_detections_read_as_the_exact_parser_reads_them(tmp_path):
+    from termeval.std.detections import _read_xml, _read_xml_fast
+    p = tmp_path / "k.xml"
+    for enc, f in (("UTF-8", "caf\u00e9"), ("ISO-8859-1", "caf\u00e9")):   # latin-1: checked whole
+        p.write_bytes(PLAIN.format(f=f, enc=enc, tail="</kwslist>\n").encode(enc.lower()))
+        fast, exact = _read_xml_fast(str(p)), _read_xml(str(p))
+        assert fast is not None or enc != "UTF-8"
+        if fast is not None:
+            assert fast.file_ids == exact.file_ids == ["caf\u00e9", "b"]
+            assert fast.blocks == exact.blocks == ["K1", "K2"]
+            assert fast.score.tolist() == exact.score.tolist() == [0.5, 0.25]
+            assert fast.decision.tolist() == exact.decision.tolist() == [1, 0]

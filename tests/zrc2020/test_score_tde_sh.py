@@ -151,8 +151,7 @@ def test_a_run_owns_its_outputs(root, micro, tmp_path):
     s = json.loads((exp / "scores" / "scores.json").read_text())
     assert s["benchmark"] == "zrc2020" and s["counts"]["fragments"] == 2
     assert not [k for k in s if k.startswith(("cross_", "within_"))] and "folds" not in s
-    assert sorted(os.listdir(exp / "scores")) == [".summary", "clustering", "matching", "parsing", "prepare",
-                                                  "scores.json"]
+    assert sorted(os.listdir(exp / "scores")) == ["clustering", "matching", "parsing", "prepare", "scores.json"]
     assert sorted(os.listdir(exp / "details")) == ["clusters.txt", "discarded", "per_file.tsv", "per_speaker.tsv"]
     assert sorted(os.listdir(exp / "units")) == ["units.tde_class.npz", "units.tde_file.npz"]
     before = {p: (exp / "scores" / p).read_bytes() for p in os.listdir(exp / "scores")}
