@@ -208,3 +208,15 @@ def test_plain_detections_read_as_the_exact_parser_reads_them(tmp_path):
             assert fast.blocks == exact.blocks == ["K1", "K2"]
             assert fast.score.tolist() == exact.score.tolist() == [0.5, 0.25]
             assert fast.decision.tolist() == exact.decision.tolist() == [1, 0]
+
+
+def test_kwslist_with_invalid_utf8_is_one_error_not_a_decode_error(tmp_path):
+    # found by tests/std/test_fuzz_std_readers.py: the fast reader decoded before checking
+    p = tmp_path / "k.xml"
+    p.write_bytes(b'<kwslist kwlist_filename="kwlist.xml" language="english" system_id="s">\n'
+                  b'<detected_kwlist kwid="K1" search_time="\x80" oov_count="0">\n'
+                  b'<kw file="F1" channel="1" tbeg="5.01" dur="0.49" score="0.9" decision="YES"/>\n'
+                  b'</detected_kwlist>\n</kwslist>\n')
+    with pytest.raises(InputError) as e:
+        read_detections(str(p))
+    assert e.value.path == str(p) and e.value.line == 2
