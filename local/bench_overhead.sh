@@ -148,7 +148,13 @@ bench_std_row() {   # STD 500 terms x 200 k detections, with plots (target <= 2.
   done < <(sed -n 's/^std .*), \(.*\): *CPU *\([0-9.]*\) s *wall *\([0-9.]*\) s$/\1|\2|\3/p' "$dir/std.out")
 }
 bench_api_row() {   # 20 systems through the Python API against one gold (target <= 5 s)
-  row "API: 20 systems, one gold, one process" - - "(not measured yet: bench_api_row)"
+  local out
+  out=$(python3 local/bench_api.py --systems 20 2>/dev/null) || { row "API: 20 systems, one gold, one process" - - "(local/bench_api.py failed)"; return; }
+  # "<case>, 20 ...: W s wall, C s CPU (...)" lines of local/bench_api.py
+  echo "$out" | sed -n 's/^\(example\|Kamper Mandarin\), 20[^:]*: \([0-9.]*\) s wall, \([0-9.]*\) s CPU.*/\1|\3|\2/p' |
+    while IFS='|' read -r what cpu wall; do
+      row "API: 20 systems, $what gold" "$cpu" "$wall" "<= 5 s (all 20; example size)"
+    done
 }
 
 # ---------------------------------------------------------------------------- table
