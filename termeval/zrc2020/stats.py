@@ -46,16 +46,17 @@ class ShardStats:
     units: dict = field(default_factory=dict)        # per-unit arrays (zrc2020/units.py)
 
 
-def class_costs(classes: Classes) -> np.ndarray:
-    """Cost of each class for the split into jobs: its fragments plus its pairs (n + n^2/64)."""
-    n = np.diff(classes.starts).astype(np.float64)
+def class_costs(starts: np.ndarray) -> np.ndarray:
+    """Cost of each class (boundaries `starts`, Classes.starts) for the split into jobs: its
+    fragments plus its pairs (n + n^2/64)."""
+    n = np.diff(starts).astype(np.float64)
     return n + n * n / 64.0
 
 
 def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
     """Split the classes into nj contiguous ranges of about equal cost (termeval.jobs)."""
     from termeval.jobs import balanced_ranges
-    return balanced_ranges(class_costs(classes), nj)
+    return balanced_ranges(class_costs(classes.starts), nj)
 
 
 def dedupe_fragments(file, on, off, k0, k1, F, I) -> dict:
@@ -72,8 +73,10 @@ def dedupe_fragments(file, on, off, k0, k1, F, I) -> dict:
             "F": np.logical_or.reduceat(F[order], pos), "I": np.logical_or.reduceat(I[order], pos)}
 
 
-def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1) -> ShardStats:
-    """Statistics of classes c0..c1-1."""
+def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1,
+                  first_fragment: int = 0) -> ShardStats:
+    """Statistics of classes c0..c1-1 (`first_fragment`: the index of `classes`' first fragment
+    in the whole class file, when `classes` holds a range of it)."""
     ph, keys, gold = corpus.phones, corpus.keys, corpus.gold
     f0, f1 = int(classes.starts[c0]), int(classes.starts[c1])
     nc = c1 - c0
@@ -85,7 +88,7 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     discarded = []
     for i in np.flatnonzero(~kept).tolist():
         reason = NO_PHONE if ncov[i] == 0 else BELOW_RULE
-        fid = classes.frag_ids[f0 + i] if classes.frag_ids else str(f0 + i)
+        fid = classes.frag_ids[f0 + i] if classes.frag_ids else str(first_fragment + f0 + i)
         discarded.append(f"{fid} {gold.files[file[i]]} {fmt_time(float(on[i]))} {fmt_time(float(off[i]))} {reason}")
     kc, kf, ka, kb, kk0, kk1 = cls[kept], file[kept], on[kept], off[kept], k0[kept], k1[kept]
     # NED on SIL-stripped strings
