@@ -79,10 +79,6 @@ def read_counts(class_dir: str) -> dict:
         return {k: int(v) for k, v in (line.split() for line in f if line.strip())}
 
 
-def _is_job(args: Any) -> bool:
-    return getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None
-
-
 class Zrc2020Stage:
     name = "tde_stats"
     outputs = jobs.DEFAULT_OUTPUTS
@@ -113,7 +109,7 @@ class Zrc2020Stage:
                 return Context(args, corpus, gold_key, classes, stamp, read_counts(tmp), classes.starts)
         class_dir = os.path.join(exp, "classes")
         cache = os.path.join(exp, "tde", "classes")
-        if _is_job(args):   # jobs of one run never prepare (they would race): the step did it
+        if jobs.is_share(args):   # jobs of one run never prepare (they would race): the step did it
             stamp = tde.prepare_stamp(args)
             if not tde.prepared(class_dir, stamp):
                 raise InputError("not prepared from this class file and these options "
