@@ -101,18 +101,18 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     sid, strings = rank[sid], [strings[i] for i in order]
     ned, ned_per_cluster = ned_stats(kc, sid, strings, nc, workers=workers)
     # grouping flags
-    nid, ngrams = keys.ngram_ids(kk0, kk1)
+    nid, n_ngrams = keys.ngram_ids(kk0, kk1)
     n_c = np.bincount(kc, minlength=nc).astype(np.int64)
     F = n_c[kc] >= 2
-    I = grouping.partner_flags(kc * max(len(ngrams), 1) + nid, kf, ka, kb)
+    I = grouping.partner_flags(kc * max(n_ngrams, 1) + nid, kf, ka, kb)
     frag = dedupe_fragments(kf, ka, kb, kk0, kk1, F, I)
     # diagnostics: per class, the most frequent transcription and the mean NED inside it
     listed = np.diff(classes.starts[c0:c1 + 1]).astype(np.int64)
     rep = np.full(nc, -1, dtype=np.int64)
     top_n = np.zeros(nc, dtype=np.int64)
     if len(kc):
-        key, idx, cnt = np.unique(kc * len(ngrams) + nid, return_index=True, return_counts=True)
-        gc = key // len(ngrams)
+        key, idx, cnt = np.unique(kc * n_ngrams + nid, return_index=True, return_counts=True)
+        gc = key // n_ngrams
         order = np.lexsort((idx, -cnt, gc))      # most frequent, then first seen
         first = order[np.r_[True, gc[order][1:] != gc[order][:-1]]]
         rep[gc[first]] = idx[first]
@@ -166,10 +166,10 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -
     u = dedupe_fragments(*(cat[k] for k in FRAG_FIELDS))
     ph, keys = corpus.phones, corpus.keys
     file, on, off, k0, k1 = u["file"].astype(np.int64), u["onset"], u["offset"], u["k0"], u["k1"]
-    nid, ngrams = keys.ngram_ids(k0, k1)
+    nid, n_ngrams = keys.ngram_ids(k0, k1)
     tid, _ = keys.token_ids(k0, k1)
     G = grouping.partner_flags(nid, file, on, off)
-    gp, gr, ginfo = grouping.grouping(u["F"], u["I"], G, nid, tid, len(ngrams))
+    gp, gr, ginfo = grouping.grouping(u["F"], u["I"], G, nid, tid, n_ngrams)
     cov, n_cov, n_ph = coverage.coverage(ph, k0, k1)
     words = token_type.load_words(corpus.gold, ph)
     bargs = (file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
@@ -186,7 +186,7 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -
         "token_precision": tt["token_precision"], "token_recall": tt["token_recall"],
         "boundary_precision": bp, "boundary_recall": br,
     }
-    counts.update({"fragments_distinct": len(on), "transcriptions_distinct": len(ngrams),
+    counts.update({"fragments_distinct": len(on), "transcriptions_distinct": n_ngrams,
                    "phones_covered": n_cov, "phones_speech": n_ph, "ned_pairs": ned.pairs})
     counts.update({"grouping_" + k: v for k, v in ginfo.items()})
     counts.update(binfo)
