@@ -47,13 +47,13 @@ class Context:
     class_cache: str | None = None
 
 
-def corpus_of(data_dir: str, cache: str | None) -> tuple[Corpus, str]:
+def corpus_of(data_dir: str, cache: str | None, words: bool = True) -> tuple[Corpus, str]:
     """The Corpus of a data dir, built once per process and content (the API scores many
-    systems against one gold)."""
-    gold, key, parsed = goldcache.load(data_dir, cache)
+    systems against one gold). words=False: the words tier may be empty (a job's)."""
+    gold, key, parsed = goldcache.load(data_dir, cache, words)
     if parsed and cache:
         goldcache.save(gold, cache, key)
-    memo_key = (os.path.realpath(data_dir), key)
+    memo_key = (os.path.realpath(data_dir), key, bool(words or len(gold.words)))
     corpus = _corpus_memo.get(memo_key)
     if corpus is None:
         corpus = Corpus.from_gold(gold)
@@ -101,7 +101,8 @@ class Zrc2020Stage:
         """One process: everything. A job or the merge: the gold and the class boundaries only
         (a job reads its classes in `compute`, the merge none)."""
         exp = args.exp_dir
-        corpus, gold_key = corpus_of(args.data_dir, os.path.join(exp, "tde", "gold.npz") if exp else None)
+        corpus, gold_key = corpus_of(args.data_dir, os.path.join(exp, "tde", "gold.npz") if exp else None,
+                                     words=getattr(args, "job", None) is None)   # a job scores no word
         if exp is None:
             with tde.temp_class_dir() as tmp:
                 stamp, _ = tde.prepare_classes(args, tmp, log=False)

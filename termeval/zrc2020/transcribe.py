@@ -161,9 +161,12 @@ class Keys:
             ph = self.ph
             if len(ph):
                 order = np.lexsort((ph.label, ph.offset, ph.onset))
-                o, f, l = ph.onset[order], ph.offset[order], ph.label[order]
-                new = np.r_[True, (o[1:] != o[:-1]) | (f[1:] != f[:-1]) | (l[1:] != l[:-1])]
-                del o, f, l
+                new = np.zeros(len(ph), dtype=bool)
+                new[0] = True
+                for col in (ph.onset, ph.offset, ph.label):     # one sorted column at a time
+                    c = col[order]
+                    new[1:] |= c[1:] != c[:-1]
+                    del c
                 pid = np.empty(len(ph), dtype=np.int64)
                 pid[order] = np.cumsum(new) - 1
             else:
