@@ -19,7 +19,7 @@ import numpy as np
 from termeval.data import Classes
 
 NUMERIC = ("cls", "file", "onset", "offset", "starts")
-TEXT = ("keys", "names", "frag_ids")
+TEXT = ("keys", "names")      # fragment ids are derived (<class-key>-<position>, data.fragment_id)
 KEY_FILE = "key"
 
 
@@ -77,8 +77,25 @@ def load_range(path: str, c0: int, c1: int) -> Classes:
     numeric["cls"] = (numeric["cls"].astype(np.int64) - c0).astype(np.int32)
     text = {name: _array(path, name) for name in TEXT}
     return Classes(keys=text["keys"][c0:c1].tolist(), names=text["names"][c0:c1].tolist(),
-                   frag_ids=text["frag_ids"][f0:f1].tolist(),
                    starts=np.array(st[c0:c1 + 1], dtype=np.int64) - f0, **numeric)
+
+
+def from_preparation(prep, gold) -> Classes | None:
+    """The Classes that reading back the class dir written from `prep` (classes.write_class_dir)
+    would give, without reading it (None when that cannot be guaranteed: then read it)."""
+    from termeval.data import class_key
+    n = len(prep.names)
+    if n >= 10 ** 7:              # keys would no longer sort in class order
+        return None
+    try:
+        file = np.fromiter((gold.file_index[f] for f in prep.file), dtype=np.int32, count=len(prep.file))
+    except KeyError:
+        return None
+    starts = np.asarray(prep.starts, dtype=np.int64)
+    return Classes(keys=[class_key(c) for c in range(n)], names=list(prep.names),
+                   cls=np.repeat(np.arange(n, dtype=np.int32), np.diff(starts)), file=file,
+                   onset=np.asarray(prep.onset, dtype=np.float64), offset=np.asarray(prep.offset, dtype=np.float64),
+                   starts=starts)
 
 
 def load_all(path: str) -> Classes:

@@ -90,11 +90,16 @@ class Zrc2020Stage:
         """What a step runs once before launching jobs: prepare <exp>/classes if needed and
         save the gold and class arrays (<exp>/tde/) the jobs and the merge read, so that no
         job parses text and each reads only its classes."""
-        stamp = tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"))[0]
+        kept: dict = {}
+        stamp = tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"), keep=kept)[0]
         corpus, gold_key = corpus_of(args.data_dir, os.path.join(args.exp_dir, "tde", "gold.npz"))
         key, cache = f"{stamp} {gold_key}", os.path.join(args.exp_dir, "tde", "classes")
         if not classcache.valid(cache, key):
-            classes_of(os.path.join(args.exp_dir, "classes"), corpus, key, cache)
+            fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
+            if fresh is not None:
+                classcache.save(fresh, cache, key)
+            else:
+                classes_of(os.path.join(args.exp_dir, "classes"), corpus, key, cache)
         return stamp
 
     def load(self, args: Any) -> Context:
@@ -120,7 +125,13 @@ class Zrc2020Stage:
                 return Context(args, corpus, gold_key, None, stamp, read_counts(class_dir),
                                classcache.starts(cache), cache)
         else:
-            stamp = tde.prepare_classes(args, class_dir)[0]
+            kept: dict = {}
+            stamp = tde.prepare_classes(args, class_dir, keep=kept)[0]
+            # prepared now: the parsed classes as reading the dir back would give them
+            fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
+            if fresh is not None:
+                classcache.save(fresh, cache, f"{stamp} {gold_key}")
+                return Context(args, corpus, gold_key, fresh, stamp, read_counts(class_dir), fresh.starts)
         classes = classes_of(class_dir, corpus, f"{stamp} {gold_key}", cache)
         return Context(args, corpus, gold_key, classes, stamp, read_counts(class_dir), classes.starts)
 
@@ -136,7 +147,7 @@ class Zrc2020Stage:
         workers = getattr(ctx.args, "workers", 1)
         if ctx.classes is None:     # a job: its classes alone, renumbered from 0
             st = compute_shard(ctx.corpus, classcache.load_range(ctx.class_cache, lo, hi), 0, hi - lo,
-                               workers=workers, first_fragment=int(ctx.starts[lo]))
+                               workers=workers)
         else:
             st = compute_shard(ctx.corpus, ctx.classes, lo, hi, workers=workers)
         print(f"{os.path.basename(sys.argv[0])}: classes {lo}..{hi - 1}: {st.counts['fragments']} fragments "

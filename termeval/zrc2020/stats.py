@@ -73,10 +73,8 @@ def dedupe_fragments(file, on, off, k0, k1, F, I) -> dict:
             "F": np.logical_or.reduceat(F[order], pos), "I": np.logical_or.reduceat(I[order], pos)}
 
 
-def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1,
-                  first_fragment: int = 0) -> ShardStats:
-    """Statistics of classes c0..c1-1 (`first_fragment`: the index of `classes`' first fragment
-    in the whole class file, when `classes` holds a range of it)."""
+def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1) -> ShardStats:
+    """Statistics of classes c0..c1-1."""
     ph, keys, gold = corpus.phones, corpus.keys, corpus.gold
     f0, f1 = int(classes.starts[c0]), int(classes.starts[c1])
     nc = c1 - c0
@@ -88,7 +86,11 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     discarded = []
     for i in np.flatnonzero(~kept).tolist():
         reason = NO_PHONE if ncov[i] == 0 else BELOW_RULE
-        fid = classes.frag_ids[f0 + i] if classes.frag_ids else str(first_fragment + f0 + i)
+        if classes.frag_ids:
+            fid = classes.frag_ids[f0 + i]
+        else:       # the id the class dir gives it: <class-key>-<position in its class>
+            c = int(classes.cls[f0 + i])
+            fid = f"{classes.keys[c]}-{f0 + i - int(classes.starts[c]):07d}"
         discarded.append(f"{fid} {gold.files[file[i]]} {fmt_time(float(on[i]))} {fmt_time(float(off[i]))} {reason}")
     kc, kf, ka, kb, kk0, kk1 = cls[kept], file[kept], on[kept], off[kept], k0[kept], k1[kept]
     # NED on SIL-stripped strings

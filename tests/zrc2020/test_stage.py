@@ -176,3 +176,21 @@ def test_class_cache_is_keyed_and_atomic(micro, monkeypatch):
     zstage._corpus_memo.clear()
     assert score(micro / "data", micro / "x.class", exp)["ned"] == 0.175
     assert classcache.valid(cache, key)
+
+
+def test_classes_from_the_preparation_equal_the_class_dir_read_back(micro):
+    """One process scores the classes it has just prepared without reading the dir back:
+    the same arrays as load_classes, and the fragment ids derived as the dir writes them."""
+    from termeval.data import load_classes
+    from termeval.zrc2020 import classcache
+    args = score_tde.get_parser().parse_args([str(micro / "data"), str(micro / "x.class"), str(micro / "exp")])
+    kept: dict = {}
+    zstage.tde.prepare_classes(args, str(micro / "exp" / "classes"), log=False, keep=kept)
+    gold = goldcache.load(str(micro / "data"), None)[0]
+    got = classcache.from_preparation(kept["prep"], gold)
+    want = load_classes(str(micro / "exp" / "classes"), gold)
+    for k in ("cls", "file", "onset", "offset", "starts"):
+        assert getattr(got, k).tolist() == getattr(want, k).tolist(), k
+    assert got.keys == want.keys and got.names == want.names and got.frag_ids == []
+    derived = [f"{got.keys[c]}-{i - got.starts[c]:07d}" for i, c in enumerate(got.cls.tolist())]
+    assert derived == want.frag_ids
