@@ -14,7 +14,8 @@ A benchmark's `stage.py` defines a class with these members (the `Stage` protoco
   costs(ctx)            cost of each unit (class, term, query, utterance, fold): 1-D array
   compute(ctx, lo, hi)  statistics of the units lo..hi-1 -> Shard (additive over shards;
                         an empty range must give an empty shard, not an error)
-  merge(ctx, shards)    the shards (in unit order) -> merged statistics
+  merge(ctx, shards)    the shards (in unit order) -> merged statistics (it may consume the
+                        shards, e.g. empty their arrays: `run` does not use them afterwards)
   report(ctx, merged, out) write the result files into the fresh directory `out` (laid out as
                         an exp dir: out/scores, out/details, out/units) and return the scores
                         mapping (what scores/scores.json holds)

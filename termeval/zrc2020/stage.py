@@ -157,8 +157,10 @@ class Zrc2020Stage:
 
     def merge(self, ctx: Context, shards: list[jobs.Shard]) -> tuple:
         stats = [from_shard(s) for s in shards]
+        for s in shards:         # consumed: the arrays live on in `stats` alone (freed when merged)
+            s.arrays = {}
         parts: dict = {}
-        metrics, counts = merge(ctx.corpus, stats, parts)
+        metrics, counts = merge(ctx.corpus, stats, parts, release=True)
         return metrics, counts, stats, parts
 
     def report(self, ctx: Context, merged: tuple, out: str) -> dict:

@@ -155,9 +155,11 @@ def from_shard(sh) -> ShardStats:
                       list(m["discarded"]), {k[len("unit_"):]: v for k, v in a.items() if k.startswith("unit_")})
 
 
-def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -> tuple[dict, dict]:
+def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None,
+          release: bool = False) -> tuple[dict, dict]:
     """All zrc2020 metrics (floats, NaN = undefined) and the counts, from shard statistics.
-    `parts`, if given, receives the intermediate arrays the per-unit tables need."""
+    `parts`, if given, receives the intermediate arrays the per-unit tables need. release:
+    the shards' fragment tables are emptied once merged (the merge of a run needs them no more)."""
     ned = NedStats()
     counts: dict = {}
     for s in shards:
@@ -165,7 +167,10 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -
         for k, v in s.counts.items():
             counts[k] = counts.get(k, 0) + v
     cat = {k: np.concatenate([s.frag[k] for s in shards]) if shards else np.zeros(0) for k in FRAG_FIELDS}
-    u = dedupe_fragments(*(cat[k] for k in FRAG_FIELDS))
+    if release:
+        for sh in shards:
+            sh.frag = {}
+    u = dedupe_fragments(*(cat.pop(k) for k in FRAG_FIELDS))
     ph, keys = corpus.phones, corpus.keys
     file, on, off, k0, k1 = u["file"].astype(np.int64), u["onset"], u["offset"], u["k0"], u["k1"]
     nid, n_ngrams = keys.ngram_ids(k0, k1)
