@@ -83,6 +83,10 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
     measure "zrc2020, all metrics$tag" \
       steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
     grep -h ': classes ' "$w/exp_zrc2020/log/tde_stats.log" | sed 's/^.*: classes/  tde_stats: classes/'
+    if [ -n "$nj_list" ]; then   # what a step with jobs runs once, locally, before launching them
+      measure "  zrc2020 --prepare-only (once, before the jobs)" utils/termeval_python.sh -m termeval.bin.score_tde \
+        --prepare-only "$w/data" "$w/words.class" "$w/exp_zrc2020_prepare"
+    fi
     for nj in $nj_list; do
       measure "zrc2020 --nj $nj$tag" steps/score_tde.sh --benchmark zrc2020 --nj "$nj" \
         --cmd "$PWD/local/timed_run.sh" "$w/data" "$w/words.class" "$w/exp_zrc2020_nj$nj"

@@ -87,3 +87,16 @@ def test_boundary_points_by_file_blocks_equal_all_at_once(monkeypatch):
     blocks = boundary.points(*args)
     assert all(a.tolist() == b.tolist() for a, b in zip(whole, blocks))
     assert boundary.from_points(blocks) == boundary.from_points(whole) and whole[1].sum() > 0
+
+
+def test_merge_by_blocks_changes_nothing(tmp_path, monkeypatch):
+    """token/type matching and boundary points done a few fragments/points at a time (bounded
+    memory at any corpus size) give the scores and counts of all at once."""
+    from termeval.zrc2020 import boundary, token_type
+    gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
+    base = score(gold, classes, nj=1)
+    assert base[0]["token_precision"] == 5 / 8 and base[0]["type_recall"] == 2 / 3
+    monkeypatch.setattr(token_type, "BLOCK", 2)
+    monkeypatch.setattr(boundary, "BLOCK_POINTS", 3)
+    assert score(gold, classes, nj=1) == base
+    assert score(gold, classes, nj=3) == base
