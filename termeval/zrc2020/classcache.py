@@ -17,6 +17,7 @@ import tempfile
 import numpy as np
 
 from termeval.data import Classes
+from termeval.errors import InputError
 
 NUMERIC = ("cls", "file", "onset", "offset", "starts")
 TEXT = ("keys", "names")      # fragment ids are derived (<class-key>-<position>, data.fragment_id)
@@ -61,7 +62,12 @@ def save(classes: Classes, path: str, key: str) -> None:
 
 
 def _array(path: str, name: str, mmap: bool = True) -> np.ndarray:
-    return np.load(os.path.join(path, name + ".npy"), mmap_mode="r" if mmap else None, allow_pickle=False)
+    f = os.path.join(path, name + ".npy")
+    try:
+        return np.load(f, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as e:
+        raise InputError(f"unreadable prepared classes ({type(e).__name__}: {e}); remove "
+                         f"{path} and re-run the step", f) from None
 
 
 def starts(path: str) -> np.ndarray:
