@@ -12,7 +12,8 @@
 #      x10 = 380 h, 3.6 M fragments, 14 M phone lines (about 0.6 GB of text);
 #   --nj N (each N of --nj-list): the same step with N jobs through local/timed_run.sh (utils/run.pl
 #      with each job under /usr/bin/time): the step's figures (its largest process: the class
-#      preparation, a job or the merge) and the peak of the largest job and of the merge;
+#      preparation, a job or the merge) and the peak of the largest job and of the merge
+#      (zrc2020 at every size; zr2017 at x1 only: its jobs still load everything, N x 11 GB at x10);
 #   4. zr2017 with synthetic folds (--folds <prefix>: 4 cross folds cutting the files in quarters
 #      of their duration, within = one fold per speaker); skipped with --synthetic-folds false.
 # Data dirs and outputs go under <work-dir> (default exp/bench_tde_scale). Columns: wall time,
@@ -105,6 +106,7 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
         "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'
     fi
     for nj in $nj_list; do
+      [ "$k" -eq 1 ] || break
       measure "zr2017 --folds none --nj $nj$tag" steps/score_tde.sh --benchmark zr2017 --folds none \
         --nj "$nj" --cmd "$PWD/local/timed_run.sh" "$w/data" "$w/words.class" "$w/exp_zr2017_nj$nj"
       peaks "$w/exp_zr2017_nj$nj" score_tde_folds
