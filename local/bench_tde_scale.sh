@@ -6,23 +6,30 @@
 # Prints wall time and peak memory (/usr/bin/time) of
 #   1. steps/score_tde.sh --benchmark zrc2020;
 #   2. steps/score_tde.sh --benchmark zr2017 --folds none (all metrics; 1 cross + 69 within folds);
-#   3. the same with corpus and class file replicated x2 and x4 (copies: files <f>_c<k>, times
+#   3. the same with corpus and class file replicated x2, x4 and x10 (copies: files <f>_c<k>, times
 #      shifted by k * 100000 s, phone labels except SIL/SPN renamed; local/make_word_classes.py):
 #      every count grows K times (fragments, gold n-grams, files, speakers = within folds);
+#      x10 = 380 h, 3.6 M fragments, 14 M phone lines (about 0.6 GB of text);
+#   --nj N (each N of --nj-list): the same step with N jobs through local/timed_run.sh (utils/run.pl
+#      with each job under /usr/bin/time): the step's figures (its largest process: the class
+#      preparation, a job or the merge) and the peak of the largest job and of the merge
+#      (zrc2020 at every size; zr2017 at x1 only: its jobs still load everything, N x 11 GB at x10);
 #   4. zr2017 with synthetic folds (--folds <prefix>: 4 cross folds cutting the files in quarters
 #      of their duration, within = one fold per speaker); skipped with --synthetic-folds false.
 # Data dirs and outputs go under <work-dir> (default exp/bench_tde_scale). Columns: wall time,
-# CPU time (user + system, less sensitive to a loaded machine), peak resident memory.
+# CPU time (user + system, less sensitive to a loaded machine), peak resident memory, CPU time
+# per MB of input text (data/phones + data/words + class file).
 #
-# Usage: local/bench_tde_scale.sh [--shared ../shared] [--work-dir exp/bench_tde_scale] [--copies "2 4"]
-#                                 [--benchmarks "zrc2020 zr2017"] [--synthetic-folds true]
+# Usage: local/bench_tde_scale.sh [--shared ../shared] [--work-dir exp/bench_tde_scale] [--copies "2 4 10"]
+#                                 [--benchmarks "zrc2020 zr2017"] [--synthetic-folds true] [--nj-list "2 4"]
 #  e.g.: local/bench_tde_scale.sh
 
 shared=../shared
 work_dir=exp/bench_tde_scale
-copies="2 4"
+copies="2 4 10"
 benchmarks="zrc2020 zr2017"
 synthetic_folds=true
+nj_list="2 4"
 
 echo "$0 $@" >&2
 . "$(dirname "$(readlink -f "$0")")/../path.sh"
@@ -37,14 +44,21 @@ set -euo pipefail
 
 d=$shared/data/zr17
 mkdir -p "$work_dir"
+input_mb=0
 measure() {  # measure <label> <command...>: run (last argument = a fresh exp dir), print the times
   local label=$1; shift
   rm -rf "${@: -1}"      # cold: classes prepared and the data dir parsed, no cache of a past run
   /usr/bin/time -f "%e %U %S %M" -o "$work_dir/time.txt" "$@" > "$work_dir/last.log" 2>&1 || {
     cat "$work_dir/last.log" >&2; exit 1; }
   read -r wall user sys rss < "$work_dir/time.txt"
-  printf '%-56s %7.2f s wall %7.2f s cpu %6.0f MB peak\n' "$label" "$wall" "$(echo "$user + $sys" | bc -l)" \
-    "$(echo "$rss / 1024" | bc -l)"
+  printf '%-56s %7.2f s wall %7.2f s cpu %6.0f MB peak %6.3f cpu-s/MB\n' "$label" "$wall" \
+    "$(echo "$user + $sys" | bc -l)" "$(echo "$rss / 1024" | bc -l)" "$(echo "($user + $sys) / $input_mb" | bc -l)"
+}
+peaks() {  # peaks <exp-dir> <log-name>: peak of the largest job and of the merge (local/timed_run.sh)
+  local job merge
+  job=$(awk '/^TIME / {if ($5 > m) m = $5} END {printf "%.0f", m / 1024}' "$1/log/$2".[0-9]*.log)
+  merge=$(awk '/^TIME / {printf "%.0f", $5 / 1024}' "$1/log/$2.merge.log")
+  printf '  %-54s %6s MB largest job %6s MB merge\n' "per-process peaks" "$job" "$merge"
 }
 prepare() {  # prepare <k>: data dir and word class file of the corpus replicated k times
   local k=$1 w=$work_dir/x$1
@@ -58,16 +72,27 @@ prepare() {  # prepare <k>: data dir and word class file of the corpus replicate
 }
 
 run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k times
-  local k=$1 w=$work_dir/x$1 tag=""
+  local k=$1 w=$work_dir/x$1 tag="" nj
   prepare "$k"
+  input_mb=$(du -cb "$w/data/phones" "$w/data/words" "$w/words.class" | tail -1 | awk '{print $1 / 1048576}')
   [ "$k" -gt 1 ] && tag=", corpus and classes x$k"
   if [ "$k" -eq 1 ]; then
     echo "# English 38 h, $(grep -c '^Class' "$w/words.class") classes, $(grep -vc -e '^Class' -e '^$' "$w/words.class") fragments"
   fi
+  printf '# x%d: %.0f MB of input text\n' "$k" "$input_mb"
   if [[ " $benchmarks " == *" zrc2020 "* ]]; then
     measure "zrc2020, all metrics$tag" \
       steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
     grep -h ': classes ' "$w/exp_zrc2020/log/tde_stats.log" | sed 's/^.*: classes/  tde_stats: classes/'
+    if [ -n "$nj_list" ]; then   # what a step with jobs runs once, locally, before launching them
+      measure "  zrc2020 --prepare-only (once, before the jobs)" utils/termeval_python.sh -m termeval.bin.score_tde \
+        --prepare-only "$w/data" "$w/words.class" "$w/exp_zrc2020_prepare"
+    fi
+    for nj in $nj_list; do
+      measure "zrc2020 --nj $nj$tag" steps/score_tde.sh --benchmark zrc2020 --nj "$nj" \
+        --cmd "$PWD/local/timed_run.sh" "$w/data" "$w/words.class" "$w/exp_zrc2020_nj$nj"
+      peaks "$w/exp_zrc2020_nj$nj" tde_stats
+    done
   fi
   if [[ " $benchmarks " == *" zr2017 "* ]]; then
     measure "zr2017 --folds none, all metrics$tag" \
@@ -80,6 +105,12 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
       grep -E '^cross_(ned_pairs|matching_fscore|grouping_fscore|ned|coverage) ' \
         "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'
     fi
+    for nj in $nj_list; do
+      [ "$k" -eq 1 ] || break
+      measure "zr2017 --folds none --nj $nj$tag" steps/score_tde.sh --benchmark zr2017 --folds none \
+        --nj "$nj" --cmd "$PWD/local/timed_run.sh" "$w/data" "$w/words.class" "$w/exp_zr2017_nj$nj"
+      peaks "$w/exp_zr2017_nj$nj" score_tde_folds
+    done
   fi
 }
 

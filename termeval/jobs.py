@@ -14,12 +14,23 @@ A benchmark's `stage.py` defines a class with these members (the `Stage` protoco
   costs(ctx)            cost of each unit (class, term, query, utterance, fold): 1-D array
   compute(ctx, lo, hi)  statistics of the units lo..hi-1 -> Shard (additive over shards;
                         an empty range must give an empty shard, not an error)
-  merge(ctx, shards)    the shards (in unit order) -> merged statistics
+  merge(ctx, shards)    the shards (in unit order) -> merged statistics (it may consume the
+                        shards, e.g. empty their arrays: `run` does not use them afterwards)
   report(ctx, merged, out) write the result files into the fresh directory `out` (laid out as
                         an exp dir: out/scores, out/details, out/units) and return the scores
                         mapping (what scores/scores.json holds)
   summary(result)       the lines printed on stdout at the end (results on stdout, progress
                         and logs on stderr)
+
+Lazy, range-aware loading (what keeps a job's memory to its share, issue 24): `load` of a job
+or of the merge (`is_share(args)`: args.job or args.merge set) should read only what every
+process needs, the unit costs and the identity (sizes, content keys); `compute(ctx, lo, hi)`
+then reads what units lo..hi-1 need (a job: its share of the inputs, e.g. slices of arrays a
+step saved once before launching the jobs), and `merge`/`report` what the report needs besides
+the shards. `run` calls `load` once per process and `compute` once with the process's range
+(the whole range in one process, whose `load` may keep everything it has read). A stage whose
+`load` reads everything stays correct, only heavier. Whatever a stage saves for its jobs must
+be written atomically and keyed on the content of the inputs (never trusted otherwise).
 
 `run(stage, args)` does the whole thing: in one process (the default), as job J of N
 (`--nj N --job J`: compute and save one shard), or as the merge (`--merge N`: load, merge,
@@ -243,6 +254,12 @@ def discard(out: str) -> None:
 
 
 # ----------------------------------------------------------------------------- running
+
+def is_share(args: Any) -> bool:
+    """Whether `args` (of a step with add_job_options) run one job or the merge, not the
+    whole in one process: a lazy stage's `load` then reads only what every process needs."""
+    return getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None
+
 
 def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
         merge: int | None = None, run_id: str | None = None, echo: bool = True) -> dict | None:

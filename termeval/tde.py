@@ -77,9 +77,10 @@ def prepared(class_dir: str, stamp: str) -> bool:
         return False
 
 
-def prepare_classes(args: Any, class_dir: str, log: bool = True) -> tuple[str, bool]:
+def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | None = None) -> tuple[str, bool]:
     """Prepare `args.class_file` into `class_dir` unless it already holds this very preparation;
-    returns (stamp, whether it was prepared now)."""
+    returns (stamp, whether it was prepared now). `keep`, if given, receives the parsed
+    preparation as keep["prep"] (a caller scoring it at once need not read the dir back)."""
     from termeval.class_components import pairs_to_components
     from termeval.classes import parse_class_file, read_reco2dur, summary, write_class_dir
     from termeval.errors import InputError
@@ -99,6 +100,8 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True) -> tuple[str, b
     for note in prep.notes:
         print(f"{prog}: note: {note}", file=sys.stderr)
     write_class_dir(prep, class_dir, lenient=args.lenient)
+    if keep is not None:
+        keep["prep"] = prep
     with atomic_write(os.path.join(class_dir, STAMP_FILE)) as f:
         f.write(stamp + "\n")
     if log:

@@ -58,7 +58,8 @@ def read_bytes(path: str) -> bytes:
     if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise InputError("file is UTF-16; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)", path, 1)
     try:
-        raw.decode("utf-8")
+        if not raw.isascii():      # ASCII is UTF-8: no decoded copy of a big file just to check
+            raw.decode("utf-8")
     except UnicodeDecodeError as e:
         raise InputError(f"not valid UTF-8 (byte {e.start}); convert the file to UTF-8", path,
                          raw[: e.start].count(b"\n") + 1) from None
@@ -66,6 +67,52 @@ def read_bytes(path: str) -> bytes:
     if nul >= 0:
         raise InputError("NUL byte in the text (a binary file?)", path, raw[:nul].count(b"\n") + 1)
     return raw
+
+
+def _check_piece(piece: bytes, path: str, line_base: int) -> None:
+    """read_bytes' checks on whole lines of a file (line_base lines before them)."""
+    try:
+        if not piece.isascii():
+            piece.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise InputError(f"not valid UTF-8 (byte {e.start}); convert the file to UTF-8", path,
+                         line_base + piece[: e.start].count(b"\n") + 1) from None
+    nul = piece.find(b"\0")
+    if nul >= 0:
+        raise InputError("NUL byte in the text (a binary file?)", path, line_base + piece[:nul].count(b"\n") + 1)
+
+
+def iter_byte_chunks(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
+    """The file as pieces of whole lines (about `size` bytes, default CHUNK_BYTES), each with the
+    number of lines before it, checked as read_bytes checks a whole file (BOM removed; UTF-16,
+    invalid UTF-8 and NUL bytes are errors naming the line) without holding the file whole.
+    Pieces end at a newline, so no UTF-8 sequence is cut."""
+    size = size or CHUNK_BYTES
+    line_base, rest, first = 0, b"", True
+    with open(path, "rb") as f:
+        while True:
+            block = f.read(size)
+            data = rest + block if rest else block
+            if first and (len(data) >= 3 or not block):
+                first = False
+                if data.startswith(b"\xef\xbb\xbf"):
+                    data = data[3:]
+                if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+                    raise InputError("file is UTF-16; convert it to UTF-8 (e.g. iconv -f UTF-16 -t UTF-8)", path, 1)
+            if block:
+                cut = data.rfind(b"\n") + 1
+                if cut == 0:            # no end of line yet: read on
+                    rest = data
+                    continue
+                piece, rest = data[:cut], data[cut:]
+            else:
+                piece, rest = data, b""
+            if piece:
+                _check_piece(piece, path, line_base)
+                yield piece, line_base
+                line_base += piece.count(b"\n")
+            if not block:
+                return
 
 
 def read_text(path: str) -> str:
@@ -224,17 +271,12 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
     finite doubles, columns in `strings` are factorised. Works on 4 MB chunks of whole lines
     with str.split and numpy (no per-line regex); fields are separated by ASCII whitespace."""
     floats = floats or {}
-    raw = read_bytes(path)
     allowed_arr = np.asarray(allowed)
     lines, nfs = [], []
     fparts: dict[int, list[np.ndarray]] = {k: [] for k in floats}
     tables: dict[int, dict[str, int]] = {k: {} for k in strings}
     cparts: dict[int, list[np.ndarray]] = {k: [] for k in strings}
-    pos, line_base, n = 0, 0, len(raw)
-    while pos < n:
-        end = raw.find(b"\n", min(pos + CHUNK_BYTES, n))
-        end = n if end < 0 else end + 1
-        piece = raw[pos:end]
+    for piece, line_base in iter_byte_chunks(path):   # the file is never held whole
         b = np.frombuffer(piece, dtype=np.uint8)
         ws = _WS_LUT[b]
         starts = np.flatnonzero(~ws & np.concatenate(([True], ws[:-1])))
@@ -270,8 +312,6 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
             lines.append(ln)
             nfs.append(nf)
         del tokens, starts, tok_line
-        line_base += piece.count(b"\n")
-        pos = end
     if not lines:
         if not allow_empty:
             raise InputError("empty file (no lines)", path)

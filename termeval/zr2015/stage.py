@@ -88,9 +88,13 @@ class Zr2015Stage:
                 "nclasses": ctx.info["unit_ids"]["nclasses"], "lenient": bool(a.lenient)}
 
     def costs(self, ctx: Context) -> np.ndarray:
-        file = np.asarray(ctx.prepared.disc.file)
-        n = np.array([np.isin(file, ctx.prepared.foldsets[s].folds[i].file).sum() for s, i in ctx.units],
-                     np.float64)
+        # fragments in each fold's files, from the per-file counts (not one pass over all
+        # fragments per fold: 691 folds x 3.6 M fragments at x10)
+        file = np.asarray(ctx.prepared.disc.file, dtype=np.int64)
+        per_file = np.bincount(file, minlength=int(file.max(initial=-1)) + 1)
+        n = np.array([per_file[f[(f >= 0) & (f < len(per_file))]].sum()
+                      for f in (np.unique(np.asarray(ctx.prepared.foldsets[s].folds[i].file, dtype=np.int64))
+                                for s, i in ctx.units)], np.float64)
         return n + n * n / 64.0
 
     def compute(self, ctx: Context, lo: int, hi: int) -> jobs.Shard:

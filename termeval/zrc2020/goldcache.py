@@ -15,7 +15,7 @@ import zipfile
 
 import numpy as np
 
-from termeval.data import Gold, Tier, load_gold
+from termeval.data import Gold, Tier, empty_tier, load_gold
 from termeval.tde import content_digest
 from termeval.textio import atomic_write
 
@@ -40,7 +40,7 @@ def save(gold: Gold, path: str, key: str | None = None) -> None:
         np.savez(f, **arrays)
 
 
-def _read(path: str, key: str, data_dir: str) -> Gold | None:
+def _read(path: str, key: str, data_dir: str, words: bool = True) -> Gold | None:
     try:
         with np.load(path, allow_pickle=False) as z:
             if str(z["stamp"]) != key:
@@ -49,7 +49,8 @@ def _read(path: str, key: str, data_dir: str) -> Gold | None:
             tiers = {tier: Tier(file=z[f"{tier}_file"], onset=z[f"{tier}_onset"],
                                 offset=z[f"{tier}_offset"], label=z[f"{tier}_label"],
                                 labels=z[f"{tier}_labels"].tolist(), starts=z[f"{tier}_starts"])
-                     for tier in ("phones", "words")}
+                     for tier in ("phones", "words") if tier == "phones" or words}
+            tiers.setdefault("words", empty_tier(len(files)))
             return Gold(files=files, file_index={f: i for i, f in enumerate(files)},
                         phones=tiers["phones"], words=tiers["words"],
                         speaker=z["speaker"].tolist(), duration=z["duration"], path=data_dir)
@@ -57,14 +58,18 @@ def _read(path: str, key: str, data_dir: str) -> Gold | None:
         return None          # a broken cache is rebuilt, never trusted
 
 
-def load(data_dir: str, path: str | None) -> tuple[Gold, str, bool]:
+def load(data_dir: str, path: str | None, words: bool = True) -> tuple[Gold, str, bool]:
     """(the gold of `data_dir`, its content key, whether it was parsed from text now). `path`:
-    the exp dir's cache file (None: no cache on disk, the memo only)."""
+    the exp dir's cache file (None: no cache on disk, the memo only). words=False: the words
+    tier may be left empty when read from the cache (a zrc2020 job transcribes, nothing more;
+    such a gold is not memoised)."""
     key = stamp(data_dir)
     gold = _memo.get(key)
     if gold is not None:
         return gold, key, False
-    gold = _read(path, key, data_dir) if path and os.path.isfile(path) else None
+    gold = _read(path, key, data_dir, words) if path and os.path.isfile(path) else None
+    if gold is not None and not words:
+        return gold, key, False
     parsed = gold is None
     if parsed:
         gold = load_gold(data_dir)

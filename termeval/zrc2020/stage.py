@@ -1,11 +1,16 @@
 """The zrc2020 (tdev2) scoring run as a termeval.jobs Stage.
 
-  load      the gold (goldcache: parsed once per process, <exp>/tde/gold.npz keyed on content),
-            the classes (prepared into <exp>/classes unless already prepared from the same
-            bytes and options: termeval.tde.prepare_classes)
-  costs     per class: fragments + pairs/64 (n + n^2/64)
-  compute   stats.compute_shard of a class range, as a jobs.Shard
-  merge     stats.merge
+  prepare   (--prepare-only, run once by the step before jobs) the classes prepared into
+            <exp>/classes unless already prepared from the same bytes and options
+            (termeval.tde.prepare_classes), the gold saved to <exp>/tde/gold.npz and the class
+            arrays to <exp>/tde/classes/ (classcache: content-keyed .npy files)
+  load      one process: the gold (goldcache: parsed once per process, <exp>/tde/gold.npz keyed
+            on content) and the classes (prepared if needed). A job or the merge: the gold and
+            the class boundaries only (no class text is parsed, no class array read)
+  costs     per class: fragments + pairs/64 (n + n^2/64), from the class boundaries
+  compute   stats.compute_shard of a class range, as a jobs.Shard; a job reads the fragments of
+            its classes only (memory-mapped slices of <exp>/tde/classes/)
+  merge     stats.merge (the shard statistics and the gold; no class array)
   report    scores/{prepare,matching,clustering,parsing}, scores.json, details/, units/
             (zrc2020/report.py, zrc2020/units.py) into the fresh `out` dir
   summary   the score lines, `matching: ned ...`
@@ -16,7 +21,6 @@ import json
 import os
 import sys
 import time
-import zipfile
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,8 +29,7 @@ import numpy as np
 from termeval import jobs, tde
 from termeval.data import Classes, load_classes
 from termeval.errors import InputError
-from termeval.textio import atomic_write
-from termeval.zrc2020 import goldcache
+from termeval.zrc2020 import classcache, goldcache
 from termeval.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
 
 _corpus_memo: dict[tuple[str, str], Corpus] = {}
@@ -37,18 +40,20 @@ class Context:
     args: Any
     corpus: Corpus
     gold_key: str
-    classes: Classes
+    classes: Classes | None        # None in a job or merge: read by range (classcache)
     classes_key: str
     prepare_counts: dict
+    starts: np.ndarray             # class boundaries (costs, identity)
+    class_cache: str | None = None
 
 
-def corpus_of(data_dir: str, cache: str | None) -> tuple[Corpus, str]:
+def corpus_of(data_dir: str, cache: str | None, words: bool = True) -> tuple[Corpus, str]:
     """The Corpus of a data dir, built once per process and content (the API scores many
-    systems against one gold)."""
-    gold, key, parsed = goldcache.load(data_dir, cache)
+    systems against one gold). words=False: the words tier may be empty (a job's)."""
+    gold, key, parsed = goldcache.load(data_dir, cache, words)
     if parsed and cache:
         goldcache.save(gold, cache, key)
-    memo_key = (os.path.realpath(data_dir), key)
+    memo_key = (os.path.realpath(data_dir), key, bool(words or len(gold.words)))
     corpus = _corpus_memo.get(memo_key)
     if corpus is None:
         corpus = Corpus.from_gold(gold)
@@ -58,36 +63,20 @@ def corpus_of(data_dir: str, cache: str | None) -> tuple[Corpus, str]:
     return corpus, key
 
 
-CLASS_ARRAYS = ("cls", "file", "onset", "offset", "starts")
-
-
 def classes_of(class_dir: str, corpus: Corpus, key: str, cache: str | None) -> Classes:
-    """The prepared classes, from <exp>/tde/classes.npz when it was saved for the same
-    preparation and gold (content keys), else parsed from the class dir (and saved)."""
-    if cache and os.path.isfile(cache):
-        try:
-            with np.load(cache, allow_pickle=False) as z:
-                if str(z["key"]) == key:
-                    return Classes(keys=z["keys"].tolist(), names=z["names"].tolist(),
-                                   frag_ids=z["frag_ids"].tolist(), **{k: z["a_" + k] for k in CLASS_ARRAYS})
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            pass                       # rebuilt below, never trusted
+    """The prepared classes, from the <exp>/tde/classes/ arrays when they were saved for the
+    same preparation and gold (content keys), else parsed from the class dir (and saved)."""
+    if cache and classcache.valid(cache, key):
+        return classcache.load_all(cache)
     classes = load_classes(class_dir, corpus.gold)
     if cache:
-        with atomic_write(cache, "wb") as f:
-            np.savez(f, key=np.array(key), keys=np.array(classes.keys, dtype=str),
-                     names=np.array(classes.names, dtype=str), frag_ids=np.array(classes.frag_ids, dtype=str),
-                     **{"a_" + k: getattr(classes, k) for k in CLASS_ARRAYS})
+        classcache.save(classes, cache, key)
     return classes
 
 
 def read_counts(class_dir: str) -> dict:
     with open(os.path.join(class_dir, "counts"), encoding="utf-8") as f:
         return {k: int(v) for k, v in (line.split() for line in f if line.strip())}
-
-
-def _is_job(args: Any) -> bool:
-    return getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None
 
 
 class Zrc2020Stage:
@@ -98,37 +87,69 @@ class Zrc2020Stage:
         self.benchmark = benchmark
 
     def prepare(self, args: Any) -> str:
-        """Prepare <exp>/classes if needed (what a step runs once before launching jobs)."""
-        return tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"))[0]
+        """What a step runs once before launching jobs: prepare <exp>/classes if needed and
+        save the gold and class arrays (<exp>/tde/) the jobs and the merge read, so that no
+        job parses text and each reads only its classes."""
+        kept: dict = {}
+        stamp = tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"), keep=kept)[0]
+        corpus, gold_key = corpus_of(args.data_dir, os.path.join(args.exp_dir, "tde", "gold.npz"))
+        key, cache = f"{stamp} {gold_key}", os.path.join(args.exp_dir, "tde", "classes")
+        if not classcache.valid(cache, key):
+            fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
+            if fresh is not None:
+                classcache.save(fresh, cache, key)
+            else:
+                classes_of(os.path.join(args.exp_dir, "classes"), corpus, key, cache)
+        return stamp
 
     def load(self, args: Any) -> Context:
+        """One process: everything. A job or the merge: the gold and the class boundaries only
+        (a job reads its classes in `compute`, the merge none)."""
         exp = args.exp_dir
-        corpus, gold_key = corpus_of(args.data_dir, os.path.join(exp, "tde", "gold.npz") if exp else None)
+        corpus, gold_key = corpus_of(args.data_dir, os.path.join(exp, "tde", "gold.npz") if exp else None,
+                                     words=getattr(args, "job", None) is None)   # a job scores no word
         if exp is None:
             with tde.temp_class_dir() as tmp:
                 stamp, _ = tde.prepare_classes(args, tmp, log=False)
-                return Context(args, corpus, gold_key, load_classes(tmp, corpus.gold), stamp, read_counts(tmp))
+                classes = load_classes(tmp, corpus.gold)
+                return Context(args, corpus, gold_key, classes, stamp, read_counts(tmp), classes.starts)
         class_dir = os.path.join(exp, "classes")
-        if _is_job(args):   # jobs of one run never prepare (they would race): the step did it
+        cache = os.path.join(exp, "tde", "classes")
+        if jobs.is_share(args):   # jobs of one run never prepare (they would race): the step did it
             stamp = tde.prepare_stamp(args)
             if not tde.prepared(class_dir, stamp):
                 raise InputError("not prepared from this class file and these options "
                                  "(run python -m termeval.bin.score_tde --prepare-only first)", class_dir)
+            key = f"{stamp} {gold_key}"
+            if classcache.valid(cache, key):
+                return Context(args, corpus, gold_key, None, stamp, read_counts(class_dir),
+                               classcache.starts(cache), cache)
         else:
-            stamp = self.prepare(args)
-        classes = classes_of(class_dir, corpus, f"{stamp} {gold_key}", os.path.join(exp, "tde", "classes.npz"))
-        return Context(args, corpus, gold_key, classes, stamp, read_counts(class_dir))
+            kept: dict = {}
+            stamp = tde.prepare_classes(args, class_dir, keep=kept)[0]
+            # prepared now: the parsed classes as reading the dir back would give them
+            fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
+            if fresh is not None:
+                classcache.save(fresh, cache, f"{stamp} {gold_key}")
+                return Context(args, corpus, gold_key, fresh, stamp, read_counts(class_dir), fresh.starts)
+        classes = classes_of(class_dir, corpus, f"{stamp} {gold_key}", cache)
+        return Context(args, corpus, gold_key, classes, stamp, read_counts(class_dir), classes.starts)
 
     def identity(self, ctx: Context) -> dict:
         return {"benchmark": self.benchmark, "gold": ctx.gold_key, "classes": ctx.classes_key,
-                "nclasses": len(ctx.classes.keys)}
+                "nclasses": len(ctx.starts) - 1}
 
     def costs(self, ctx: Context) -> np.ndarray:
-        return class_costs(ctx.classes)
+        return class_costs(ctx.starts)
 
     def compute(self, ctx: Context, lo: int, hi: int) -> jobs.Shard:
         t = time.time()
-        st = compute_shard(ctx.corpus, ctx.classes, lo, hi, workers=getattr(ctx.args, "workers", 1))
+        workers = getattr(ctx.args, "workers", 1)
+        if ctx.classes is None:     # a job: its classes alone, renumbered from 0
+            st = compute_shard(ctx.corpus, classcache.load_range(ctx.class_cache, lo, hi), 0, hi - lo,
+                               workers=workers)
+        else:
+            st = compute_shard(ctx.corpus, ctx.classes, lo, hi, workers=workers)
         print(f"{os.path.basename(sys.argv[0])}: classes {lo}..{hi - 1}: {st.counts['fragments']} fragments "
               f"({st.counts['fragments_kept']} kept), {st.ned.pairs} NED pairs, {time.time() - t:.2f} s",
               file=sys.stderr)
@@ -136,8 +157,10 @@ class Zrc2020Stage:
 
     def merge(self, ctx: Context, shards: list[jobs.Shard]) -> tuple:
         stats = [from_shard(s) for s in shards]
+        for s in shards:         # consumed: the arrays live on in `stats` alone (freed when merged)
+            s.arrays = {}
         parts: dict = {}
-        metrics, counts = merge(ctx.corpus, stats, parts)
+        metrics, counts = merge(ctx.corpus, stats, parts, release=True)
         return metrics, counts, stats, parts
 
     def report(self, ctx: Context, merged: tuple, out: str) -> dict:

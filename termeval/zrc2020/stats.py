@@ -46,16 +46,17 @@ class ShardStats:
     units: dict = field(default_factory=dict)        # per-unit arrays (zrc2020/units.py)
 
 
-def class_costs(classes: Classes) -> np.ndarray:
-    """Cost of each class for the split into jobs: its fragments plus its pairs (n + n^2/64)."""
-    n = np.diff(classes.starts).astype(np.float64)
+def class_costs(starts: np.ndarray) -> np.ndarray:
+    """Cost of each class (boundaries `starts`, Classes.starts) for the split into jobs: its
+    fragments plus its pairs (n + n^2/64)."""
+    n = np.diff(starts).astype(np.float64)
     return n + n * n / 64.0
 
 
 def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
     """Split the classes into nj contiguous ranges of about equal cost (termeval.jobs)."""
     from termeval.jobs import balanced_ranges
-    return balanced_ranges(class_costs(classes), nj)
+    return balanced_ranges(class_costs(classes.starts), nj)
 
 
 def dedupe_fragments(file, on, off, k0, k1, F, I) -> dict:
@@ -85,7 +86,11 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     discarded = []
     for i in np.flatnonzero(~kept).tolist():
         reason = NO_PHONE if ncov[i] == 0 else BELOW_RULE
-        fid = classes.frag_ids[f0 + i] if classes.frag_ids else str(f0 + i)
+        if classes.frag_ids:
+            fid = classes.frag_ids[f0 + i]
+        else:       # the id the class dir gives it: <class-key>-<position in its class>
+            c = int(classes.cls[f0 + i])
+            fid = f"{classes.keys[c]}-{f0 + i - int(classes.starts[c]):07d}"
         discarded.append(f"{fid} {gold.files[file[i]]} {fmt_time(float(on[i]))} {fmt_time(float(off[i]))} {reason}")
     kc, kf, ka, kb, kk0, kk1 = cls[kept], file[kept], on[kept], off[kept], k0[kept], k1[kept]
     # NED on SIL-stripped strings
@@ -98,18 +103,18 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     sid, strings = rank[sid], [strings[i] for i in order]
     ned, ned_per_cluster = ned_stats(kc, sid, strings, nc, workers=workers)
     # grouping flags
-    nid, ngrams = keys.ngram_ids(kk0, kk1)
+    nid, n_ngrams = keys.ngram_ids(kk0, kk1)
     n_c = np.bincount(kc, minlength=nc).astype(np.int64)
     F = n_c[kc] >= 2
-    I = grouping.partner_flags(kc * max(len(ngrams), 1) + nid, kf, ka, kb)
+    I = grouping.partner_flags(kc * max(n_ngrams, 1) + nid, kf, ka, kb)
     frag = dedupe_fragments(kf, ka, kb, kk0, kk1, F, I)
     # diagnostics: per class, the most frequent transcription and the mean NED inside it
     listed = np.diff(classes.starts[c0:c1 + 1]).astype(np.int64)
     rep = np.full(nc, -1, dtype=np.int64)
     top_n = np.zeros(nc, dtype=np.int64)
     if len(kc):
-        key, idx, cnt = np.unique(kc * len(ngrams) + nid, return_index=True, return_counts=True)
-        gc = key // len(ngrams)
+        key, idx, cnt = np.unique(kc * n_ngrams + nid, return_index=True, return_counts=True)
+        gc = key // n_ngrams
         order = np.lexsort((idx, -cnt, gc))      # most frequent, then first seen
         first = order[np.r_[True, gc[order][1:] != gc[order][:-1]]]
         rep[gc[first]] = idx[first]
@@ -150,9 +155,11 @@ def from_shard(sh) -> ShardStats:
                       list(m["discarded"]), {k[len("unit_"):]: v for k, v in a.items() if k.startswith("unit_")})
 
 
-def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -> tuple[dict, dict]:
+def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None,
+          release: bool = False) -> tuple[dict, dict]:
     """All zrc2020 metrics (floats, NaN = undefined) and the counts, from shard statistics.
-    `parts`, if given, receives the intermediate arrays the per-unit tables need."""
+    `parts`, if given, receives the intermediate arrays the per-unit tables need. release:
+    the shards' fragment tables are emptied once merged (the merge of a run needs them no more)."""
     ned = NedStats()
     counts: dict = {}
     for s in shards:
@@ -160,13 +167,16 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -
         for k, v in s.counts.items():
             counts[k] = counts.get(k, 0) + v
     cat = {k: np.concatenate([s.frag[k] for s in shards]) if shards else np.zeros(0) for k in FRAG_FIELDS}
-    u = dedupe_fragments(*(cat[k] for k in FRAG_FIELDS))
+    if release:
+        for sh in shards:
+            sh.frag = {}
+    u = dedupe_fragments(*(cat.pop(k) for k in FRAG_FIELDS))
     ph, keys = corpus.phones, corpus.keys
     file, on, off, k0, k1 = u["file"].astype(np.int64), u["onset"], u["offset"], u["k0"], u["k1"]
-    nid, ngrams = keys.ngram_ids(k0, k1)
+    nid, n_ngrams = keys.ngram_ids(k0, k1)
     tid, _ = keys.token_ids(k0, k1)
     G = grouping.partner_flags(nid, file, on, off)
-    gp, gr, ginfo = grouping.grouping(u["F"], u["I"], G, nid, tid, len(ngrams))
+    gp, gr, ginfo = grouping.grouping(u["F"], u["I"], G, nid, tid, n_ngrams)
     cov, n_cov, n_ph = coverage.coverage(ph, k0, k1)
     words = token_type.load_words(corpus.gold, ph)
     bargs = (file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
@@ -183,7 +193,7 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None) -
         "token_precision": tt["token_precision"], "token_recall": tt["token_recall"],
         "boundary_precision": bp, "boundary_recall": br,
     }
-    counts.update({"fragments_distinct": len(on), "transcriptions_distinct": len(ngrams),
+    counts.update({"fragments_distinct": len(on), "transcriptions_distinct": n_ngrams,
                    "phones_covered": n_cov, "phones_speech": n_ph, "ned_pairs": ned.pairs})
     counts.update({"grouping_" + k: v for k, v in ginfo.items()})
     counts.update(binfo)

@@ -64,9 +64,10 @@ def word_ranges(w: Words, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tup
     return lo, np.maximum(search(w.starts, w.onset, file, e, side="left"), lo)
 
 
-def token_type(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.ndarray,
-               k0: np.ndarray, k1: np.ndarray, ngram: np.ndarray) -> dict:
-    """Counts and P/R for distinct kept fragments (phone ranges [k0, k1), string ids)."""
+def _choose(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.ndarray,
+            k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, np.ndarray, int]:
+    """Per fragment: the chosen gold word (-1: none), whether it is a hit; and the number of
+    fragments with a tie that could matter."""
     n = len(on)
     lo, hi = word_ranges(w, file, on, off)
     nw = hi - lo
@@ -106,6 +107,23 @@ def token_type(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.n
             b = ph.label[w.p0[chosen[cs]][rep] + off_in]
             eq = np.logical_and.reduceat(a == b, first)
             hit[cs[eq]] = True
+    return chosen, hit, ties
+
+
+BLOCK = 1 << 18     # fragments matched at once (bounded temporaries at any corpus size)
+
+
+def token_type(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.ndarray,
+               k0: np.ndarray, k1: np.ndarray, ngram: np.ndarray) -> dict:
+    """Counts and P/R for distinct kept fragments (phone ranges [k0, k1), string ids)."""
+    n = len(on)
+    chosen = np.full(n, -1, dtype=np.int64)
+    hit = np.zeros(n, dtype=bool)
+    ties = 0
+    for a in range(0, n, BLOCK):     # each fragment's word and hit depend on it alone
+        b = min(n, a + BLOCK)
+        chosen[a:b], hit[a:b], t = _choose(ph, w, file[a:b], on[a:b], off[a:b], k0[a:b], k1[a:b])
+        ties += t
     token_hit = len(np.unique(chosen[hit]))
     types_seen = len(np.unique(ngram))
     type_hit = len(np.unique(ngram[hit]))

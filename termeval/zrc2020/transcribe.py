@@ -83,8 +83,10 @@ def load_phones(gold: Gold) -> Phones:
             raise InputError(f"phone with offset <= onset in file {gold.files[f[i]]} at {on[i]!r}",
                              gold.path + "/phones")
     starts = file_starts(f, len(gold.files))
-    return Phones(file=f.astype(np.int32), onset=on.astype(np.float64), offset=off.astype(np.float64),
-                  label=lab.astype(np.int32), labels=list(t.labels), starts=starts,
+    # no copy of arrays that have the right type already (the gold's own, shared read-only)
+    return Phones(file=f.astype(np.int32, copy=False), onset=on.astype(np.float64, copy=False),
+                  offset=off.astype(np.float64, copy=False), label=lab.astype(np.int32, copy=False),
+                  labels=list(t.labels), starts=starts,
                   sil=t.label_index(SIL))
 
 
@@ -134,61 +136,102 @@ def transcribe(ph: Phones, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tu
 
 
 class Keys:
-    """Exact, hashable keys of phone ranges [k0, k1) (byte slices of int32 arrays).
+    """Exact keys of phone ranges [k0, k1), as ids (range_ids: no Python object per fragment).
 
     * ngram key: the phone labels (tdev2 `ngram`, SIL included);
     * token key: the (onset, offset, label) values of the phones *without the file*
       (tdev2 `token_ngram`, the grouping key quirk): equal times and labels in two files
       give the same key;
     * stripped text: the labels without SIL as a str (one code point per label), for the
-      C edit distance of NED.
+      C edit distance of NED (made for the distinct strings only).
+    The per-phone tables behind the token and stripped keys are built on first use (a job
+    needs the stripped text, the merge the token keys).
     """
 
     def __init__(self, ph: Phones) -> None:
         self.ph = ph
-        self.lab_bytes = ph.label.astype("<i4").tobytes()
-        self._tok_bytes: bytes | None = None
-        cp = ph.label.astype(np.int64) + 0x100
-        cp[cp >= 0xD800] += 0x800          # skip the surrogate range
-        nonsil = ph.label != ph.sil if ph.sil >= 0 else np.ones(len(ph), dtype=bool)
-        self.text = cp[nonsil].astype("<u4").tobytes().decode("utf-32-le")
-        self.pos = np.concatenate([[0], np.cumsum(nonsil)]).astype(np.int64)
+        self._tok: np.ndarray | None = None
+        self._cp: np.ndarray | None = None
+        self._pos: np.ndarray | None = None
 
     @property
-    def tok_bytes(self) -> bytes:
-        if self._tok_bytes is None:
+    def tok(self) -> np.ndarray:
+        """Per phone, the id of its (onset, offset, label) among all phones of the corpus."""
+        if self._tok is None:
             ph = self.ph
             if len(ph):
                 order = np.lexsort((ph.label, ph.offset, ph.onset))
-                o, f, l = ph.onset[order], ph.offset[order], ph.label[order]
-                new = np.r_[True, (o[1:] != o[:-1]) | (f[1:] != f[:-1]) | (l[1:] != l[:-1])]
+                new = np.zeros(len(ph), dtype=bool)
+                new[0] = True
+                for col in (ph.onset, ph.offset, ph.label):     # one sorted column at a time
+                    c = col[order]
+                    new[1:] |= c[1:] != c[:-1]
+                    del c
                 pid = np.empty(len(ph), dtype=np.int64)
                 pid[order] = np.cumsum(new) - 1
             else:
                 pid = np.zeros(0, dtype=np.int64)
-            self._tok_bytes = pid.astype("<i8").tobytes()
-        return self._tok_bytes
+            self._tok = pid
+        return self._tok
 
-    def ngram_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
-        b = self.lab_bytes
-        return intern([b[4 * i:4 * j] for i, j in zip(k0.tolist(), k1.tolist())])
+    def _stripped(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._cp is None:
+            ph = self.ph
+            cp = ph.label.astype(np.int64) + 0x100
+            cp[cp >= 0xD800] += 0x800          # skip the surrogate range
+            nonsil = ph.label != ph.sil if ph.sil >= 0 else np.ones(len(ph), dtype=bool)
+            self._cp = cp[nonsil].astype("<u4")
+            self._pos = np.concatenate([[0], np.cumsum(nonsil)]).astype(np.int64)
+        return self._cp, self._pos
 
-    def token_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, list[bytes]]:
-        b = self.tok_bytes
-        return intern([b[8 * i:8 * j] for i, j in zip(k0.tolist(), k1.tolist())])
+    def ngram_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, int]:
+        """(id of each range's label string, number of distinct strings)."""
+        ids, first = range_ids(self.ph.label, k0, k1)
+        return ids, len(first)
+
+    def token_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, int]:
+        ids, first = range_ids(self.tok, k0, k1)
+        return ids, len(first)
 
     def stripped_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, list[str]]:
-        t = self.text
-        a, z = self.pos[k0].tolist(), self.pos[k1].tolist()
-        return intern([t[i:j] for i, j in zip(a, z)])
+        """(id of each range's SIL-less string, the distinct strings)."""
+        cp, pos = self._stripped()
+        a, z = pos[k0], pos[k1]
+        ids, first = range_ids(cp, a, z)
+        return ids, [cp[i:j].tobytes().decode("utf-32-le") for i, j in zip(a[first].tolist(), z[first].tolist())]
 
     def ngram_text(self, k0: int, k1: int) -> str:
         labels = self.ph.labels
         return " ".join(labels[x] for x in self.ph.label[k0:k1].tolist())
 
 
-def intern(keys: list) -> tuple[np.ndarray, list]:
-    """Ids in first-seen order: (id of each key, list of distinct keys)."""
-    table: dict = {}
-    ids = np.fromiter((table.setdefault(k, len(table)) for k in keys), dtype=np.int64, count=len(keys))
-    return ids, list(table)
+def range_ids(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Ids of the sequences values[a[i]:b[i]] (equal sequences, equal ids), numbered in
+    first-seen order as a dict would; and the first range of each id. Ranges of one length
+    are compared as rows of bytes (np.unique on a void view): exact, no Python object each."""
+    a = np.asarray(a, dtype=np.int64)
+    n = len(a)
+    length = np.maximum(np.asarray(b, dtype=np.int64) - a, 0)
+    ids = np.empty(n, dtype=np.int64)
+    firsts = []
+    base = 0
+    for ln in np.unique(length).tolist():
+        idx = np.flatnonzero(length == ln)
+        if ln == 0:
+            local, first = np.zeros(len(idx), dtype=np.int64), idx[:1]
+        else:
+            rows = np.ascontiguousarray(values[a[idx][:, None] + np.arange(ln)])
+            key = rows.view(np.dtype((np.void, rows.dtype.itemsize * ln))).ravel()
+            _, first_local, local = np.unique(key, return_index=True, return_inverse=True)
+            del rows, key
+            first = idx[first_local]
+        ids[idx] = local.ravel() + base
+        firsts.append(first)
+        base += len(first)
+    if not n:
+        return ids, np.zeros(0, dtype=np.int64)
+    first = np.concatenate(firsts)
+    order = np.argsort(first, kind="stable")       # renumber in first-seen order
+    rank = np.empty(len(first), dtype=np.int64)
+    rank[order] = np.arange(len(first))
+    return rank[ids], first[order]

@@ -157,3 +157,67 @@ def test_lock_held_by_the_shell_through_a_symlinked_path(tmp_path, monkeypatch):
     monkeypatch.setenv(jobs.LOCK_ENV, str(real.resolve()))
     assert jobs.run(SumStage(), args_of([4]), str(tmp_path / "link" / "exp" / ".."), echo=False)["sum"] == 4
     assert (real / jobs.LOCK_NAME).exists()          # the shell's lock is left to the shell
+
+
+class LazyLineStage:
+    """Toy lazy stage: units are the lines of a file of numbers; a job's `load` reads the
+    number of lines only (a header line), `compute` reads its lines (recorded in `read`)."""
+    name = "lazy"
+    outputs = ("scores",)
+
+    def __init__(self):
+        self.read: list[int] = []
+
+    def load(self, args):
+        with open(args.path) as f:
+            n = int(f.readline())
+            values = [int(x) for x in f] if not jobs.is_share(args) else None
+        if values is not None:
+            self.read.extend(range(n))
+        return {"path": args.path, "n": n, "values": values}
+
+    def identity(self, ctx):
+        return {"n": ctx["n"]}
+
+    def costs(self, ctx):
+        return np.ones(ctx["n"])
+
+    def compute(self, ctx, lo, hi):
+        vals = ctx["values"]
+        if vals is None:                      # a job: its own lines only
+            with open(ctx["path"]) as f:
+                lines = f.read().splitlines()[1 + lo:1 + hi]
+            self.read.extend(range(lo, hi))
+            vals = [0] * lo + [int(x) for x in lines]
+        return jobs.Shard({"count": hi - lo}, {"sum": np.asarray([sum(vals[lo:hi])], np.int64)})
+
+    merge = SumStage.merge
+    summary = SumStage.summary
+
+    def report(self, ctx, merged, out):
+        os.makedirs(os.path.join(out, "scores"))
+        with open(os.path.join(out, "scores", "lazy"), "w") as f:
+            f.write(f"count {merged[0]}\nsum {merged[1]}\n")
+        return {"count": merged[0], "sum": merged[1]}
+
+
+def test_lazy_stage_jobs_read_their_share_only(tmp_path):
+    vals = [4, -2, 9]
+    src = tmp_path / "values"
+    src.write_text(f"{len(vals)}\n" + "".join(f"{v}\n" for v in vals))
+    one = LazyLineStage()
+    args = types.SimpleNamespace(path=str(src), job=None, merge=None)
+    assert jobs.run(one, args, str(tmp_path / "a"), echo=False) == {"count": 3, "sum": 11}
+    assert one.read == [0, 1, 2]
+    nj = 5                                     # more jobs than lines: two empty shares
+    ranges = jobs.balanced_ranges(np.ones(3), nj)
+    for j in range(1, nj + 1):
+        st = LazyLineStage()
+        a = types.SimpleNamespace(path=str(src), job=j, merge=None)
+        assert jobs.run(st, a, str(tmp_path / "b"), nj=nj, job=j, run_id="r") is None
+        assert st.read == list(range(*ranges[j - 1]))
+    st = LazyLineStage()
+    m = types.SimpleNamespace(path=str(src), job=None, merge=nj)
+    assert jobs.run(st, m, str(tmp_path / "b"), merge=nj, run_id="r", echo=False) == {"count": 3, "sum": 11}
+    assert st.read == []                      # the merge reads shards, no line
+    assert (tmp_path / "a" / "scores" / "lazy").read_bytes() == (tmp_path / "b" / "scores" / "lazy").read_bytes()

@@ -198,14 +198,23 @@ def test_a_failing_job_shows_its_own_error_line(root, example_src, tmp_path):
     r = subprocess.run(["bash", f"{root}/steps/score_tde.sh", "data/g", f"{ex}/classes/example.classes", "exp/x"],
                        cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    # corrupt the data dir after the classes were prepared: the job fails, its error line is shown
+    # a corrupt data dir is caught once, by the preparation the step runs before its jobs
     with open(tmp_path / "data/g/phones", "a", encoding="utf-8") as f:
         f.write("garbage line\n")
-    r = subprocess.run(["bash", f"{root}/steps/score_tde.sh", "--nj", "2", "data/g",
-                        f"{ex}/classes/example.classes", "exp/x"], cwd=tmp_path, capture_output=True, text=True)
+    args = ["bash", f"{root}/steps/score_tde.sh", "--nj", "2", "data/g", f"{ex}/classes/example.classes", "exp/x"]
+    r = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 1 and "data/g/phones:" in r.stderr and "got 2 fields" in r.stderr, r.stderr
+    assert not (tmp_path / "exp/x/log/tde_stats.1.log").exists()
+    # what only the jobs read (the prepared class arrays) broken: each job shows its own error line
+    with open(tmp_path / "data/g/phones", "rb+") as f:
+        f.truncate(f.seek(0, 2) - len("garbage line\n"))
+    assert subprocess.run(args, cwd=tmp_path, capture_output=True, text=True).returncode == 0
+    onset = tmp_path / "exp/x/tde/classes/onset.npy"
+    onset.write_bytes(onset.read_bytes()[:100])
+    r = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 1
     errors = [x for x in r.stderr.splitlines() if x.startswith("score_tde.sh: error:")]
-    assert errors and all("data/g/phones" in x and "(log: exp/x/log/tde_stats." in x for x in errors), r.stderr
+    assert errors and all("tde/classes/onset.npy" in x and "(log: exp/x/log/tde_stats." in x for x in errors), r.stderr
 
 
 def test_a_termeval_package_in_the_current_directory_is_not_run(root, tmp_path):

@@ -48,7 +48,7 @@ def test_a_job_killed_by_the_kernel_says_so(root, tmp_path):
     os.chmod(fake, 0o755)
     data = tmp_path / "data"
     data.mkdir()
-    for name, text in (("phones", "f 0 1 a\n"), ("words", "f 0 1 w\n"), ("reco2dur", "f 1\n")):
+    for name, text in (("phones", "f 0 1 a\n"), ("words", "f 0 1 w\n"), ("reco2dur", "f 1\n"), ("utt2spk", "f s\n")):
         (data / name).write_text(text)
     (tmp_path / "x.class").write_text("Class 1\nf 0 1\n\n")
     (tmp_path / "exp" / "x" / "classes").mkdir(parents=True)

@@ -66,7 +66,7 @@ def test_many_systems_one_gold_parsed_once(micro, parses, monkeypatch):
 def test_exp_dir_caches_are_keyed_on_content(micro, parses):
     exp = micro / "exp"
     first = score(micro / "data", micro / "x.class", exp)
-    assert (exp / "tde" / "gold.npz").is_file() and (exp / "tde" / "classes.npz").is_file()
+    assert (exp / "tde" / "gold.npz").is_file() and (exp / "tde" / "classes" / "key").is_file()
     goldcache._memo.clear()
     zstage._corpus_memo.clear()
     assert score(micro / "data", micro / "x.class", exp)["ned"] == first["ned"]
@@ -96,3 +96,103 @@ def test_jobs_refuse_classes_of_another_preparation(micro):
     from termeval.errors import InputError
     with pytest.raises(InputError, match="not prepared from this class file"):
         jobs.run_from_args(score_tde.stage_of(a), a)
+
+
+def _files(exp):
+    """Every result file's bytes (scores.json without its command and stage records)."""
+    out = {}
+    for sub in ("scores", "details"):
+        for name in sorted(os.listdir(exp / sub)):
+            if name == ".summary":      # the stdout summary a launched merge leaves for its step
+                continue
+            text = (exp / sub / name).read_bytes()
+            if name == "scores.json":
+                s = json.loads(text)
+                text = json.dumps({k: v for k, v in s.items() if k not in ("stages", "command")}, sort_keys=True)
+            out[f"{sub}/{name}"] = text
+    return out
+
+
+def test_jobs_read_only_their_classes_and_empty_jobs_add_nothing(micro, monkeypatch):
+    """--nj 8 on 6 classes: each job reads the fragments of its own class range only (empty
+    ranges succeed with an empty shard), the merge reads no class array, and every result
+    file is byte for byte that of one process."""
+    p = score_tde.get_parser()
+    one = micro / "one"
+    assert score(micro / "data", micro / "x.class", one)["ned"] == 0.175
+    exp = micro / "exp"
+    args = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--prepare-only"])
+    score_tde.stage_of(args).prepare(args)
+    read: list[tuple[int, int]] = []
+    real = zstage.classcache.load_range
+    monkeypatch.setattr(zstage.classcache, "load_range", lambda d, a, b: read.append((a, b)) or real(d, a, b))
+    monkeypatch.setattr(zstage, "load_classes", lambda *a: pytest.fail("a job or the merge parsed the classes"))
+    nj = 8
+    ranges = jobs.balanced_ranges(zstage.class_costs(zstage.classcache.starts(str(exp / "tde" / "classes"))), nj)
+    assert sum(lo == hi for lo, hi in ranges) >= 2            # more jobs than classes
+    for j in range(1, nj + 1):
+        a = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--nj", str(nj), "--job", str(j)])
+        jobs.run_from_args(score_tde.stage_of(a), a)
+        assert read[-1] == ranges[j - 1]
+        lo, hi = ranges[j - 1]
+        sh = jobs.load_shard(jobs.shard_path(str(exp), "tde_stats", j), {"lo": lo, "hi": hi})
+        if lo == hi:
+            assert sh.meta["counts"]["fragments"] == 0 and len(sh.arrays["frag_onset"]) == 0
+    m = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--merge", str(nj)])
+    n_read = len(read)
+    assert jobs.run_from_args(score_tde.stage_of(m), m)["ned"] == 0.175
+    assert len(read) == n_read                                  # the merge read no class
+    assert _files(exp) == _files(one)
+
+
+def test_class_cache_is_keyed_and_atomic(micro, monkeypatch):
+    from termeval.zrc2020 import classcache
+    exp = micro / "exp"
+    score(micro / "data", micro / "x.class", exp)
+    cache = str(exp / "tde" / "classes")
+    key = (exp / "tde" / "classes" / "key").read_text().strip()
+    assert classcache.valid(cache, key) and not classcache.valid(cache, key + "x")
+    whole = classcache.load_all(cache)
+    part = classcache.load_range(cache, 1, 3)
+    assert part.keys == whole.keys[1:3] and part.starts.tolist() == (whole.starts[1:4] - whole.starts[1]).tolist()
+    assert part.onset.tolist() == whole.onset[whole.starts[1]:whole.starts[3]].tolist() and part.cls.min() == 0
+    empty = classcache.load_range(cache, 2, 2)
+    assert len(empty) == 0 and empty.keys == [] and empty.starts.tolist() == [0]
+    # a writer killed mid-way: the old directory stays whole, no half-written one is used
+    calls = []
+    real = classcache.np.save
+
+    def dying(*a, **k):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*a, **k)
+    monkeypatch.setattr(classcache.np, "save", dying)
+    with pytest.raises(KeyboardInterrupt):
+        classcache.save(whole, cache, "other key")
+    monkeypatch.setattr(classcache.np, "save", real)
+    assert classcache.valid(cache, key) and [n for n in os.listdir(exp / "tde") if n != "gold.npz"] == ["classes"]
+    # a stale cache (another key) is not used: the jobs refuse nothing, they re-read the class dir
+    (exp / "tde" / "classes" / "key").write_text("stale\n")
+    goldcache._memo.clear()
+    zstage._corpus_memo.clear()
+    assert score(micro / "data", micro / "x.class", exp)["ned"] == 0.175
+    assert classcache.valid(cache, key)
+
+
+def test_classes_from_the_preparation_equal_the_class_dir_read_back(micro):
+    """One process scores the classes it has just prepared without reading the dir back:
+    the same arrays as load_classes, and the fragment ids derived as the dir writes them."""
+    from termeval.data import load_classes
+    from termeval.zrc2020 import classcache
+    args = score_tde.get_parser().parse_args([str(micro / "data"), str(micro / "x.class"), str(micro / "exp")])
+    kept: dict = {}
+    zstage.tde.prepare_classes(args, str(micro / "exp" / "classes"), log=False, keep=kept)
+    gold = goldcache.load(str(micro / "data"), None)[0]
+    got = classcache.from_preparation(kept["prep"], gold)
+    want = load_classes(str(micro / "exp" / "classes"), gold)
+    for k in ("cls", "file", "onset", "offset", "starts"):
+        assert getattr(got, k).tolist() == getattr(want, k).tolist(), k
+    assert got.keys == want.keys and got.names == want.names and got.frag_ids == []
+    derived = [f"{got.keys[c]}-{i - got.starts[c]:07d}" for i, c in enumerate(got.cls.tolist())]
+    assert derived == want.frag_ids

@@ -72,3 +72,31 @@ def test_shard_statistics_roundtrip(tmp_path):
     back = [from_shard(jobs.load_shard(str(tmp_path / f"stats.{i}.npz"), {"job": i})) for i in range(2)]
     assert merge(corpus, back) == merge(corpus, shards)
     assert back[0].clusters == shards[0].clusters
+
+
+def test_boundary_points_by_file_blocks_equal_all_at_once(monkeypatch):
+    import numpy as np
+    from termeval.zrc2020 import boundary
+    rng = np.random.default_rng(5)
+    df = np.sort(rng.integers(0, 7, 300)).astype(np.int32)
+    gf = np.sort(rng.integers(0, 9, 200)).astype(np.int32)
+    don, gon = rng.integers(0, 40, 300) / 10, rng.integers(0, 40, 200) / 10
+    args = (df, don, don + 0.1 * rng.integers(1, 5, 300), gf, gon, gon + 0.1 * rng.integers(1, 5, 200))
+    whole = boundary._points(*args)
+    monkeypatch.setattr(boundary, "BLOCK_POINTS", 37)
+    blocks = boundary.points(*args)
+    assert all(a.tolist() == b.tolist() for a, b in zip(whole, blocks))
+    assert boundary.from_points(blocks) == boundary.from_points(whole) and whole[1].sum() > 0
+
+
+def test_merge_by_blocks_changes_nothing(tmp_path, monkeypatch):
+    """token/type matching and boundary points done a few fragments/points at a time (bounded
+    memory at any corpus size) give the scores and counts of all at once."""
+    from termeval.zrc2020 import boundary, token_type
+    gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
+    base = score(gold, classes, nj=1)
+    assert base[0]["token_precision"] == 5 / 8 and base[0]["type_recall"] == 2 / 3
+    monkeypatch.setattr(token_type, "BLOCK", 2)
+    monkeypatch.setattr(boundary, "BLOCK_POINTS", 3)
+    assert score(gold, classes, nj=1) == base
+    assert score(gold, classes, nj=3) == base

@@ -28,3 +28,21 @@ def test_transcription_rule(tmp_path, on, off, expected):
     k0, k1, _ = transcribe(ph, np.array([0]), np.array([on]), np.array([off]))
     got = " ".join(ph.labels[x] for x in ph.label[k0[0]:k1[0]])
     assert got == expected
+
+
+def test_range_ids_number_sequences_as_a_dict_would():
+    """range_ids (numpy, no object per range) == interning the byte slices in a dict."""
+    import numpy as np
+    from termeval.zrc2020.transcribe import range_ids
+    rng = np.random.default_rng(3)
+    for dtype in (np.int32, np.int64):
+        values = rng.integers(0, 3, 200).astype(dtype)
+        a = rng.integers(0, 200, 500)
+        b = np.minimum(a + rng.integers(-1, 5, 500), 200)
+        table: dict = {}
+        want = [table.setdefault(values[i:max(i, j)].tobytes(), len(table)) for i, j in zip(a.tolist(), b.tolist())]
+        ids, first = range_ids(values, a, b)
+        assert ids.tolist() == want and len(first) == len(table)
+        assert [values[a[i]:max(a[i], b[i])].tobytes() for i in first.tolist()] == list(table)
+    ids, first = range_ids(np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, np.int64))
+    assert len(ids) == 0 and len(first) == 0

@@ -1,0 +1,109 @@
+"""<exp-dir>/tde/classes/: the prepared classes of a zrc2020 run as one .npy file per array,
+so that a job of `--nj N` reads the classes of its range only (memory-mapped slices) and the
+merge reads the class sizes only (`starts`).
+
+The directory is keyed on content (the class preparation's stamp and the gold's key, written
+to `key`): one saved for another class file, other options or another gold is never used.
+It is written into a temporary directory beside it and renamed into place, so a process
+killed mid-way leaves no directory under this name (a stale temporary one is ignored).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from termeval.data import Classes
+from termeval.errors import InputError
+
+NUMERIC = ("cls", "file", "onset", "offset", "starts")
+TEXT = ("keys", "names")      # fragment ids are derived (<class-key>-<position>, data.fragment_id)
+KEY_FILE = "key"
+
+
+def valid(path: str, key: str) -> bool:
+    """Whether `path` holds the classes saved under `key` (content key)."""
+    try:
+        with open(os.path.join(path, KEY_FILE), encoding="utf-8") as f:
+            return f.read().strip() == key
+    except OSError:
+        return False
+
+
+def save(classes: Classes, path: str, key: str) -> None:
+    """Write the arrays of `classes` to the directory `path`, atomically (rename)."""
+    parent = os.path.dirname(os.path.abspath(path))
+    os.makedirs(parent, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".classes.", dir=parent)
+    try:
+        for name in NUMERIC:
+            np.save(os.path.join(tmp, name + ".npy"), np.asarray(getattr(classes, name)))
+        for name in TEXT:
+            np.save(os.path.join(tmp, name + ".npy"), np.asarray(getattr(classes, name), dtype=str))
+        with open(os.path.join(tmp, KEY_FILE), "w", encoding="utf-8") as f:
+            f.write(key + "\n")
+        old = None
+        if os.path.lexists(path):
+            old = tempfile.mkdtemp(prefix=".classes-old.", dir=parent)
+            with contextlib.suppress(FileNotFoundError):
+                os.rename(path, os.path.join(old, "classes"))
+        try:
+            os.rename(tmp, path)
+        except OSError:      # another process put its copy there meanwhile: content-keyed, keep it
+            shutil.rmtree(tmp, ignore_errors=True)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _array(path: str, name: str, mmap: bool = True) -> np.ndarray:
+    f = os.path.join(path, name + ".npy")
+    try:
+        return np.load(f, mmap_mode="r" if mmap else None, allow_pickle=False)
+    except (OSError, ValueError, EOFError) as e:
+        raise InputError(f"unreadable prepared classes ({type(e).__name__}: {e}); remove "
+                         f"{path} and re-run the step", f) from None
+
+
+def starts(path: str) -> np.ndarray:
+    """The class boundaries (fragments of class c: starts[c]:starts[c+1]): all the merge needs."""
+    return np.array(_array(path, "starts", mmap=False), dtype=np.int64)
+
+
+def load_range(path: str, c0: int, c1: int) -> Classes:
+    """Classes c0..c1-1 alone, renumbered from 0 (only their slices are read from disk)."""
+    st = _array(path, "starts")
+    f0, f1 = int(st[c0]), int(st[c1])
+    numeric = {name: np.array(_array(path, name)[f0:f1]) for name in ("cls", "file", "onset", "offset")}
+    numeric["cls"] = (numeric["cls"].astype(np.int64) - c0).astype(np.int32)
+    text = {name: _array(path, name) for name in TEXT}
+    return Classes(keys=text["keys"][c0:c1].tolist(), names=text["names"][c0:c1].tolist(),
+                   starts=np.array(st[c0:c1 + 1], dtype=np.int64) - f0, **numeric)
+
+
+def from_preparation(prep, gold) -> Classes | None:
+    """The Classes that reading back the class dir written from `prep` (classes.write_class_dir)
+    would give, without reading it (None when that cannot be guaranteed: then read it)."""
+    from termeval.data import class_key
+    n = len(prep.names)
+    if n >= 10 ** 7:              # keys would no longer sort in class order
+        return None
+    try:
+        file = np.fromiter((gold.file_index[f] for f in prep.file), dtype=np.int32, count=len(prep.file))
+    except KeyError:
+        return None
+    starts = np.asarray(prep.starts, dtype=np.int64)
+    return Classes(keys=[class_key(c) for c in range(n)], names=list(prep.names),
+                   cls=np.repeat(np.arange(n, dtype=np.int32), np.diff(starts)), file=file,
+                   onset=np.asarray(prep.onset, dtype=np.float64), offset=np.asarray(prep.offset, dtype=np.float64),
+                   starts=starts)
+
+
+def load_all(path: str) -> Classes:
+    """Every class (one process reading a cache saved by an earlier run)."""
+    return load_range(path, 0, len(starts(path)) - 1)
