@@ -110,8 +110,11 @@ class Zrc2020Stage:
                                      words=getattr(args, "job", None) is None)   # a job scores no word
         if exp is None:
             with tde.temp_class_dir() as tmp:
-                stamp, _ = tde.prepare_classes(args, tmp, log=False)
-                classes = load_classes(tmp, corpus.gold)
+                kept: dict = {}
+                stamp, _ = tde.prepare_classes(args, tmp, log=False, keep=kept)
+                # the parsed classes as reading the dir back would give them (not read back)
+                fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
+                classes = fresh if fresh is not None else load_classes(tmp, corpus.gold)
                 return Context(args, corpus, gold_key, classes, stamp, read_counts(tmp), classes.starts)
         class_dir = os.path.join(exp, "classes")
         cache = os.path.join(exp, "tde", "classes")
