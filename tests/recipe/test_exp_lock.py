@@ -6,29 +6,12 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
+import sys
 
 import pytest
 
-from termeval.gold import prepare_zr
-
-PHN = "f1 0.00 0.10 SIL\nf1 0.10 0.30 a\nf1 0.30 0.50 b\nf2 0.00 0.40 d\nf2 0.40 0.90 e\n"
-WRD = "f1 0.10 0.50 ab\nf2 0.00 0.40 d\nf2 0.40 0.90 e\n"
-SEG = "f1 0.00 0.10 1\nf1 0.10 0.50 2\nf2 0.00 0.45 2\nf2 0.45 0.90 3\n"
-CLS = "Class 1\nf1 0.10 0.50\nf2 0.00 0.40\n\nClass 2\nf2 0.40 0.90\nf1 0.30 0.50\n"
-
-
-@pytest.fixture()
-def work(tmp_path):
-    (tmp_path / "x.phn").write_text(PHN)
-    (tmp_path / "x.wrd").write_text(WRD)
-    (tmp_path / "seg.txt").write_text(SEG)
-    (tmp_path / "x.class").write_text(CLS)
-    prepare_zr(str(tmp_path / "x.phn"), str(tmp_path / "x.wrd"), str(tmp_path / "data"))
-    return tmp_path
-
-
-def step(root, cwd, name, *args):
-    return subprocess.run([os.path.join(root, "steps", name), *args], cwd=cwd, capture_output=True, text=True)
+sys.path.insert(0, os.path.dirname(__file__))
+from test_job_paths import step, work  # noqa: E402,F401  (the same tiny corpus and step runner)
 
 
 @pytest.mark.parametrize("name,inp,nj", [("score_tde.sh", "x.class", "1"), ("score_tde.sh", "x.class", "2"),
