@@ -151,6 +151,11 @@ def number_list(lo: float, hi: float | None = None, integer: bool = False) -> Ca
     return check
 
 
+def split_number_list(value: str, integer: bool = False) -> list:
+    """The numbers of a comma list that number_list accepted at parse time ('' -> [])."""
+    return [int(x) if integer else float(x) for x in value.split(",") if x.strip()]
+
+
 def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
     """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
     p.add_argument("--bootstrap", type=resample_count, default=default_n,

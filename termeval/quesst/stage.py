@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from termeval.cli import split_number_list
 from termeval.errors import InputError
 from termeval.jobs import Shard
 
@@ -43,11 +44,8 @@ class QuesstStage:
         ctx.kinds = breakdown.parse_kinds(a.breakdown, a.lexicon is not None, quesst=True)
         ctx.bins = breakdown.parse_bins(a.freq_bins)
         ctx.lexicon = breakdown.read_lexicon(a.lexicon) if a.lexicon else None
-        try:
-            ctx.p_at = tuple(int(x) for x in a.p_at.split(",") if x.strip())
-        except ValueError:
-            raise InputError(f"--p-at must be a comma list of ranks, got '{a.p_at}'") from None
-        if not ctx.p_at or min(ctx.p_at) < 1:
+        ctx.p_at = tuple(split_number_list(a.p_at, integer=True))   # ranks >= 1: cli.number_list
+        if not ctx.p_at:
             raise InputError(f"--p-at must be a comma list of ranks >= 1, got '{a.p_at}'")
         ctx.ref = quesst_io.load_reference(a.kws_dir)
         breakdown.check_attributes(ctx.kinds, ctx.ref.query_attrs, a.kws_dir)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from termeval.cli import split_number_list
 from termeval.errors import InputError
 from termeval.jobs import Shard
 
@@ -28,17 +29,6 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            # --f4de-reports; --compat kaldi's score.sh files (termeval.std.kaldi_report)
            "details/sum.txt", "details/bsum.txt", "details/results", "details/ntrue", "details/ntrue_raw",
            "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
-
-
-def floats(spec: str, name: str, lo: float, hi: float | None = None) -> list[float]:
-    """A comma list option of numbers in [lo, hi]."""
-    try:
-        v = [float(x) for x in spec.split(",") if x.strip()]
-    except ValueError:
-        raise InputError(f"--{name} must be a comma list of numbers, got '{spec}'") from None
-    if any(not (lo <= x and (hi is None or x <= hi)) for x in v):
-        raise InputError(f"--{name}: values must lie in [{lo}, {hi if hi is not None else 'inf'}]")
-    return v
 
 
 class StdStage:
@@ -78,9 +68,10 @@ class StdStage:
         if "phones" in ctx.kinds:   # pronunciations needed: a Kaldi lexicon.txt, strictly read
             from termeval.kws.lexicon import read_lexicon
             ctx.lexicon = read_lexicon(args.lexicon)
-        ctx.fa_per_hour = floats(args.fa_per_hour, "fa-per-hour", 0.0)
-        ctx.recalls = floats(args.recall, "recall", 0.0, 1.0)
-        ctx.p_at = tuple(int(x) for x in floats(args.p_at, "p-at", 1.0))
+        # checked by the parser (cli.number_list)
+        ctx.fa_per_hour = split_number_list(args.fa_per_hour)
+        ctx.recalls = split_number_list(args.recall)
+        ctx.p_at = tuple(split_number_list(args.p_at, integer=True))
         kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
         breakdown.check_attributes(ctx.kinds, kws.terms.attrs, kws.terms.path or None)
         dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
