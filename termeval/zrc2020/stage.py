@@ -30,6 +30,7 @@ from termeval import jobs, tde
 from termeval.data import Classes, load_classes
 from termeval.errors import InputError
 from termeval.zrc2020 import classcache, goldcache
+from termeval.zrc2020.units import all_tables
 from termeval.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
 
 _corpus_memo: dict[tuple[str, str], Corpus] = {}
@@ -164,6 +165,13 @@ class Zrc2020Stage:
             s.arrays = {}
         parts: dict = {}
         metrics, counts = merge(ctx.corpus, stats, parts, release=True)
+        # the unit tables now, then only they are kept: the arrays behind them are dropped
+        # (what keeps the merge's peak low, issue 24)
+        tables = all_tables(ctx.corpus, stats, parts)
+        parts.clear()
+        parts["tables"] = tables
+        for s in stats:
+            s.units = {}
         return metrics, counts, stats, parts
 
     def report(self, ctx: Context, merged: tuple, out: str) -> dict:

@@ -59,18 +59,26 @@ def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
     return balanced_ranges(class_costs(classes.starts), nj)
 
 
-def dedupe_fragments(file, on, off, k0, k1, F, I) -> dict:
-    """Distinct (file, onset, offset) with the flags ORed."""
+def dedupe_fragments(file, on, off, k0, k1, F, I, rows: bool = False):
+    """Distinct (file, onset, offset) with the flags ORed, in (file, onset, offset) order;
+    rows=True: also the row of each input fragment in that table, as (table, rows)."""
     if not len(on):
-        return {"file": file.astype(np.int32), "onset": on, "offset": off, "k0": k0, "k1": k1,
-                "F": F.astype(bool), "I": I.astype(bool)}
+        u = {"file": file.astype(np.int32), "onset": on, "offset": off, "k0": k0, "k1": k1,
+             "F": F.astype(bool), "I": I.astype(bool)}
+        return (u, np.zeros(0, np.int64)) if rows else u
     order = np.lexsort((off, on, file))
     f, a, b = file[order], on[order], off[order]
     new = np.r_[True, (f[1:] != f[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1])]
     pos = np.flatnonzero(new)
-    return {"file": f[pos].astype(np.int32), "onset": a[pos], "offset": b[pos],
-            "k0": k0[order][pos], "k1": k1[order][pos],
-            "F": np.logical_or.reduceat(F[order], pos), "I": np.logical_or.reduceat(I[order], pos)}
+    u = {"file": f[pos].astype(np.int32), "onset": a[pos], "offset": b[pos],
+         "k0": k0[order][pos], "k1": k1[order][pos],
+         "F": np.logical_or.reduceat(F[order], pos), "I": np.logical_or.reduceat(I[order], pos)}
+    if not rows:
+        return u
+    del f, a, b
+    row = np.empty(len(on), dtype=np.int64)
+    row[order] = np.cumsum(new) - 1
+    return u, row
 
 
 def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1) -> ShardStats:
@@ -107,7 +115,7 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
     n_c = np.bincount(kc, minlength=nc).astype(np.int64)
     F = n_c[kc] >= 2
     I = grouping.partner_flags(kc * max(n_ngrams, 1) + nid, kf, ka, kb)
-    frag = dedupe_fragments(kf, ka, kb, kk0, kk1, F, I)
+    frag, frag_row = dedupe_fragments(kf, ka, kb, kk0, kk1, F, I, rows=True)
     # diagnostics: per class, the most frequent transcription and the mean NED inside it
     listed = np.diff(classes.starts[c0:c1 + 1]).astype(np.int64)
     rep = np.full(nc, -1, dtype=np.int64)
@@ -133,7 +141,7 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
         "fragments_discarded_" + NO_PHONE: int(((~kept) & (ncov == 0)).sum()),
         "fragments_discarded_" + BELOW_RULE: int(((~kept) & (ncov > 0)).sum()),
     }
-    unit_stats = units.shard_units(classes.keys[c0:c1], ned_per_cluster, n_c, kc, kf, ka, kb, I)
+    unit_stats = units.shard_units(classes.keys[c0:c1], ned_per_cluster, n_c, kc, frag_row, I)
     return ShardStats(ned, frag, counts, lines, discarded, unit_stats)
 
 
@@ -166,11 +174,16 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None,
         ned = ned.add(s.ned)
         for k, v in s.counts.items():
             counts[k] = counts.get(k, 0) + v
+    sizes = [len(s.frag["onset"]) for s in shards]
     cat = {k: np.concatenate([s.frag[k] for s in shards]) if shards else np.zeros(0) for k in FRAG_FIELDS}
     if release:
         for sh in shards:
             sh.frag = {}
-    u = dedupe_fragments(*(cat.pop(k) for k in FRAG_FIELDS))
+    u, rows = dedupe_fragments(*(cat.pop(k) for k in FRAG_FIELDS), rows=True)
+    if parts is not None:     # each kept fragment's row in u (the per-unit tables)
+        row = units.merged_rows(shards, sizes, rows)
+        parts["row"] = row.astype(np.int32) if len(u["onset"]) < 2 ** 31 else row
+    del rows
     ph, keys = corpus.phones, corpus.keys
     file, on, off, k0, k1 = u["file"].astype(np.int64), u["onset"], u["offset"], u["k0"], u["k1"]
     nid, n_ngrams = keys.ngram_ids(k0, k1)

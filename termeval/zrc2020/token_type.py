@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.data import Gold, file_starts
+from termeval.distinct import n_distinct
 from termeval.errors import InputError
 from termeval.intervals import search
 from termeval.zrc2020.transcribe import SIL, Phones, covered_range, strictly_sorted
@@ -55,7 +56,7 @@ def load_words(gold: Gold, ph: Phones) -> Words:
     starts = file_starts(f, len(gold.files))
     p0, p1 = covered_range(ph, f, on, off)
     return Words(file=f, onset=on, offset=off, label=lab, starts=starts,
-                 n_types=len(np.unique(lab)), p0=p0, p1=np.maximum(p1, p0))
+                 n_types=n_distinct(lab), p0=p0, p1=np.maximum(p1, p0))
 
 
 def word_ranges(w: Words, file: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -87,7 +88,7 @@ def _choose(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.ndar
         # ties where the choice can matter: a tied word whose phone count equals the fragment's
         tied = cand & (ncand[frag] > 1)
         could_hit = tied & ((w.p1[widx] - w.p0[widx]) == (k1 - k0)[frag])
-        ties = int(len(np.unique(frag[could_hit])))
+        ties = n_distinct(frag[could_hit])
         pos = np.where(cand, np.arange(len(frag)), len(frag))
         pick = np.minimum.reduceat(pos, first[has])
         chosen[has] = widx[pick]
@@ -124,9 +125,9 @@ def token_type(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.n
         b = min(n, a + BLOCK)
         chosen[a:b], hit[a:b], t = _choose(ph, w, file[a:b], on[a:b], off[a:b], k0[a:b], k1[a:b])
         ties += t
-    token_hit = len(np.unique(chosen[hit]))
-    types_seen = len(np.unique(ngram))
-    type_hit = len(np.unique(ngram[hit]))
+    token_hit = n_distinct(chosen[hit])
+    types_seen = n_distinct(ngram)
+    type_hit = n_distinct(ngram[hit])
     nan = float("nan")
     return {
         "token_precision": token_hit / n if n else nan,

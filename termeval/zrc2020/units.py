@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.bootstrap.engine import UnitStats
+from termeval.distinct import distinct, distinct_per_group
 from termeval.zrc2020.coverage import covered_mask, speech_mask
 
 CLASS_COLUMNS = ["ned_sum", "ned_pairs", "grp_F", "grp_I", "grp_G"]
@@ -39,53 +40,52 @@ FILE_METRICS = {
     "boundary_precision": ("ratio", "bnd_hit", "bnd_disc"), "boundary_recall": ("ratio", "bnd_hit", "bnd_gold"),
     "boundary_fscore": ("fscore", "boundary_precision", "boundary_recall"),
     **CLASS_METRICS}
-SHARD_FIELDS = ("key", "ned_sum", "n_kept", "k_cls", "k_file", "k_on", "k_off", "k_I")
+SHARD_FIELDS = ("key", "ned_sum", "n_kept", "k_cls", "k_row", "k_I")
+# file columns that are counts (exact in float64 whatever the order): a speaker's is the sum
+# of its files'; the others (NED shares, distinct types) are computed per unit
+ADDITIVE = [c for c in FILE_COLUMNS if c not in ("ned_sum", "type_hit", "type_seen", "type_gold")]
 
 
 def shard_units(keys: list[str], ned_per_cluster: np.ndarray, n_c: np.ndarray, kc: np.ndarray,
-                kf: np.ndarray, ka: np.ndarray, kb: np.ndarray, I: np.ndarray) -> dict:
+                row: np.ndarray, I: np.ndarray) -> dict:
     """What a shard keeps for the tables: per class (key, NED sum, kept members) and per kept
-    fragment (class index in the shard, file, onset, offset, I flag)."""
+    fragment (class index in the shard, row in the shard's distinct fragment table, I flag)."""
     return {"key": np.asarray(keys, dtype=str), "ned_sum": np.asarray(ned_per_cluster, np.float64),
-            "n_kept": np.asarray(n_c, np.int64), "k_cls": kc.astype(np.int64), "k_file": kf.astype(np.int64),
-            "k_on": ka, "k_off": kb, "k_I": I.astype(bool)}
+            "n_kept": np.asarray(n_c, np.int64), "k_cls": kc.astype(np.int32 if len(n_c) < 2 ** 31 else np.int64),
+            "k_row": row.astype(np.int32 if len(row) < 2 ** 31 else np.int64), "k_I": I.astype(bool)}
 
 
-def _locate(uf, ua, ub, f, a, b) -> np.ndarray:
-    """Row of each (f, a, b) in the distinct table (uf, ua, ub), sorted by (file, onset,
-    offset) as dedupe_fragments leaves it, which contains all of them."""
-    n = len(uf)
-    tag = np.r_[np.zeros(n, np.int8), np.ones(len(f), np.int8)]
-    order = np.lexsort((tag, np.r_[ub, b], np.r_[ua, a], np.r_[uf, f]))
-    row = np.cumsum(order < n) - 1       # table rows so far = index of the equal table row
-    out = np.empty(len(f), dtype=np.int64)
-    q = order >= n
-    out[order[q] - n] = row[q]
-    return out
+def merged_rows(shards, sizes: list[int], rows: np.ndarray) -> np.ndarray:
+    """Row in the merged distinct fragment table of each kept fragment of the shards (in shard
+    order), from each shard's rows in its own table (`sizes`: rows of each shard's table) and
+    `rows` (stats.dedupe_fragments' inverse: the merged row of each row of the shard tables
+    concatenated)."""
+    out, base = [], 0
+    for s, n in zip(shards, sizes):
+        if s.units:
+            out.append(rows[base + s.units["k_row"].astype(np.int64)])
+        base += n
+    return np.concatenate(out) if out else np.zeros(0, np.int64)
 
 
-def _distinct_per_unit(unit: np.ndarray, key: np.ndarray, n_units: int) -> np.ndarray:
-    """Number of distinct keys per unit."""
-    if not len(key):
-        return np.zeros(n_units)
-    pairs = np.unique(unit.astype(np.int64) * (int(key.max()) + 1) + key)
-    return np.bincount(pairs // (int(key.max()) + 1), minlength=n_units).astype(np.float64)
+def _per_file(ph, mask: np.ndarray) -> np.ndarray:
+    """Per file, the number of phones where `mask` is set (phones are in file order)."""
+    return np.array([np.count_nonzero(mask[a:b]) for a, b in zip(ph.starts[:-1].tolist(), ph.starts[1:].tolist())],
+                    dtype=np.float64)
 
 
-def tables(corpus, shards, parts: dict, unit: str = "file") -> tuple[UnitStats, UnitStats]:
-    """(class table, file or speaker table) from the shards and the merge's intermediate arrays."""
+def all_tables(corpus, shards, parts: dict) -> dict:
+    """The class, file and speaker tables (UnitStats by unit name) from the shards and the
+    merge's intermediate arrays, sharing what the units have in common."""
     gold, ph = corpus.gold, corpus.phones
     sh = [s.units for s in shards if s.units]
-    cat = {k: [s[k] for s in sh] for k in SHARD_FIELDS}
-    offs = np.cumsum([0] + [len(k) for k in cat["key"]])
-    keys = np.concatenate(cat["key"]) if sh else np.zeros(0, dtype=str)
-    ned_sum, n_kept = (np.concatenate(cat[k]) if sh else np.zeros(0) for k in ("ned_sum", "n_kept"))
-    kc = np.concatenate([c + o for c, o in zip(cat["k_cls"], offs)]) if sh else np.zeros(0, np.int64)
-    kf, ka, kb, kI = (np.concatenate(cat[k]) if sh else np.zeros(0) for k in ("k_file", "k_on", "k_off", "k_I"))
-    kf = kf.astype(np.int64)
+    offs = np.cumsum([0] + [len(s["key"]) for s in sh])
+    keys = np.concatenate([s["key"] for s in sh]) if sh else np.zeros(0, dtype=str)
+    ned_sum, n_kept = (np.concatenate([s[k] for s in sh]) if sh else np.zeros(0) for k in ("ned_sum", "n_kept"))
+    kc = np.concatenate([s["k_cls"].astype(np.int64) + o for s, o in zip(sh, offs)]) if sh else np.zeros(0, np.int64)
+    kI = np.concatenate([s["k_I"] for s in sh]) if sh else np.zeros(0, bool)
     nc = len(keys)
-    u, G = parts["u"], parts["G"]
-    row = _locate(u["file"].astype(np.int64), u["onset"], u["offset"], kf, ka, kb)
+    u, G, row = parts["u"], parts["G"], parts["row"]
     kG = G[row] if len(row) else np.zeros(0, bool)
     n_c = n_kept.astype(np.float64)
     kF = n_c[kc] >= 2
@@ -93,35 +93,54 @@ def tables(corpus, shards, parts: dict, unit: str = "file") -> tuple[UnitStats, 
     cls_X = np.c_[ned_sum, pairs, np.bincount(kc, weights=kF, minlength=nc),
                   np.bincount(kc, weights=kI.astype(float), minlength=nc),
                   np.bincount(kc, weights=kG.astype(float), minlength=nc)]
+    del kF, kI, kG
     order = np.argsort(keys, kind="stable")       # class keys sort in class order
-    cls = UnitStats("class", keys[order].tolist(), CLASS_COLUMNS, cls_X[order], dict(CLASS_METRICS))
+    out = {"class": UnitStats("class", keys[order].tolist(), CLASS_COLUMNS, cls_X[order], dict(CLASS_METRICS))}
 
-    # file -> unit index
-    if unit == "speaker":
-        ids, fu = np.unique(np.asarray(gold.speaker, dtype=str), return_inverse=True)
-    else:
-        ids, fu = np.asarray(gold.files, dtype=str), np.arange(len(gold.files))
-    ids, fu, nu = ids.tolist(), np.asarray(fu, np.int64), len(ids)
+    nf = len(gold.files)
+    kf = u["file"][row].astype(np.int64) if len(row) else np.zeros(0, np.int64)
+    ned_share, pair_share = (ned_sum / np.maximum(n_c, 1))[kc], ((n_c - 1) / 2)[kc]
+    del kc
 
     def per(file_idx, w=None):
-        return np.bincount(fu[np.asarray(file_idx, np.int64)], weights=w, minlength=nu).astype(np.float64)
+        return np.bincount(file_idx, weights=w, minlength=nf).astype(np.float64)
 
     speech = speech_mask(ph)
     cov = covered_mask(len(ph), parts["k0"], parts["k1"]) & speech
     words, tt, nid = parts["words"], parts["tt"], parts["nid"]
-    file = u["file"].astype(np.int64)
-    hit, chosen = tt["hit"], tt["chosen"]
-    hw = np.unique(chosen[hit])
+    file = u["file"]
+    hit = tt["hit"]
     pf, disc, goldp, bhit = parts["boundary_points"]
-    fufile = fu[file] if len(file) else np.zeros(0, np.int64)
-    X = np.c_[per(ph.file, cov.astype(float)), per(ph.file, speech.astype(float)),
-              per(words.file[hw]), per(file), per(words.file),
-              _distinct_per_unit(fufile[hit], nid[hit], nu), _distinct_per_unit(fufile, nid, nu),
-              _distinct_per_unit(fu[words.file.astype(np.int64)], words.label.astype(np.int64), nu),
-              per(pf, bhit.astype(float)), per(pf, disc.astype(float)), per(pf, goldp.astype(float)),
-              per(kf, (ned_sum / np.maximum(n_c, 1))[kc]), per(kf, ((n_c - 1) / 2)[kc]),
-              per(file, u["F"].astype(float)), per(file, u["I"].astype(float)), per(file, G.astype(float))]
-    return cls, UnitStats(unit, ids, FILE_COLUMNS, X, dict(FILE_METRICS))
+    wfile = words.file.astype(np.int64)
+    counts = {"cov_hit": _per_file(ph, cov), "cov_n": _per_file(ph, speech),
+              "tok_hit": per(wfile[distinct(tt["chosen"][hit])]), "tok_n": per(file), "tok_gold": per(wfile),
+              "bnd_hit": per(pf, bhit.astype(float)), "bnd_disc": per(pf, disc.astype(float)),
+              "bnd_gold": per(pf, goldp.astype(float)), "ned_pairs": per(kf, pair_share),
+              "grp_F": per(file, u["F"].astype(float)), "grp_I": per(file, u["I"].astype(float)),
+              "grp_G": per(file, G.astype(float))}
+    del cov, speech, pair_share
+    spk_ids, spk_of = np.unique(np.asarray(gold.speaker, dtype=str), return_inverse=True)
+    for unit, ids, fu in (("file", list(gold.files), np.arange(nf)), ("speaker", spk_ids.tolist(), spk_of.ravel())):
+        fu = np.asarray(fu, np.int64)
+        nu = len(ids)
+        ff = fu[file] if len(file) else np.zeros(0, np.int64)
+        cols = {"ned_sum": np.bincount(fu[kf], weights=ned_share, minlength=nu).astype(np.float64),
+                "type_hit": distinct_per_group(ff[hit], nid[hit], nu), "type_seen": distinct_per_group(ff, nid, nu),
+                "type_gold": distinct_per_group(fu[wfile], words.label, nu)}
+        del ff
+        for c in ADDITIVE:
+            cols[c] = counts[c] if unit == "file" else np.bincount(fu, weights=counts[c], minlength=nu)
+        X = np.column_stack([np.asarray(cols[c], np.float64) for c in FILE_COLUMNS]) if nu else np.zeros((0, len(FILE_COLUMNS)))
+        out[unit] = UnitStats(unit, ids, FILE_COLUMNS, X, dict(FILE_METRICS))
+    return out
+
+
+def tables(corpus, shards, parts: dict, unit: str = "file") -> tuple[UnitStats, UnitStats]:
+    """(class table, file or speaker table) from the shards and the merge's intermediate arrays
+    (or the tables the merge already built: parts["tables"])."""
+    if "tables" not in parts:
+        parts["tables"] = all_tables(corpus, shards, parts)
+    return parts["tables"]["class"], parts["tables"][unit]
 
 
 def save_and_bootstrap(exp_dir: str, corpus, shards, parts: dict, scores: dict, n: int, seed: int,
