@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-BLOCK_POINTS = 1 << 20    # points handled at once (bounded temporaries at any corpus size)
+BLOCK_POINTS = 1 << 19    # points handled at once (bounded temporaries at any corpus size)
 
 
 def points(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,

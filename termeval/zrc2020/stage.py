@@ -164,7 +164,8 @@ class Zrc2020Stage:
         for s in shards:         # consumed: the arrays live on in `stats` alone (freed when merged)
             s.arrays = {}
         parts: dict = {}
-        metrics, counts = merge(ctx.corpus, stats, parts, release=True)
+        # a merge process scores nothing else: it may drop gold arrays once used
+        metrics, counts = merge(ctx.corpus, stats, parts, release=True, lean=getattr(ctx.args, "merge", None) is not None)
         # the unit tables now, then only they are kept: the arrays behind them are dropped
         # (what keeps the merge's peak low, issue 24)
         tables = all_tables(ctx.corpus, stats, parts)

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.data import Classes, Gold
+from termeval.data import Classes, Gold, empty_tier
+from termeval.distinct import distinct
 from termeval.zrc2020 import boundary, coverage, grouping, token_type, units
 from termeval.zrc2020.ned import NedStats, ned_stats
 from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
@@ -164,10 +165,12 @@ def from_shard(sh) -> ShardStats:
 
 
 def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None,
-          release: bool = False) -> tuple[dict, dict]:
+          release: bool = False, lean: bool = False) -> tuple[dict, dict]:
     """All zrc2020 metrics (floats, NaN = undefined) and the counts, from shard statistics.
-    `parts`, if given, receives the intermediate arrays the per-unit tables need. release:
-    the shards' fragment tables are emptied once merged (the merge of a run needs them no more)."""
+    `parts`, if given, receives what the per-unit tables need (units.all_tables). release:
+    the shards' fragment tables are emptied once merged (the merge of a run needs them no
+    more). lean (a merge process, which scores nothing else): the corpus's per-phone token
+    table and the gold words are dropped once used (the merge's peak, issue 24)."""
     ned = NedStats()
     counts: dict = {}
     for s in shards:
@@ -183,22 +186,38 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None,
     if parts is not None:     # each kept fragment's row in u (the per-unit tables)
         row = units.merged_rows(shards, sizes, rows)
         parts["row"] = row.astype(np.int32) if len(u["onset"]) < 2 ** 31 else row
+        del row
     del rows
     ph, keys = corpus.phones, corpus.keys
-    file, on, off, k0, k1 = u["file"].astype(np.int64), u["onset"], u["offset"], u["k0"], u["k1"]
+    file, on, off, k0, k1 = u["file"], u["onset"], u["offset"], u["k0"], u["k1"]
     nid, n_ngrams = keys.ngram_ids(k0, k1)
     tid, _ = keys.token_ids(k0, k1)
+    if lean:
+        keys.release()
     G = grouping.partner_flags(nid, file, on, off)
     gp, gr, ginfo = grouping.grouping(u["F"], u["I"], G, nid, tid, n_ngrams)
+    del tid
     cov, n_cov, n_ph = coverage.coverage(ph, k0, k1)
     words = token_type.load_words(corpus.gold, ph)
-    bargs = (file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
-             words.file, words.onset, words.offset)
-    bpoints = boundary.points(*bargs)
+    if lean:
+        corpus.gold.words = empty_tier(len(corpus.gold.files))
+    nf = len(corpus.gold.files)
+    bpoints = boundary.points(file, ph.onset[k0], ph.offset[k1 - 1] if len(k1) else ph.offset[:0],
+                              words.file, words.onset, words.offset)
     bp, br, binfo = boundary.from_points(bpoints)
+    if parts is not None:     # per file (what the tables need of the points)
+        pf, disc, goldp, bhit = bpoints
+        parts.update({k: np.bincount(pf, weights=v.astype(float), minlength=nf).astype(np.float64)
+                      for k, v in (("bnd_hit", bhit), ("bnd_disc", disc), ("bnd_gold", goldp))})
+        del pf, disc, goldp, bhit
+    del bpoints
     tt = token_type.token_type(ph, words, file, on, off, k0, k1, nid)
     if parts is not None:
-        parts.update(u=u, G=G, k0=k0, k1=k1, nid=nid, words=words, tt=tt, boundary_points=bpoints)
+        hit = tt.pop("hit")
+        chosen = tt.pop("chosen")
+        parts["tok_hit"] = np.bincount(words.file[distinct(chosen[hit])], minlength=nf).astype(np.float64)
+        del chosen
+        parts.update(u=u, G=G, nid=nid, hit=hit, word_file=words.file, word_label=words.label)
     m = {
         "ned": ned.value(), "ned_pairs": ned.pairs, "coverage": cov,
         "grouping_precision": gp, "grouping_recall": gr,

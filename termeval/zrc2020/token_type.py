@@ -111,7 +111,7 @@ def _choose(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.ndar
     return chosen, hit, ties
 
 
-BLOCK = 1 << 18     # fragments matched at once (bounded temporaries at any corpus size)
+BLOCK = 1 << 17     # fragments matched at once (bounded temporaries at any corpus size)
 
 
 def token_type(ph: Phones, w: Words, file: np.ndarray, on: np.ndarray, off: np.ndarray,

@@ -156,7 +156,8 @@ class Keys:
 
     @property
     def tok(self) -> np.ndarray:
-        """Per phone, the id of its (onset, offset, label) among all phones of the corpus."""
+        """Per phone, the id of its (onset, offset, label) among all phones of the corpus
+        (int32 below 2^31 phones)."""
         if self._tok is None:
             ph = self.ph
             if len(ph):
@@ -167,8 +168,14 @@ class Keys:
                     c = col[order]
                     new[1:] |= c[1:] != c[:-1]
                     del c
-                pid = np.empty(len(ph), dtype=np.int64)
-                pid[order] = np.cumsum(new) - 1
+                # int32 ids, filled in place: the merge's peak at 13 M phones (issue 24)
+                dtype = np.int32 if len(ph) < 2 ** 31 else np.int64
+                ids = np.cumsum(new, dtype=dtype)
+                del new
+                ids -= 1
+                pid = np.empty(len(ph), dtype=dtype)
+                pid[order] = ids
+                del order, ids
             else:
                 pid = np.zeros(0, dtype=np.int64)
             self._tok = pid
@@ -183,6 +190,10 @@ class Keys:
             self._cp = cp[nonsil].astype("<u4")
             self._pos = np.concatenate([[0], np.cumsum(nonsil)]).astype(np.int64)
         return self._cp, self._pos
+
+    def release(self) -> None:
+        """Forget the per-phone tables (rebuilt on next use)."""
+        self._tok = self._cp = self._pos = None
 
     def ngram_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, int]:
         """(id of each range's label string, number of distinct strings)."""

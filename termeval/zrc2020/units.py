@@ -106,16 +106,13 @@ def all_tables(corpus, shards, parts: dict) -> dict:
         return np.bincount(file_idx, weights=w, minlength=nf).astype(np.float64)
 
     speech = speech_mask(ph)
-    cov = covered_mask(len(ph), parts["k0"], parts["k1"]) & speech
-    words, tt, nid = parts["words"], parts["tt"], parts["nid"]
-    file = u["file"]
-    hit = tt["hit"]
-    pf, disc, goldp, bhit = parts["boundary_points"]
-    wfile = words.file.astype(np.int64)
+    cov = covered_mask(len(ph), u["k0"], u["k1"]) & speech
+    nid, hit, file = parts["nid"], parts["hit"], u["file"]
+    wfile = parts["word_file"].astype(np.int64)
     counts = {"cov_hit": _per_file(ph, cov), "cov_n": _per_file(ph, speech),
-              "tok_hit": per(wfile[distinct(tt["chosen"][hit])]), "tok_n": per(file), "tok_gold": per(wfile),
-              "bnd_hit": per(pf, bhit.astype(float)), "bnd_disc": per(pf, disc.astype(float)),
-              "bnd_gold": per(pf, goldp.astype(float)), "ned_pairs": per(kf, pair_share),
+              "tok_hit": parts["tok_hit"], "tok_n": per(file), "tok_gold": per(wfile),
+              "bnd_hit": parts["bnd_hit"], "bnd_disc": parts["bnd_disc"], "bnd_gold": parts["bnd_gold"],
+              "ned_pairs": per(kf, pair_share),
               "grp_F": per(file, u["F"].astype(float)), "grp_I": per(file, u["I"].astype(float)),
               "grp_G": per(file, G.astype(float))}
     del cov, speech, pair_share
@@ -126,7 +123,7 @@ def all_tables(corpus, shards, parts: dict) -> dict:
         ff = fu[file] if len(file) else np.zeros(0, np.int64)
         cols = {"ned_sum": np.bincount(fu[kf], weights=ned_share, minlength=nu).astype(np.float64),
                 "type_hit": distinct_per_group(ff[hit], nid[hit], nu), "type_seen": distinct_per_group(ff, nid, nu),
-                "type_gold": distinct_per_group(fu[wfile], words.label, nu)}
+                "type_gold": distinct_per_group(fu[wfile], parts["word_label"], nu)}
         del ff
         for c in ADDITIVE:
             cols[c] = counts[c] if unit == "file" else np.bincount(fu, weights=counts[c], minlength=nu)
