@@ -24,35 +24,49 @@ import math
 
 import numpy as np
 
+from termeval.distinct import distinct
+
 
 def partner_flags(group: np.ndarray, file: np.ndarray, on: np.ndarray, off: np.ndarray) -> np.ndarray:
     """For distinct fragments with a group id (e.g. (cluster, string) or string): does each
-    have another member of its group in another file or not overlapping it?"""
+    have another member of its group in another file or not overlapping it?
+    (Temporaries are dropped as soon as used: the merge's peak at millions of fragments.)"""
     n = len(group)
     flag = np.zeros(n, dtype=bool)
     if n == 0:
         return flag
     order = np.lexsort((file, group))
-    g, f = group[order], file[order]
-    a, b = on[order], off[order]
+    g = group[order]
     gstart = np.r_[True, g[1:] != g[:-1]]
+    del g
+    f = file[order]
     fstart = gstart | np.r_[True, f[1:] != f[:-1]]
-    gi = np.cumsum(gstart) - 1
-    fi = np.cumsum(fstart) - 1
-    nfiles = np.bincount(gi, weights=fstart)[gi]
+    del f
+    small = np.int32 if n < 2 ** 31 else np.int64
+    gi = np.cumsum(gstart, dtype=small) - 1
+    del gstart
+    res = (np.bincount(gi, weights=fstart) >= 2)[gi]     # the group spans >= 2 files
+    del gi
+    fi = np.cumsum(fstart, dtype=small) - 1
     fpos = np.flatnonzero(fstart)
-    min_off = np.minimum.reduceat(b, fpos)[fi]
-    max_on = np.maximum.reduceat(a, fpos)[fi]
-    res = (nfiles >= 2) | (min_off <= a) | (max_on >= b)
+    del fstart
+    a = on[order]
+    res |= np.minimum.reduceat(off[order], fpos)[fi] <= a
+    del a
+    b = off[order]
+    res |= np.maximum.reduceat(on[order], fpos)[fi] >= b
+    del b, fi
     flag[order] = res
     return flag
 
 
 def count_tokens(flag: np.ndarray, ngram: np.ndarray, tok: np.ndarray, n_ngrams: int) -> tuple[np.ndarray, int]:
-    """Per string: number of distinct token keys among flagged fragments; and their total."""
-    toks, first = np.unique(tok[flag], return_index=True)
-    per = np.bincount(ngram[flag][first], minlength=n_ngrams).astype(np.int64)
-    return per, len(toks)
+    """Per string: number of distinct token keys among flagged fragments; and their total.
+    (A token key fixes the phone labels, hence the string: distinct (token, string) pairs.)"""
+    width = max(int(n_ngrams), 1)
+    pairs = distinct(tok[flag].astype(np.int64) * width + ngram[flag])
+    per = np.bincount(pairs % width, minlength=n_ngrams).astype(np.int64)
+    return per, len(pairs)
 
 
 def weighted_sum(types: np.ndarray, c: np.ndarray, N: int, ci: np.ndarray) -> float:

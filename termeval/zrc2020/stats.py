@@ -63,21 +63,37 @@ def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
 def dedupe_fragments(file, on, off, k0, k1, F, I, rows: bool = False):
     """Distinct (file, onset, offset) with the flags ORed, in (file, onset, offset) order;
     rows=True: also the row of each input fragment in that table, as (table, rows)."""
+    return dedupe_table(dict(zip(FRAG_FIELDS, (file, on, off, k0, k1, F, I))), rows)
+
+
+def dedupe_table(t: dict, rows: bool = False):
+    """dedupe_fragments of the table `t` (FRAG_FIELDS), which it empties as it goes: the
+    merge's peak holds one copy of each column, not two."""
+    file, on, off = t["file"], t["onset"], t["offset"]
     if not len(on):
-        u = {"file": file.astype(np.int32), "onset": on, "offset": off, "k0": k0, "k1": k1,
-             "F": F.astype(bool), "I": I.astype(bool)}
+        u = {"file": file.astype(np.int32), "onset": on, "offset": off, "k0": t["k0"], "k1": t["k1"],
+             "F": t["F"].astype(bool), "I": t["I"].astype(bool)}
+        t.clear()
         return (u, np.zeros(0, np.int64)) if rows else u
+    n = len(on)
     order = np.lexsort((off, on, file))
-    f, a, b = file[order], on[order], off[order]
-    new = np.r_[True, (f[1:] != f[:-1]) | (a[1:] != a[:-1]) | (b[1:] != b[:-1])]
+    del file, on, off
+    new = np.ones(n, dtype=bool)
+    for k in ("file", "onset", "offset"):
+        c = t[k][order]
+        new[1:] &= c[1:] == c[:-1]
+    np.logical_not(new, out=new)
+    new[0] = True
     pos = np.flatnonzero(new)
-    u = {"file": f[pos].astype(np.int32), "onset": a[pos], "offset": b[pos],
-         "k0": k0[order][pos], "k1": k1[order][pos],
-         "F": np.logical_or.reduceat(F[order], pos), "I": np.logical_or.reduceat(I[order], pos)}
+    u = {}
+    for k in FRAG_FIELDS:
+        c = t.pop(k)[order]
+        u[k] = np.logical_or.reduceat(c, pos) if k in ("F", "I") else c[pos]
+        del c
+    u["file"] = u["file"].astype(np.int32)
     if not rows:
         return u
-    del f, a, b
-    row = np.empty(len(on), dtype=np.int64)
+    row = np.empty(n, dtype=np.int64)
     row[order] = np.cumsum(new) - 1
     return u, row
 
@@ -178,11 +194,13 @@ def merge(corpus: Corpus, shards: list[ShardStats], parts: dict | None = None,
         for k, v in s.counts.items():
             counts[k] = counts.get(k, 0) + v
     sizes = [len(s.frag["onset"]) for s in shards]
-    cat = {k: np.concatenate([s.frag[k] for s in shards]) if shards else np.zeros(0) for k in FRAG_FIELDS}
-    if release:
-        for sh in shards:
-            sh.frag = {}
-    u, rows = dedupe_fragments(*(cat.pop(k) for k in FRAG_FIELDS), rows=True)
+    cat = {}
+    for k in FRAG_FIELDS:     # column by column, each shard's column dropped once copied
+        cat[k] = np.concatenate([s.frag[k] for s in shards]) if shards else np.zeros(0)
+        if release:
+            for sh in shards:
+                sh.frag.pop(k)
+    u, rows = dedupe_table(cat, rows=True)
     if parts is not None:     # each kept fragment's row in u (the per-unit tables)
         row = units.merged_rows(shards, sizes, rows)
         parts["row"] = row.astype(np.int32) if len(u["onset"]) < 2 ** 31 else row
