@@ -8,9 +8,25 @@ from termeval.zrc2020.transcribe import NON_SPEECH_COVERAGE, Phones
 
 
 def covered_mask(n_phones: int, k0: np.ndarray, k1: np.ndarray) -> np.ndarray:
-    """Phones inside at least one kept range [k0, k1) (ranges may repeat or overlap)."""
-    d = np.bincount(k0, minlength=n_phones + 1)[:n_phones + 1] - np.bincount(k1, minlength=n_phones + 1)[:n_phones + 1]
-    return np.cumsum(d)[:n_phones] > 0
+    """Phones inside at least one kept range [k0, k1) (ranges may repeat or overlap).
+    The ranges are merged into disjoint runs first, so the only per-phone arrays are two of
+    one byte (a difference array of per-phone counts would take 8 bytes a phone, twice)."""
+    k0, k1 = np.asarray(k0, np.int64), np.asarray(k1, np.int64)
+    keep = k1 > k0
+    if not keep.all():
+        k0, k1 = k0[keep], k1[keep]
+    d = np.zeros(n_phones + 1, dtype=np.int8)
+    if len(k0):
+        order = np.argsort(k0, kind="stable")
+        a, b = k0[order], k1[order]
+        del order
+        reach = np.maximum.accumulate(b)
+        # a run starts where a range begins past the reach of every earlier one
+        start = np.r_[True, a[1:] > reach[:-1]]
+        end = np.r_[start[1:], True]        # the last range of each run
+        d[a[start]] = 1
+        d[reach[end]] = -1                  # a run ends at its reach (runs do not touch)
+    return np.cumsum(d[:n_phones], dtype=np.int8) > 0
 
 
 def speech_mask(ph: Phones) -> np.ndarray:
