@@ -159,8 +159,8 @@ opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolera
       --pairs-clustering "$pairs_clustering"
       --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
       --bootstrap-unit "$bootstrap_unit")
-if [[ "$benchmark" =~ ^(zrc2020|zr2015-doc|lrec2014)$ ]] && { [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; }; then
-  # the jobs read the prepared classes: prepare them once, here
+if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
+  # the jobs read the prepared classes (zr2015/zr2017: the parsed inputs): prepare them once, here
   te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"
 fi
 te_run_stage "$dir" "$name" score_tde "$nj" "${opts[@]}" "$data" "$classfile" "$dir"

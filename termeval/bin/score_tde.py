@@ -50,7 +50,7 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--bootstrap-unit", default="file", choices=("file", "speaker"),
                    help="resampling unit of the non-class metrics (default file)")
     p.add_argument("--prepare-only", action="store_true",
-                   help="zrc2020, zr2015-doc, lrec2014: prepare <exp-dir>/classes and stop (run once before --job)")
+                   help="prepare what the jobs read (zrc2020, zr2015-doc, lrec2014: <exp-dir>/classes; zr2015, zr2017: <exp-dir>/tde/zr2015) and stop (run once before --job)")
     add_job_options(p, "classes (zrc2020) or folds (zr2015/zr2017)")
     p.add_argument("data_dir")
     p.add_argument("class_file")

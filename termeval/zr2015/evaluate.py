@@ -43,7 +43,11 @@ class Prepared:
     word_ix: FileIndex | None = None
 
 
-def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Prepared:
+def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, gold_side: bool = True) -> Prepared:
+    """Everything a fold needs. gold_side=False (the saved preparation of --nj jobs,
+    zr2015/prepcache.py): no n-gram index and no generated gold classes (ngrams None, goldcls
+    None unless read from a <prefix>.classes file); the jobs that score matching or coverage
+    build them (`gold_ngrams`)."""
     check_mode(mode)
     t0 = time.time()
     gold = load_gold(data_dir)
@@ -75,29 +79,39 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
     marks: dict = {}
     disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks)
     counts["disc"] = disc.counts
-    ngrams = matching.NgramIndex(phones)
+    goldcls = ngrams = None
     if gold_classes:
         rg = read_classfile(gold_classes, gold.file_index)
         goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
-    else:
-        goldcls = matching.ngram_classes(phones, ngrams, marks)
-        counts["gold_classes"] = {"source": "generated: repeated 3-20-grams inside segments",
-                                  **goldcls.counts}
+    if gold_side:
+        ngrams, goldcls, gold_counts = gold_ngrams(phones, goldcls)
+        counts.setdefault("gold_classes", gold_counts)
     # mark tuples of every id (discovered and gold share the dict)
     inv = sorted(marks, key=marks.get)
     disc.marks = inv
-    goldcls.marks = inv
+    if goldcls is not None:
+        goldcls.marks = inv
     if log:
         log(f"prepared in {time.time() - t0:.2f} s: {len(disc)} distinct fragments, "
-            f"{len(goldcls)} gold fragments")
+            f"{len(goldcls) if goldcls is not None else 'no'} gold fragments")
     nf = len(gold.files)
     return Prepared(mode=mode, gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
                     ngrams=ngrams, foldsets=foldsets, counts=counts,
                     ned_cache=ned.NedCache(inv),
                     disc_ix=file_index(disc.file, nf, disc.occ_frag),
-                    gold_ix=file_index(goldcls.file, nf, goldcls.occ_frag),
+                    gold_ix=file_index(goldcls.file, nf, goldcls.occ_frag) if goldcls is not None else None,
                     word_ix=file_index(words.file, nf))
+
+
+def gold_ngrams(phones: Segmented, goldcls: Fragments | None = None) -> tuple:
+    """(n-gram index, gold classes, their counts entry): the classes read from a gold class
+    file when given, else generated from the phones (repeated 3-20-grams)."""
+    ngrams = matching.NgramIndex(phones)
+    if goldcls is not None:
+        return ngrams, goldcls, None
+    goldcls = matching.ngram_classes(phones, ngrams, {})     # (marks unused for generated n-grams)
+    return ngrams, goldcls, {"source": "generated: repeated 3-20-grams inside segments", **goldcls.counts}
 
 
 def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:

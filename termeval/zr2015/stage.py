@@ -1,10 +1,16 @@
 """The zr2015 / zr2017 (bootphon/tde) scoring run as a termeval.jobs Stage.
 
-  load      evaluate.prepare: gold, segments, the class file (its own reader: the original
-            tool's quirks), annotation, gold n-gram classes, folds
-  costs     per fold (cross folds, then within folds): its discovered fragments n, n + n^2/64
-  compute   evaluate.score_fold of folds lo..hi-1, with the per-unit bootstrap statistics
-  merge     the folds of every shard, in fold order (every fold exactly once)
+  prepare   (--prepare-only, run once by the step before jobs) the parsed and annotated inputs
+            saved to <exp>/tde/zr2015/ (zr2015/prepcache.py, content-keyed)
+  load      one process: evaluate.prepare: gold, segments, the class file (its own reader: the
+            original tool's quirks), annotation, gold n-gram classes, folds. A job or the merge:
+            the saved preparation's metadata and the folds only (zr2015/shares.py)
+  costs     one process: per fold (cross folds, then within folds), n + n^2/64 of its n
+            discovered fragments. Jobs: per unit (cross folds split into measure groups)
+  compute   evaluate.score_fold of the units lo..hi-1, with the per-unit bootstrap statistics;
+            a job memory-maps the saved arrays and builds only what its units need
+  merge     the folds of every shard, in fold order (every fold exactly once; a split fold is
+            the union of its groups)
   report    zr2015/report.py: scores/{matching,clustering,parsing,tde15_input}, scores.json,
             details/tde15/, units/units.tde15_file.npz (zr2015/units.py) into `out`
   summary   the cross_/within_ score lines
@@ -40,11 +46,22 @@ def resolve_folds(folds: str, data_dir: str) -> str:
 @dataclass
 class Context:
     args: Any
-    prepared: Any                  # evaluate.Prepared
+    prepared: Any                  # evaluate.Prepared (None in a job or the merge)
     measures: tuple
-    units: list                    # (fold set, index in it) of every unit, cross folds first
+    units: list                    # (fold set, index in it[, group]) of every unit, cross folds first
     info: dict                     # labels, nsamples, nfolds, counts, nclusters, npairs, unit_ids
     folds: str                     # resolved --folds
+    store: Any = None              # a job or the merge: prepcache.Store
+    foldsets: Any = None
+
+
+def check_lenient(counts: dict, args: Any) -> None:
+    if not args.lenient:
+        cf = counts["classfile"]
+        problems = [f"{v} {k.replace('_', ' ')}" for k, v in cf.items() if v and k != "extra_columns"]
+        if problems:
+            raise InputError(f"{'; '.join(problems)} (the original tool silently accepted these; "
+                             "use --lenient true to score as it did, with counts)", args.class_file)
 
 
 class Zr2015Stage:
@@ -54,22 +71,36 @@ class Zr2015Stage:
     def __init__(self, benchmark: str = "zr2015"):
         self.benchmark = benchmark
 
-    def load(self, args: Any) -> Context:
-        from termeval.zr2015.evaluate import ALL_MEASURES, MODE_OF, prepare
+    def measures_of(self, args: Any) -> tuple:
+        from termeval.zr2015.evaluate import ALL_MEASURES
         measures = ALL_MEASURES if args.measures == "all" else tuple(args.measures.split(","))
         bad = set(measures) - set(ALL_MEASURES)
         if bad:
             raise InputError(f"--measures: unknown measure(s) {sorted(bad)}; choose from {','.join(ALL_MEASURES)}")
         if not os.path.exists(args.class_file):
             raise InputError("no such class file", args.class_file)
+        return measures
+
+    def prepare(self, args: Any):
+        """What the step runs once before launching jobs: the parsed and annotated inputs saved
+        to <exp>/tde/zr2015/ (unless saved from the same inputs), so that no job parses text
+        and each loads only what its units need."""
+        from termeval.zr2015 import prepcache
+        from termeval.zr2015.evaluate import MODE_OF
+        self.measures_of(args)
+        store = prepcache.ensure(args.data_dir, args.class_file, resolve_folds(args.folds, args.data_dir),
+                                 MODE_OF[self.benchmark], args.exp_dir, log=log)
+        check_lenient(store.meta["counts"], args)
+        return store
+
+    def load(self, args: Any) -> Context:
+        from termeval.zr2015.evaluate import MODE_OF, prepare
+        measures = self.measures_of(args)
         folds = resolve_folds(args.folds, args.data_dir)
+        if jobs.is_share(args) and args.exp_dir:
+            return self.load_share(args, measures, folds)
         p = prepare(args.data_dir, args.class_file, folds, MODE_OF[self.benchmark], log=log)
-        if not args.lenient:
-            cf = p.counts["classfile"]
-            problems = [f"{v} {k.replace('_', ' ')}" for k, v in cf.items() if v and k != "extra_columns"]
-            if problems:
-                raise InputError(f"{'; '.join(problems)} (the original tool silently accepted these; "
-                                 "use --lenient true to score as it did, with counts)", args.class_file)
+        check_lenient(p.counts, args)
         sizes = np.bincount(p.disc.occ_cls, minlength=p.disc.nclasses)
         info = {"labels": {s: p.foldsets[s].labels for s in SETS},
                 "nsamples": {s: int(sum(f.nlines for f in p.foldsets[s].folds)) for s in SETS},
@@ -81,20 +112,45 @@ class Zr2015Stage:
         units = [(s, i) for s in SETS for i in range(len(p.foldsets[s].folds))]
         return Context(args, p, measures, units, info, folds)
 
+    def load_share(self, args: Any, measures: tuple, folds: str) -> Context:
+        """A job or the merge: the saved preparation (made now if the step did not), its
+        metadata and the folds; no array is read here."""
+        from termeval.zr2015.shares import share_units
+        store = self.prepare(args)
+        meta = store.meta
+        foldsets = foldsets_of(folds, store.gold())
+        info = {"labels": {s: foldsets[s].labels for s in SETS},
+                "nsamples": {s: int(sum(f.nlines for f in foldsets[s].folds)) for s in SETS},
+                "nfolds": {s: len(foldsets[s].folds) for s in SETS},
+                "counts": meta["counts"], "nclusters": meta["nclusters"], "npairs": meta["npairs"],
+                "unit_ids": {"files": meta["files"], "speakers": meta["speakers"], "nclasses": meta["nclasses"]}}
+        return Context(args, None, measures, share_units(info["nfolds"], measures), info, folds, store, foldsets)
+
     def identity(self, ctx: Context) -> dict:
         a = ctx.args
+        fragments = ctx.store.meta["fragments"] if ctx.store is not None else int(len(ctx.prepared.disc))
         return {"benchmark": self.benchmark, "folds": ctx.folds, "measures": list(ctx.measures),
-                "nfolds": ctx.info["nfolds"], "fragments": int(len(ctx.prepared.disc)),
+                "nfolds": ctx.info["nfolds"], "fragments": fragments, "units": len(ctx.units),
                 "nclasses": ctx.info["unit_ids"]["nclasses"], "lenient": bool(a.lenient)}
 
     def costs(self, ctx: Context) -> np.ndarray:
         # fragments in each fold's files, from the per-file counts (not one pass over all
         # fragments per fold: 691 folds x 3.6 M fragments at x10)
-        file = np.asarray(ctx.prepared.disc.file, dtype=np.int64)
-        per_file = np.bincount(file, minlength=int(file.max(initial=-1)) + 1)
-        n = np.array([per_file[f[(f >= 0) & (f < len(per_file))]].sum()
-                      for f in (np.unique(np.asarray(ctx.prepared.foldsets[s].folds[i].file, dtype=np.int64))
-                                for s, i in ctx.units)], np.float64)
+        if ctx.store is not None:
+            per_file = np.asarray(ctx.store.array("disc.per_file"), dtype=np.int64)
+            foldsets = ctx.foldsets
+        else:
+            file = np.asarray(ctx.prepared.disc.file, dtype=np.int64)
+            per_file = np.bincount(file, minlength=int(file.max(initial=-1)) + 1)
+            foldsets = ctx.prepared.foldsets
+        keys = list(dict.fromkeys(u[:2] for u in ctx.units))
+        n = {(s, i): float(per_file[f[(f >= 0) & (f < len(per_file))]].sum())
+             for s, i, f in ((s, i, np.unique(np.asarray(foldsets[s].folds[i].file, dtype=np.int64)))
+                             for s, i in keys)}
+        if ctx.store is not None:
+            from termeval.zr2015.shares import unit_costs
+            return unit_costs(ctx.units, n)
+        n = np.array([n[u] for u in ctx.units], np.float64)
         return n + n * n / 64.0
 
     def compute(self, ctx: Context, lo: int, hi: int) -> jobs.Shard:
@@ -104,19 +160,51 @@ class Zr2015Stage:
         t0 = time.time()
         folds: dict = {s: {} for s in SETS}
         units: dict = {s: {} for s in SETS}
-        for s, i in progress(ctx.units[lo:hi], desc="folds", unit="fold"):
+        groups: dict = {s: {} for s in SETS}         # a job's parts of split folds
+        todo = [u if len(u) == 3 else (*u, None) for u in ctx.units[lo:hi]]
+        p, extra = ctx.prepared, {}
+        if p is None:
+            from termeval.zr2015.shares import job_prepared, needs
+            first = lo == 0 and not ctx.store.has("gold.file")   # reports the generated gold counts
+            p = job_prepared(ctx.store, ctx.foldsets, needs(todo, ctx.measures, first), log=log)
+            if first:
+                extra["gold_classes"] = p.counts["gold_classes"]
+            log(f"loaded in {time.time() - t0:.2f} s")
+        from termeval.zr2015.shares import group_measures
+        for s, i, g in progress(todo, desc="folds", unit="fold"):
             t = time.time()
             u: dict = {}
-            folds[s][str(i)] = add_fscores(score_fold(ctx.prepared, ctx.prepared.foldsets[s].folds[i],
-                                                      ctx.measures, units=u))
-            units[s][str(i)] = pack(u)
-            log(f"{s} fold {i}: {time.time() - t:.2f} s")
+            res = score_fold(p, p.foldsets[s].folds[i], group_measures(g, ctx.measures), units=u)
+            if g is None:
+                folds[s][str(i)] = add_fscores(res)
+                units[s][str(i)] = pack(u)
+            else:
+                groups[s].setdefault(str(i), {})[g] = {"res": res, "units": pack(u)}
+            log(f"{s} fold {i}{'' if g is None else ' ' + g}: {time.time() - t:.2f} s")
         log(f"folds {lo}..{hi - 1}: {time.time() - t0:.2f} s")
         # through JSON as a saved shard is: one process and --nj N see the same values
-        return jobs.Shard(json.loads(json.dumps({"folds": folds, "units": units})))
+        return jobs.Shard(json.loads(json.dumps({"folds": folds, "units": units, "groups": groups, **extra})))
 
     def merge(self, ctx: Context, shards: list[jobs.Shard]) -> dict:
+        from termeval.zr2015.report import add_fscores
+        from termeval.zr2015.shares import ordered, union_packed
         folds, packed = {}, {}
+        parts: dict = {}             # folds split into measure groups: the union of the groups
+        for sh in shards:
+            for s, byfold in sh.meta.pop("groups", {}).items():
+                for i, gs in byfold.items():
+                    for g, x in gs.items():
+                        if g in parts.setdefault((s, i), {}):
+                            raise InputError(f"{s} fold {i}: group {g} in two job outputs")
+                        parts[(s, i)][g] = x
+            if "gold_classes" in sh.meta and "gold_classes" not in ctx.info["counts"]:
+                ctx.info["counts"]["gold_classes"] = sh.meta["gold_classes"]
+        for (s, i), gs in parts.items():
+            want = [u[2] for u in ctx.units if len(u) == 3 and u[0] == s and str(u[1]) == i]
+            if sorted(gs) != sorted(want):
+                raise InputError(f"{s} fold {i}: job outputs hold groups {sorted(gs)}, expected {sorted(want)}")
+            shards[0].meta["folds"][s][i] = add_fscores(ordered([gs[g]["res"] for g in want]))
+            shards[0].meta["units"][s][i] = union_packed([gs[g]["units"] for g in want])
         for s in SETS:
             got = {int(i): v for sh in shards for i, v in sh.meta["folds"][s].items()}
             n = ctx.info["nfolds"][s]
@@ -189,3 +277,14 @@ class Zr2015Stage:
         if ctx.folds != "none":
             files += [f"{ctx.folds}.{s}" for s in ("split", "intervals.cross", "intervals.within", "classes")]
         return [f for f in files if os.path.isfile(f)]
+
+
+def foldsets_of(folds: str, gold: Any) -> dict:
+    """The cross and within fold sets (as evaluate.prepare reads them)."""
+    from termeval.zr2015.folds import FoldSet, fold_prefix_files, per_speaker, read_foldset, whole_corpus
+    if folds == "none":
+        return {"cross": FoldSet("cross", [whole_corpus(len(gold.files))], ["all"]),
+                "within": per_speaker(gold.speaker)}
+    files = fold_prefix_files(folds)
+    return {"cross": read_foldset(files["intervals.cross"], "cross", gold.file_index),
+            "within": read_foldset(files["intervals.within"], "within", gold.file_index)}

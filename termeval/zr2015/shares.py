@@ -1,0 +1,158 @@
+"""The units of a zr2015/zr2017 run split into `--nj` jobs, and what each job loads.
+
+One process scores whole folds. With jobs, each cross fold (the whole corpus with --folds
+none: the one heavy fold) is split into measure groups, so that no job holds all of it:
+  matching  matching, coverage  (the n-gram index and the gold n-gram classes: built only here)
+  pairs     ned, grouping       (the discovered fragments, their marks, the phone times)
+  words     token_type, boundary (the words and the discovered fragments' times)
+The within folds stay one unit each. Units: the cross folds' matching groups, then their
+pairs and words groups, then the within folds. A fold's result is the union of its groups'
+(each metric key comes from one group; `fragments_in_fold` is the same in each), put back in
+the key order of one process (`ordered`), F-scores added after the union (zr2015/stage.py
+merge): the scores are those of one process, byte for byte.
+
+A job reads the saved preparation (zr2015/prepcache.py) memory-mapped and builds only what its
+units need (`job_prepared`).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+GROUPS = {"matching": ("matching", "coverage"), "pairs": ("ned", "grouping"),
+          "words": ("token_type", "boundary")}
+# cost per discovered fragment of the fold (x1 timings: matching with its index ~20 us,
+# ned + grouping ~2, token/type + boundary ~5, a whole within fold ~11)
+WEIGHT = {"matching": 20.0, "pairs": 2.0, "words": 5.0, None: 11.0}
+# score_fold's key order: metric families by the order it computes them
+KEY_ORDER = (("ned",), ("coverage",), ("grouping_",), ("token_", "type_"), ("boundary_",), ("matching_",),
+             ("fragments_in_fold",))
+
+
+def group_measures(group: str | None, measures: tuple) -> tuple:
+    return measures if group is None else tuple(m for m in measures if m in GROUPS[group])
+
+
+def share_units(nfolds: dict, measures: tuple) -> list[tuple[str, int, str | None]]:
+    """(fold set, fold index, group or None for the whole fold) of every unit of a job run."""
+    units = [("cross", i, g) for g in GROUPS if group_measures(g, measures)
+             for i in range(nfolds["cross"])]
+    return units + [("within", i, None) for i in range(nfolds["within"])]
+
+
+def unit_costs(units: list, fragments: dict) -> np.ndarray:
+    """fragments[(set, index)] = discovered fragments of the fold."""
+    return np.array([WEIGHT[g] * fragments[(s, i)] + 1.0 for s, i, g in units], np.float64)
+
+
+def needs(units: list, measures: tuple, first: bool) -> set[str]:
+    """What the units need loaded: phones, words, gold (n-gram index, gold classes), ned
+    (mark tuples). `first`: the job holding unit 0 also reports the generated gold counts."""
+    got: set[str] = set()
+    for _, _, g in units:
+        ms = set(group_measures(g, measures))
+        if ms - {"token_type", "boundary"}:
+            got.add("phones")
+        if ms & {"token_type", "boundary"}:
+            got.add("words")
+        if ms & {"matching", "coverage"}:
+            got.add("gold")
+        if "ned" in ms:
+            got.add("ned")
+    if first:
+        got.add("gold")
+    if "gold" in got:
+        got.add("phones")
+    return got
+
+
+def job_prepared(store: Any, foldsets: dict, need: set[str], log=None):
+    """An evaluate.Prepared holding what `need` asks for (None elsewhere), from the store."""
+    from termeval.zr2015 import ned
+    from termeval.zr2015.evaluate import Prepared, gold_ngrams
+    from termeval.zr2015.foldview import file_index
+    meta = store.meta
+    gold = store.gold()
+    nf = len(gold.files)
+    marks = store.marks() if need & {"ned", "phones"} else []     # (grouping sizes by len(marks))
+    disc = store.fragments("disc", marks)
+    phones = store.segmented("phones") if "phones" in need else None
+    words = store.segmented("words") if "words" in need else None
+    counts = json_copy(meta["counts"])
+    ngrams = goldcls = None
+    if "gold" in need:
+        goldcls = store.fragments("gold", marks) if store.has("gold.file") else None
+        ngrams, goldcls, gold_counts = gold_ngrams(phones, goldcls)
+        goldcls.marks = marks
+        if gold_counts is not None:
+            counts["gold_classes"] = gold_counts
+    return Prepared(mode=meta["mode"], gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
+                    ngrams=ngrams, foldsets=foldsets, counts=counts,
+                    ned_cache=ned.NedCache(marks) if "ned" in need else None,
+                    disc_ix=file_index(disc.file, nf, disc.occ_frag),
+                    gold_ix=LazyFileIndex(goldcls.file, nf, goldcls.occ_frag) if goldcls is not None else None,
+                    word_ix=file_index(words.file, nf) if words is not None else None)
+
+
+class LazyFileIndex:
+    """foldview.FileIndex whose occurrence order is sorted only when a fold view asks for it:
+    the whole-corpus fold of --folds none never does (2 x 8 bytes per gold n-gram spared)."""
+
+    def __init__(self, file: np.ndarray, nfiles: int, occ_frag: np.ndarray):
+        from termeval.zr2015.foldview import file_index
+        self.fstart = file_index(file, nfiles).fstart
+        self._occ_frag, self._nfrag, self._full = occ_frag, len(file), None
+
+    def _index(self):
+        if self._full is None:
+            from termeval.zr2015.foldview import FileIndex
+            order = np.argsort(self._occ_frag, kind="stable")
+            from termeval.data import file_starts
+            self._full = FileIndex(self.fstart, order, file_starts(self._occ_frag[order], self._nfrag))
+        return self._full
+
+    @property
+    def occ_order(self) -> np.ndarray:
+        return self._index().occ_order
+
+    @property
+    def occ_ptr(self) -> np.ndarray:
+        return self._index().occ_ptr
+
+
+def json_copy(x):
+    import json
+    return json.loads(json.dumps(x))
+
+
+def _rank(key: str) -> int:
+    for r, prefixes in enumerate(KEY_ORDER):
+        if key.startswith(prefixes):
+            return r
+    return KEY_ORDER.index(("matching_",))     # a key unknown here: with matching's extras
+
+
+def ordered(parts: list[dict]) -> dict:
+    """The union of a fold's group results, in score_fold's key order."""
+    union: dict = {}
+    for p in parts:
+        union.update(p)
+    return {k: union[k] for k in sorted(union, key=_rank)}
+
+
+def union_packed(parts: list[dict]) -> dict:
+    """The union of packed unit tables (zr2015/units.pack) of one fold's groups: as packing
+    the union (each column comes from one group; absent entries are 0)."""
+    from termeval.zr2015.units import COLUMNS
+    out: dict = {}
+    tables = [t for p in parts for t in p]
+    for t in dict.fromkeys(tables):
+        have = [p[t] for p in parts if t in p]
+        ids = np.unique(np.concatenate([np.asarray(h["ids"], np.int64) for h in have]))
+        X = np.zeros((len(ids), len(COLUMNS[t])))
+        for h in have:
+            if len(h["ids"]):
+                X[np.searchsorted(ids, np.asarray(h["ids"], np.int64))] += np.asarray(h["X"], np.float64)
+        out[t] = {"ids": ids.tolist(), "X": X.tolist()}
+    return out
