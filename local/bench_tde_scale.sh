@@ -11,9 +11,10 @@
 #      every count grows K times (fragments, gold n-grams, files, speakers = within folds);
 #      x10 = 380 h, 3.6 M fragments, 14 M phone lines (about 0.6 GB of text);
 #   --nj N (each N of --nj-list): the same step with N jobs through local/timed_run.sh (utils/run.pl
-#      with each job under /usr/bin/time): the step's figures (its largest process: the class
-#      preparation, a job or the merge) and the peak of the largest job and of the merge
-#      (zrc2020 at every size; zr2017 at x1 only: its jobs still load everything, N x 11 GB at x10);
+#      with each job under /usr/bin/time): the step's figures (its largest process: the preparation
+#      run once before the jobs, a job or the merge), the preparation alone (--prepare-only), and
+#      the peak of the largest job and of the merge, also as a share of the one-process peak
+#      (zrc2020 and zr2017 at every size);
 #   4. zr2017 with synthetic folds (--folds <prefix>: 4 cross folds cutting the files in quarters
 #      of their duration, within = one fold per speaker); skipped with --synthetic-folds false.
 # Data dirs and outputs go under <work-dir> (default exp/bench_tde_scale). Columns: wall time,
@@ -51,14 +52,17 @@ measure() {  # measure <label> <command...>: run (last argument = a fresh exp di
   /usr/bin/time -f "%e %U %S %M" -o "$work_dir/time.txt" "$@" > "$work_dir/last.log" 2>&1 || {
     cat "$work_dir/last.log" >&2; exit 1; }
   read -r wall user sys rss < "$work_dir/time.txt"
+  last_peak=$(echo "$rss / 1024" | bc -l)
   printf '%-56s %7.2f s wall %7.2f s cpu %6.0f MB peak %6.3f cpu-s/MB\n' "$label" "$wall" \
     "$(echo "$user + $sys" | bc -l)" "$(echo "$rss / 1024" | bc -l)" "$(echo "($user + $sys) / $input_mb" | bc -l)"
 }
+one_peak=0    # peak (MB) of the last one-process run, for the shares printed by `peaks`
 peaks() {  # peaks <exp-dir> <log-name>: peak of the largest job and of the merge (local/timed_run.sh)
   local job merge
   job=$(awk '/^TIME / {if ($5 > m) m = $5} END {printf "%.0f", m / 1024}' "$1/log/$2".[0-9]*.log)
   merge=$(awk '/^TIME / {printf "%.0f", $5 / 1024}' "$1/log/$2.merge.log")
-  printf '  %-54s %6s MB largest job %6s MB merge\n' "per-process peaks" "$job" "$merge"
+  printf '  %-54s %6s MB largest job (%3.0f %%) %6s MB merge (%3.0f %%)\n' "per-process peaks" "$job" \
+    "$(echo "100 * $job / $one_peak" | bc -l)" "$merge" "$(echo "100 * $merge / $one_peak" | bc -l)"
 }
 prepare() {  # prepare <k>: data dir and word class file of the corpus replicated k times
   local k=$1 w=$work_dir/x$1
@@ -83,6 +87,7 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
   if [[ " $benchmarks " == *" zrc2020 "* ]]; then
     measure "zrc2020, all metrics$tag" \
       steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
+    one_peak=$last_peak
     grep -h ': classes ' "$w/exp_zrc2020/log/tde_stats.log" | sed 's/^.*: classes/  tde_stats: classes/'
     if [ -n "$nj_list" ]; then   # what a step with jobs runs once, locally, before launching them
       measure "  zrc2020 --prepare-only (once, before the jobs)" utils/termeval_python.sh -m termeval.bin.score_tde \
@@ -97,6 +102,7 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
   if [[ " $benchmarks " == *" zr2017 "* ]]; then
     measure "zr2017 --folds none, all metrics$tag" \
       steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
+    one_peak=$last_peak
     grep -m1 '^prepared' "$w/exp_zr2017/log/score_tde_folds.log" | sed 's/^/  /'
     grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.log" | sed 's/^/  /'
     awk '/^within fold/ {n++; t += $4} END {printf "  %d within folds: %.2f s\n", n, t}' \
@@ -105,8 +111,11 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
       grep -E '^cross_(ned_pairs|matching_fscore|grouping_fscore|ned|coverage) ' \
         "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'
     fi
+    if [ -n "$nj_list" ]; then   # what a step with jobs runs once, locally, before launching them
+      measure "  zr2017 --prepare-only (once, before the jobs)" utils/termeval_python.sh -m termeval.bin.score_tde \
+        --prepare-only --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017_prepare"
+    fi
     for nj in $nj_list; do
-      [ "$k" -eq 1 ] || break
       measure "zr2017 --folds none --nj $nj$tag" steps/score_tde.sh --benchmark zr2017 --folds none \
         --nj "$nj" --cmd "$PWD/local/timed_run.sh" "$w/data" "$w/words.class" "$w/exp_zr2017_nj$nj"
       peaks "$w/exp_zr2017_nj$nj" score_tde_folds
