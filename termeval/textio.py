@@ -15,6 +15,7 @@ from typing import IO, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from termeval import textfast
 from termeval.errors import InputError
 
 
@@ -205,10 +206,6 @@ def read_map(path: str) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 # Fast whitespace tokeniser for column files (zr, CTM, segments, symbol tables)
 
-_WS_LUT = np.zeros(256, dtype=bool)
-_WS_LUT[[9, 10, 11, 12, 13, 32]] = True  # the ASCII whitespace of bytes.split()
-
-
 CHUNK_BYTES = 1 << 22  # column files are tokenised 4 MB at a time: memory stays ~100 MB/GB
 
 
@@ -268,8 +265,10 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
                strings: Sequence[int] = (), allow_empty: bool = False) -> Table:
     """Read a column file: every non-blank line must have a number of fields in `allowed`
     (InputError naming the line otherwise). Columns in `floats` ({k: what}) are parsed as
-    finite doubles, columns in `strings` are factorised. Works on 4 MB chunks of whole lines
-    with str.split and numpy (no per-line regex); fields are separated by ASCII whitespace."""
+    finite doubles, columns in `strings` are factorised (codes in first-seen order). Works on
+    4 MB chunks of whole lines with numpy (no per-line regex); fields are separated by ASCII
+    whitespace. A chunk is parsed on its bytes (textfast) when it can be, else with str.split
+    (that path gives the error messages); both give the same values."""
     floats = floats or {}
     allowed_arr = np.asarray(allowed)
     lines, nfs = [], []
@@ -278,46 +277,114 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
     cparts: dict[int, list[np.ndarray]] = {k: [] for k in strings}
     for piece, line_base in iter_byte_chunks(path):   # the file is never held whole
         b = np.frombuffer(piece, dtype=np.uint8)
-        ws = _WS_LUT[b]
-        starts = np.flatnonzero(~ws & np.concatenate(([True], ws[:-1])))
-        tok_line = np.searchsorted(np.flatnonzero(b == 10), starts)  # 0-based, within the chunk
-        del b, ws
-        tokens = piece.decode("utf-8").split()
-        if len(tokens) != len(starts):  # str.split also cut at non-ASCII whitespace: split bytes
-            tokens = [t.decode("utf-8") for t in piece.split()]
-        if len(tokens):
-            first = np.concatenate(([0], np.flatnonzero(tok_line[1:] != tok_line[:-1]) + 1))
-            nf = np.diff(np.append(first, len(tokens)))
-            ln = tok_line[first] + 1 + line_base
-            ok = np.isin(nf, allowed_arr)
-            if not ok.all():
-                r = int(np.argmin(ok))
-                raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
-            uniform = bool(np.all(nf == nf[0]))
-            for k in list(floats) + list(strings):
-                if uniform:
-                    col = tokens[k::int(nf[0])] if k < nf[0] else []
-                    rows = np.arange(len(first)) if k < nf[0] else np.zeros(0, np.int64)
-                else:
-                    rows = np.flatnonzero(nf > k)
-                    col = [tokens[i] for i in (first[rows] + k).tolist()]
-                if k in floats:
-                    vals = np.full(len(first), np.nan)
-                    vals[rows] = parse_floats(col, path, ln[rows], floats[k])
-                    fparts[k].append(vals)
-                else:
-                    tab = tables[k]
-                    cparts[k].append(np.fromiter((tab.setdefault(x, len(tab)) for x in col),
-                                                 dtype=np.int64, count=len(col)))
-            lines.append(ln)
-            nfs.append(nf)
-        del tokens, starts, tok_line
+        starts, ends = _token_bounds(b)
+        if not len(starts):
+            continue
+        first, ln = _line_heads(b, starts)
+        ln += line_base
+        nf = np.diff(np.append(first, len(starts)))
+        ok = np.isin(nf, allowed_arr)
+        if not ok.all():
+            r = int(np.argmin(ok))
+            raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
+        cols = None
+        if FAST_COLUMNS and textfast.plain_chunk(piece):
+            cols = _chunk_columns_fast(piece, b, starts, ends, first, nf, floats, tables)
+        del b, ends
+        if cols is None:
+            cols = _chunk_columns(piece, starts, first, nf, ln, floats, tables, path)
+        for k, v in cols.items():
+            (fparts if k in floats else cparts)[k].append(v)
+        lines.append(ln)
+        nfs.append(nf)
+        del starts, cols
     if not lines:
         if not allow_empty:
             raise InputError("empty file (no lines)", path)
         z = np.zeros(0, dtype=np.int64)
         return Table(path, z, z, {k: np.zeros(0) for k in floats}, {k: ([], z) for k in strings})
-    return Table(path, np.concatenate(lines), np.concatenate(nfs),
-                 {k: np.concatenate(v) for k, v in fparts.items()},
-                 {k: (list(tables[k]), np.concatenate(cparts[k])) for k in strings})
+    # one column at a time, its chunks dropped as soon as it is whole: the peak holds the
+    # parts and a single concatenated column, not two copies of the table
+    return Table(path, _concat(lines), _concat(nfs), {k: _concat(v) for k, v in fparts.items()},
+                 {k: (list(tables[k]), _concat(cparts[k])) for k in strings})
 
+
+FAST_COLUMNS = True   # textfast on chunks that allow it (False: the str.split path, for checks)
+
+
+def _token_bounds(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) of each token: the places where ASCII whitespace begins or
+    ends (with whitespace assumed around the chunk, they alternate start, end, ...)."""
+    ws = np.empty(len(b) + 2, dtype=bool)
+    ws[0] = ws[-1] = True
+    np.logical_or(b == 32, (b - np.uint8(9)) < 5, out=ws[1:-1])   # \t \n \v \f \r and space
+    edges = np.flatnonzero(ws[1:] != ws[:-1])
+    return edges[0::2], edges[1::2]
+
+
+def _line_heads(b: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first token of each non-blank line, its 1-based line number within the chunk)."""
+    newline = np.flatnonzero(b == 10)
+    before = np.bincount(np.searchsorted(starts, newline), minlength=len(starts) + 1)[:len(starts)]
+    first = np.flatnonzero(before)               # tokens with a newline just before them
+    if not len(first) or first[0] != 0:
+        first = np.concatenate(([0], first))
+    return first, np.cumsum(before)[first] + 1
+
+
+def _concat(parts: list[np.ndarray]) -> np.ndarray:
+    out = np.concatenate(parts)
+    parts.clear()
+    return out
+
+
+def _column_rows(first: np.ndarray, nf: np.ndarray, k: int) -> np.ndarray:
+    """Records that have a field k."""
+    return np.arange(len(first)) if bool(np.all(nf > k)) else np.flatnonzero(nf > k)
+
+
+def _chunk_columns_fast(piece: bytes, b: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                        first: np.ndarray, nf: np.ndarray, floats: dict[int, str],
+                        tables: dict[int, dict[str, int]]) -> dict[int, np.ndarray] | None:
+    """The chunk's columns parsed on its bytes; None when the str.split path must do it."""
+    out: dict[int, np.ndarray] = {}
+    for k in floats:               # first: a float the fast path cannot parse sends the chunk
+        rows = _column_rows(first, nf, k)          # to the slow path before any table grows
+        tok = first[rows] + k
+        values = textfast.parse_floats(b, starts[tok], ends[tok])
+        if values is None:
+            return None
+        out[k] = np.full(len(first), np.nan)
+        out[k][rows] = values
+    for k in tables:
+        tok = first[_column_rows(first, nf, k)] + k
+        codes = textfast.factorise(piece, b, starts[tok], ends[tok], tables[k])
+        if codes is None:          # the slow path adds the same texts in the same order
+            return None
+        out[k] = codes
+    return out
+
+
+def _chunk_columns(piece: bytes, starts: np.ndarray, first: np.ndarray, nf: np.ndarray, ln: np.ndarray,
+                   floats: dict[int, str], tables: dict[int, dict[str, int]], path: str) -> dict[int, np.ndarray]:
+    """The chunk's columns from str.split tokens (bytes.split where str.split cuts elsewhere)."""
+    tokens = piece.decode("utf-8").split()
+    if len(tokens) != len(starts):  # str.split also cut at non-ASCII whitespace: split bytes
+        tokens = [t.decode("utf-8") for t in piece.split()]
+    out: dict[int, np.ndarray] = {}
+    uniform = bool(np.all(nf == nf[0]))
+    for k in list(floats) + list(tables):
+        if uniform:
+            col = tokens[k::int(nf[0])] if k < nf[0] else []
+            rows = np.arange(len(first)) if k < nf[0] else np.zeros(0, np.int64)
+        else:
+            rows = np.flatnonzero(nf > k)
+            col = [tokens[i] for i in (first[rows] + k).tolist()]
+        if k in floats:
+            vals = np.full(len(first), np.nan)
+            vals[rows] = parse_floats(col, path, ln[rows], floats[k])
+            out[k] = vals
+        else:
+            tab = tables[k]
+            out[k] = np.fromiter((tab.setdefault(x, len(tab)) for x in col), dtype=np.int64, count=len(col))
+    return out

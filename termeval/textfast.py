@@ -1,0 +1,196 @@
+"""Vectorised column parsing for `textio.read_table`: tokens stay byte ranges of the chunk.
+
+The str.split path of read_table makes one Python object per token (56 M at x10 of the
+bench corpus) and parses floats through float() one by one. Here, on the uint8 view of a
+chunk whose token boundaries are already known:
+- floats: plain decimals (`[+-]digits[.digits]`, at most 18 digits, mantissa <= 2**53) are
+  parsed column by column into an integer mantissa m and a count k of fraction digits;
+  m / 10**k is then the correctly rounded double (both operands are exact doubles and IEEE
+  division rounds correctly: Clinger's fast path), i.e. what float() gives. Other tokens made
+  only of `0-9 . + - e E` go through numpy's bytes -> double cast (float() semantics);
+- strings: tokens become zero-padded fixed-width byte rows; equal neighbours collapse into
+  runs (a sorted file column is a few runs), the run heads are made unique as uint64 or
+  np.void keys, and only the distinct tokens are decoded, in first-seen order, into the
+  caller's {text: code} table, exactly as the str.split path's dict.setdefault numbers them.
+Every function returns None when it cannot be sure to match the str.split path (an odd
+token, a non-finite value, a very long token): read_table then takes that path for the chunk,
+which also produces the error message.
+"""
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+
+# characters str.split() cuts at but bytes.split() does not: with one of them in a chunk the
+# str.split path has its own tokens (read_table keeps that path for the chunk)
+_ODD_ASCII = (b"\x1c", b"\x1d", b"\x1e", b"\x1f")
+_ODD_UTF8 = tuple(chr(c).encode("utf-8") for c in
+                  (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+
+_FLOAT_CHARS = np.zeros(256, dtype=bool)
+_FLOAT_CHARS[list(b"0123456789.+-eE")] = True
+_POW10 = np.array([float(10 ** i) for i in range(20)])   # exact doubles (10**22 is the last)
+_POW10U = np.array([10 ** i for i in range(20)], dtype=np.uint64)
+_MAX_DIGITS = 18          # int64 mantissa without overflow
+_MAX_STRING = 64          # longer tokens: the str.split path (fixed-width rows would be wide)
+_MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier mixing the words of a long token
+_DECODE_EACH = 512        # run heads decoded one by one below this count (no np.unique)
+
+
+def plain_chunk(piece: bytes) -> bool:
+    """True when str.split() and bytes.split() cut `piece` at the same places."""
+    odd = _ODD_ASCII if piece.isascii() else _ODD_ASCII + _ODD_UTF8
+    return all(x not in piece for x in odd)      # bytes search runs at memchr speed
+
+
+_PAD = _MAX_STRING + 8     # zero bytes around a chunk: a word read near its ends stays inside
+
+
+def _words(b: np.ndarray, s: np.ndarray, e: np.ndarray, words: int, right: bool = False) -> list[np.ndarray]:
+    """Tokens b[s:e] (at most 8 * words bytes) as `words` uint64 arrays: word j holds bytes
+    8j..8j+7 of the token zero-padded on the right (on the left if `right`: the last byte of
+    the token is then the last byte of the last word); read as unaligned 8-byte loads."""
+    buf = np.concatenate((np.zeros(_PAD, dtype=np.uint8), b, np.zeros(_PAD, dtype=np.uint8)))
+    loads = np.ndarray((len(buf) - 7,), dtype=np.uint64, buffer=buf, strides=(1,))
+    at = (e - 8 * words if right else s) + _PAD
+    keep = _keep_table(words, right)
+    length = e - s
+    return [loads[at + 8 * j] & np.take(keep[:, j], length) for j in range(words)]
+
+
+@functools.lru_cache(maxsize=None)
+def _keep_table(words: int, right: bool) -> np.ndarray:
+    """[length, word] -> uint64 with 0xFF in the bytes a token of that length occupies."""
+    width = 8 * words
+    keep = np.arange(width)[None, :] < np.arange(width + 1)[:, None]
+    if right:
+        keep = keep[:, ::-1]
+    return np.ascontiguousarray(keep).astype(np.uint8).__mul__(np.uint8(255)).view(np.uint64)
+
+
+_U = np.uint64
+_ONES = _U(0x0101010101010101)
+_LOW7 = _U(0x7F7F7F7F7F7F7F7F)
+_HIGH4 = _U(0xF0F0F0F0F0F0F0F0)
+_LOW4 = _U(0x0F0F0F0F0F0F0F0F)
+
+
+def _zero_bytes(x: np.ndarray) -> np.ndarray:
+    """1 in each byte of x that is zero, 0 elsewhere (exact: no carry between bytes)."""
+    return ~(((x & _LOW7) + _LOW7) | x | _LOW7) >> _U(7)
+
+
+def _byte_sum(x: np.ndarray) -> np.ndarray:
+    """Sum of the bytes of x (each 0 or 1)."""
+    return (x * _ONES) >> _U(56)
+
+
+def _eight_digits(v: np.ndarray) -> np.ndarray:
+    """The number written by 8 digit bytes (values 0..9, the first in the lowest byte)."""
+    v = (v * _U(10 << 8 | 1)) >> _U(8)
+    v = ((v & _U(0x00FF00FF00FF00FF)) * _U(100 << 16 | 1)) >> _U(16)
+    return ((v & _U(0x0000FFFF0000FFFF)) * _U(10000 << 32 | 1)) >> _U(32)
+
+
+def parse_floats(b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None:
+    """Doubles of the tokens b[s:e], equal to float(token); None if one is not a finite
+    number made of `0-9 . + - e E` (the caller then parses the chunk the slow way)."""
+    n = len(s)
+    if n == 0:
+        return np.zeros(0)
+    first = b[s]
+    neg = first == 45
+    p = s + (neg | (first == 43))                   # after the sign
+    length = e - p
+    other = (length == 0) | (length > _MAX_DIGITS + 1)
+    p[other] = e[other]                             # (the others: empty rows)
+    words = max(1, (min(int(length.max()), _MAX_DIGITS + 1) + 7) // 8)
+    # right-aligned words, 0 left of the token; '.' and the padding become '0' (the point's
+    # '0' is taken out of the number below): then every byte must be a digit
+    whole = npoint = frac = bad = None
+    for j, w in enumerate(_words(b, p, e, words, right=True)):
+        point = _zero_bytes(w ^ _U(0x2E2E2E2E2E2E2E2E))                 # 1 at '.'
+        digits = w ^ (point * _U(0x1E)) | _zero_bytes(w) * _U(0x30)
+        odd = ((digits & _HIGH4) ^ _U(0x3030303030303030)) | (((digits & _LOW4) + _U(0x0606060606060606)) & _HIGH4)
+        value = _eight_digits(digits & _LOW4)
+        count = _byte_sum(point)
+        after = 8 * (words - j) - 1 - _byte_sum((point - _U(1)) & _ONES).astype(np.int64)  # chars after a '.'
+        after[count == 0] = 0
+        if j == 0:
+            whole, npoint, frac, bad = value, count, after, odd
+        else:
+            whole = whole * _U(10 ** 8) + value
+            npoint += count
+            frac += after
+            bad |= odd
+    other |= (bad != 0) | (npoint > 1) | (npoint.astype(np.int64) == length)
+    frac[other | (npoint == 0)] = 0
+    scale = _POW10U[frac]
+    above = whole // scale
+    m = (above // _U(10)) * scale + (whole - above * scale)           # the point's '0' taken out
+    m = np.where(npoint == 1, m, whole)
+    other |= m > _U(1 << 53)
+    out = m.astype(np.float64) / _POW10[frac]
+    np.negative(out, out=out, where=neg)            # "-0" is -0.0, as float("-0")
+    if other.any():
+        sel = np.flatnonzero(other)
+        rest = _parse_rest(b, s[sel], e[sel])
+        if rest is None:
+            return None
+        out[sel] = rest
+    return out
+
+
+def _parse_rest(b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None:
+    """float() of tokens outside the fast path (exponents, many digits) via numpy's cast."""
+    width = int((e - s).max())
+    if width > _MAX_STRING:
+        return None
+    words = (width + 7) // 8
+    rows = np.stack(_words(b, s, e, words), axis=1).view(np.uint8)
+    if not _FLOAT_CHARS[rows[rows != 0]].all():
+        return None
+    try:   # numpy's bytes -> double cast is float() of the text (trailing NULs are dropped)
+        values = rows.view(f"S{8 * words}").ravel().astype(np.float64)
+    except ValueError:
+        return None
+    return values if np.isfinite(values).all() else None
+
+
+def factorise(piece: bytes, b: np.ndarray, s: np.ndarray, e: np.ndarray,
+              table: dict[str, int]) -> np.ndarray | None:
+    """Codes of the tokens piece[s:e] in `table` ({text: code}), new texts added in the order
+    they are first seen (as dict.setdefault over the tokens would); None for tokens too long."""
+    n = len(s)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    width = int((e - s).max())
+    if width > _MAX_STRING:
+        return None
+    words = (width + 7) // 8
+    keys = np.stack(_words(b, s, e, words), axis=1)   # (n, words); tokens hold no NUL
+    change = (keys[1:] != keys[:-1]).any(axis=1) if words > 1 else keys[1:, 0] != keys[:-1, 0]
+    head = np.concatenate(([0], np.flatnonzero(change) + 1))
+    run = np.diff(np.append(head, n))
+    if len(head) <= _DECODE_EACH:
+        hs, he = s[head].tolist(), e[head].tolist()
+        codes = np.array([table.setdefault(piece[i:j].decode("utf-8"), len(table)) for i, j in zip(hs, he)],
+                         dtype=np.int64)
+        return np.repeat(codes, run)
+    hk = keys[head]
+    flat = hk[:, 0]
+    for j in range(1, words):   # several words: unique over a mix of them, checked below
+        flat = flat * _MIX ^ hk[:, j]
+    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+    inverse = inverse.ravel()
+    if words > 1 and not (hk[first][inverse] == hk).all():   # two texts mixed to one key
+        flat = np.ascontiguousarray(hk).view(np.dtype((np.void, 8 * words))).ravel()
+        _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
+        inverse = inverse.ravel()
+    code_of = np.empty(len(first), dtype=np.int64)
+    at = head[first]
+    for u in np.argsort(first, kind="stable").tolist():
+        i = int(at[u])
+        code_of[u] = table.setdefault(piece[int(s[i]):int(e[i])].decode("utf-8"), len(table))
+    return np.repeat(code_of[inverse], run)
