@@ -194,3 +194,24 @@ def factorise(piece: bytes, b: np.ndarray, s: np.ndarray, e: np.ndarray,
         i = int(at[u])
         code_of[u] = table.setdefault(piece[int(s[i]):int(e[i])].decode("utf-8"), len(table))
     return np.repeat(code_of[inverse], run)
+
+
+class Column:
+    """A 1-D array filled chunk by chunk, grown and at last shrunk in place (realloc): a big
+    file's column is never held twice (its chunks and their concatenation). Pages reserved
+    beyond the rows are never touched, so a generous first guess costs no memory."""
+
+    def __init__(self, dtype: type, capacity: int) -> None:
+        self.values = np.empty(max(capacity, 16), dtype=dtype)
+        self.n = 0
+
+    def add(self, part: np.ndarray) -> None:
+        end = self.n + len(part)
+        if end > len(self.values):
+            self.values.resize((max(end, len(self.values) * 5 // 4),), refcheck=False)
+        self.values[self.n:end] = part
+        self.n = end
+
+    def done(self) -> np.ndarray:
+        self.values.resize((self.n,), refcheck=False)
+        return self.values

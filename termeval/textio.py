@@ -271,10 +271,8 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
     (that path gives the error messages); both give the same values."""
     floats = floats or {}
     allowed_arr = np.asarray(allowed)
-    lines, nfs = [], []
-    fparts: dict[int, list[np.ndarray]] = {k: [] for k in floats}
     tables: dict[int, dict[str, int]] = {k: {} for k in strings}
-    cparts: dict[int, list[np.ndarray]] = {k: [] for k in strings}
+    cols: dict[object, textfast.Column] = {}
     for piece, line_base in iter_byte_chunks(path):   # the file is never held whole
         b = np.frombuffer(piece, dtype=np.uint8)
         starts, ends = _token_bounds(b)
@@ -287,26 +285,26 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
         if not ok.all():
             r = int(np.argmin(ok))
             raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
-        cols = None
+        parts = None
         if FAST_COLUMNS and textfast.plain_chunk(piece):
-            cols = _chunk_columns_fast(piece, b, starts, ends, first, nf, floats, tables)
+            parts = _chunk_columns_fast(piece, b, starts, ends, first, nf, floats, tables)
         del b, ends
-        if cols is None:
-            cols = _chunk_columns(piece, starts, first, nf, ln, floats, tables, path)
-        for k, v in cols.items():
-            (fparts if k in floats else cparts)[k].append(v)
-        lines.append(ln)
-        nfs.append(nf)
-        del starts, cols
-    if not lines:
+        if parts is None:
+            parts = _chunk_columns(piece, starts, first, nf, ln, floats, tables, path)
+        parts.update(line=ln, nf=nf)
+        if not cols:   # rows guessed from this chunk's bytes per line, with a margin
+            guess = int(os.path.getsize(path) / len(piece) * len(first) * 1.1) + 16
+            cols = {k: textfast.Column(np.float64 if k in floats else np.int64, guess) for k in parts}
+        for k, v in parts.items():
+            cols[k].add(v)
+        del starts, parts
+    if not cols:
         if not allow_empty:
             raise InputError("empty file (no lines)", path)
         z = np.zeros(0, dtype=np.int64)
         return Table(path, z, z, {k: np.zeros(0) for k in floats}, {k: ([], z) for k in strings})
-    # one column at a time, its chunks dropped as soon as it is whole: the peak holds the
-    # parts and a single concatenated column, not two copies of the table
-    return Table(path, _concat(lines), _concat(nfs), {k: _concat(v) for k, v in fparts.items()},
-                 {k: (list(tables[k]), _concat(cparts[k])) for k in strings})
+    return Table(path, cols["line"].done(), cols["nf"].done(), {k: cols[k].done() for k in floats},
+                 {k: (list(tables[k]), cols[k].done()) for k in strings})
 
 
 FAST_COLUMNS = True   # textfast on chunks that allow it (False: the str.split path, for checks)
@@ -330,12 +328,6 @@ def _line_heads(b: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarr
     if not len(first) or first[0] != 0:
         first = np.concatenate(([0], first))
     return first, np.cumsum(before)[first] + 1
-
-
-def _concat(parts: list[np.ndarray]) -> np.ndarray:
-    out = np.concatenate(parts)
-    parts.clear()
-    return out
 
 
 def _column_rows(first: np.ndarray, nf: np.ndarray, k: int) -> np.ndarray:
