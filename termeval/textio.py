@@ -323,11 +323,10 @@ def _token_bounds(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _line_heads(b: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(first token of each non-blank line, its 1-based line number within the chunk)."""
     newline = np.flatnonzero(b == 10)
-    before = np.bincount(np.searchsorted(starts, newline), minlength=len(starts) + 1)[:len(starts)]
-    first = np.flatnonzero(before)               # tokens with a newline just before them
-    if not len(first) or first[0] != 0:
-        first = np.concatenate(([0], first))
-    return first, np.cumsum(before)[first] + 1
+    # bound[i]: tokens before the end of line i (line i: tokens bound[i - 1] .. bound[i] - 1)
+    bound = np.concatenate(([0], np.searchsorted(starts, newline), [len(starts)]))
+    line = np.flatnonzero(bound[1:] > bound[:-1])
+    return bound[line], line + 1
 
 
 def _column_rows(first: np.ndarray, nf: np.ndarray, k: int) -> np.ndarray:
