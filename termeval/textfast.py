@@ -34,7 +34,6 @@ _POW10 = np.array([float(10 ** i) for i in range(20)])   # exact doubles (10**22
 _POW10U = np.array([10 ** i for i in range(20)], dtype=np.uint64)
 _MAX_DIGITS = 18          # int64 mantissa without overflow
 _MAX_STRING = 64          # longer tokens: the str.split path (fixed-width rows would be wide)
-_MIX = np.uint64(0x9E3779B97F4A7C15)   # odd multiplier mixing the words of a long token
 _DECODE_EACH = 512        # run heads decoded one by one below this count (no np.unique)
 
 
@@ -158,42 +157,91 @@ def _parse_rest(b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | Non
     return values if np.isfinite(values).all() else None
 
 
-def factorise(piece: bytes, b: np.ndarray, s: np.ndarray, e: np.ndarray,
-              table: dict[str, int]) -> np.ndarray | None:
-    """Codes of the tokens piece[s:e] in `table` ({text: code}), new texts added in the order
-    they are first seen (as dict.setdefault over the tokens would); None for tokens too long."""
-    n = len(s)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
-    width = int((e - s).max())
-    if width > _MAX_STRING:
-        return None
-    words = (width + 7) // 8
-    keys = np.stack(_words(b, s, e, words), axis=1)   # (n, words); tokens hold no NUL
-    change = (keys[1:] != keys[:-1]).any(axis=1) if words > 1 else keys[1:, 0] != keys[:-1, 0]
-    head = np.concatenate(([0], np.flatnonzero(change) + 1))
-    run = np.diff(np.append(head, n))
-    if len(head) <= _DECODE_EACH:
-        hs, he = s[head].tolist(), e[head].tolist()
-        codes = np.array([table.setdefault(piece[i:j].decode("utf-8"), len(table)) for i, j in zip(hs, he)],
-                         dtype=np.int64)
+_MIXERS = [np.uint64(0x9E3779B97F4A7C15 + 2 * j) for j in range(_MAX_STRING // 8)]  # odd
+
+
+class Factoriser:
+    """Codes of a string column, chunk after chunk, in `table` ({text: code}): new texts get
+    the next code in the order they are first seen, as dict.setdefault over the tokens would.
+    Known texts are looked up by a uint64 key (the token's 8-byte words mixed; a token of at
+    most 8 bytes is its own key) in a sorted array, and checked against their full bytes."""
+
+    def __init__(self, table: dict[str, int]) -> None:
+        self.table = table
+        self.keys = np.zeros(0, dtype=np.uint64)           # sorted
+        self.words = np.zeros((_MAX_STRING // 8, 0), dtype=np.uint64)  # [word, text]
+        self.nwords = np.zeros(0, dtype=np.int64)          # words up to the last nonzero one
+        self.codes = np.zeros(0, dtype=np.int64)
+
+    def __call__(self, piece: bytes, b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | None:
+        """Codes of the tokens piece[s:e]; None for a token too long (or a key clash)."""
+        n = len(s)
+        if n == 0:
+            return np.zeros(0, dtype=np.int64)
+        width = int((e - s).max())
+        if width > _MAX_STRING:
+            return None
+        words = _words(b, s, e, (width + 7) // 8)       # tokens hold no NUL: padding is unambiguous
+        change = words[0][1:] != words[0][:-1]
+        for w in words[1:]:
+            change |= w[1:] != w[:-1]
+        head = np.concatenate(([0], np.flatnonzero(change) + 1))  # runs of equal tokens
+        run = np.diff(np.append(head, n))
+        if len(head) <= _DECODE_EACH:
+            table = self.table
+            codes = np.array([table.setdefault(piece[i:j].decode("utf-8"), len(table))
+                              for i, j in zip(s[head].tolist(), e[head].tolist())], dtype=np.int64)
+            return np.repeat(codes, run)
+        hw = [w[head] for w in words]
+        key = hw[0].copy()
+        for j in range(1, len(hw)):                     # zero words add nothing: the key of a
+            key ^= hw[j] * _MIXERS[j]                   # text does not depend on the chunk
+        codes = self._known(key, hw)
+        if codes is None:
+            return None
+        new = np.flatnonzero(codes < 0)
+        if len(new):
+            _, first, inverse = np.unique(key[new], return_index=True, return_inverse=True)
+            rows = new[first]
+            if not all((w[new] == w[rows][inverse.ravel()]).all() for w in hw):
+                return None                             # two texts with one key: slow path
+            added = np.empty(len(rows), dtype=np.int64)
+            hs, he = s[head[rows]].tolist(), e[head[rows]].tolist()
+            for u in np.argsort(first, kind="stable").tolist():
+                added[u] = self.table.setdefault(piece[hs[u]:he[u]].decode("utf-8"), len(self.table))
+            codes[new] = added[inverse.ravel()]
+            self._remember(key[rows], [w[rows] for w in hw], added)
         return np.repeat(codes, run)
-    hk = keys[head]
-    flat = hk[:, 0]
-    for j in range(1, words):   # several words: unique over a mix of them, checked below
-        flat = flat * _MIX ^ hk[:, j]
-    _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
-    inverse = inverse.ravel()
-    if words > 1 and not (hk[first][inverse] == hk).all():   # two texts mixed to one key
-        flat = np.ascontiguousarray(hk).view(np.dtype((np.void, 8 * words))).ravel()
-        _, first, inverse = np.unique(flat, return_index=True, return_inverse=True)
-        inverse = inverse.ravel()
-    code_of = np.empty(len(first), dtype=np.int64)
-    at = head[first]
-    for u in np.argsort(first, kind="stable").tolist():
-        i = int(at[u])
-        code_of[u] = table.setdefault(piece[int(s[i]):int(e[i])].decode("utf-8"), len(table))
-    return np.repeat(code_of[inverse], run)
+
+    def _known(self, key: np.ndarray, hw: list[np.ndarray]) -> np.ndarray | None:
+        """Codes of the keys already seen (-1 for new ones); None if a key's text differs."""
+        codes = np.full(len(key), -1, dtype=np.int64)
+        if not len(self.keys):
+            return codes
+        pos = np.searchsorted(self.keys, key)
+        pos[pos == len(self.keys)] = 0
+        found = np.flatnonzero(self.keys[pos] == key)
+        at = pos[found]
+        same = self.nwords[at] <= len(hw)
+        for j, w in enumerate(hw):
+            same &= self.words[j][at] == w[found]
+        if not same.all():
+            return None
+        codes[found] = self.codes[at]
+        return codes
+
+    def _remember(self, key: np.ndarray, hw: list[np.ndarray], codes: np.ndarray) -> None:
+        full = np.zeros((self.words.shape[0], len(key)), dtype=np.uint64)
+        for j, w in enumerate(hw):
+            full[j] = w
+        nwords = np.zeros(len(key), dtype=np.int64)
+        for j, w in enumerate(hw):
+            nwords[w != 0] = j + 1
+        keys = np.concatenate((self.keys, key))
+        order = np.argsort(keys, kind="stable")
+        self.keys, self.codes = keys[order], np.concatenate((self.codes, codes))[order]
+        self.words = np.concatenate((self.words, full), axis=1)[:, order]
+        self.nwords = np.concatenate((self.nwords, nwords))[order]
 
 
 class Column:

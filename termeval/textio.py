@@ -272,6 +272,7 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
     floats = floats or {}
     allowed_arr = np.asarray(allowed)
     tables: dict[int, dict[str, int]] = {k: {} for k in strings}
+    factorisers = {k: textfast.Factoriser(tables[k]) for k in strings}
     cols: dict[object, textfast.Column] = {}
     for piece, line_base in iter_byte_chunks(path):   # the file is never held whole
         b = np.frombuffer(piece, dtype=np.uint8)
@@ -287,7 +288,7 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
             raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
         parts = None
         if FAST_COLUMNS and textfast.plain_chunk(piece):
-            parts = _chunk_columns_fast(piece, b, starts, ends, first, nf, floats, tables)
+            parts = _chunk_columns_fast(piece, b, starts, ends, first, nf, floats, factorisers)
         del b, ends
         if parts is None:
             parts = _chunk_columns(piece, starts, first, nf, ln, floats, tables, path)
@@ -336,7 +337,7 @@ def _column_rows(first: np.ndarray, nf: np.ndarray, k: int) -> np.ndarray:
 
 def _chunk_columns_fast(piece: bytes, b: np.ndarray, starts: np.ndarray, ends: np.ndarray,
                         first: np.ndarray, nf: np.ndarray, floats: dict[int, str],
-                        tables: dict[int, dict[str, int]]) -> dict[int, np.ndarray] | None:
+                        factorisers: dict[int, textfast.Factoriser]) -> dict[int, np.ndarray] | None:
     """The chunk's columns parsed on its bytes; None when the str.split path must do it."""
     out: dict[int, np.ndarray] = {}
     for k in floats:               # first: a float the fast path cannot parse sends the chunk
@@ -347,9 +348,9 @@ def _chunk_columns_fast(piece: bytes, b: np.ndarray, starts: np.ndarray, ends: n
             return None
         out[k] = np.full(len(first), np.nan)
         out[k][rows] = values
-    for k in tables:
+    for k, factorise in factorisers.items():
         tok = first[_column_rows(first, nf, k)] + k
-        codes = textfast.factorise(piece, b, starts[tok], ends[tok], tables[k])
+        codes = factorise(piece, b, starts[tok], ends[tok])
         if codes is None:          # the slow path adds the same texts in the same order
             return None
         out[k] = codes

@@ -77,14 +77,26 @@ def test_factorise_first_seen_order_runs_and_long_tokens(monkeypatch):
     words = ["s0101a", "s0101a", "é", "consolation", "a" * 17, "é", "zz", "a" * 16 + "b", "s0101a"]
     raw, b, s, e = tokens_of(" ".join(words))
     table = {"zz": 0}
-    codes = textfast.factorise(raw, b, s, e, table)
+    codes = textfast.Factoriser(table)(raw, b, s, e)
     assert list(table) == ["zz", "s0101a", "é", "consolation", "a" * 17, "a" * 16 + "b"]
     assert [list(table)[c] for c in codes.tolist()] == words
-    monkeypatch.setattr(textfast, "_DECODE_EACH", 0)     # the np.unique way, and a bad mix of
-    monkeypatch.setattr(textfast, "_MIX", np.uint64(0))  # words (collisions): checked, void keys
+    assert textfast.Factoriser({})(*tokens_of("a" * 65)) is None
+    monkeypatch.setattr(textfast, "_DECODE_EACH", 0)     # keys, a sorted array of known texts
     table2 = {"zz": 0}
-    assert textfast.factorise(raw, b, s, e, table2).tolist() == codes.tolist() and table2 == table
-    assert textfast.factorise(*tokens_of("a" * 65)[:3], *tokens_of("a" * 65)[3:], {}) is None
+    factorise = textfast.Factoriser(table2)
+    assert factorise(raw, b, s, e).tolist() == codes.tolist() and table2 == table
+    more = words[::-1] + ["new", "a" * 24 + "c", "é"]    # the same texts again (known), and new ones
+    got = factorise(*tokens_of(" ".join(more)))
+    assert list(table2) == list(table) + ["new", "a" * 24 + "c"] and [list(table2)[c] for c in got.tolist()] == more
+
+
+def test_factorise_key_clash_goes_the_slow_way(monkeypatch):
+    monkeypatch.setattr(textfast, "_DECODE_EACH", 0)
+    monkeypatch.setattr(textfast, "_MIXERS", [np.uint64(0)] * 8)  # keys = first 8 bytes only
+    factorise = textfast.Factoriser({})
+    assert factorise(*tokens_of("abcdefgh1 abcdefgh2")) is None             # clash in a chunk
+    assert factorise(*tokens_of("abcdefgh1 x")).tolist() == [0, 1]
+    assert factorise(*tokens_of("abcdefgh2")) is None                        # clash with a known text
 
 
 # ---- whole files: fast path == str.split path ------------------------------------------------
