@@ -19,14 +19,16 @@ which also produces the error message.
 from __future__ import annotations
 
 import functools
+import re
 
 import numpy as np
 
 # characters str.split() cuts at but bytes.split() does not: with one of them in a chunk the
 # str.split path has its own tokens (read_table keeps that path for the chunk)
 _ODD_ASCII = (b"\x1c", b"\x1d", b"\x1e", b"\x1f")
-_ODD_UTF8 = tuple(chr(c).encode("utf-8") for c in
-                  (0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000))
+_ODD_UTF8 = {b"\xc2": re.compile(b"\xc2[\x85\xa0]"), b"\xe1": re.compile(b"\xe1\x9a\x80"),   # by lead byte
+             b"\xe2": re.compile(b"\xe2(?:\x80[\x80-\x8a\xa8\xa9\xaf]|\x81\x9f)"),
+             b"\xe3": re.compile(b"\xe3\x80\x80")}
 
 _FLOAT_CHARS = np.zeros(256, dtype=bool)
 _FLOAT_CHARS[list(b"0123456789.+-eE")] = True
@@ -39,8 +41,9 @@ _DECODE_EACH = 512        # run heads decoded one by one below this count (no np
 
 def plain_chunk(piece: bytes) -> bool:
     """True when str.split() and bytes.split() cut `piece` at the same places."""
-    odd = _ODD_ASCII if piece.isascii() else _ODD_ASCII + _ODD_UTF8
-    return all(x not in piece for x in odd)      # bytes search runs at memchr speed
+    if any(x in piece for x in _ODD_ASCII):       # one-byte searches run at memchr speed
+        return False
+    return piece.isascii() or not any(lead in piece and odd.search(piece) for lead, odd in _ODD_UTF8.items())
 
 
 _PAD = _MAX_STRING + 8     # zero bytes around a chunk: a word read near its ends stays inside

@@ -99,6 +99,15 @@ def test_factorise_key_clash_goes_the_slow_way(monkeypatch):
     assert factorise(*tokens_of("abcdefgh2")) is None                        # clash with a known text
 
 
+def test_plain_chunk_is_false_exactly_where_str_split_cuts_more():
+    for c in [*range(0x3100), *range(0xFE00, 0x10000), 0x1F600, 0x10FFFF]:
+        if 0xD800 <= c < 0xE000:
+            continue
+        text = f"a{chr(c)}b"
+        odd = chr(c).isspace() and not chr(c).encode().isspace()
+        assert textfast.plain_chunk(text.encode("utf-8")) is not odd, hex(c)
+
+
 # ---- whole files: fast path == str.split path ------------------------------------------------
 
 LABELS = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp", "Cc")), min_size=1, max_size=12)
