@@ -60,6 +60,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from termeval.classfast import parse_plain
 from termeval.class_tokens import HEADER_WORDS, class_file_tokens, detect_format, header_id, norm_id
 from termeval.data import class_key, file_starts
 from termeval.errors import InputError
@@ -119,10 +120,17 @@ def _to_float(values: list[str], lines: list[int], path: str, what: str) -> np.n
         return np.array([float(v) for v in values], dtype=np.float64)  # numpy-only quirks
 
 
+FAST_CLASSES = True   # False: the line-by-line reader only (the reference of the tests)
+
+
 def parse_class_file(path: str, durations: dict[str, float], lenient: bool = False,
                      fmt: str = "auto", tolerance: float = DEFAULT_TOLERANCE,
                      end_tolerance: float = DEFAULT_END_TOLERANCE) -> PreparedClasses:
     """Parse and check a class or pairs file against the file durations (see module doc)."""
+    if fmt in ("auto", "class") and FAST_CLASSES:   # a plain class file: on its bytes (classfast)
+        prep = parse_plain(path, durations, tolerance, end_tolerance)
+        if prep is not None:
+            return prep
     tokens = class_file_tokens(path)
     head = []  # lines up to the first non-blank one, which decides the format
     for item in tokens:

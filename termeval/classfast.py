@@ -1,0 +1,152 @@
+"""A well-formed class file parsed on the bytes of its chunks (numpy; classes.parse_class_file).
+
+A benchmark's class file (x10 of the scale bench: 3.6 M fragment lines) is read the way
+textio.read_table reads column files: token bounds per 4 MB chunk, the fragment times by
+textfast.parse_floats (float() of the text, bit for bit), the file ids by a
+textfast.Factoriser; headers (one per class) are read in Python. Only the plain case is done
+here: `Class <id> [text]` headers with distinct ids, `<file> <onset> <offset>` lines inside a
+class, blank lines, and every fragment known, finite and inside its file (at most clipped to
+its end). Anything else -- another line shape, a fragment outside a class, a duplicate id,
+an odd token or whitespace, a fragment to drop or truncate, a read error -- returns None and
+parse_class_file takes its line-by-line path, which gives the message or the lenient counts.
+The result equals that path's, value for value.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from termeval import textfast, textio
+from termeval.class_tokens import header_id, norm_id
+from termeval.errors import InputError
+
+_CLASS = int.from_bytes(b"class", "little")     # the header keyword, lower case, as a word
+_CASE = np.uint64(int.from_bytes(b"\x20" * 5, "little"))
+
+
+class _Reader:
+    """State carried from chunk to chunk."""
+
+    def __init__(self, path: str) -> None:
+        self.ids: list[str] = []             # raw class ids, file order
+        self.id_line: list[int] = []
+        self.seen: set[str] = set()
+        self.cur = -1                        # class of the last non-blank line (-1: none)
+        self.last_line = 0
+        self.files: dict[str, int] = {}
+        self.factorise = textfast.Factoriser(self.files)
+        guess = 1 << 16
+        self.cols = {k: textfast.Column(t, guess) for k, t in
+                     (("cls", np.int64), ("file", np.int64), ("on", np.float64), ("off", np.float64),
+                      ("line", np.int64))}
+
+    def chunk(self, piece: bytes, line_base: int) -> bool:
+        """Add the chunk's classes and fragments; False when it is not plain."""
+        if not textfast.plain_chunk(piece):
+            return False
+        b = np.frombuffer(piece, dtype=np.uint8)
+        starts, ends = textio._token_bounds(b)
+        if not len(starts):
+            return True
+        first, ln = textio._line_heads(b, starts)
+        ln += line_base
+        nf = np.diff(np.append(first, len(starts)))
+        s0, e0 = starts[first], ends[first]
+        word = textfast._words(b, s0, np.minimum(e0, s0 + 8), 1)[0]
+        header = ((e0 - s0) == 5) & ((word | _CASE) == np.uint64(_CLASS))
+        if not (header | (nf == 3)).all() or (nf[header] < 2).any():
+            return False
+        # a blank line (a gap in the line numbers) or a header starts a block; fragments
+        # belong to the header that starts their block
+        gap = np.diff(np.concatenate(([self.last_line], ln))) > 1
+        block = np.maximum.accumulate(np.where(header | gap, np.arange(len(ln)), -1))
+        hidx = np.cumsum(header) - 1 + len(self.ids)
+        cls = np.where(block < 0, self.cur, np.where(header[np.maximum(block, 0)], hidx[np.maximum(block, 0)], -1))
+        frag = ~header
+        if (cls[frag] < 0).any():
+            return False
+        for i, n in zip(np.flatnonzero(header).tolist(), ln[header].tolist()):
+            t = int(first[i]) + 1
+            raw_id = header_id(["Class", piece[starts[t]:ends[t]].decode("utf-8")], "", n)
+            cid = norm_id(raw_id)
+            if cid in self.seen:
+                return False
+            self.seen.add(cid)
+            self.ids.append(raw_id)
+            self.id_line.append(n)
+        tok = first[frag]
+        on = textfast.parse_floats(b, starts[tok + 1], ends[tok + 1])
+        off = textfast.parse_floats(b, starts[tok + 2], ends[tok + 2]) if on is not None else None
+        fcode = self.factorise(piece, b, starts[tok], ends[tok]) if off is not None else None
+        if fcode is None:
+            return False
+        for k, v in (("cls", cls[frag]), ("file", fcode), ("on", on), ("off", off), ("line", ln[frag])):
+            self.cols[k].add(v)
+        self.cur = int(cls[-1])
+        self.last_line = int(ln[-1])
+        return True
+
+
+def parse_plain(path: str, durations: dict[str, float], tolerance: float, end_tolerance: float):
+    """parse_class_file's result for a plain class file, or None (see the module doc)."""
+    from termeval.classes import PreparedClasses
+    from termeval.data import file_starts
+    reader = _Reader(path)
+    try:
+        for piece, line_base in textio.iter_byte_chunks(path):
+            if not reader.chunk(piece, line_base):
+                return None
+    except InputError:           # the line-by-line reader's own check gives its message
+        return None
+    c = {k: col.done() for k, col in reader.cols.items()}
+    nfr = len(c["on"])
+    if not nfr or reader.last_line == 0:
+        return None
+    names = list(reader.files)
+    dur_of = np.array([durations.get(f, math.nan) for f in names], dtype=np.float64)
+    dur = dur_of[c["file"]]
+    on = c["on"] + 0.0                                      # -0 becomes 0
+    off = c["off"]
+    with np.errstate(invalid="ignore"):
+        if np.isnan(dur_of).any() or not ((on >= 0) & (on < off)).all():
+            return None
+        over = off > dur + tolerance
+        clip = over & (on < dur) & (off - dur <= end_tolerance + 1e-9)
+    if (over & ~clip).any():
+        return None
+    off = np.where(clip, dur, off)
+    ncls = len(reader.ids)
+    cls = c["cls"]
+    per = np.bincount(cls, minlength=ncls)
+    written = np.flatnonzero(per > 0)
+    remap = np.full(ncls, -1, dtype=np.int64)
+    remap[written] = np.arange(len(written))
+    new_cls = remap[cls]
+    dup = 0
+    if nfr > 1:
+        order = np.lexsort((off, on, c["file"], new_cls))
+        same = np.ones(nfr - 1, dtype=bool)
+        for a in (new_cls[order], c["file"][order], on[order], off[order]):
+            same &= a[1:] == a[:-1]
+        dup = int(same.sum())
+    counts = {   # the order of classes.parse_class_file's dict
+        "classes_read": ncls, "fragments_read": nfr, "classes_written": int(len(written)),
+        "fragments_written": nfr, "classes_empty": int((per == 0).sum()), "classes_emptied": 0,
+        "classes_duplicate_id": 0, "classes_singleton": int((per == 1).sum()),
+        "fragments_duplicate_in_class": dup, "fragments_dropped_unknown_file": 0,
+        "fragments_dropped_bad_interval": 0, "fragments_dropped_outside_class": 0,
+        "fragments_dropped_beyond_end": 0, "fragments_truncated_beyond_end": 0,
+        "fragments_clipped_to_end": int(clip.sum()),
+    }
+    notes = []
+    if counts["classes_empty"]:
+        notes.append(f"skipped {counts['classes_empty']} empty classes (a header with no fragment, "
+                     f"first at line {reader.id_line[int(np.flatnonzero(per == 0)[0])]})")
+    if counts["fragments_clipped_to_end"]:
+        notes.append(f"clipped {counts['fragments_clipped_to_end']} fragments that end at most "
+                     f"{end_tolerance:g} s after the end of their file to that end "
+                     f"(first at line {int(c['line'][int(np.flatnonzero(clip)[0])])})")
+    return PreparedClasses(names=[reader.ids[k] for k in written.tolist()], starts=file_starts(new_cls, len(written)),
+                           file=[names[k] for k in c["file"].tolist()], onset=on, offset=off, line=c["line"],
+                           fmt="class", counts=counts, discarded=[], notes=notes)
