@@ -60,7 +60,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.classfast import parse_plain
+from termeval.classfast import parse_plain, write_fragment_files
 from termeval.class_tokens import HEADER_WORDS, class_file_tokens, detect_format, header_id, norm_id
 from termeval.data import class_key, file_starts
 from termeval.errors import InputError
@@ -94,6 +94,7 @@ class PreparedClasses:
     counts: dict[str, int] = field(default_factory=dict)
     discarded: list[tuple[int, str, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    file_codes: tuple[list[str], np.ndarray] | None = None   # `file` factorised, when the reader had it
 
     def __len__(self) -> int:
         return len(self.onset)
@@ -357,20 +358,11 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
     tmp = tempfile.mkdtemp(prefix="." + os.path.basename(class_dir) + ".", dir=parent)
     try:
         nclass = len(prep.names)
-        sizes = np.diff(prep.starts)
-        cls_of = np.repeat(np.arange(nclass), sizes)
-        pos = np.arange(len(prep)) - prep.starts[cls_of]
         keys = [class_key(c) for c in range(nclass)]
-        frag_ids = [f"{keys[c]}-{p:07d}" for c, p in zip(cls_of.tolist(), pos.tolist())]
-        on_txt = fast_fmt_times(prep.onset)
-        off_txt = fast_fmt_times(prep.offset)
-        with atomic_write(os.path.join(tmp, "segments")) as f:
-            f.writelines(f"{i} {fl} {a} {b}\n" for i, fl, a, b in zip(frag_ids, prep.file, on_txt, off_txt))
-        with atomic_write(os.path.join(tmp, "utt2class")) as f:
-            f.writelines(f"{i} {keys[c]}\n" for i, c in zip(frag_ids, cls_of.tolist()))
-        st = prep.starts.tolist()
-        with atomic_write(os.path.join(tmp, "class2utt")) as f:
-            f.writelines(f"{keys[c]} {' '.join(frag_ids[st[c]:st[c + 1]])}\n" for c in range(nclass))
+        if FAST_CLASSES and len(prep) and np.all(np.diff(prep.starts) > 0):
+            write_fragment_files(prep, tmp)     # the same bytes, built with numpy
+        else:
+            _write_fragment_files(prep, tmp, keys)
         with atomic_write(os.path.join(tmp, "class_names")) as f:
             f.write("".join(f"{k} {n}\n" for k, n in zip(keys, prep.names)))
         with atomic_write(os.path.join(tmp, "counts")) as f:
@@ -390,6 +382,24 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def _write_fragment_files(prep: PreparedClasses, tmp: str, keys: list[str]) -> None:
+    """segments, utt2class, class2utt, line by line."""
+    nclass = len(keys)
+    sizes = np.diff(prep.starts)
+    cls_of = np.repeat(np.arange(nclass), sizes)
+    pos = np.arange(len(prep)) - prep.starts[cls_of]
+    frag_ids = [f"{keys[c]}-{p:07d}" for c, p in zip(cls_of.tolist(), pos.tolist())]
+    on_txt = fast_fmt_times(prep.onset)
+    off_txt = fast_fmt_times(prep.offset)
+    with atomic_write(os.path.join(tmp, "segments")) as f:
+        f.writelines(f"{i} {fl} {a} {b}\n" for i, fl, a, b in zip(frag_ids, prep.file, on_txt, off_txt))
+    with atomic_write(os.path.join(tmp, "utt2class")) as f:
+        f.writelines(f"{i} {keys[c]}\n" for i, c in zip(frag_ids, cls_of.tolist()))
+    st = prep.starts.tolist()
+    with atomic_write(os.path.join(tmp, "class2utt")) as f:
+        f.writelines(f"{keys[c]} {' '.join(frag_ids[st[c]:st[c + 1]])}\n" for c in range(nclass))
 
 
 def summary(prep: PreparedClasses) -> str:

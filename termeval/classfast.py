@@ -14,12 +14,14 @@ The result equals that path's, value for value.
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
 from termeval import textfast, textio
 from termeval.class_tokens import header_id, norm_id
 from termeval.errors import InputError
+from termeval.textio import fast_fmt_times
 
 _CLASS = int.from_bytes(b"class", "little")     # the header keyword, lower case, as a word
 _CASE = np.uint64(int.from_bytes(b"\x20" * 5, "little"))
@@ -149,4 +151,44 @@ def parse_plain(path: str, durations: dict[str, float], tolerance: float, end_to
                      f"(first at line {int(c['line'][int(np.flatnonzero(clip)[0])])})")
     return PreparedClasses(names=[reader.ids[k] for k in written.tolist()], starts=file_starts(new_cls, len(written)),
                            file=[names[k] for k in c["file"].tolist()], onset=on, offset=off, line=c["line"],
-                           fmt="class", counts=counts, discarded=[], notes=notes)
+                           fmt="class", counts=counts, discarded=[], notes=notes, file_codes=(names, c["file"]))
+
+
+def write_fragment_files(prep, tmp: str) -> None:
+    """segments, utt2class and class2utt of a class dir (classes.write_class_dir), built with
+    numpy (termeval.textwrite) a block of fragments at a time; the same bytes as its
+    line-by-line writer. Every class has a fragment."""
+    from termeval.textwrite import int_field, join_lines, literal, table_field, time_field
+    nfr = len(prep)
+    cls_of = np.repeat(np.arange(len(prep.names), dtype=np.int64), np.diff(prep.starts))
+    pos = np.arange(nfr, dtype=np.int64) - prep.starts[cls_of]
+    if prep.file_codes is not None and len(prep.file_codes[1]) == nfr:
+        ftab, fcode = prep.file_codes
+    else:
+        files: dict[str, int] = {}
+        fcode = np.fromiter((files.setdefault(f, len(files)) for f in prep.file), dtype=np.int64, count=nfr)
+        ftab = list(files)
+    first = np.zeros(nfr, dtype=bool)
+    first[prep.starts[:-1]] = True
+    last = np.zeros(nfr, dtype=bool)
+    last[prep.starts[1:] - 1] = True
+    names = ("segments", "utt2class", "class2utt")
+    with textio.atomic_write(os.path.join(tmp, names[0]), "wb") as seg, \
+            textio.atomic_write(os.path.join(tmp, names[1]), "wb") as u2c, \
+            textio.atomic_write(os.path.join(tmp, names[2]), "wb") as c2u:
+        for lo in range(0, nfr, 1 << 17):
+            hi = min(nfr, lo + (1 << 17))
+            n = hi - lo
+            key = [literal("c", n), int_field(cls_of[lo:hi], 7)]          # class_key
+            frag = key + [literal("-", n), int_field(pos[lo:hi], 7)]     # fragment id
+            sp, nl = literal(" ", n), literal("\n", n)
+            seg.write(join_lines(frag + [sp, table_field(ftab, fcode[lo:hi]), sp,
+                                         time_field(prep.onset[lo:hi], fast_fmt_times), sp,
+                                         time_field(prep.offset[lo:hi], fast_fmt_times), nl]))
+            u2c.write(join_lines(frag + [sp] + key + [nl]))
+            head = [literal("c", n), int_field(cls_of[lo:hi], 7)]         # the key on a class's first row
+            for h in head:
+                h.length = np.where(first[lo:hi], h.length, 0)
+            end = literal("\n", n)
+            end.length = np.where(last[lo:hi], 1, 0)
+            c2u.write(join_lines(head + [sp] + frag + [end]))
