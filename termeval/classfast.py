@@ -23,6 +23,7 @@ from termeval.class_tokens import header_id, norm_id
 from termeval.errors import InputError
 from termeval.textio import fast_fmt_times
 
+FAST = True   # False: zr2015.classfile.read_classfile reads line by line only (tests)
 _CLASS = int.from_bytes(b"class", "little")     # the header keyword, lower case, as a word
 _CASE = np.uint64(int.from_bytes(b"\x20" * 5, "little"))
 
@@ -30,10 +31,12 @@ _CASE = np.uint64(int.from_bytes(b"\x20" * 5, "little"))
 class _Reader:
     """State carried from chunk to chunk."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, zr2015: bool = False) -> None:
+        self.zr2015 = zr2015                 # the TDE15/17 reader's rules (zr2015/classfile.py)
+        self.texts: list[str | None] = []    # (zr2015) header text after the id
         self.ids: list[str] = []             # raw class ids, file order
         self.id_line: list[int] = []
-        self.seen: set[str] = set()
+        self.seen: set = set()
         self.cur = -1                        # class of the last non-blank line (-1: none)
         self.last_line = 0
         self.files: dict[str, int] = {}
@@ -68,10 +71,22 @@ class _Reader:
         frag = ~header
         if (cls[frag] < 0).any():
             return False
-        for i, n in zip(np.flatnonzero(header).tolist(), ln[header].tolist()):
+        hrows = np.flatnonzero(header)
+        if self.zr2015:   # a header must follow a blank line or a closed class
+            before = np.concatenate(([self.cur], cls[:-1]))[hrows]
+            if ((before >= 0) & ~gap[hrows]).any():
+                return False
+        for i, n in zip(hrows.tolist(), ln[header].tolist()):
             t = int(first[i]) + 1
             raw_id = header_id(["Class", piece[starts[t]:ends[t]].decode("utf-8")], "", n)
-            cid = norm_id(raw_id)
+            if self.zr2015:
+                if not (raw_id.isascii() and raw_id.isdigit()) or len(raw_id) >= 4000:
+                    return False
+                text = piece[starts[t + 1]:ends[t + nf[i] - 2]].decode("utf-8").strip() or None if nf[i] > 2 else None
+                cid = (int(raw_id.lstrip("0") or "0"), text)
+                self.texts.append(text)
+            else:
+                cid = norm_id(raw_id)
             if cid in self.seen:
                 return False
             self.seen.add(cid)
@@ -192,3 +207,31 @@ def write_fragment_files(prep, tmp: str) -> None:
             end = literal("\n", n)
             end.length = np.where(last[lo:hi], 1, 0)
             c2u.write(join_lines(head + [sp] + frag + [end]))
+
+
+def read_zr2015_plain(path: str, file_index: dict[str, int]):
+    """zr2015.classfile.read_classfile's RawClasses for a plain class file (headers
+    `Class <digits> [text]` with distinct keys, each class closed by a blank line before the
+    next header, every fragment line `<file> <onset> <offset>` inside a class, times finite,
+    onset >= 0, offset >= onset); None for anything else (that reader then runs)."""
+    from termeval.zr2015.classfile import RawClasses
+    reader = _Reader(path, zr2015=True)
+    try:
+        for piece, line_base in textio.iter_byte_chunks(path):
+            if not reader.chunk(piece, line_base):
+                return None
+    except InputError:
+        return None
+    c = {k: col.done() for k, col in reader.cols.items()}
+    on, off = c["on"], c["off"]
+    if not ((on >= 0) & (off >= on)).all():
+        return None
+    code = np.array([file_index.get(f, -1) for f in reader.files], dtype=np.int64)
+    file = code[c["file"]] if len(code) else c["file"]
+    counts = np.bincount(c["file"], minlength=len(code))
+    unknown = {f: int(counts[j]) for j, f in enumerate(reader.files) if code[j] < 0}
+    names = [str(int(i.lstrip("0") or "0")) if t is None else f"{int(i.lstrip('0') or '0')} {t}"
+             for i, t in zip(reader.ids, reader.texts)]
+    return RawClasses(names=names, cls=c["cls"], file=file, onset=on, offset=off, unknown_files=sorted(unknown),
+                      counts={"duplicate_class_ids": 0, "fragments_before_header": 0, "extra_columns": 0,
+                              "fragments_after_last_class": 0, "unknown_file_fragments": sum(unknown.values())})

@@ -147,3 +147,48 @@ def test_int_and_table_fields():
     names = textwrite.table_field(["a", "ééé", ""], np.array([1, 0, 2, 1, 1]))
     text = textwrite.join_lines([ints, textwrite.literal(" ", 5), names, textwrite.literal("|", 5)])
     assert text.decode() == ("0000000 ééé|0000005 a|1234567 |12345678 ééé|1000000000000000 ééé|")
+
+
+def zr2015_result(path, fast):
+    from termeval import classfast
+    from termeval.zr2015.classfile import read_classfile
+    classfast.FAST = fast
+    try:
+        r = read_classfile(str(path), {"f1": 0, "f2": 1, "é3": 2})
+    except InputError as e:
+        return ("error", str(e))
+    finally:
+        classfast.FAST = True
+    return (r.names, r.unknown_files, list(r.counts.items()),
+            {k: (getattr(r, k).dtype, getattr(r, k).tobytes()) for k in ("cls", "file", "onset", "offset")})
+
+
+def zr2015_file():
+    head = st.builds(lambda w, i, t: f"{w} {i}{t}", st.sampled_from(["Class", "class"]),
+                     st.sampled_from(["1", "01", "2", "3", "a", "10", "007"]),
+                     st.sampled_from(["", " [i,j]", " x  y ", ":"]))
+    frag = st.one_of(good_fragment(), good_fragment(), fragment(),
+                     st.sampled_from(["f1 1 1", "f1 -0 0.5", "f2 0 1 extra", "f2 0", "zz 0.5 0.7"]))
+    block = st.builds(lambda h, fr, blanks: "\n".join([h] + fr) + "\n" * blanks, head,
+                      st.lists(frag, max_size=4), st.sampled_from([0, 1, 1, 2]))
+    return st.lists(block, min_size=1, max_size=6).map("".join)
+
+
+@SETTINGS
+@given(zr2015_file(), st.sampled_from(["", "crlf", "tabs", "odd space", "no final newline", "leading blank",
+                                       "fragment first"]), st.sampled_from([16, 1 << 22]))
+def test_zr2015_fast_reader_equals_line_reader(tmp_path, monkeypatch, text, how, chunk):
+    path = tmp_path / "words.class"
+    path.write_bytes(mutate(text, how).encode("utf-8"))
+    monkeypatch.setattr(textio, "CHUNK_BYTES", chunk)
+    assert zr2015_result(path, True) == zr2015_result(path, False)
+
+
+def test_zr2015_plain_file_is_read_fast(tmp_path):
+    from termeval import classfast
+    path = tmp_path / "words.class"
+    path.write_text("Class 007 [x]\nf1 -0 0.5\nzz 1 1\n\n\nClass 2\né3 0.1 0.3\n", encoding="utf-8")
+    r = classfast.read_zr2015_plain(str(path), {"f1": 0, "f2": 1, "é3": 2})
+    assert r is not None and r.names == ["7 [x]", "2"] and r.file.tolist() == [0, -1, 2]
+    assert np.signbit(r.onset[0]) and r.unknown_files == ["zz"] and r.counts["unknown_file_fragments"] == 1
+    assert zr2015_result(path, True) == zr2015_result(path, False)
