@@ -65,7 +65,7 @@ from termeval.class_tokens import HEADER_WORDS, class_file_tokens, detect_format
 from termeval.data import class_key, file_starts
 from termeval.errors import InputError
 from termeval.kaldi_files import read_durations
-from termeval.textio import atomic_write, fast_fmt_times, file_mode, fmt_time
+from termeval.textio import atomic_write, file_mode, fmt_time
 
 DEFAULT_TOLERANCE = 1e-6
 DEFAULT_END_TOLERANCE = 0.01  # one 10 ms frame
@@ -357,12 +357,8 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="." + os.path.basename(class_dir) + ".", dir=parent)
     try:
-        nclass = len(prep.names)
-        keys = [class_key(c) for c in range(nclass)]
-        if FAST_CLASSES and len(prep) and np.all(np.diff(prep.starts) > 0):
-            write_fragment_files(prep, tmp)     # the same bytes, built with numpy
-        else:
-            _write_fragment_files(prep, tmp, keys)
+        keys = [class_key(c) for c in range(len(prep.names))]
+        write_fragment_files(prep, tmp, keys, FAST_CLASSES)   # segments, utt2class, class2utt
         with atomic_write(os.path.join(tmp, "class_names")) as f:
             f.write("".join(f"{k} {n}\n" for k, n in zip(keys, prep.names)))
         with atomic_write(os.path.join(tmp, "counts")) as f:
@@ -382,24 +378,6 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
-
-
-def _write_fragment_files(prep: PreparedClasses, tmp: str, keys: list[str]) -> None:
-    """segments, utt2class, class2utt, line by line."""
-    nclass = len(keys)
-    sizes = np.diff(prep.starts)
-    cls_of = np.repeat(np.arange(nclass), sizes)
-    pos = np.arange(len(prep)) - prep.starts[cls_of]
-    frag_ids = [f"{keys[c]}-{p:07d}" for c, p in zip(cls_of.tolist(), pos.tolist())]
-    on_txt = fast_fmt_times(prep.onset)
-    off_txt = fast_fmt_times(prep.offset)
-    with atomic_write(os.path.join(tmp, "segments")) as f:
-        f.writelines(f"{i} {fl} {a} {b}\n" for i, fl, a, b in zip(frag_ids, prep.file, on_txt, off_txt))
-    with atomic_write(os.path.join(tmp, "utt2class")) as f:
-        f.writelines(f"{i} {keys[c]}\n" for i, c in zip(frag_ids, cls_of.tolist()))
-    st = prep.starts.tolist()
-    with atomic_write(os.path.join(tmp, "class2utt")) as f:
-        f.writelines(f"{keys[c]} {' '.join(frag_ids[st[c]:st[c + 1]])}\n" for c in range(nclass))
 
 
 def summary(prep: PreparedClasses) -> str:

@@ -51,14 +51,14 @@ class _Reader:
         if not textfast.plain_chunk(piece):
             return False
         b = np.frombuffer(piece, dtype=np.uint8)
-        starts, ends = textio._token_bounds(b)
+        starts, ends = textfast.token_bounds(b)
         if not len(starts):
             return True
-        first, ln = textio._line_heads(b, starts)
+        first, ln = textfast.line_heads(b, starts)
         ln += line_base
         nf = np.diff(np.append(first, len(starts)))
         s0, e0 = starts[first], ends[first]
-        word = textfast._words(b, s0, np.minimum(e0, s0 + 8), 1)[0]
+        word = textfast.token_words(b, s0, np.minimum(e0, s0 + 8), 1)[0]
         header = ((e0 - s0) == 5) & ((word | _CASE) == np.uint64(_CLASS))
         if not (header | (nf == 3)).all() or (nf[header] < 2).any():
             return False
@@ -169,12 +169,14 @@ def parse_plain(path: str, durations: dict[str, float], tolerance: float, end_to
                            fmt="class", counts=counts, discarded=[], notes=notes, file_codes=(names, c["file"]))
 
 
-def write_fragment_files(prep, tmp: str) -> None:
-    """segments, utt2class and class2utt of a class dir (classes.write_class_dir), built with
-    numpy (termeval.textwrite) a block of fragments at a time; the same bytes as its
-    line-by-line writer. Every class has a fragment."""
+def write_fragment_files(prep, tmp: str, keys: list[str], fast: bool = True) -> None:
+    """segments, utt2class and class2utt of a class dir (classes.write_class_dir; keys: the
+    class keys), built with numpy (termeval.textwrite) a block of fragments at a time when
+    every class has a fragment, else line by line: the same bytes."""
     from termeval.textwrite import int_field, join_lines, literal, table_field, time_field
     nfr = len(prep)
+    if not (fast and nfr and np.all(np.diff(prep.starts) > 0)):
+        return _write_fragment_lines(prep, tmp, keys)
     cls_of = np.repeat(np.arange(len(prep.names), dtype=np.int64), np.diff(prep.starts))
     pos = np.arange(nfr, dtype=np.int64) - prep.starts[cls_of]
     if prep.file_codes is not None and len(prep.file_codes[1]) == nfr:
@@ -235,3 +237,21 @@ def read_zr2015_plain(path: str, file_index: dict[str, int]):
     return RawClasses(names=names, cls=c["cls"], file=file, onset=on, offset=off, unknown_files=sorted(unknown),
                       counts={"duplicate_class_ids": 0, "fragments_before_header": 0, "extra_columns": 0,
                               "fragments_after_last_class": 0, "unknown_file_fragments": sum(unknown.values())})
+
+
+def _write_fragment_lines(prep, tmp: str, keys: list[str]) -> None:
+    """segments, utt2class, class2utt, line by line."""
+    nclass = len(keys)
+    sizes = np.diff(prep.starts)
+    cls_of = np.repeat(np.arange(nclass), sizes)
+    pos = np.arange(len(prep)) - prep.starts[cls_of]
+    frag_ids = [f"{keys[c]}-{p:07d}" for c, p in zip(cls_of.tolist(), pos.tolist())]
+    on_txt = fast_fmt_times(prep.onset)
+    off_txt = fast_fmt_times(prep.offset)
+    with textio.atomic_write(os.path.join(tmp, "segments")) as f:
+        f.writelines(f"{i} {fl} {a} {b}\n" for i, fl, a, b in zip(frag_ids, prep.file, on_txt, off_txt))
+    with textio.atomic_write(os.path.join(tmp, "utt2class")) as f:
+        f.writelines(f"{i} {keys[c]}\n" for i, c in zip(frag_ids, cls_of.tolist()))
+    st = prep.starts.tolist()
+    with textio.atomic_write(os.path.join(tmp, "class2utt")) as f:
+        f.writelines(f"{keys[c]} {' '.join(frag_ids[st[c]:st[c + 1]])}\n" for c in range(nclass))

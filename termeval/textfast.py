@@ -49,7 +49,26 @@ def plain_chunk(piece: bytes) -> bool:
 _PAD = _MAX_STRING + 8     # zero bytes around a chunk: a word read near its ends stays inside
 
 
-def _words(b: np.ndarray, s: np.ndarray, e: np.ndarray, words: int, right: bool = False) -> list[np.ndarray]:
+def token_bounds(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end (exclusive) of each token: the places where ASCII whitespace begins or
+    ends (with whitespace assumed around the chunk, they alternate start, end, ...)."""
+    ws = np.empty(len(b) + 2, dtype=bool)
+    ws[0] = ws[-1] = True
+    np.logical_or(b == 32, (b - np.uint8(9)) < 5, out=ws[1:-1])   # \t \n \v \f \r and space
+    edges = np.flatnonzero(ws[1:] != ws[:-1])
+    return edges[0::2], edges[1::2]
+
+
+def line_heads(b: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(first token of each non-blank line, its 1-based line number within the chunk)."""
+    newline = np.flatnonzero(b == 10)
+    # bound[i]: tokens before the end of line i (line i: tokens bound[i - 1] .. bound[i] - 1)
+    bound = np.concatenate(([0], np.searchsorted(starts, newline), [len(starts)]))
+    line = np.flatnonzero(bound[1:] > bound[:-1])
+    return bound[line], line + 1
+
+
+def token_words(b: np.ndarray, s: np.ndarray, e: np.ndarray, words: int, right: bool = False) -> list[np.ndarray]:
     """Tokens b[s:e] (at most 8 * words bytes) as `words` uint64 arrays: word j holds bytes
     8j..8j+7 of the token zero-padded on the right (on the left if `right`: the last byte of
     the token is then the last byte of the last word); read as unaligned 8-byte loads."""
@@ -111,7 +130,7 @@ def parse_floats(b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | No
     # right-aligned words, 0 left of the token; '.' and the padding become '0' (the point's
     # '0' is taken out of the number below): then every byte must be a digit
     whole = npoint = frac = bad = None
-    for j, w in enumerate(_words(b, p, e, words, right=True)):
+    for j, w in enumerate(token_words(b, p, e, words, right=True)):
         point = _zero_bytes(w ^ _U(0x2E2E2E2E2E2E2E2E))                 # 1 at '.'
         digits = w ^ (point * _U(0x1E)) | _zero_bytes(w) * _U(0x30)
         odd = ((digits & _HIGH4) ^ _U(0x3030303030303030)) | (((digits & _LOW4) + _U(0x0606060606060606)) & _HIGH4)
@@ -150,7 +169,7 @@ def _parse_rest(b: np.ndarray, s: np.ndarray, e: np.ndarray) -> np.ndarray | Non
     if width > _MAX_STRING:
         return None
     words = (width + 7) // 8
-    rows = np.stack(_words(b, s, e, words), axis=1).view(np.uint8)
+    rows = np.stack(token_words(b, s, e, words), axis=1).view(np.uint8)
     if not _FLOAT_CHARS[rows[rows != 0]].all():
         return None
     try:   # numpy's bytes -> double cast is float() of the text (trailing NULs are dropped)
@@ -184,7 +203,7 @@ class Factoriser:
         width = int((e - s).max())
         if width > _MAX_STRING:
             return None
-        words = _words(b, s, e, (width + 7) // 8)       # tokens hold no NUL: padding is unambiguous
+        words = token_words(b, s, e, (width + 7) // 8)       # tokens hold no NUL: padding is unambiguous
         change = words[0][1:] != words[0][:-1]
         for w in words[1:]:
             change |= w[1:] != w[:-1]

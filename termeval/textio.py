@@ -276,10 +276,10 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
     cols: dict[object, textfast.Column] = {}
     for piece, line_base in iter_byte_chunks(path):   # the file is never held whole
         b = np.frombuffer(piece, dtype=np.uint8)
-        starts, ends = _token_bounds(b)
+        starts, ends = textfast.token_bounds(b)
         if not len(starts):
             continue
-        first, ln = _line_heads(b, starts)
+        first, ln = textfast.line_heads(b, starts)
         ln += line_base
         nf = np.diff(np.append(first, len(starts)))
         ok = np.isin(nf, allowed_arr)
@@ -309,25 +309,6 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
 
 
 FAST_COLUMNS = True   # textfast on chunks that allow it (False: the str.split path, for checks)
-
-
-def _token_bounds(b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end (exclusive) of each token: the places where ASCII whitespace begins or
-    ends (with whitespace assumed around the chunk, they alternate start, end, ...)."""
-    ws = np.empty(len(b) + 2, dtype=bool)
-    ws[0] = ws[-1] = True
-    np.logical_or(b == 32, (b - np.uint8(9)) < 5, out=ws[1:-1])   # \t \n \v \f \r and space
-    edges = np.flatnonzero(ws[1:] != ws[:-1])
-    return edges[0::2], edges[1::2]
-
-
-def _line_heads(b: np.ndarray, starts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(first token of each non-blank line, its 1-based line number within the chunk)."""
-    newline = np.flatnonzero(b == 10)
-    # bound[i]: tokens before the end of line i (line i: tokens bound[i - 1] .. bound[i] - 1)
-    bound = np.concatenate(([0], np.searchsorted(starts, newline), [len(starts)]))
-    line = np.flatnonzero(bound[1:] > bound[:-1])
-    return bound[line], line + 1
 
 
 def _column_rows(first: np.ndarray, nf: np.ndarray, k: int) -> np.ndarray:

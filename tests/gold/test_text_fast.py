@@ -21,7 +21,7 @@ def tokens_of(text: str):
     """(bytes, starts, ends) of the whitespace-separated tokens of `text`."""
     raw = text.encode("utf-8")
     b = np.frombuffer(raw, dtype=np.uint8)
-    s, e = textio._token_bounds(b)
+    s, e = textfast.token_bounds(b)
     return raw, b, s, e
 
 
