@@ -3,15 +3,17 @@
 The str.split path of read_table makes one Python object per token (56 M at x10 of the
 bench corpus) and parses floats through float() one by one. Here, on the uint8 view of a
 chunk whose token boundaries are already known:
-- floats: plain decimals (`[+-]digits[.digits]`, at most 18 digits, mantissa <= 2**53) are
-  parsed column by column into an integer mantissa m and a count k of fraction digits;
-  m / 10**k is then the correctly rounded double (both operands are exact doubles and IEEE
-  division rounds correctly: Clinger's fast path), i.e. what float() gives. Other tokens made
-  only of `0-9 . + - e E` go through numpy's bytes -> double cast (float() semantics);
-- strings: tokens become zero-padded fixed-width byte rows; equal neighbours collapse into
-  runs (a sorted file column is a few runs), the run heads are made unique as uint64 or
-  np.void keys, and only the distinct tokens are decoded, in first-seen order, into the
-  caller's {text: code} table, exactly as the str.split path's dict.setdefault numbers them.
+- floats: a plain decimal (`[+-]digits[.digits]`, at most 18 digits, mantissa <= 2**53) is
+  read as uint64 words of its bytes, checked and turned into its digits' integer m with
+  SWAR arithmetic (8 digits per word), k = digits after the point; m / 10**k is then the
+  correctly rounded double (both operands are exact doubles and IEEE division rounds
+  correctly: Clinger's fast path), i.e. what float() gives. Other tokens made only of
+  `0-9 . + - e E` go through numpy's bytes -> double cast (float() semantics);
+- strings (Factoriser): tokens become zero-padded uint64 words; equal neighbours collapse
+  into runs (a sorted file column is a few runs); run heads are looked up by a uint64 key in
+  the sorted keys of the texts already seen (their full bytes compared), and only new texts
+  are decoded, in first-seen order, into the caller's {text: code} table, exactly as the
+  str.split path's dict.setdefault numbers them.
 Every function returns None when it cannot be sure to match the str.split path (an odd
 token, a non-finite value, a very long token): read_table then takes that path for the chunk,
 which also produces the error message.
@@ -34,9 +36,9 @@ _FLOAT_CHARS = np.zeros(256, dtype=bool)
 _FLOAT_CHARS[list(b"0123456789.+-eE")] = True
 _POW10 = np.array([float(10 ** i) for i in range(20)])   # exact doubles (10**22 is the last)
 _POW10U = np.array([10 ** i for i in range(20)], dtype=np.uint64)
-_MAX_DIGITS = 18          # int64 mantissa without overflow
+_MAX_DIGITS = 18          # digits of a fast-path decimal (its integer fits a uint64)
 _MAX_STRING = 64          # longer tokens: the str.split path (fixed-width rows would be wide)
-_DECODE_EACH = 512        # run heads decoded one by one below this count (no np.unique)
+_DECODE_EACH = 512        # run heads decoded one by one below this count (no key lookup)
 
 
 def plain_chunk(piece: bytes) -> bool:
