@@ -13,6 +13,9 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
 
 Where things are (README.md, "Where things are"; the steps are termeval/bin/<step>.py):
   termeval.textio     text archives, atomic writes, float formatting
+  termeval.textfast   column chunks parsed on their bytes (exact floats, factorised texts)
+  termeval.textwrite  text lines built with numpy (repr-exact times)
+  termeval.classfast  plain class files read / class dirs written with numpy
   termeval.scores     the score-file writer (exp/<sys>/scores/<stage> + scores.json)
   termeval.data       loaders for prepared gold data dirs and prepared class dirs
   termeval.gold       readers of ZeroSpeech .phn/.wrd, Kaldi CTM, Praat TextGrid -> data dir

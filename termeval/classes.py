@@ -60,11 +60,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from termeval.classfast import parse_plain, write_fragment_files
 from termeval.class_tokens import HEADER_WORDS, class_file_tokens, detect_format, header_id, norm_id
 from termeval.data import class_key, file_starts
 from termeval.errors import InputError
 from termeval.kaldi_files import read_durations
-from termeval.textio import atomic_write, fast_fmt_times, file_mode, fmt_time
+from termeval.textio import atomic_write, file_mode, fmt_time
 
 DEFAULT_TOLERANCE = 1e-6
 DEFAULT_END_TOLERANCE = 0.01  # one 10 ms frame
@@ -93,6 +94,7 @@ class PreparedClasses:
     counts: dict[str, int] = field(default_factory=dict)
     discarded: list[tuple[int, str, str, str]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    file_codes: tuple[list[str], np.ndarray] | None = None   # `file` factorised, when the reader had it
 
     def __len__(self) -> int:
         return len(self.onset)
@@ -119,10 +121,17 @@ def _to_float(values: list[str], lines: list[int], path: str, what: str) -> np.n
         return np.array([float(v) for v in values], dtype=np.float64)  # numpy-only quirks
 
 
+FAST_CLASSES = True   # False: the line-by-line reader only (the reference of the tests)
+
+
 def parse_class_file(path: str, durations: dict[str, float], lenient: bool = False,
                      fmt: str = "auto", tolerance: float = DEFAULT_TOLERANCE,
                      end_tolerance: float = DEFAULT_END_TOLERANCE) -> PreparedClasses:
     """Parse and check a class or pairs file against the file durations (see module doc)."""
+    if fmt in ("auto", "class") and FAST_CLASSES:   # a plain class file: on its bytes (classfast)
+        prep = parse_plain(path, durations, tolerance, end_tolerance)
+        if prep is not None:
+            return prep
     tokens = class_file_tokens(path)
     head = []  # lines up to the first non-blank one, which decides the format
     for item in tokens:
@@ -348,21 +357,8 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix="." + os.path.basename(class_dir) + ".", dir=parent)
     try:
-        nclass = len(prep.names)
-        sizes = np.diff(prep.starts)
-        cls_of = np.repeat(np.arange(nclass), sizes)
-        pos = np.arange(len(prep)) - prep.starts[cls_of]
-        keys = [class_key(c) for c in range(nclass)]
-        frag_ids = [f"{keys[c]}-{p:07d}" for c, p in zip(cls_of.tolist(), pos.tolist())]
-        on_txt = fast_fmt_times(prep.onset)
-        off_txt = fast_fmt_times(prep.offset)
-        with atomic_write(os.path.join(tmp, "segments")) as f:
-            f.writelines(f"{i} {fl} {a} {b}\n" for i, fl, a, b in zip(frag_ids, prep.file, on_txt, off_txt))
-        with atomic_write(os.path.join(tmp, "utt2class")) as f:
-            f.writelines(f"{i} {keys[c]}\n" for i, c in zip(frag_ids, cls_of.tolist()))
-        st = prep.starts.tolist()
-        with atomic_write(os.path.join(tmp, "class2utt")) as f:
-            f.writelines(f"{keys[c]} {' '.join(frag_ids[st[c]:st[c + 1]])}\n" for c in range(nclass))
+        keys = [class_key(c) for c in range(len(prep.names))]
+        write_fragment_files(prep, tmp, keys, FAST_CLASSES)   # segments, utt2class, class2utt
         with atomic_write(os.path.join(tmp, "class_names")) as f:
             f.write("".join(f"{k} {n}\n" for k, n in zip(keys, prep.names)))
         with atomic_write(os.path.join(tmp, "counts")) as f:

@@ -15,6 +15,7 @@ from typing import IO, Iterable, Iterator, Sequence
 
 import numpy as np
 
+from termeval import textfast
 from termeval.errors import InputError
 
 
@@ -205,10 +206,6 @@ def read_map(path: str) -> dict[str, str]:
 # --------------------------------------------------------------------------------------------
 # Fast whitespace tokeniser for column files (zr, CTM, segments, symbol tables)
 
-_WS_LUT = np.zeros(256, dtype=bool)
-_WS_LUT[[9, 10, 11, 12, 13, 32]] = True  # the ASCII whitespace of bytes.split()
-
-
 CHUNK_BYTES = 1 << 22  # column files are tokenised 4 MB at a time: memory stays ~100 MB/GB
 
 
@@ -268,56 +265,99 @@ def read_table(path: str, allowed: Sequence[int], expected: str, floats: dict[in
                strings: Sequence[int] = (), allow_empty: bool = False) -> Table:
     """Read a column file: every non-blank line must have a number of fields in `allowed`
     (InputError naming the line otherwise). Columns in `floats` ({k: what}) are parsed as
-    finite doubles, columns in `strings` are factorised. Works on 4 MB chunks of whole lines
-    with str.split and numpy (no per-line regex); fields are separated by ASCII whitespace."""
+    finite doubles, columns in `strings` are factorised (codes in first-seen order). Works on
+    4 MB chunks of whole lines with numpy (no per-line regex); fields are separated by ASCII
+    whitespace. A chunk is parsed on its bytes (textfast) when it can be, else with str.split
+    (that path gives the error messages); both give the same values."""
     floats = floats or {}
     allowed_arr = np.asarray(allowed)
-    lines, nfs = [], []
-    fparts: dict[int, list[np.ndarray]] = {k: [] for k in floats}
     tables: dict[int, dict[str, int]] = {k: {} for k in strings}
-    cparts: dict[int, list[np.ndarray]] = {k: [] for k in strings}
+    factorisers = {k: textfast.Factoriser(tables[k]) for k in strings}
+    cols: dict[object, textfast.Column] = {}
     for piece, line_base in iter_byte_chunks(path):   # the file is never held whole
         b = np.frombuffer(piece, dtype=np.uint8)
-        ws = _WS_LUT[b]
-        starts = np.flatnonzero(~ws & np.concatenate(([True], ws[:-1])))
-        tok_line = np.searchsorted(np.flatnonzero(b == 10), starts)  # 0-based, within the chunk
-        del b, ws
-        tokens = piece.decode("utf-8").split()
-        if len(tokens) != len(starts):  # str.split also cut at non-ASCII whitespace: split bytes
-            tokens = [t.decode("utf-8") for t in piece.split()]
-        if len(tokens):
-            first = np.concatenate(([0], np.flatnonzero(tok_line[1:] != tok_line[:-1]) + 1))
-            nf = np.diff(np.append(first, len(tokens)))
-            ln = tok_line[first] + 1 + line_base
-            ok = np.isin(nf, allowed_arr)
-            if not ok.all():
-                r = int(np.argmin(ok))
-                raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
-            uniform = bool(np.all(nf == nf[0]))
-            for k in list(floats) + list(strings):
-                if uniform:
-                    col = tokens[k::int(nf[0])] if k < nf[0] else []
-                    rows = np.arange(len(first)) if k < nf[0] else np.zeros(0, np.int64)
-                else:
-                    rows = np.flatnonzero(nf > k)
-                    col = [tokens[i] for i in (first[rows] + k).tolist()]
-                if k in floats:
-                    vals = np.full(len(first), np.nan)
-                    vals[rows] = parse_floats(col, path, ln[rows], floats[k])
-                    fparts[k].append(vals)
-                else:
-                    tab = tables[k]
-                    cparts[k].append(np.fromiter((tab.setdefault(x, len(tab)) for x in col),
-                                                 dtype=np.int64, count=len(col)))
-            lines.append(ln)
-            nfs.append(nf)
-        del tokens, starts, tok_line
-    if not lines:
+        starts, ends = textfast.token_bounds(b)
+        if not len(starts):
+            continue
+        first, ln = textfast.line_heads(b, starts)
+        ln += line_base
+        nf = np.diff(np.append(first, len(starts)))
+        ok = np.isin(nf, allowed_arr)
+        if not ok.all():
+            r = int(np.argmin(ok))
+            raise InputError(f"expected {expected}, got {int(nf[r])} fields", path, int(ln[r]))
+        parts = None
+        if FAST_COLUMNS and textfast.plain_chunk(piece):
+            parts = _chunk_columns_fast(piece, b, starts, ends, first, nf, floats, factorisers)
+        del b, ends
+        if parts is None:
+            parts = _chunk_columns(piece, starts, first, nf, ln, floats, tables, path)
+        parts.update(line=ln, nf=nf)
+        if not cols:   # rows guessed from this chunk's bytes per line, with a margin
+            guess = int(os.path.getsize(path) / len(piece) * len(first) * 1.1) + 16
+            cols = {k: textfast.Column(np.float64 if k in floats else np.int64, guess) for k in parts}
+        for k, v in parts.items():
+            cols[k].add(v)
+        del starts, parts
+    if not cols:
         if not allow_empty:
             raise InputError("empty file (no lines)", path)
         z = np.zeros(0, dtype=np.int64)
         return Table(path, z, z, {k: np.zeros(0) for k in floats}, {k: ([], z) for k in strings})
-    return Table(path, np.concatenate(lines), np.concatenate(nfs),
-                 {k: np.concatenate(v) for k, v in fparts.items()},
-                 {k: (list(tables[k]), np.concatenate(cparts[k])) for k in strings})
+    return Table(path, cols["line"].done(), cols["nf"].done(), {k: cols[k].done() for k in floats},
+                 {k: (list(tables[k]), cols[k].done()) for k in strings})
 
+
+FAST_COLUMNS = True   # textfast on chunks that allow it (False: the str.split path, for checks)
+
+
+def _column_rows(first: np.ndarray, nf: np.ndarray, k: int) -> np.ndarray:
+    """Records that have a field k."""
+    return np.arange(len(first)) if bool(np.all(nf > k)) else np.flatnonzero(nf > k)
+
+
+def _chunk_columns_fast(piece: bytes, b: np.ndarray, starts: np.ndarray, ends: np.ndarray,
+                        first: np.ndarray, nf: np.ndarray, floats: dict[int, str],
+                        factorisers: dict[int, textfast.Factoriser]) -> dict[int, np.ndarray] | None:
+    """The chunk's columns parsed on its bytes; None when the str.split path must do it."""
+    out: dict[int, np.ndarray] = {}
+    for k in floats:               # first: a float the fast path cannot parse sends the chunk
+        rows = _column_rows(first, nf, k)          # to the slow path before any table grows
+        tok = first[rows] + k
+        values = textfast.parse_floats(b, starts[tok], ends[tok])
+        if values is None:
+            return None
+        out[k] = np.full(len(first), np.nan)
+        out[k][rows] = values
+    for k, factorise in factorisers.items():
+        tok = first[_column_rows(first, nf, k)] + k
+        codes = factorise(piece, b, starts[tok], ends[tok])
+        if codes is None:          # the slow path adds the same texts in the same order
+            return None
+        out[k] = codes
+    return out
+
+
+def _chunk_columns(piece: bytes, starts: np.ndarray, first: np.ndarray, nf: np.ndarray, ln: np.ndarray,
+                   floats: dict[int, str], tables: dict[int, dict[str, int]], path: str) -> dict[int, np.ndarray]:
+    """The chunk's columns from str.split tokens (bytes.split where str.split cuts elsewhere)."""
+    tokens = piece.decode("utf-8").split()
+    if len(tokens) != len(starts):  # str.split also cut at non-ASCII whitespace: split bytes
+        tokens = [t.decode("utf-8") for t in piece.split()]
+    out: dict[int, np.ndarray] = {}
+    uniform = bool(np.all(nf == nf[0]))
+    for k in list(floats) + list(tables):
+        if uniform:
+            col = tokens[k::int(nf[0])] if k < nf[0] else []
+            rows = np.arange(len(first)) if k < nf[0] else np.zeros(0, np.int64)
+        else:
+            rows = np.flatnonzero(nf > k)
+            col = [tokens[i] for i in (first[rows] + k).tolist()]
+        if k in floats:
+            vals = np.full(len(first), np.nan)
+            vals[rows] = parse_floats(col, path, ln[rows], floats[k])
+            out[k] = vals
+        else:
+            tab = tables[k]
+            out[k] = np.fromiter((tab.setdefault(x, len(tab)) for x in col), dtype=np.int64, count=len(col))
+    return out

@@ -34,6 +34,10 @@ class RawClasses:
 
 
 def read_classfile(path: str, file_index: dict[str, int]) -> RawClasses:
+    from termeval.classfast import FAST, read_zr2015_plain
+    plain = read_zr2015_plain(path, file_index) if FAST else None   # numpy, same result
+    if plain is not None:
+        return plain
     classes: dict[tuple[int, str | None], list[tuple[str, float, float, int]]] = {}
     order: list[tuple[int, str | None]] = []
     curr: list[tuple[str, float, float, int]] = []
