@@ -94,7 +94,11 @@ def from_preparation(prep, gold) -> Classes | None:
     if n >= 10 ** 7:              # keys would no longer sort in class order
         return None
     try:
-        file = np.fromiter((gold.file_index[f] for f in prep.file), dtype=np.int32, count=len(prep.file))
+        codes = prep.file_codes       # the reader's factorised files: one lookup per distinct file
+        if codes is not None and len(codes[1]) == len(prep.file):
+            file = np.array([gold.file_index[f] for f in codes[0]], dtype=np.int32)[codes[1]]
+        else:
+            file = np.fromiter((gold.file_index[f] for f in prep.file), dtype=np.int32, count=len(prep.file))
     except KeyError:
         return None
     starts = np.asarray(prep.starts, dtype=np.int64)
