@@ -20,6 +20,7 @@ from termeval.zr2015.folds import (FoldSet, Intervals, fold_prefix_files, per_sp
                                   read_split, whole_corpus)
 from termeval.zr2015.foldpairs import fold_pairs
 from termeval.zr2015.foldview import FileIndex, file_index, members, take
+from termeval.zr2015.ngrams import GoldNgrams, NgramIndex, fold_gold
 from termeval.zr2015.pairs import r2_occurrences
 
 MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
@@ -33,14 +34,15 @@ class Prepared:
     phones: Segmented
     words: Segmented
     disc: Fragments
-    goldcls: Fragments
-    ngrams: "matching.NgramIndex"
+    goldcls: Fragments | None           # listed gold classes (<prefix>.classes), else None:
+    ngrams: NgramIndex
     foldsets: dict[str, FoldSet]
     counts: dict = field(default_factory=dict)
     ned_cache: "ned.NedCache | None" = None
     disc_ix: FileIndex | None = None       # per-file slices (termeval.zr2015.foldview)
     gold_ix: FileIndex | None = None
     word_ix: FileIndex | None = None
+    gold_ngrams: GoldNgrams | None = None  # the generated n-gram classes, counted per fold
 
 
 def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Prepared:
@@ -75,29 +77,31 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
     marks: dict = {}
     disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks)
     counts["disc"] = disc.counts
-    ngrams = matching.NgramIndex(phones)
+    ngrams = NgramIndex(phones)
+    nf = len(gold.files)
+    goldcls = gold_ngrams = gold_ix = None
     if gold_classes:
         rg = read_classfile(gold_classes, gold.file_index)
         goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
+        gold_ix = file_index(goldcls.file, nf, goldcls.occ_frag)
     else:
-        goldcls = matching.ngram_classes(phones, ngrams, marks)
+        gold_ngrams = GoldNgrams(phones, ngrams, nf)
         counts["gold_classes"] = {"source": "generated: repeated 3-20-grams inside segments",
-                                  **goldcls.counts}
+                                  **gold_ngrams.counts}
     # mark tuples of every id (discovered and gold share the dict)
     inv = sorted(marks, key=marks.get)
     disc.marks = inv
-    goldcls.marks = inv
+    if goldcls is not None:
+        goldcls.marks = inv
     if log:
         log(f"prepared in {time.time() - t0:.2f} s: {len(disc)} distinct fragments, "
-            f"{len(goldcls)} gold fragments")
-    nf = len(gold.files)
+            f"{counts['gold_classes']['distinct_fragments']} gold fragments")
     return Prepared(mode=mode, gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
                     ngrams=ngrams, foldsets=foldsets, counts=counts,
                     ned_cache=ned.NedCache(inv),
                     disc_ix=file_index(disc.file, nf, disc.occ_frag),
-                    gold_ix=file_index(goldcls.file, nf, goldcls.occ_frag),
-                    word_ix=file_index(words.file, nf))
+                    gold_ix=gold_ix, word_ix=file_index(words.file, nf), gold_ngrams=gold_ngrams)
 
 
 def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:
@@ -129,15 +133,20 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
             cu.update(ned_sum=(c, sums), ned_pairs=(c, pairs))
     g = None
     if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
-        g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
-                                               p.goldcls.offset), dense_classes=True)
+        if p.goldcls is None:
+            g = fold_gold(p.gold_ngrams, fold, mode)
+            gf, gon, goff = g.cover_file, g.cover_on, g.cover_off
+        else:
+            g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
+                                                   p.goldcls.offset), dense_classes=True)
+            gf, gon, goff = g.file, g.onset, g.offset
     if "coverage" in measures:
         num = coverage.cover(disc.file, disc.onset, disc.offset, mode)
-        den = coverage.cover(g.file, g.onset, g.offset, mode)
+        den = coverage.cover(gf, gon, goff, mode)
         res["coverage"] = coverage.coverage(num, den, mode)
         if fu is not None:
             fu.update(cov_num=_dense(coverage.cover_by_file(disc.file, disc.onset, disc.offset, mode, nf)),
-                      cov_den=_dense(coverage.cover_by_file(g.file, g.onset, g.offset, mode, nf)))
+                      cov_den=_dense(coverage.cover_by_file(gf, gon, goff, mode, nf)))
     if "grouping" in measures:
         gp, gr = grouping.grouping(disc, fp_plain, in_d2, mode)
         res.update(grouping_precision=gp, grouping_recall=gr)

@@ -1,0 +1,230 @@
+"""The generated gold n-gram classes (spec §2.3) of zr2015/zr2017: type codes of phone windows,
+and what each fold needs of the classes, counted one n-gram length at a time, never listed.
+
+* `NgramIndex` gives every window (phone start i, length L <= 20) inside one segment an exact
+  integer type code (iterated ranking of (code of L-1, next label)), so marks of sub-fragments
+  are integers, never tuples; codes are ordered by (L, label sequence).
+* Without a `<prefix>.classes` file the gold classes are the 3..20-gram types occurring at least
+  twice inside segments, every occurrence a fragment (x1 of the English benchmark: 4.7 M
+  fragments; x10: 60 M). `fold_gold` computes, over the phone starts of the fold's files and
+  one length at a time (memory ~ the fold's phones, never the gold fragments):
+  - R1(G, F): the windows (i, L) of a corpus-repeated type inside the fold (folds.contained on
+    their span); coverage's denominator needs only the longest one per start (the shorter ones
+    lie inside it, so the union and its components are the same);
+  - Pgold = PWo(R2(G, F)) for matching: a type with k >= 2 windows in the fold has k(k-1)
+    ordered pairs minus 2 per OV pair (file-blind sweep among its windows); nmatch and w per
+    type code; a window's gold class is its type code when the type repeats in the fold.
+* `ngram_classes` materialises the classes as corpus.Fragments (the reference of the tests).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from termeval.data import file_starts
+from termeval.zr2015.corpus import Fragments, Segmented, ov
+from termeval.zr2015.folds import Intervals, contained
+from termeval.intervals import last_le
+from termeval.zr2015.pairs import concat_ranges, dense_codes, overlapping_pairs, uniq
+
+MAXN = 20           # gold n-grams: 3..20 phones
+MINN = 3
+KL = 32             # sub-fragment key = phone start * KL + length (termeval.zr2015.completion)
+
+
+class NgramIndex:
+    """Exact type codes of all windows (i, L), L = 1..MAXN, inside one segment."""
+
+    def __init__(self, sg: Segmented, maxn: int = MAXN):
+        n = len(sg)
+        self.n = n
+        self.maxn = maxn
+        self.onset, self.offset = sg.onset, sg.offset
+        self.ids: list[np.ndarray] = [np.zeros(0, np.int64)]
+        self.base = np.zeros(maxn + 2, dtype=np.int64)
+        lab = sg.label.astype(np.int64)
+        nlab = int(lab.max()) + 1 if n else 1
+        prev = lab.copy()
+        self.ids.append(prev.astype(np.int32))
+        self.base[2] = nlab
+        for L in range(2, maxn + 1):
+            cur = np.full(n, -1, dtype=np.int64)
+            m = n - L + 1
+            if m > 0:
+                ok = (prev[:m] >= 0) & (sg.seg[L - 1:] == sg.seg[:m])
+                key = prev[:m][ok] * nlab + lab[L - 1:][ok]
+                u, inv = np.unique(key, return_inverse=True)
+                tmp = np.full(m, -1, dtype=np.int64)
+                tmp[ok] = inv
+                cur[:m] = tmp
+                nt = len(u)
+            else:
+                nt = 0
+            self.ids.append(cur.astype(np.int32))
+            self.base[L + 1] = self.base[L] + nt
+            prev = cur
+        self.ntypes = int(self.base[maxn + 1])
+
+    def ntypes_of(self, L: int) -> int:
+        """Number of types of length L (their codes are base[L]..base[L+1]-1)."""
+        return int(self.base[L + 1] - self.base[L])
+
+    def code(self, start: np.ndarray, length: np.ndarray) -> np.ndarray:
+        """Type code of windows (start, length); -1 where invalid (length 0 or > maxn or
+        crossing a segment)."""
+        start = np.asarray(start, dtype=np.int64)
+        length = np.asarray(length, dtype=np.int64)
+        out = np.full(len(start), -1, dtype=np.int64)
+        for L in np.unique(length):
+            if L < 1 or L > self.maxn:
+                continue
+            sel = length == L
+            c = self.ids[L][start[sel]].astype(np.int64)
+            out[sel] = np.where(c >= 0, c + self.base[L], -1)
+        return out
+
+
+def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
+    """The gold n-gram classes regenerated (spec §2.3): one class per 3..20-gram type inside a
+    segment occurring at least twice, every occurrence, span = [first onset, last offset].
+    Fragments come sorted by (phone start, length) = (file, onset, offset), so folds take
+    per-file slices; classes are numbered densely (L, then type code); no sort anywhere."""
+    n, nl = len(sg), MAXN - 2
+    rep_mask = np.zeros((n, nl), dtype=bool)            # window (start, L) is a gold fragment
+    per_l = []
+    ncls = 0
+    for L in range(3, MAXN + 1):
+        c = idx.ids[L]
+        valid = np.flatnonzero(c >= 0)
+        if len(valid) == 0:
+            continue
+        cv = c[valid]
+        repeated = np.bincount(cv) >= 2
+        rep = valid[repeated[cv]]
+        rank = np.cumsum(repeated, dtype=np.int64) - 1  # dense class of each repeated type
+        rep_mask[rep, L - 3] = True
+        per_l.append((L, rep, c[rep].astype(np.int64) + idx.base[L], rank[c[rep]] + ncls))
+        ncls += int(rank[-1]) + 1 if len(rank) else 0
+    # position of (start, L) in the row-major order of rep_mask = np.nonzero's order
+    row_start = np.concatenate(([0], np.cumsum(rep_mask.sum(axis=1, dtype=np.int64))))
+    st, li = np.nonzero(rep_mask)
+    st = st.astype(np.int64)
+    ln = li.astype(np.int64) + 3
+    below = np.cumsum(rep_mask, axis=1, dtype=np.uint8)  # windows of length <= L at the start
+    del rep_mask
+    cd = np.empty(len(st), dtype=np.int64)
+    cls = np.empty(len(st), dtype=np.int64)
+    for L, rep, code, dense in per_l:
+        pos = row_start[rep] + below[rep, L - 3] - 1
+        cd[pos] = code
+        cls[pos] = dense
+    del below, per_l
+    f = sg.file[st]
+    on = sg.onset[st]
+    off = sg.offset[st + ln - 1]
+    frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
+                      occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
+                      nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))})
+    frags.generated = True
+    return frags
+
+
+class GoldNgrams:
+    """The corpus side of the generated gold classes: which types of each length repeat."""
+
+    def __init__(self, sg: Segmented, idx: NgramIndex, nfiles: int):
+        self.sg, self.idx = sg, idx
+        self.fstart = file_starts(sg.file, nfiles)
+        self.repeated: dict[int, np.ndarray] = {}
+        ncls = nfrag = 0
+        for L in range(MINN, idx.maxn + 1):
+            c = idx.ids[L]
+            cnt = np.bincount(c[c >= 0], minlength=idx.ntypes_of(L))
+            rep = cnt >= 2
+            self.repeated[L] = rep
+            ncls += int(np.count_nonzero(rep))
+            nfrag += int(cnt[rep].sum())
+        self.counts = {"classes_kept": ncls, "distinct_fragments": nfrag}
+
+
+@dataclass
+class FoldGold:
+    """The generated gold classes seen from one fold (see the module docstring)."""
+    ug: np.ndarray             # sorted codes of the types with >= 2 windows in the fold
+    n_gold: np.ndarray         # nmatch(t, Pgold) of each
+    w_u: np.ndarray            # codes of flat(Pgold) and their window counts
+    w_c: np.ndarray
+    n_flat: int                # |flat(Pgold)|
+    cover_file: np.ndarray     # per start, the longest R1(G, F) window (coverage)
+    cover_on: np.ndarray
+    cover_off: np.ndarray
+    fold: Intervals
+    gn: GoldNgrams
+
+    def gold_class(self, keys: np.ndarray) -> np.ndarray:
+        """Gold class (= type code) of sub-fragment keys, -1 where the window is not a gold
+        fragment of the fold in a class with >= 2 of them."""
+        sg, idx = self.gn.sg, self.gn.idx
+        keys = np.asarray(keys, dtype=np.int64)
+        s, L = keys // KL, keys % KL
+        code = np.where(L >= MINN, idx.code(s, L), -1)
+        if len(self.ug):
+            pos = np.clip(np.searchsorted(self.ug, code), 0, len(self.ug) - 1)
+            code = np.where(self.ug[pos] == code, code, -1)
+        else:
+            code[:] = -1
+        k = np.flatnonzero(code >= 0)
+        inside = contained(self.fold, sg.file[s[k]], sg.onset[s[k]], sg.offset[s[k] + L[k] - 1])
+        code[k[~inside]] = -1
+        return code
+
+
+def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
+    sg, idx = gn.sg, gn.idx
+    n = len(sg)
+    files = uniq(np.asarray(fold.file, dtype=np.int64))
+    files = files[(files >= 0) & (files < len(gn.fstart) - 1)]
+    P = concat_ranges(gn.fstart[files], gn.fstart[files + 1])      # the fold files' phones
+    qs = sg.onset[P]
+    # folds.contained, per start: a window (i, L) is inside iff its end <= lim[i] and > onset
+    if fold.whole_files:
+        lim = np.where(qs >= 0, np.inf, -np.inf)
+    else:
+        r = last_le(fold.file, fold.onset, sg.file[P], qs)
+        lim = np.where(r >= 0, np.asarray(fold.offset, dtype=np.float64)[np.maximum(r, 0)], -np.inf)
+    lmax = np.zeros(len(P), dtype=np.int8)
+    ug, ng, wu, wc = [], [], [], []
+    n_flat = 0
+    for L in range(MINN, idx.maxn + 1):
+        c = idx.ids[L][P]
+        qe = sg.offset[np.minimum(P + (L - 1), n - 1)]
+        k = np.flatnonzero((c >= 0) & (qe > qs) & (qe <= lim))      # R1 windows of any type
+        c = c[k]
+        lmax[k[gn.repeated[L][c]]] = L
+        # types with >= 2 windows in the fold, renumbered 0..nt-1 in code order
+        d, nt = dense_codes(c, idx.ntypes_of(L))
+        cnt = np.bincount(d, minlength=nt)
+        keep = cnt[d] >= 2
+        k, c, d = k[keep], c[keep], d[keep]
+        code_of = np.zeros(nt, dtype=np.int64)
+        code_of[d] = c
+        on, off = qs[k], qe[k]
+        i, j = overlapping_pairs(d, on, off)
+        bad = ov(on[i], off[i], on[j], off[j], mode)
+        deg = cnt[d] - 1 - np.bincount(i[bad], minlength=len(d)) - np.bincount(j[bad], minlength=len(d))
+        rep = np.flatnonzero(cnt >= 2)
+        ug.append(code_of[rep] + idx.base[L])
+        ng.append(np.bincount(d, weights=deg, minlength=nt).astype(np.int64)[rep])
+        flat = deg > 0
+        n_flat += int(np.count_nonzero(flat))
+        fc = np.bincount(d[flat], minlength=nt)
+        t = np.flatnonzero(fc)
+        wu.append(code_of[t] + idx.base[L])
+        wc.append(fc[t])
+    st = np.flatnonzero(lmax)
+    i0 = P[st]
+    cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
+    return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
+                    cover_file=sg.file[i0], cover_on=sg.onset[i0],
+                    cover_off=sg.offset[i0 + lmax[st].astype(np.int64) - 1], fold=fold, gn=gn)
