@@ -158,11 +158,12 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
         w = p.words
         wf = w.subset(members(fold, p.word_ix, w.file, w.onset, w.offset))
     if "token_type" in measures:
-        tp, tr, yp, yr, unplaced = token_type.token_type(wf, disc.file, disc.onset, disc.offset, mode)
+        th = token_type.hits(wf, disc.file, disc.onset, disc.offset, mode)
+        tp, tr, yp, yr, unplaced = token_type.token_type(wf, disc.file, disc.onset, disc.offset, mode, th)
         res.update(token_precision=tp, token_recall=tr, type_precision=yp, type_recall=yr,
                    token_unplaced=unplaced)
         if fu is not None:
-            t = token_type.token_type_by_file(wf, disc.file, disc.onset, disc.offset, mode, nf)
+            t = token_type.token_type_by_file(wf, disc.file, disc.onset, disc.offset, mode, nf, th)
             for k, col in enumerate(("tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen", "type_gold")):
                 fu[col] = _dense(t[:, k])
     if "boundary" in measures:
