@@ -26,7 +26,7 @@ from termeval.data import file_starts
 from termeval.zr2015.corpus import Fragments, Segmented, ov
 from termeval.zr2015.folds import Intervals, contained
 from termeval.intervals import last_le
-from termeval.zr2015.pairs import concat_ranges, dense_codes, overlapping_pairs, uniq
+from termeval.zr2015.pairs import concat_ranges, dense_codes, uniq
 
 MAXN = 20           # gold n-grams: 3..20 phones
 MINN = 3
@@ -193,6 +193,8 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
     else:
         r = last_le(fold.file, fold.onset, sg.file[P], qs)
         lim = np.where(r >= 0, np.asarray(fold.offset, dtype=np.float64)[np.maximum(r, 0)], -np.inf)
+    rank_on = np.empty(len(P), dtype=np.int64)                      # onset order, files ignored
+    rank_on[np.argsort(qs, kind="stable")] = np.arange(len(P))
     lmax = np.zeros(len(P), dtype=np.int8)
     ug, ng, wu, wc = [], [], [], []
     n_flat = 0
@@ -201,7 +203,9 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         qe = sg.offset[np.minimum(P + (L - 1), n - 1)]
         k = np.flatnonzero((c >= 0) & (qe > qs) & (qe <= lim))      # R1 windows of any type
         c = c[k]
-        lmax[k[gn.repeated[L][c]]] = L
+        rep = gn.repeated[L][c]                                     # R1(G, F)
+        k, c = k[rep], c[rep]
+        lmax[k] = L
         # types with >= 2 windows in the fold, renumbered 0..nt-1 in code order
         d, nt = dense_codes(c, idx.ntypes_of(L))
         cnt = np.bincount(d, minlength=nt)
@@ -209,13 +213,13 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         k, c, d = k[keep], c[keep], d[keep]
         code_of = np.zeros(nt, dtype=np.int64)
         code_of[d] = c
-        on, off = qs[k], qe[k]
-        i, j = overlapping_pairs(d, on, off)
-        bad = ov(on[i], off[i], on[j], off[j], mode)
-        deg = cnt[d] - 1 - np.bincount(i[bad], minlength=len(d)) - np.bincount(j[bad], minlength=len(d))
-        rep = np.flatnonzero(cnt >= 2)
-        ug.append(code_of[rep] + idx.base[L])
-        ng.append(np.bincount(d, weights=deg, minlength=nt).astype(np.int64)[rep])
+        # windows by (type, onset): OV partners found by a sweep
+        o = np.argsort(d * np.int64(len(P)) + rank_on[k])
+        d, on, off = d[o], qs[k[o]], qe[k[o]]
+        deg = cnt[d] - 1 - _ov_partners(d, on, off, mode)
+        t = np.flatnonzero(cnt >= 2)
+        ug.append(code_of[t] + idx.base[L])
+        ng.append(np.bincount(d, weights=deg, minlength=nt).astype(np.int64)[t])
         flat = deg > 0
         n_flat += int(np.count_nonzero(flat))
         fc = np.bincount(d[flat], minlength=nt)
@@ -228,3 +232,21 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
     return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
                     cover_file=sg.file[i0], cover_on=sg.onset[i0],
                     cover_off=sg.offset[i0 + lmax[st].astype(np.int64) - 1], fold=fold, gn=gn)
+
+
+def _ov_partners(group: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> np.ndarray:
+    """Items sorted by (group, onset): per item, the number of items of its group in a
+    file-blind OV with it (an OV needs a positive overlap: a sweep over later onsets)."""
+    n = len(group)
+    hit = []
+    act = np.arange(n - 1)
+    step = 1
+    while len(act):
+        j = act + step
+        ok = (group[j] == group[act]) & (on[j] <= off[act])        # later onsets only get larger
+        act, j = act[ok], j[ok]
+        bad = ov(on[act], off[act], on[j], off[j], mode)
+        hit += [act[bad], j[bad]]
+        step += 1
+        act = act[act + step < n]
+    return np.bincount(np.concatenate(hit), minlength=n) if hit else np.zeros(n, dtype=np.int64)
