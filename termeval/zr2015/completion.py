@@ -145,7 +145,7 @@ def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: C
     m = mult(un[own], mlen[um][own], L, oy) * W[own]
     s_cnt.add(idx.code(frags.run_start[rep[um]][own] + oy, L), m)
     # nmatch(t, I): gold windows of the members
-    d2 = np.unique(mf)
+    d2 = uniq(mf)
     own, L, o = windows(ln[d2])
     start = frags.run_start[d2][own] + o
     g = gold_class(start * KL + L)

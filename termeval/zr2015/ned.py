@@ -19,6 +19,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cpdist
 
 from termeval.zr2015.foldpairs import FoldPairs, class_histogram, row_pairs
+from termeval.zr2015.pairs import uniq
 
 
 class NedCache:
@@ -124,7 +125,7 @@ def ned_by_class(frags, fp: FoldPairs, cache: NedCache) -> tuple[np.ndarray, np.
     cl = np.concatenate(cls_parts) if cls_parts else np.zeros(0, np.int64)
     val = np.concatenate(val_parts) if val_parts else np.zeros(0)
     uc, size = np.unique(fp.mem_cls, return_counts=True)
-    allc = np.unique(np.concatenate([uc, cl]).astype(np.int64))
+    allc = uniq(np.concatenate([uc, cl]).astype(np.int64))
     sums = np.zeros(len(allc))
     np.add.at(sums, np.searchsorted(allc, cl), val)
     pairs = np.zeros(len(allc))

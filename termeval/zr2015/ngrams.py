@@ -45,23 +45,18 @@ class NgramIndex:
         self.base = np.zeros(maxn + 2, dtype=np.int64)
         lab = sg.label.astype(np.int64)
         nlab = int(lab.max()) + 1 if n else 1
-        prev = lab.copy()
-        self.ids.append(prev.astype(np.int32))
+        prev = lab.astype(np.int32)
+        self.ids.append(prev)
         self.base[2] = nlab
         for L in range(2, maxn + 1):
-            cur = np.full(n, -1, dtype=np.int64)
+            cur = np.full(n, -1, dtype=np.int32)
+            nt = 0
             m = n - L + 1
             if m > 0:
-                ok = (prev[:m] >= 0) & (sg.seg[L - 1:] == sg.seg[:m])
-                key = prev[:m][ok] * nlab + lab[L - 1:][ok]
-                u, inv = np.unique(key, return_inverse=True)
-                tmp = np.full(m, -1, dtype=np.int64)
-                tmp[ok] = inv
-                cur[:m] = tmp
-                nt = len(u)
-            else:
-                nt = 0
-            self.ids.append(cur.astype(np.int32))
+                pos = np.flatnonzero((prev[:m] >= 0) & (sg.seg[L - 1:] == sg.seg[:m]))
+                cur[pos], nt = _extend(prev[pos].astype(np.int64), lab[pos + (L - 1)], nlab,
+                                       int(self.base[L] - self.base[L - 1]))
+            self.ids.append(cur)
             self.base[L + 1] = self.base[L] + nt
             prev = cur
         self.ntypes = int(self.base[maxn + 1])
@@ -76,13 +71,30 @@ class NgramIndex:
         start = np.asarray(start, dtype=np.int64)
         length = np.asarray(length, dtype=np.int64)
         out = np.full(len(start), -1, dtype=np.int64)
-        for L in np.unique(length):
+        for L in np.flatnonzero(np.bincount(np.clip(length, 0, self.maxn + 1))):
             if L < 1 or L > self.maxn:
                 continue
             sel = length == L
             c = self.ids[L][start[sel]].astype(np.int64)
             out[sel] = np.where(c >= 0, c + self.base[L], -1)
         return out
+
+
+def _extend(p: np.ndarray, lab: np.ndarray, nlab: int, np_types: int) -> tuple[np.ndarray, int]:
+    """Rank of the keys (p, lab) among the distinct ones (the code of a window of length L from
+    the code p of its first L-1 phones and its last label), and the number of distinct keys.
+    Only keys of repeated prefixes are sorted: a prefix occurring once has at most one
+    extension, whose rank is the number of distinct keys of the smaller prefixes."""
+    multi = np.bincount(p, minlength=np_types)[p] >= 2
+    u, inv = np.unique(p[multi] * np.int64(nlab) + lab[multi], return_inverse=True)
+    up = u // nlab
+    ext = np.bincount(up, minlength=np_types)               # distinct extensions per prefix
+    ext[p[~multi]] = 1
+    first = np.cumsum(ext) - ext                            # rank of the prefix's first key
+    out = np.empty(len(p), dtype=np.int64)
+    out[~multi] = first[p[~multi]]
+    out[multi] = (first[up] + np.arange(len(u)) - np.searchsorted(up, up))[inv]
+    return out, int(ext.sum())
 
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:

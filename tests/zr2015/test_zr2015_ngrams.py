@@ -85,3 +85,29 @@ def test_fold_gold_counts_a_hand_made_corpus(tmp_path):
     assert g.w_c.tolist() == [3, 2] and g.n_flat == 5
     # coverage: f1 [0, 0.7] by abca@0 + abca@3, f2 [0, 0.3] by abc@0
     assert coverage.cover(g.cover_file, g.cover_on, g.cover_off, "zr2017") == pytest.approx(1.0)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60), nlab=st.integers(1, 4),
+       maxn=st.integers(1, 8))
+def test_ngram_codes_rank_the_label_tuples(seed, n, nlab, maxn):
+    """The code of window (i, L >= 2) = base[L] + rank of its label tuple among the distinct
+    tuples of length L inside segments (lexicographic order of label ids), -1 outside; L = 1:
+    the label id."""
+    from termeval.zr2015.corpus import _make
+    from termeval.zr2015.ngrams import NgramIndex
+    rng = np.random.default_rng(seed)
+    lab = rng.integers(0, nlab, size=n)
+    seg = np.cumsum(rng.random(n) < 0.2)
+    sg = _make(np.zeros(n, np.int64), np.arange(n) * 0.1, np.arange(n) * 0.1 + 0.1, lab,
+               [str(k) for k in range(nlab)], seg)
+    idx = NgramIndex(sg, maxn)
+    assert np.array_equal(idx.ids[1], lab)
+    for L in range(2, maxn + 1):
+        wins = {i: tuple(lab[i:i + L].tolist()) for i in range(n - L + 1) if seg[i] == seg[i + L - 1]}
+        rank = {t: r for r, t in enumerate(sorted(set(wins.values())))}
+        want = np.full(n, -1)
+        for i, t in wins.items():
+            want[i] = rank[t]
+        assert np.array_equal(idx.ids[L], want), L
+        assert idx.ntypes_of(L) == len(rank)
