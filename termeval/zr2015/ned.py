@@ -35,7 +35,7 @@ class NedCache:
         m = np.int64(len(self.marks))
         key = np.minimum(ma, mb) * m + np.maximum(ma, mb)
         uniq, inv = np.unique(key, return_inverse=True)
-        missing = uniq[~np.isin(uniq, self.keys)]
+        missing = uniq[~self._cached(uniq)]
         if len(missing):
             qa = [self.marks[k] for k in (missing // m).tolist()]
             qb = [self.marks[k] for k in (missing % m).tolist()]
@@ -46,6 +46,14 @@ class NedCache:
             self.keys, self.vals = self.keys[o], self.vals[o]
         pos = np.searchsorted(self.keys, uniq)
         return self.vals[pos][inv]
+
+    def _cached(self, key: np.ndarray) -> np.ndarray:
+        """Mask of the keys in the cache (a binary search per key: a fold's lookups cost its
+        pairs, not the cache of the whole corpus)."""
+        if not len(self.keys):
+            return np.zeros(len(key), dtype=bool)
+        pos = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
+        return self.keys[pos] == key
 
 
 class _Sums:
