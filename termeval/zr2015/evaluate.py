@@ -135,18 +135,16 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
     if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
         if p.goldcls is None:
             g = fold_gold(p.gold_ngrams, fold, mode)
-            gf, gon, goff = g.cover_file, g.cover_on, g.cover_off
+            gcomp = g.cover
         else:
             g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
                                                    p.goldcls.offset), dense_classes=True)
-            gf, gon, goff = g.file, g.onset, g.offset
+            gcomp = coverage.components(g.file, g.onset, g.offset, mode)
     if "coverage" in measures:
-        num = coverage.cover(disc.file, disc.onset, disc.offset, mode)
-        den = coverage.cover(gf, gon, goff, mode)
-        res["coverage"] = coverage.coverage(num, den, mode)
+        dcomp = coverage.components(disc.file, disc.onset, disc.offset, mode)
+        res["coverage"] = coverage.coverage(coverage.total(dcomp), coverage.total(gcomp), mode)
         if fu is not None:
-            fu.update(cov_num=_dense(coverage.cover_by_file(disc.file, disc.onset, disc.offset, mode, nf)),
-                      cov_den=_dense(coverage.cover_by_file(gf, gon, goff, mode, nf)))
+            fu.update(cov_num=_dense(coverage.by_file(dcomp, nf)), cov_den=_dense(coverage.by_file(gcomp, nf)))
     if "grouping" in measures:
         gp, gr = grouping.grouping(disc, fp_plain, in_d2, mode)
         res.update(grouping_precision=gp, grouping_recall=gr)

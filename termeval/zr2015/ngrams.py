@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.data import file_starts
+from termeval.zr2015 import coverage
 from termeval.zr2015.corpus import Fragments, Segmented, ov
 from termeval.zr2015.folds import Intervals, contained
 from termeval.intervals import last_le
@@ -168,9 +169,7 @@ class FoldGold:
     w_u: np.ndarray            # codes of flat(Pgold) and their window counts
     w_c: np.ndarray
     n_flat: int                # |flat(Pgold)|
-    cover_file: np.ndarray     # per start, the longest R1(G, F) window (coverage)
-    cover_on: np.ndarray
-    cover_off: np.ndarray
+    cover: tuple               # coverage.components of R1(G, F) (from the longest window per start)
     fold: Intervals
     gn: GoldNgrams
 
@@ -197,22 +196,31 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
     n = len(sg)
     files = uniq(np.asarray(fold.file, dtype=np.int64))
     files = files[(files >= 0) & (files < len(gn.fstart) - 1)]
-    P = concat_ranges(gn.fstart[files], gn.fstart[files + 1])      # the fold files' phones
-    qs = sg.onset[P]
+    whole = fold.whole_files and len(files) == len(gn.fstart) - 1    # every phone: no copies
+    P = np.arange(n) if whole else concat_ranges(gn.fstart[files], gn.fstart[files + 1])
+    qs = sg.onset if whole else sg.onset[P]
     # folds.contained, per start: a window (i, L) is inside iff its end <= lim[i] and > onset
     if fold.whole_files:
-        lim = np.where(qs >= 0, np.inf, -np.inf)
+        lim = np.inf if whole and (not n or qs.min() >= 0) else np.where(qs >= 0, np.inf, -np.inf)
     else:
         r = last_le(fold.file, fold.onset, sg.file[P], qs)
         lim = np.where(r >= 0, np.asarray(fold.offset, dtype=np.float64)[np.maximum(r, 0)], -np.inf)
-    rank_on = np.empty(len(P), dtype=np.int64)                      # onset order, files ignored
-    rank_on[np.argsort(qs, kind="stable")] = np.arange(len(P))
-    lmax = np.zeros(len(P), dtype=np.int8)
+    rank_on = np.empty(len(P), dtype=np.int32 if len(P) < 2**31 else np.int64)
+    rank_on[np.argsort(qs, kind="stable")] = np.arange(len(P))     # onset order, files ignored
+    if whole:
+        del P                                                       # P[i] = i below
+    lmax = np.zeros(len(qs), dtype=np.int8)
     ug, ng, wu, wc = [], [], [], []
     n_flat = 0
     for L in range(MINN, idx.maxn + 1):
-        c = idx.ids[L][P]
-        qe = sg.offset[np.minimum(P + (L - 1), n - 1)]
+        if whole:
+            c = idx.ids[L]
+            qe = np.empty(n)
+            qe[:max(n - L + 1, 0)] = sg.offset[L - 1:]
+            qe[max(n - L + 1, 0):] = sg.offset[-1] if n else 0.0
+        else:
+            c = idx.ids[L][P]
+            qe = sg.offset[np.minimum(P + (L - 1), n - 1)]
         k = np.flatnonzero((c >= 0) & (qe > qs) & (qe <= lim))      # R1 windows of any type
         c = c[k]
         rep = gn.repeated[L][c]                                     # R1(G, F)
@@ -226,7 +234,7 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         code_of = np.zeros(nt, dtype=np.int64)
         code_of[d] = c
         # windows by (type, onset): OV partners found by a sweep
-        o = np.argsort(d * np.int64(len(P)) + rank_on[k])
+        o = np.argsort(d * np.int64(len(qs)) + rank_on[k])
         d, on, off = d[o], qs[k[o]], qe[k[o]]
         deg = cnt[d] - 1 - _ov_partners(d, on, off, mode)
         t = np.flatnonzero(cnt >= 2)
@@ -239,11 +247,11 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         wu.append(code_of[t] + idx.base[L])
         wc.append(fc[t])
     st = np.flatnonzero(lmax)
-    i0 = P[st]
+    i0 = st if whole else P[st]
+    comp = coverage.components(sg.file[i0], sg.onset[i0], sg.offset[i0 + lmax[st].astype(np.int64) - 1], mode)
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
-                    cover_file=sg.file[i0], cover_on=sg.onset[i0],
-                    cover_off=sg.offset[i0 + lmax[st].astype(np.int64) - 1], fold=fold, gn=gn)
+                    cover=comp, fold=fold, gn=gn)
 
 
 def _ov_partners(group: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> np.ndarray:

@@ -56,10 +56,9 @@ def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds
             pairs = np.unique(np.c_[cw[cw >= 0], cg[cg >= 0]], axis=0)
             assert len(np.unique(pairs[:, 0])) == len(np.unique(pairs[:, 1])) == len(pairs)
             # coverage's denominator: the longest window per start has the same union
-            assert coverage.cover(view.file, view.onset, view.offset, mode) == \
-                coverage.cover(g.cover_file, g.cover_on, g.cover_off, mode)
+            assert coverage.cover(view.file, view.onset, view.offset, mode) == coverage.total(g.cover)
             assert np.array_equal(coverage.cover_by_file(view.file, view.onset, view.offset, mode, nf),
-                                  coverage.cover_by_file(g.cover_file, g.cover_on, g.cover_off, mode, nf))
+                                  coverage.by_file(g.cover, nf))
 
 
 def test_fold_gold_counts_a_hand_made_corpus(tmp_path):
@@ -84,7 +83,8 @@ def test_fold_gold_counts_a_hand_made_corpus(tmp_path):
     assert g.n_gold.tolist() == [4, 2, 0]
     assert g.w_c.tolist() == [3, 2] and g.n_flat == 5
     # coverage: f1 [0, 0.7] by abca@0 + abca@3, f2 [0, 0.3] by abc@0
-    assert coverage.cover(g.cover_file, g.cover_on, g.cover_off, "zr2017") == pytest.approx(1.0)
+    assert coverage.total(g.cover) == pytest.approx(1.0)
+    assert coverage.by_file(g.cover, 2).tolist() == pytest.approx([0.7, 0.3])
 
 
 @settings(max_examples=200, deadline=None)
