@@ -150,6 +150,7 @@ class GoldNgrams:
         self.sg, self.idx = sg, idx
         self.fstart = file_starts(sg.file, nfiles)
         self.repeated: dict[int, np.ndarray] = {}
+        self.positive = bool(np.all(sg.offset > sg.onset) and np.all(sg.onset >= 0))
         ncls = nfrag = 0
         for L in range(MINN, idx.maxn + 1):
             c = idx.ids[L]
@@ -199,29 +200,29 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
     whole = fold.whole_files and len(files) == len(gn.fstart) - 1    # every phone: no copies
     P = np.arange(n) if whole else concat_ranges(gn.fstart[files], gn.fstart[files + 1])
     qs = sg.onset if whole else sg.onset[P]
-    # folds.contained, per start: a window (i, L) is inside iff its end <= lim[i] and > onset
-    if fold.whole_files:
-        lim = np.inf if whole and (not n or qs.min() >= 0) else np.where(qs >= 0, np.inf, -np.inf)
-    else:
-        r = last_le(fold.file, fold.onset, sg.file[P], qs)
-        lim = np.where(r >= 0, np.asarray(fold.offset, dtype=np.float64)[np.maximum(r, 0)], -np.inf)
+    # folds.contained, per start: a window (i, L) is inside iff its end <= lim[i] and > onset;
+    # whole files, onsets >= 0 and positive phones (offsets grow along a segment): every window
+    simple = fold.whole_files and gn.positive
+    if not simple:
+        if fold.whole_files:
+            lim = np.where(qs >= 0, np.inf, -np.inf)
+        else:
+            r = last_le(fold.file, fold.onset, sg.file[P], qs)
+            lim = np.where(r >= 0, np.asarray(fold.offset, dtype=np.float64)[np.maximum(r, 0)], -np.inf)
     rank_on = np.empty(len(P), dtype=np.int32 if len(P) < 2**31 else np.int64)
     rank_on[np.argsort(qs, kind="stable")] = np.arange(len(P))     # onset order, files ignored
     if whole:
-        del P                                                       # P[i] = i below
+        P = None                                                    # P[i] = i below
     lmax = np.zeros(len(qs), dtype=np.int8)
     ug, ng, wu, wc = [], [], [], []
     n_flat = 0
     for L in range(MINN, idx.maxn + 1):
-        if whole:
-            c = idx.ids[L]
-            qe = np.empty(n)
-            qe[:max(n - L + 1, 0)] = sg.offset[L - 1:]
-            qe[max(n - L + 1, 0):] = sg.offset[-1] if n else 0.0
+        c = idx.ids[L] if whole else idx.ids[L][P]
+        if simple:
+            k = np.flatnonzero(c >= 0)                              # R1 windows of any type
         else:
-            c = idx.ids[L][P]
-            qe = sg.offset[np.minimum(P + (L - 1), n - 1)]
-        k = np.flatnonzero((c >= 0) & (qe > qs) & (qe <= lim))      # R1 windows of any type
+            qe = sg.offset[np.minimum((np.arange(n) if whole else P) + (L - 1), n - 1)]
+            k = np.flatnonzero((c >= 0) & (qe > qs) & (qe <= lim))
         c = c[k]
         rep = gn.repeated[L][c]                                     # R1(G, F)
         k, c = k[rep], c[rep]
@@ -235,7 +236,8 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         code_of[d] = c
         # windows by (type, onset): OV partners found by a sweep
         o = np.argsort(d * np.int64(len(qs)) + rank_on[k])
-        d, on, off = d[o], qs[k[o]], qe[k[o]]
+        k = k[o]
+        d, on, off = d[o], qs[k], sg.offset[(k if whole else P[k]) + (L - 1)]
         deg = cnt[d] - 1 - _ov_partners(d, on, off, mode)
         t = np.flatnonzero(cnt >= 2)
         ug.append(code_of[t] + idx.base[L])

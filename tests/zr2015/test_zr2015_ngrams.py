@@ -55,6 +55,13 @@ def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds
             assert np.array_equal(cw >= 0, cg >= 0)
             pairs = np.unique(np.c_[cw[cw >= 0], cg[cg >= 0]], axis=0)
             assert len(np.unique(pairs[:, 0])) == len(np.unique(pairs[:, 1])) == len(pairs)
+            # the general membership test (zero-length phones, negative onsets) agrees
+            p.gold_ngrams.positive = False
+            g2 = fold_gold(p.gold_ngrams, fold, mode)
+            p.gold_ngrams.positive = True
+            for a, b in zip(got[:2] + got[2] + got[3:4] + g.cover, gold_side(g2, p.ngrams, mode)[:2]
+                            + (g2.w_u, g2.w_c, g2.n_flat) + g2.cover):
+                assert np.array_equal(a, b)
             # coverage's denominator: the longest window per start has the same union
             assert coverage.cover(view.file, view.onset, view.offset, mode) == coverage.total(g.cover)
             assert np.array_equal(coverage.cover_by_file(view.file, view.onset, view.offset, mode, nf),
