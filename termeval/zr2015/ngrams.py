@@ -49,14 +49,25 @@ class NgramIndex:
         prev = lab.astype(np.int32)
         self.ids.append(prev)
         self.base[2] = nlab
+        seg = sg.seg
+        # windows whose prefix type repeats, in the order of their prefix code (stable sorts
+        # of keys sorted by blocks are cheap); the others extend a unique prefix
+        order = np.argsort(lab, kind="stable")
         for L in range(2, maxn + 1):
             cur = np.full(n, -1, dtype=np.int32)
             nt = 0
             m = n - L + 1
             if m > 0:
-                pos = np.flatnonzero((prev[:m] >= 0) & (sg.seg[L - 1:] == sg.seg[:m]))
-                cur[pos], nt = _extend(prev[pos].astype(np.int64), lab[pos + (L - 1)], nlab,
-                                       int(self.base[L] - self.base[L - 1]))
+                npt = int(self.base[L] - self.base[L - 1])
+                cnt = np.bincount(prev[prev >= 0], minlength=npt)
+                order = order[order < m]
+                order = order[(seg[order + (L - 1)] == seg[order]) & (cnt[prev[order]] >= 2)]
+                pos = np.flatnonzero((prev[:m] >= 0) & (seg[L - 1:] == seg[:m]))
+                pos = pos[cnt[prev[pos]] < 2]
+                order, code, nt = _extend(order, prev[order].astype(np.int64), lab[order + (L - 1)],
+                                          prev[pos], nlab, npt)
+                cur[order] = code[:len(order)]
+                cur[pos] = code[len(order):]
             self.ids.append(cur)
             self.base[L + 1] = self.base[L] + nt
             prev = cur
@@ -81,21 +92,26 @@ class NgramIndex:
         return out
 
 
-def _extend(p: np.ndarray, lab: np.ndarray, nlab: int, np_types: int) -> tuple[np.ndarray, int]:
-    """Rank of the keys (p, lab) among the distinct ones (the code of a window of length L from
-    the code p of its first L-1 phones and its last label), and the number of distinct keys.
-    Only keys of repeated prefixes are sorted: a prefix occurring once has at most one
-    extension, whose rank is the number of distinct keys of the smaller prefixes."""
-    multi = np.bincount(p, minlength=np_types)[p] >= 2
-    u, inv = np.unique(p[multi] * np.int64(nlab) + lab[multi], return_inverse=True)
-    up = u // nlab
-    ext = np.bincount(up, minlength=np_types)               # distinct extensions per prefix
-    ext[p[~multi]] = 1
+def _extend(order: np.ndarray, p: np.ndarray, lab: np.ndarray, p1: np.ndarray, nlab: int,
+            npt: int) -> tuple[np.ndarray, np.ndarray, int]:
+    """Codes of the windows of length L = ranks of the keys (prefix code, last label) among
+    the distinct ones. `order`: the windows with a repeated prefix, sorted by prefix code p,
+    with their last labels; p1: the prefix codes of the others (at most one key each, whose
+    rank is the number of distinct keys of the smaller prefixes). Returns (`order` sorted by
+    key, codes of order then of p1, number of distinct keys)."""
+    key = p * np.int64(nlab) + lab
+    o = np.argsort(key, kind="stable")
+    order, key = order[o], key[o]
+    new = np.ones(len(key), dtype=bool)
+    new[1:] = key[1:] != key[:-1]
+    grp = np.cumsum(new) - 1                                # distinct key of each window
+    up = key[new] // nlab
+    ext = np.bincount(up, minlength=npt)                    # distinct extensions per prefix
+    ext[p1] = 1
     first = np.cumsum(ext) - ext                            # rank of the prefix's first key
-    out = np.empty(len(p), dtype=np.int64)
-    out[~multi] = first[p[~multi]]
-    out[multi] = (first[up] + np.arange(len(u)) - np.searchsorted(up, up))[inv]
-    return out, int(ext.sum())
+    local = np.arange(len(up)) - np.searchsorted(up, up)
+    code = np.concatenate([(first[up] + local)[grp], first[p1]])
+    return order, code, int(ext.sum())
 
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
