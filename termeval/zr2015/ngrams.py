@@ -225,8 +225,7 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         else:
             r = last_le(fold.file, fold.onset, sg.file[P], qs)
             lim = np.where(r >= 0, np.asarray(fold.offset, dtype=np.float64)[np.maximum(r, 0)], -np.inf)
-    rank_on = np.empty(len(P), dtype=np.int32 if len(P) < 2**31 else np.int64)
-    rank_on[np.argsort(qs, kind="stable")] = np.arange(len(P))     # onset order, files ignored
+    seq = None                # kept windows of the previous length, by (type, onset)
     if whole:
         P = None                                                    # P[i] = i below
     lmax = np.zeros(len(qs), dtype=np.int8)
@@ -250,10 +249,10 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         k, c, d = k[keep], c[keep], d[keep]
         code_of = np.zeros(nt, dtype=np.int64)
         code_of[d] = c
-        # windows by (type, onset): OV partners found by a sweep
-        o = np.argsort(d * np.int64(len(qs)) + rank_on[k])
-        k = k[o]
-        d, on, off = d[o], qs[k], sg.offset[(k if whole else P[k]) + (L - 1)]
+        # windows by (type, onset) (files ignored): OV partners found by a sweep
+        k, d = _by_type_and_onset(k, d, qs, seq)
+        seq = k
+        on, off = qs[k], sg.offset[(k if whole else P[k]) + (L - 1)]
         deg = cnt[d] - 1 - _ov_partners(d, on, off, mode)
         t = np.flatnonzero(cnt >= 2)
         ug.append(code_of[t] + idx.base[L])
@@ -270,6 +269,23 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
                     cover=comp, fold=fold, gn=gn)
+
+
+def _by_type_and_onset(k: np.ndarray, d: np.ndarray, qs: np.ndarray, seq: np.ndarray | None):
+    """Windows k (starts) of types d sorted by (type, onset). A window repeated in the fold
+    has a repeated prefix, so the windows usually all sit in `seq` (the previous length's,
+    sorted by (prefix type, onset)): a stable sort by type of that order is cheap (its keys are
+    sorted by blocks)."""
+    if seq is not None:
+        at = np.full(len(qs), -1, dtype=np.int64)
+        at[k] = np.arange(len(k))
+        s = seq[at[seq] >= 0]
+        if len(s) == len(k):                 # else: zero-length phones broke the inclusion
+            ds = d[at[s]]
+            o = np.argsort(ds, kind="stable")
+            return s[o], ds[o]
+    o = np.lexsort((qs[k], d))
+    return k[o], d[o]
 
 
 def _ov_partners(group: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> np.ndarray:
