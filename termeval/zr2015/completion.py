@@ -190,7 +190,7 @@ def _gold_rows(frags, mc: np.ndarray, mf: np.ndarray, idx, gold_class, i_cnt: Co
     g = gold_class(start * KL + L)
     ok = g >= 0
     gf, gL, go, gg = d2[own[ok]], L[ok], o[ok], g[ok]
-    gcode = idx.code(start[ok], gL)
+    gcode = gg if getattr(gold_class, "returns_codes", False) else idx.code(start[ok], gL)
     gs = np.searchsorted(gf, mf, side="left")
     gnum = np.searchsorted(gf, mf, side="right") - gs
     mrow = np.repeat(np.arange(len(mf)), gnum)

@@ -189,6 +189,7 @@ class FoldGold:
     cover: tuple               # coverage.components of R1(G, F) (from the longest window per start)
     fold: Intervals
     gn: GoldNgrams
+    whole: bool = False        # the fold is the whole corpus (all files, whole)
 
     def gold_class(self, keys: np.ndarray) -> np.ndarray:
         """Gold class (= type code) of sub-fragment keys, -1 where the window is not a gold
@@ -196,16 +197,28 @@ class FoldGold:
         sg, idx = self.gn.sg, self.gn.idx
         keys = np.asarray(keys, dtype=np.int64)
         s, L = keys // KL, keys % KL
-        code = np.where(L >= MINN, idx.code(s, L), -1)
-        if len(self.ug):
-            pos = np.clip(np.searchsorted(self.ug, code), 0, len(self.ug) - 1)
-            code = np.where(self.ug[pos] == code, code, -1)
-        else:
-            code[:] = -1
-        k = np.flatnonzero(code >= 0)
-        inside = contained(self.fold, sg.file[s[k]], sg.onset[s[k]], sg.offset[s[k] + L[k] - 1])
-        code[k[~inside]] = -1
+        code = np.full(len(keys), -1, dtype=np.int64)
+        for ln in np.flatnonzero(np.bincount(np.clip(L, 0, idx.maxn + 1))):
+            if ln < MINN or ln > idx.maxn:
+                continue
+            sel = np.flatnonzero(L == ln)
+            c = idx.ids[ln][s[sel]]
+            if self.whole:                   # the fold's counts are the corpus counts
+                ok = c >= 0
+                ok[ok] = self.gn.repeated[ln][c[ok]]
+            else:
+                c = np.where(c >= 0, c + idx.base[ln], -1)
+                pos = np.clip(np.searchsorted(self.ug, c), 0, max(len(self.ug) - 1, 0))
+                ok = (self.ug[pos] == c) if len(self.ug) else np.zeros(len(c), dtype=bool)
+                c = c - idx.base[ln]
+            code[sel[ok]] = c[ok] + idx.base[ln]
+        if not (self.whole and self.gn.positive):
+            k = np.flatnonzero(code >= 0)
+            inside = contained(self.fold, sg.file[s[k]], sg.onset[s[k]], sg.offset[s[k] + L[k] - 1])
+            code[k[~inside]] = -1
         return code
+
+    gold_class.returns_codes = True          # (termeval.zr2015.completion: no second lookup)
 
 
 def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
@@ -268,7 +281,7 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
     comp = coverage.components(sg.file[i0], sg.onset[i0], sg.offset[i0 + lmax[st].astype(np.int64) - 1], mode)
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
-                    cover=comp, fold=fold, gn=gn)
+                    cover=comp, fold=fold, gn=gn, whole=whole)
 
 
 def _by_type_and_onset(k: np.ndarray, d: np.ndarray, qs: np.ndarray, seq: np.ndarray | None):
