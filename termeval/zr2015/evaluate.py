@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -74,6 +74,8 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
         for k, fs in foldsets.items():
             counts[f"{k}_fold_unknown_file_lines"] = int(sum(f.unknown for f in fs.folds))
         gold_classes = files.get("classes")
+    # the segmented tiers replace the gold tiers (only files and speakers are used after this)
+    gold = replace(gold, phones=None, words=None)
     marks: dict = {}
     disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks)
     counts["disc"] = disc.counts
