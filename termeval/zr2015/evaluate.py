@@ -77,14 +77,16 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
     # the segmented tiers replace the gold tiers (only files and speakers are used after this)
     gold = replace(gold, phones=None, words=None)
     marks: dict = {}
-    disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks)
-    counts["disc"] = disc.counts
     ngrams = NgramIndex(phones)
+    disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks,
+                    ngrams=ngrams)
+    counts["disc"] = disc.counts
     nf = len(gold.files)
     goldcls = gold_ngrams = gold_ix = None
     if gold_classes:
         rg = read_classfile(gold_classes, gold.file_index)
-        goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks)
+        goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks,
+                           ngrams=ngrams)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
         gold_ix = file_index(goldcls.file, nf, goldcls.occ_frag)
     else:

@@ -118,3 +118,25 @@ def test_ngram_codes_rank_the_label_tuples(seed, n, nlab, maxn):
             want[i] = rank[t]
         assert np.array_equal(idx.ids[L], want), L
         assert idx.ntypes_of(L) == len(rank)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40), m=st.integers(0, 50),
+       nlab=st.integers(1, 3), maxn=st.integers(1, 5), pre=st.integers(0, 4))
+def test_mark_ids_by_ngram_codes_equal_the_tuple_dict(seed, n, m, nlab, maxn, pre):
+    """corpus._mark_ids with an NgramIndex (codes for runs <= maxn, tuples beyond, the empty
+    run) gives every run the id the plain tuple dict gives, a shared dict included."""
+    from termeval.zr2015.corpus import _make, _mark_ids
+    from termeval.zr2015.ngrams import NgramIndex
+    rng = np.random.default_rng(seed)
+    lab = rng.integers(0, nlab, size=n)
+    sg = _make(np.zeros(n, np.int64), np.arange(n) * 0.1, np.arange(n) * 0.1 + 0.1, lab,
+               [str(k) for k in range(nlab)], np.zeros(n, np.int64))
+    start = rng.integers(0, n, size=m)
+    length = np.minimum(n - start, rng.integers(0, 8, size=m))
+    seeded = {tuple(rng.integers(0, nlab, size=k).tolist()): 100 + k for k in range(pre)}
+    want_marks, got_marks = dict(seeded), dict(seeded)
+    want = _mark_ids(lab, start, length, want_marks)
+    got = _mark_ids(lab, start, length, got_marks, NgramIndex(sg, maxn))
+    assert np.array_equal(want, got)
+    assert want_marks == got_marks
