@@ -169,10 +169,11 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
             for k, col in enumerate(("tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen", "type_gold")):
                 fu[col] = _dense(t[:, k])
     if "boundary" in measures:
-        bp, br = boundary.boundary(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset)
+        bm = boundary.matched(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset)
+        bp, br = boundary.boundary(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, bm)
         res.update(boundary_precision=bp, boundary_recall=br)
         if fu is not None:
-            b = boundary.boundary_by_file(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, nf)
+            b = boundary.boundary_by_file(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, nf, bm)
             for k, col in enumerate(("bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")):
                 fu[col] = _dense(b[:, k])
     if "matching" in measures:
