@@ -1,8 +1,10 @@
 """Per-fold driver of the zr2015/zr2017 evaluation (what zr2015/stage.py calls).
 
-`prepare` loads everything once (gold data dir, segments, discovered classes with truncation
-and annotation, gold n-gram classes, folds); `score_fold` computes every metric of one fold
-from numpy arrays (zr2015/stage.py gives each --nj job its share of the folds).
+`prepare` loads everything once (gold data dir, segments, the n-gram type index, discovered
+classes with truncation and annotation, the gold classes of `<prefix>.classes` or the corpus
+side of the generated n-gram classes, folds); `score_fold` computes every metric of one fold
+from numpy arrays (zr2015/stage.py gives each --nj job its share of the folds); the generated
+gold classes are never listed (termeval.zr2015.ngrams.fold_gold counts a fold's share).
 """
 from __future__ import annotations
 
