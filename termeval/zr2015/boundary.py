@@ -33,23 +33,27 @@ def has_close(ref_f, ref_v, q_f, q_v) -> np.ndarray:
     return np.abs(near - q_v) < 0.03
 
 
-def boundary(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off) -> tuple[float, float]:
-    df, dv, gf, gv, dhit, ghit = _matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off)
+def boundary(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off, m: tuple | None = None) -> tuple[float, float]:
+    """(P, R); m = matched(...) of the same arguments when already computed."""
+    df, dv, gf, gv, dhit, ghit = m if m is not None else matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off)
     prec = float(np.mean(dhit)) if len(df) else math.nan
     rec = float(np.mean(ghit)) if len(gf) else math.nan
     return prec, rec
 
 
-def _matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off):
+def matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off) -> tuple:
+    """Distinct points of both sides and their matched flags (what boundary() and
+    boundary_by_file() count)."""
     df, dv = points(disc_f, disc_on, disc_off)
     gf, gv = points(gold_f, gold_on, gold_off)
     return df, dv, gf, gv, has_close(gf, gv, df, dv), has_close(df, dv, gf, gv)
 
 
-def boundary_by_file(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off, nfiles: int) -> np.ndarray:
+def boundary_by_file(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off, nfiles: int,
+                     m: tuple | None = None) -> np.ndarray:
     """(nfiles, 4) per-file counts [matched discovered points, discovered points, matched gold
     points, gold points] (points and matches never cross files): P = sum col 0 / sum col 1."""
-    df, dv, gf, gv, dhit, ghit = _matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off)
+    df, dv, gf, gv, dhit, ghit = m if m is not None else matched(disc_f, disc_on, disc_off, gold_f, gold_on, gold_off)
     return np.c_[np.bincount(df, weights=dhit.astype(float), minlength=nfiles),
                  np.bincount(df, minlength=nfiles), np.bincount(gf, weights=ghit.astype(float), minlength=nfiles),
                  np.bincount(gf, minlength=nfiles)].astype(np.float64)

@@ -22,6 +22,7 @@ from termeval.zr2015.pairs import dense_codes, uniq
 
 MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))
 KL = 32                  # sub-fragment key = phone start * KL + length
+RANGE_BUDGET = 1_000_000 # member windows per range of classes in nmatch(t, I) (memory)
 
 
 def templates(smax: int):
@@ -144,14 +145,52 @@ def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: C
     own, L, oy = windows(mlen[um])
     m = mult(un[own], mlen[um][own], L, oy) * W[own]
     s_cnt.add(idx.code(frags.run_start[rep[um]][own] + oy, L), m)
-    # nmatch(t, I): gold windows of the members
-    d2 = np.unique(mf)
+    # nmatch(t, I): gold windows of the members, a range of classes at a time (memory)
+    for lo, hi in class_ranges(mc, windows_count(ln[mf]), RANGE_BUDGET):
+        _gold_rows(frags, mc[lo:hi], mf[lo:hi], idx, gold_class, i_cnt)
+    # subtract the exception occurrences as counted (no OV test, no deduplication)
+    rs = frags.run_start
+    for a, b in ((elo, ehi), (ehi, elo)):
+        for x, y in pair_windows(rs[a], ln[a], rs[b], ln[b]):
+            cx, cy = gold_class(x), gold_class(y)
+            hit = (cx >= 0) & (cx == cy)
+            i_cnt.add(idx.code(y[hit] // KL, y[hit] % KL), -1)
+    return total
+
+
+def windows_count(n: np.ndarray) -> np.ndarray:
+    """Number of completion windows of runs of length n."""
+    k = np.minimum(n, MAXSUB)
+    return np.where(k >= MINSUB, (k - 2) * (n + 1) - (k * (k + 1) // 2 - 3), 0)
+
+
+def class_ranges(mc: np.ndarray, weight: np.ndarray, budget: int = 1_000_000):
+    """Yield (lo, hi): ranges of the memberships (sorted by class) cut at class starts, of about
+    `budget` total weight each (one class may exceed it)."""
+    n = len(mc)
+    cum = np.cumsum(weight)
+    starts = np.flatnonzero(np.concatenate(([True], mc[1:] != mc[:-1]))) if n else np.zeros(0, np.int64)
+    lo = 0
+    while lo < n:
+        j = int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + budget, side="right"))
+        k = int(np.searchsorted(starts, max(j, lo + 1), side="left"))
+        hi = int(starts[k]) if k < len(starts) else n
+        yield lo, hi
+        lo = hi
+
+
+def _gold_rows(frags, mc: np.ndarray, mf: np.ndarray, idx, gold_class, i_cnt: Counter) -> None:
+    """nmatch(t, I) of the clean pairs of the memberships (mc, mf) (whole classes): pairs of
+    gold windows (same class c, length L, gold class g) of two members at compatible offsets,
+    counted on rows (c, L, g, n, o, code)."""
+    ln = frags.run_len
+    d2 = uniq(mf)
     own, L, o = windows(ln[d2])
     start = frags.run_start[d2][own] + o
     g = gold_class(start * KL + L)
     ok = g >= 0
     gf, gL, go, gg = d2[own[ok]], L[ok], o[ok], g[ok]
-    gcode = idx.code(start[ok], gL)
+    gcode = gg if getattr(gold_class, "returns_codes", False) else idx.code(start[ok], gL)
     gs = np.searchsorted(gf, mf, side="left")
     gnum = np.searchsorted(gf, mf, side="right") - gs
     mrow = np.repeat(np.arange(len(mf)), gnum)
@@ -174,14 +213,6 @@ def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: C
                 dd = eo[y] - eo[x]
                 ok = (dd >= np.minimum(d, 0)) & (dd <= np.maximum(d, 0))
                 i_cnt.add(ecode[y][ok], (cnt[x] * cnt[y])[ok])
-    # subtract the exception occurrences as counted (no OV test, no deduplication)
-    rs = frags.run_start
-    for a, b in ((elo, ehi), (ehi, elo)):
-        for x, y in pair_windows(rs[a], ln[a], rs[b], ln[b]):
-            cx, cy = gold_class(x), gold_class(y)
-            hit = (cx >= 0) & (cx == cy)
-            i_cnt.add(idx.code(y[hit] // KL, y[hit] % KL), -1)
-    return total
 
 
 def flat_windows(frags, fp: FoldPairs) -> np.ndarray:

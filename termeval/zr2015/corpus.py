@@ -254,12 +254,15 @@ class Fragments:
 
 
 def annotate(phones: Segmented, cls: np.ndarray, qf: np.ndarray, qs: np.ndarray, qe: np.ndarray,
-             mode: str, split=None, marks: dict | None = None) -> Fragments:
+             mode: str, split=None, marks: dict | None = None, ngrams=None) -> Fragments:
     """annotate_classes of the original: optional .split truncation (§3.3), then the lookup
     (§3.1); fragments whose lookup fails are dropped (and counted), classes left empty vanish.
 
     `split` is (file, onset, offset) sorted, or None. `marks` is a shared dict tuple -> id so
-    that the mark ids of several Fragments (discovered, gold) are comparable."""
+    that the mark ids of several Fragments (discovered, gold) are comparable; ids are given in
+    order of first appearance. `ngrams` (a termeval.zr2015.ngrams.NgramIndex of `phones`)
+    identifies the transcriptions of up to 20 phones by their n-gram codes, so that only one
+    fragment per distinct transcription goes through a Python tuple."""
     cls = np.asarray(cls, dtype=np.int64)
     qf = np.asarray(qf, dtype=np.int64)
     qs = np.asarray(qs, dtype=np.float64).copy()
@@ -292,17 +295,43 @@ def annotate(phones: Segmented, cls: np.ndarray, qf: np.ndarray, qs: np.ndarray,
     occ_frag[order] = frag_of_sorted
     u = np.flatnonzero(new)
     marks = {} if marks is None else marks
-    lab = phones.label.tolist()
-    mark = np.empty(len(u), dtype=np.int64)
-    for j, (x, n) in enumerate(zip(ra[u].tolist(), rn[u].tolist())):
-        t = tuple(lab[x:x + n])
-        mark[j] = marks.setdefault(t, len(marks))
+    mark = _mark_ids(phones.label, ra[u], rn[u], marks, ngrams)
     occ_cls = cls[idx]
     nclasses = int(cls.max()) + 1 if len(cls) else 0
-    counts["classes_in"] = int(len(np.unique(cls)))
-    counts["classes_kept"] = int(len(np.unique(occ_cls)))
+    counts["classes_in"] = _ndistinct(cls)
+    counts["classes_kept"] = _ndistinct(occ_cls)
     counts["distinct_fragments"] = int(len(u))
     inv = sorted(marks, key=marks.get)
     return Fragments(file=f[u], onset=s[u], offset=e[u], run_start=ra[u], run_len=rn[u],
                      mark=mark, marks=inv, occ_cls=occ_cls, occ_frag=occ_frag,
                      nclasses=nclasses, counts=counts)
+
+
+def _ndistinct(x: np.ndarray) -> int:
+    """len(np.unique(x)) by sorting (numpy 2's hash-based np.unique is slow on large int arrays)."""
+    s = np.sort(x)
+    return int(np.count_nonzero(s[1:] != s[:-1])) + 1 if len(s) else 0
+
+
+def _mark_ids(label: np.ndarray, start: np.ndarray, length: np.ndarray, marks: dict, ngrams=None) -> np.ndarray:
+    """marks.setdefault(tuple(label[start:start+length]), len(marks)) of each run, in order."""
+    lab = label.tolist()
+    if ngrams is None:
+        return np.fromiter((marks.setdefault(tuple(lab[x:x + n]), len(marks))
+                            for x, n in zip(start.tolist(), length.tolist())), np.int64, len(start))
+    # a key per run: its n-gram code, the empty tuple, or (longer runs) a tuple's own id
+    ok = (length >= 1) & (length <= ngrams.maxn)
+    key = np.full(len(start), -1, dtype=np.int64)
+    key[ok] = ngrams.code(start[ok], length[ok])
+    key[length == 0] = ngrams.ntypes
+    other = np.flatnonzero(key < 0)
+    if len(other):
+        own: dict = {}
+        key[other] = [ngrams.ntypes + 1 + own.setdefault(tuple(lab[x:x + n]), len(own))
+                      for x, n in zip(start[other].tolist(), length[other].tolist())]
+    u, first, inv = np.unique(key, return_index=True, return_inverse=True)
+    ids = np.empty(len(u), dtype=np.int64)
+    for j in np.argsort(first, kind="stable").tolist():      # distinct runs by first appearance
+        x, n = int(start[first[j]]), int(length[first[j]])
+        ids[j] = marks.setdefault(tuple(lab[x:x + n]), len(marks))
+    return ids[inv.ravel()]

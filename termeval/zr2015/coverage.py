@@ -15,16 +15,25 @@ from termeval.zr2015.corpus import adjacent
 
 
 def cover(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> float:
-    return float(np.sum(_components(file, on, off, mode)[1]))
+    return total(components(file, on, off, mode))
 
 
 def cover_by_file(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str, nfiles: int) -> np.ndarray:
     """cover() per file (components never cross files): (nfiles,) seconds, for the bootstrap."""
-    cf, length = _components(file, on, off, mode)
-    return np.bincount(cf, weights=length, minlength=nfiles).astype(np.float64)
+    return by_file(components(file, on, off, mode), nfiles)
 
 
-def _components(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
+def total(comp: tuple[np.ndarray, np.ndarray]) -> float:
+    """cover() from components()."""
+    return float(np.sum(comp[1]))
+
+
+def by_file(comp: tuple[np.ndarray, np.ndarray], nfiles: int) -> np.ndarray:
+    """cover_by_file() from components()."""
+    return np.bincount(comp[0], weights=comp[1], minlength=nfiles).astype(np.float64)
+
+
+def components(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
     """(file, length) of each connected component of the intervals."""
     n = len(on)
     if n == 0:

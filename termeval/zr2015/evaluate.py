@@ -1,14 +1,16 @@
 """Per-fold driver of the zr2015/zr2017 evaluation (what zr2015/stage.py calls).
 
-`prepare` loads everything once (gold data dir, segments, discovered classes with truncation
-and annotation, gold n-gram classes, folds); `score_fold` computes every metric of one fold
-from numpy arrays (zr2015/stage.py gives each --nj job its share of the folds).
+`prepare` loads everything once (gold data dir, segments, the n-gram type index, discovered
+classes with truncation and annotation, the gold classes of `<prefix>.classes` or the corpus
+side of the generated n-gram classes, folds); `score_fold` computes every metric of one fold
+from numpy arrays (zr2015/stage.py gives each --nj job its share of the folds); the generated
+gold classes are never listed (termeval.zr2015.ngrams.fold_gold counts a fold's share).
 """
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -20,6 +22,7 @@ from termeval.zr2015.folds import (FoldSet, Intervals, fold_prefix_files, per_sp
                                   read_split, whole_corpus)
 from termeval.zr2015.foldpairs import fold_pairs
 from termeval.zr2015.foldview import FileIndex, file_index, members, take
+from termeval.zr2015.ngrams import GoldNgrams, NgramIndex, fold_gold
 from termeval.zr2015.pairs import r2_occurrences
 
 MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
@@ -33,21 +36,21 @@ class Prepared:
     phones: Segmented
     words: Segmented
     disc: Fragments
-    goldcls: Fragments
-    ngrams: "matching.NgramIndex"
+    goldcls: Fragments | None           # listed gold classes (<prefix>.classes), else None:
+    ngrams: NgramIndex
     foldsets: dict[str, FoldSet]
     counts: dict = field(default_factory=dict)
     ned_cache: "ned.NedCache | None" = None
     disc_ix: FileIndex | None = None       # per-file slices (termeval.zr2015.foldview)
     gold_ix: FileIndex | None = None
     word_ix: FileIndex | None = None
+    gold_ngrams: GoldNgrams | None = None  # the generated n-gram classes, counted per fold
 
 
 def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, gold_side: bool = True) -> Prepared:
     """Everything a fold needs. gold_side=False (the saved preparation of --nj jobs,
-    zr2015/prepcache.py): no n-gram index and no generated gold classes (ngrams None, goldcls
-    None unless read from a <prefix>.classes file); the jobs that score matching or coverage
-    build them (`gold_ngrams`)."""
+    zr2015/prepcache.py): the corpus side of the generated gold n-gram classes is not built
+    (gold_ngrams None); the jobs that score matching or coverage build it (`generated_gold`)."""
     check_mode(mode)
     t0 = time.time()
     gold = load_gold(data_dir)
@@ -76,17 +79,23 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, gol
         for k, fs in foldsets.items():
             counts[f"{k}_fold_unknown_file_lines"] = int(sum(f.unknown for f in fs.folds))
         gold_classes = files.get("classes")
+    # the segmented tiers replace the gold tiers (only files and speakers are used after this)
+    gold = replace(gold, phones=None, words=None)
     marks: dict = {}
-    disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks)
+    ngrams = NgramIndex(phones)
+    disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks,
+                    ngrams=ngrams)
     counts["disc"] = disc.counts
-    goldcls = ngrams = None
+    nf = len(gold.files)
+    goldcls = gold_ngrams = gold_ix = None
     if gold_classes:
         rg = read_classfile(gold_classes, gold.file_index)
-        goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks)
+        goldcls = annotate(phones, rg.cls, rg.file, rg.onset, rg.offset, mode, split=None, marks=marks,
+                           ngrams=ngrams)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
-    if gold_side:
-        ngrams, goldcls, gold_counts = gold_ngrams(phones, goldcls)
-        counts.setdefault("gold_classes", gold_counts)
+        gold_ix = file_index(goldcls.file, nf, goldcls.occ_frag)
+    elif gold_side:
+        gold_ngrams, counts["gold_classes"] = generated_gold(phones, ngrams, nf)
     # mark tuples of every id (discovered and gold share the dict)
     inv = sorted(marks, key=marks.get)
     disc.marks = inv
@@ -94,24 +103,18 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, gol
         goldcls.marks = inv
     if log:
         log(f"prepared in {time.time() - t0:.2f} s: {len(disc)} distinct fragments, "
-            f"{len(goldcls) if goldcls is not None else 'no'} gold fragments")
-    nf = len(gold.files)
+            f"{counts['gold_classes']['distinct_fragments'] if 'gold_classes' in counts else 'no'} gold fragments")
     return Prepared(mode=mode, gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
                     ngrams=ngrams, foldsets=foldsets, counts=counts,
                     ned_cache=ned.NedCache(inv),
                     disc_ix=file_index(disc.file, nf, disc.occ_frag),
-                    gold_ix=file_index(goldcls.file, nf, goldcls.occ_frag) if goldcls is not None else None,
-                    word_ix=file_index(words.file, nf))
+                    gold_ix=gold_ix, word_ix=file_index(words.file, nf), gold_ngrams=gold_ngrams)
 
 
-def gold_ngrams(phones: Segmented, goldcls: Fragments | None = None) -> tuple:
-    """(n-gram index, gold classes, their counts entry): the classes read from a gold class
-    file when given, else generated from the phones (repeated 3-20-grams)."""
-    ngrams = matching.NgramIndex(phones)
-    if goldcls is not None:
-        return ngrams, goldcls, None
-    goldcls = matching.ngram_classes(phones, ngrams, {})     # (marks unused for generated n-grams)
-    return ngrams, goldcls, {"source": "generated: repeated 3-20-grams inside segments", **goldcls.counts}
+def generated_gold(phones: Segmented, ngrams: NgramIndex, nfiles: int) -> tuple[GoldNgrams, dict]:
+    """The corpus side of the generated gold classes (repeated 3-20-grams) and their counts entry."""
+    g = GoldNgrams(phones, ngrams, nfiles)
+    return g, {"source": "generated: repeated 3-20-grams inside segments", **g.counts}
 
 
 def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:
@@ -143,15 +146,18 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
             cu.update(ned_sum=(c, sums), ned_pairs=(c, pairs))
     g = None
     if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
-        g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
-                                               p.goldcls.offset), dense_classes=True)
+        if p.goldcls is None:
+            g = fold_gold(p.gold_ngrams, fold, mode)
+            gcomp = g.cover
+        else:
+            g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
+                                                   p.goldcls.offset), dense_classes=True)
+            gcomp = coverage.components(g.file, g.onset, g.offset, mode)
     if "coverage" in measures:
-        num = coverage.cover(disc.file, disc.onset, disc.offset, mode)
-        den = coverage.cover(g.file, g.onset, g.offset, mode)
-        res["coverage"] = coverage.coverage(num, den, mode)
+        dcomp = coverage.components(disc.file, disc.onset, disc.offset, mode)
+        res["coverage"] = coverage.coverage(coverage.total(dcomp), coverage.total(gcomp), mode)
         if fu is not None:
-            fu.update(cov_num=_dense(coverage.cover_by_file(disc.file, disc.onset, disc.offset, mode, nf)),
-                      cov_den=_dense(coverage.cover_by_file(g.file, g.onset, g.offset, mode, nf)))
+            fu.update(cov_num=_dense(coverage.by_file(dcomp, nf)), cov_den=_dense(coverage.by_file(gcomp, nf)))
     if "grouping" in measures:
         gp, gr = grouping.grouping(disc, fp_plain, in_d2, mode)
         res.update(grouping_precision=gp, grouping_recall=gr)
@@ -163,18 +169,20 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
         w = p.words
         wf = w.subset(members(fold, p.word_ix, w.file, w.onset, w.offset))
     if "token_type" in measures:
-        tp, tr, yp, yr, unplaced = token_type.token_type(wf, disc.file, disc.onset, disc.offset, mode)
+        th = token_type.hits(wf, disc.file, disc.onset, disc.offset, mode)
+        tp, tr, yp, yr, unplaced = token_type.token_type(wf, disc.file, disc.onset, disc.offset, mode, th)
         res.update(token_precision=tp, token_recall=tr, type_precision=yp, type_recall=yr,
                    token_unplaced=unplaced)
         if fu is not None:
-            t = token_type.token_type_by_file(wf, disc.file, disc.onset, disc.offset, mode, nf)
+            t = token_type.token_type_by_file(wf, disc.file, disc.onset, disc.offset, mode, nf, th)
             for k, col in enumerate(("tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen", "type_gold")):
                 fu[col] = _dense(t[:, k])
     if "boundary" in measures:
-        bp, br = boundary.boundary(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset)
+        bm = boundary.matched(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset)
+        bp, br = boundary.boundary(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, bm)
         res.update(boundary_precision=bp, boundary_recall=br)
         if fu is not None:
-            b = boundary.boundary_by_file(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, nf)
+            b = boundary.boundary_by_file(disc.file, disc.onset, disc.offset, wf.file, wf.onset, wf.offset, nf, bm)
             for k, col in enumerate(("bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")):
                 fu[col] = _dense(b[:, k])
     if "matching" in measures:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.zr2015.corpus import ov
-from termeval.zr2015.pairs import combinations_in_groups, overlapping_pairs
+from termeval.zr2015.pairs import combinations_in_groups, overlapping_pairs, uniq
 
 
 @dataclass
@@ -120,7 +120,7 @@ def _partner_len(frags, mem_cls, mem_frag, ov_a, ov_b) -> np.ndarray:
 def fold_pairs(frags, occ_keep: np.ndarray, mode: str, phones, sharing: bool) -> FoldPairs:
     """The counted PW of the kept occurrences of `frags` (a corpus.Fragments)."""
     n = len(frags)
-    key = np.unique(frags.occ_cls[occ_keep] * np.int64(n) + frags.occ_frag[occ_keep])
+    key = uniq(frags.occ_cls[occ_keep] * np.int64(n) + frags.occ_frag[occ_keep])
     mem_cls, mem_frag = key // n, key % n
     start, size = runs(mem_cls)
     # (1) pairs of overlapping hulls, file-blind
@@ -135,7 +135,7 @@ def fold_pairs(frags, occ_keep: np.ndarray, mode: str, phones, sharing: bool) ->
     # (3) matching: every pair of a fragment sharing phones with another
     sh = np.zeros(0, dtype=np.int64)
     if sharing:
-        sh = np.flatnonzero(sharing_fragments(frags, np.unique(mem_frag))[mem_frag])
+        sh = np.flatnonzero(sharing_fragments(frags, uniq(mem_frag))[mem_frag])
         if len(sh):
             cls_of = np.searchsorted(start, sh, side="right") - 1
             cnt = size[cls_of]
@@ -156,7 +156,7 @@ def fold_pairs(frags, occ_keep: np.ndarray, mode: str, phones, sharing: bool) ->
         c, lo, hi = c[new], lo[new], hi[new]
     is_ov = ov(frags.onset[lo], frags.offset[lo], frags.onset[hi], frags.offset[hi], mode)
     # exact PW of the exceptions: distinct pairs, OV dropped
-    pk = np.unique(lo[~is_ov] * np.int64(n) + hi[~is_ov])
+    pk = uniq(lo[~is_ov] * np.int64(n) + hi[~is_ov])
     pw_lo, pw_hi = pk // n, pk % n
     total = int((size * (size - 1) // 2).sum())
     npairs = total - len(c) + len(pw_lo)

@@ -18,7 +18,7 @@ import numpy as np
 
 from termeval.zr2015.corpus import ov
 from termeval.zr2015.foldpairs import FoldPairs, class_histogram, same_file_overlap
-from termeval.zr2015.pairs import dense_codes, overlapping_pairs
+from termeval.zr2015.pairs import dense_codes, overlapping_pairs, uniq
 
 
 def weighted(w_count: np.ndarray, w_total: int, n_int: np.ndarray, n_set: np.ndarray) -> float:
@@ -96,7 +96,7 @@ def grouping_by_class(frags, fp: FoldPairs, in_d2: np.ndarray, mode: str, pw_cls
     _, _, deg = _gold_pairs(frags, mark, nm, in_d2, mode)
     nmem = np.bincount(mf, minlength=len(frags))
     uc, size = np.unique(mc, return_counts=True)
-    allc = np.unique(np.concatenate([uc, fp.exc_cls, pw_cls]).astype(np.int64))
+    allc = uniq(np.concatenate([uc, fp.exc_cls, pw_cls]).astype(np.int64))
     out = np.zeros((len(allc), 3))
 
     def at(c):

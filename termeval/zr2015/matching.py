@@ -1,8 +1,7 @@
 """Matching precision/recall with substring completion (spec §4.3, §10), by counting.
 
-* n-gram types: `NgramIndex` gives every window (phone start i, length L <= 20) inside one
-  segment an exact integer type code (iterated ranking of (code of L-1, next label)), so marks of
-  sub-fragments are integers, never tuples.
+* n-gram types: `NgramIndex` (termeval.zr2015.ngrams) gives every window (phone start i, length
+  L <= 20) inside one segment an exact integer type code, so marks of sub-fragments are integers.
 * Psubs: for every pair of Pdisc = PW(R2(D, F)), every gapless diagonal window of the shorter
   transcription inside the longer one, lengths 3..min(n, 19) (the original's exclusive bound
   20), in both orientations; counted for the clean pairs, listed as integer keys (phone start *
@@ -22,102 +21,8 @@ import numpy as np
 from termeval.zr2015.completion import KL, Counter, clean_counts, exact_subpairs, flat_windows
 from termeval.zr2015.corpus import Fragments, Segmented, ov
 from termeval.zr2015.foldpairs import FoldPairs
+from termeval.zr2015.ngrams import MAXN, FoldGold, NgramIndex, ngram_classes  # noqa: F401 (re-exported)
 from termeval.zr2015.pairs import overlapping_pairs, uniq, uniq_counts, uniq_inverse
-
-MAXN = 20           # gold n-grams: 3..20 phones
-
-
-class NgramIndex:
-    """Exact type codes of all windows (i, L), L = 1..MAXN, inside one segment."""
-
-    def __init__(self, sg: Segmented, maxn: int = MAXN):
-        n = len(sg)
-        self.n = n
-        self.maxn = maxn
-        self.onset, self.offset = sg.onset, sg.offset
-        self.ids: list[np.ndarray] = [np.zeros(0, np.int64)]
-        self.base = np.zeros(maxn + 2, dtype=np.int64)
-        lab = sg.label.astype(np.int64)
-        nlab = int(lab.max()) + 1 if n else 1
-        prev = lab.copy()
-        self.ids.append(prev.astype(np.int32))
-        self.base[2] = nlab
-        for L in range(2, maxn + 1):
-            cur = np.full(n, -1, dtype=np.int64)
-            m = n - L + 1
-            if m > 0:
-                ok = (prev[:m] >= 0) & (sg.seg[L - 1:] == sg.seg[:m])
-                key = prev[:m][ok] * nlab + lab[L - 1:][ok]
-                u, inv = np.unique(key, return_inverse=True)
-                tmp = np.full(m, -1, dtype=np.int64)
-                tmp[ok] = inv
-                cur[:m] = tmp
-                nt = len(u)
-            else:
-                nt = 0
-            self.ids.append(cur.astype(np.int32))
-            self.base[L + 1] = self.base[L] + nt
-            prev = cur
-        self.ntypes = int(self.base[maxn + 1])
-
-    def code(self, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-        """Type code of windows (start, length); -1 where invalid (length 0 or > maxn or
-        crossing a segment)."""
-        start = np.asarray(start, dtype=np.int64)
-        length = np.asarray(length, dtype=np.int64)
-        out = np.full(len(start), -1, dtype=np.int64)
-        for L in np.unique(length):
-            if L < 1 or L > self.maxn:
-                continue
-            sel = length == L
-            c = self.ids[L][start[sel]].astype(np.int64)
-            out[sel] = np.where(c >= 0, c + self.base[L], -1)
-        return out
-
-
-def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
-    """The gold n-gram classes regenerated (spec §2.3): one class per 3..20-gram type inside a
-    segment occurring at least twice, every occurrence, span = [first onset, last offset].
-    Fragments come sorted by (phone start, length) = (file, onset, offset), so folds take
-    per-file slices; classes are numbered densely (L, then type code); no sort anywhere."""
-    n, nl = len(sg), MAXN - 2
-    rep_mask = np.zeros((n, nl), dtype=bool)            # window (start, L) is a gold fragment
-    per_l = []
-    ncls = 0
-    for L in range(3, MAXN + 1):
-        c = idx.ids[L]
-        valid = np.flatnonzero(c >= 0)
-        if len(valid) == 0:
-            continue
-        cv = c[valid]
-        repeated = np.bincount(cv) >= 2
-        rep = valid[repeated[cv]]
-        rank = np.cumsum(repeated, dtype=np.int64) - 1  # dense class of each repeated type
-        rep_mask[rep, L - 3] = True
-        per_l.append((L, rep, c[rep].astype(np.int64) + idx.base[L], rank[c[rep]] + ncls))
-        ncls += int(rank[-1]) + 1 if len(rank) else 0
-    # position of (start, L) in the row-major order of rep_mask = np.nonzero's order
-    row_start = np.concatenate(([0], np.cumsum(rep_mask.sum(axis=1, dtype=np.int64))))
-    st, li = np.nonzero(rep_mask)
-    st = st.astype(np.int64)
-    ln = li.astype(np.int64) + 3
-    below = np.cumsum(rep_mask, axis=1, dtype=np.uint8)  # windows of length <= L at the start
-    del rep_mask
-    cd = np.empty(len(st), dtype=np.int64)
-    cls = np.empty(len(st), dtype=np.int64)
-    for L, rep, code, dense in per_l:
-        pos = row_start[rep] + below[rep, L - 3] - 1
-        cd[pos] = code
-        cls[pos] = dense
-    del below, per_l
-    f = sg.file[st]
-    on = sg.onset[st]
-    off = sg.offset[st + ln - 1]
-    frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
-                      occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
-                      nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))})
-    frags.generated = True
-    return frags
 
 
 def gold_codes(g: Fragments, idx: NgramIndex) -> tuple[np.ndarray, np.ndarray]:
@@ -155,10 +60,13 @@ def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(u[pos] == q, cu[pos], 0)
 
 
-def gold_side(gold: Fragments, idx: NgramIndex, mode: str):
-    """Pgold of R1(G, F) (`gold` = the fold's view, every fragment inside the fold), counted:
-    (codes ug with nmatch(t, Pgold) = n_gold, w(t, Pgold) as (codes, counts, |flat|), and the
-    sorted sub-fragment keys with their gold classes)."""
+def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
+    """Pgold of R1(G, F), counted: (codes ug with nmatch(t, Pgold) = n_gold, w(t, Pgold) as
+    (codes, counts), |flat|, gold class of sub-fragment keys (-1: not a gold fragment of the
+    fold)). `gold` is the fold's view of listed gold classes (a `<prefix>.classes` file, every
+    fragment inside the fold) or the generated n-gram classes of the fold (ngrams.fold_gold)."""
+    if isinstance(gold, FoldGold):
+        return gold.ug, gold.n_gold, (gold.w_u, gold.w_c), gold.n_flat, gold.gold_class
     gcode, gkey = gold_codes(gold, idx)
     # one fragment may be listed in several classes only for hand-made gold files
     ofr, ocl = gold.occ_frag, gold.occ_cls
@@ -184,7 +92,13 @@ def gold_side(gold: Fragments, idx: NgramIndex, mode: str):
     if len(gk) > 1 and not np.all(gk[1:] >= gk[:-1]):    # generated n-grams come sorted
         o = np.argsort(gk, kind="stable")
         gk, ocl = gk[o], ocl[o]
-    return ug, n_gold, w_gold, len(flat_g), gk, ocl
+
+    def gold_class(k):
+        if len(gk) == 0:
+            return np.full(len(k), -1, dtype=np.int64)
+        pos = np.clip(np.searchsorted(gk, k), 0, len(gk) - 1)
+        return np.where(gk[pos] == k, ocl[pos], -1)
+    return ug, n_gold, w_gold, len(flat_g), gold_class
 
 
 def weighted_codes(w_u: np.ndarray, w_c: np.ndarray, n_flat: int, i_u: np.ndarray,
@@ -196,17 +110,11 @@ def weighted_codes(w_u: np.ndarray, w_c: np.ndarray, n_flat: int, i_u: np.ndarra
 
 
 def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
-             gold: Fragments, mode: str):
+             gold: Fragments | FoldGold, mode: str):
     """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
-    sharing=True), gold = the view R1(G, F) (termeval.zr2015.foldview)."""
-    ug, n_gold, (w_gold_u, w_gold_c), n_flat_g, gk_sorted, gk_cls = gold_side(gold, idx, mode)
-
-    def gold_class(k):
-        """Gold class of sub-fragment keys (-1: not a gold fragment of the fold)."""
-        if len(gk_sorted) == 0:
-            return np.full(len(k), -1, dtype=np.int64)
-        pos = np.clip(np.searchsorted(gk_sorted, k), 0, len(gk_sorted) - 1)
-        return np.where(gk_sorted[pos] == k, gk_cls[pos], -1)
+    sharing=True), gold = the view R1(G, F) (termeval.zr2015.foldview) or the fold's generated
+    n-gram classes (termeval.zr2015.ngrams.fold_gold)."""
+    ug, n_gold, (w_gold_u, w_gold_c), n_flat_g, gold_class = gold_side(gold, idx, mode)
 
     # --- Psubs and I: clean pairs counted, exceptions exactly
     s_cnt, i_cnt = Counter(), Counter()

@@ -19,6 +19,7 @@ from rapidfuzz.distance import Levenshtein
 from rapidfuzz.process import cpdist
 
 from termeval.zr2015.foldpairs import FoldPairs, class_histogram, row_pairs
+from termeval.zr2015.pairs import uniq
 
 
 class NedCache:
@@ -34,7 +35,7 @@ class NedCache:
         m = np.int64(len(self.marks))
         key = np.minimum(ma, mb) * m + np.maximum(ma, mb)
         uniq, inv = np.unique(key, return_inverse=True)
-        missing = uniq[~np.isin(uniq, self.keys)]
+        missing = uniq[~self._cached(uniq)]
         if len(missing):
             qa = [self.marks[k] for k in (missing // m).tolist()]
             qb = [self.marks[k] for k in (missing % m).tolist()]
@@ -45,6 +46,14 @@ class NedCache:
             self.keys, self.vals = self.keys[o], self.vals[o]
         pos = np.searchsorted(self.keys, uniq)
         return self.vals[pos][inv]
+
+    def _cached(self, key: np.ndarray) -> np.ndarray:
+        """Mask of the keys in the cache (a binary search per key: a fold's lookups cost its
+        pairs, not the cache of the whole corpus)."""
+        if not len(self.keys):
+            return np.zeros(len(key), dtype=bool)
+        pos = np.minimum(np.searchsorted(self.keys, key), len(self.keys) - 1)
+        return self.keys[pos] == key
 
 
 class _Sums:
@@ -124,7 +133,7 @@ def ned_by_class(frags, fp: FoldPairs, cache: NedCache) -> tuple[np.ndarray, np.
     cl = np.concatenate(cls_parts) if cls_parts else np.zeros(0, np.int64)
     val = np.concatenate(val_parts) if val_parts else np.zeros(0)
     uc, size = np.unique(fp.mem_cls, return_counts=True)
-    allc = np.unique(np.concatenate([uc, cl]).astype(np.int64))
+    allc = uniq(np.concatenate([uc, cl]).astype(np.int64))
     sums = np.zeros(len(allc))
     np.add.at(sums, np.searchsorted(allc, cl), val)
     pairs = np.zeros(len(allc))

@@ -5,7 +5,7 @@ the phone and word tiers (segment_tier's arrays), the discovered fragments after
 (corpus.Fragments, with their mark tuples as a ragged array), the gold fragments read from a
 <prefix>.classes file (when there is one), and the counts, file list and speakers (meta.json).
 The n-gram index and the generated gold classes are not saved: the jobs scoring matching or
-coverage build them from the phones (evaluate.gold_ngrams), as one process does.
+coverage build them from the phones (evaluate.generated_gold), as one process does.
 
 The directory is keyed on content (`key`: a digest of the data dir files, the class file or
 class dir, the fold files, the mode): one saved for other inputs is never used. It is written

@@ -70,7 +70,8 @@ def needs(units: list, measures: tuple, first: bool) -> set[str]:
 def job_prepared(store: Any, foldsets: dict, need: set[str], log=None):
     """An evaluate.Prepared holding what `need` asks for (None elsewhere), from the store."""
     from termeval.zr2015 import ned
-    from termeval.zr2015.evaluate import Prepared, gold_ngrams
+    from termeval.zr2015.evaluate import Prepared, generated_gold
+    from termeval.zr2015.ngrams import NgramIndex
     from termeval.zr2015.foldview import file_index
     meta = store.meta
     gold = store.gold()
@@ -80,19 +81,21 @@ def job_prepared(store: Any, foldsets: dict, need: set[str], log=None):
     phones = store.segmented("phones") if "phones" in need else None
     words = store.segmented("words") if "words" in need else None
     counts = json_copy(meta["counts"])
-    ngrams = goldcls = None
+    ngrams = goldcls = generated = None
     if "gold" in need:
-        goldcls = store.fragments("gold", marks) if store.has("gold.file") else None
-        ngrams, goldcls, gold_counts = gold_ngrams(phones, goldcls)
-        goldcls.marks = marks
-        if gold_counts is not None:
-            counts["gold_classes"] = gold_counts
+        ngrams = NgramIndex(phones)
+        if store.has("gold.file"):       # a <prefix>.classes file: listed, saved by the preparation
+            goldcls = store.fragments("gold", marks)
+            goldcls.marks = marks
+        else:
+            generated, counts["gold_classes"] = generated_gold(phones, ngrams, nf)
     return Prepared(mode=meta["mode"], gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
                     ngrams=ngrams, foldsets=foldsets, counts=counts,
                     ned_cache=ned.NedCache(marks) if "ned" in need else None,
                     disc_ix=file_index(disc.file, nf, disc.occ_frag),
                     gold_ix=LazyFileIndex(goldcls.file, nf, goldcls.occ_frag) if goldcls is not None else None,
-                    word_ix=file_index(words.file, nf) if words is not None else None)
+                    word_ix=file_index(words.file, nf) if words is not None else None,
+                    gold_ngrams=generated)
 
 
 class LazyFileIndex:

@@ -110,6 +110,35 @@ def test_counting_equals_enumeration(tmp_path_factory, data, mode, folds):
                 assert same(got[k], want[k]), (name, k, got[k], want[k])
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), budget=st.integers(1, 30))
+def test_counting_by_ranges_of_classes_equals_enumeration(tmp_path_factory, monkeypatch, data, budget):
+    """nmatch(t, I) computed a few classes at a time (completion.RANGE_BUDGET member windows)."""
+    from termeval.zr2015 import completion
+    monkeypatch.setattr(completion, "RANGE_BUDGET", budget)
+    d = str(tmp_path_factory.mktemp("case"))
+    dd, cf, pre = write_case(d, data)
+    p = prepare(dd, cf, "none", "zr2017")
+    for fs in p.foldsets.values():
+        for fold in fs.folds:
+            got = score_fold(p, fold, ("matching",))
+            want = score_pairs_enum(p, fold)
+            for k in KEYS:
+                if k.startswith("matching"):
+                    assert same(got[k], want[k]), (k, got[k], want[k])
+
+
+def test_class_ranges_cut_at_class_starts():
+    from termeval.zr2015.completion import class_ranges, windows_count, windows
+    mc = np.array([0, 0, 0, 1, 2, 2, 5, 5, 5, 5])
+    w = np.array([4, 4, 4, 1, 2, 2, 1, 1, 1, 1])
+    assert list(class_ranges(mc, w, 5)) == [(0, 3), (3, 6), (6, 10)]
+    assert list(class_ranges(mc, w, 100)) == [(0, 10)]
+    assert list(class_ranges(mc[:0], w[:0], 5)) == []
+    n = np.arange(0, 30)
+    assert np.array_equal(windows_count(n), np.bincount(windows(n)[0], minlength=len(n)))
+
+
 @given(st.integers(0, 40), st.integers(0, 40))
 def test_nwin_and_pair_windows_match_the_old_completion(na, nb):
     ra, rb = np.array([100]), np.array([1000])

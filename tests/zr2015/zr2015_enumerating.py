@@ -12,6 +12,7 @@ from termeval.zr2015.corpus import ov
 from termeval.zr2015.grouping import pgoldclus, weighted
 from termeval.zr2015.folds import contained
 from termeval.zr2015.matching import KL, _count, gold_codes, weighted_codes
+from termeval.zr2015.ngrams import ngram_classes
 from termeval.zr2015.pairs import combinations_in_groups, overlapping_pairs, uniq
 
 
@@ -180,6 +181,7 @@ def score_pairs_enum(p, fold) -> dict:
     lo, hi = within_class_pairs(disc, occ_r2, p.mode)
     v, npairs, nempty = ned_enum(disc, lo, hi, p.ned_cache)
     gp, gr = grouping_enum(disc, lo, hi, in_d2, p.mode)
-    mp, mr, extra = matching_enum(p.phones, p.ngrams, disc, lo, hi, p.goldcls, fold, p.mode)
+    gold = p.goldcls if p.goldcls is not None else ngram_classes(p.phones, p.ngrams, {})
+    mp, mr, extra = matching_enum(p.phones, p.ngrams, disc, lo, hi, gold, fold, p.mode)
     return dict(ned=v, ned_pairs=npairs, ned_empty_pairs=nempty, grouping_precision=gp,
                 grouping_recall=gr, matching_precision=mp, matching_recall=mr, **extra)

@@ -1,0 +1,142 @@
+"""The generated gold n-gram classes counted per fold (termeval.zr2015.ngrams.fold_gold) equal
+the listed ones (ngram_classes, the fold's view, matching.gold_side, coverage.cover) on random
+small corpora: 3 files with the same phone times (file-blind OV among windows of one type),
+gaps, folds cutting windows (matching and coverage tests, fold by fold)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from termeval.zr2015 import coverage
+from termeval.zr2015.evaluate import prepare
+from termeval.zr2015.foldview import file_index, members, take
+from termeval.zr2015.matching import gold_side
+from termeval.zr2015.ngrams import KL, fold_gold, ngram_classes
+
+from test_zr2015_counting import write_case
+
+hypothesis = pytest.importorskip("hypothesis")
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+def all_keys(p) -> np.ndarray:
+    """Keys of every window (start, L), L = 1..21, of the corpus (invalid ones included)."""
+    n = len(p.phones)
+    s, L = np.meshgrid(np.arange(n), np.arange(1, 22), indexing="ij")
+    s, L = s.ravel(), L.ravel()
+    ok = s + L <= n
+    return s[ok] * KL + L[ok]
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), mode=st.sampled_from(["zr2015", "zr2017"]),
+       folds=st.sampled_from(["none", "files"]))
+def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds):
+    d = str(tmp_path_factory.mktemp("case"))
+    dd, cf, pre = write_case(d, data)
+    p = prepare(dd, cf, "none" if folds == "none" else pre, mode)
+    assert p.goldcls is None
+    listed = ngram_classes(p.phones, p.ngrams, {})
+    assert p.gold_ngrams.counts == listed.counts
+    nf = len(p.gold.files)
+    ix = file_index(listed.file, nf, listed.occ_frag)
+    keys = all_keys(p)
+    for fs in p.foldsets.values():
+        for fold in fs.folds:
+            view = take(listed, ix, members(fold, ix, listed.file, listed.onset, listed.offset),
+                        dense_classes=True)
+            want = gold_side(view, p.ngrams, mode)
+            g = fold_gold(p.gold_ngrams, fold, mode)
+            got = gold_side(g, p.ngrams, mode)
+            for a, b in zip(want[:2] + want[2] + want[3:4], got[:2] + got[2] + got[3:4]):
+                assert np.array_equal(a, b)
+            # gold classes of every window: the same partition (listed: class ids, counted: codes)
+            cw, cg = want[4](keys), got[4](keys)
+            assert np.array_equal(cw >= 0, cg >= 0)
+            pairs = np.unique(np.c_[cw[cw >= 0], cg[cg >= 0]], axis=0)
+            assert len(np.unique(pairs[:, 0])) == len(np.unique(pairs[:, 1])) == len(pairs)
+            # the general membership test (zero-length phones, negative onsets) agrees
+            p.gold_ngrams.positive = False
+            g2 = fold_gold(p.gold_ngrams, fold, mode)
+            p.gold_ngrams.positive = True
+            for a, b in zip(got[:2] + got[2] + got[3:4] + g.cover, gold_side(g2, p.ngrams, mode)[:2]
+                            + (g2.w_u, g2.w_c, g2.n_flat) + g2.cover):
+                assert np.array_equal(a, b)
+            # coverage's denominator: the longest window per start has the same union
+            assert coverage.cover(view.file, view.onset, view.offset, mode) == coverage.total(g.cover)
+            assert np.array_equal(coverage.cover_by_file(view.file, view.onset, view.offset, mode, nf),
+                                  coverage.by_file(g.cover, nf))
+
+
+def test_fold_gold_counts_a_hand_made_corpus(tmp_path):
+    """File f1 'a b c a b c a' (0.1 s phones) and f2 'a b c x' at the same times, by hand."""
+    dd = tmp_path / "data"
+    dd.mkdir()
+    rows = [("f1", i * 0.1, (i + 1) * 0.1, c) for i, c in enumerate("abcabca")]
+    rows += [("f2", i * 0.1, (i + 1) * 0.1, c) for i, c in enumerate("abcx")]
+    (dd / "phones").write_text("".join(f"{f} {a:.1f} {b:.1f} {c}\n" for f, a, b, c in rows))
+    (dd / "words").write_text("f1 0.0 0.7 w\nf2 0.0 0.4 v\n")
+    (dd / "utt2spk").write_text("f1 s1\nf2 s2\n")
+    (dd / "reco2dur").write_text("f1 0.7\nf2 0.4\n")
+    cf = tmp_path / "c.class"
+    cf.write_text("Class 1\nf1 0.0 0.3\nf1 0.3 0.6\n\n")
+    p = prepare(str(dd), str(cf), "none", "zr2017")
+    # repeated types: abc (f1@0, f1@3, f2@0), bca (f1@1, f1@4), cab (f1@2), abca (f1@0, f1@3),
+    # ...: 3-grams abc x3, bca x2, cab x1; 4-grams abca x2; longer ones once
+    g = fold_gold(p.gold_ngrams, p.foldsets["cross"].folds[0], "zr2017")
+    assert p.gold_ngrams.counts == {"classes_kept": 3, "distinct_fragments": 7}
+    # abc: 3 windows, f1@0 and f2@0 have the same times (file-blind OV): 6 - 2 = 4 ordered
+    # pairs; bca: [0.1, 0.4] and [0.4, 0.7] touch: 2; abca: [0, 0.4] and [0.3, 0.7] OV: 0
+    assert g.n_gold.tolist() == [4, 2, 0]
+    assert g.w_c.tolist() == [3, 2] and g.n_flat == 5
+    # coverage: f1 [0, 0.7] by abca@0 + abca@3, f2 [0, 0.3] by abc@0
+    assert coverage.total(g.cover) == pytest.approx(1.0)
+    assert coverage.by_file(g.cover, 2).tolist() == pytest.approx([0.7, 0.3])
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60), nlab=st.integers(1, 4),
+       maxn=st.integers(1, 8))
+def test_ngram_codes_rank_the_label_tuples(seed, n, nlab, maxn):
+    """The code of window (i, L >= 2) = base[L] + rank of its label tuple among the distinct
+    tuples of length L inside segments (lexicographic order of label ids), -1 outside; L = 1:
+    the label id."""
+    from termeval.zr2015.corpus import _make
+    from termeval.zr2015.ngrams import NgramIndex
+    rng = np.random.default_rng(seed)
+    lab = rng.integers(0, nlab, size=n)
+    seg = np.cumsum(rng.random(n) < 0.2)
+    sg = _make(np.zeros(n, np.int64), np.arange(n) * 0.1, np.arange(n) * 0.1 + 0.1, lab,
+               [str(k) for k in range(nlab)], seg)
+    idx = NgramIndex(sg, maxn)
+    assert np.array_equal(idx.ids[1], lab)
+    for L in range(2, maxn + 1):
+        wins = {i: tuple(lab[i:i + L].tolist()) for i in range(n - L + 1) if seg[i] == seg[i + L - 1]}
+        rank = {t: r for r, t in enumerate(sorted(set(wins.values())))}
+        want = np.full(n, -1)
+        for i, t in wins.items():
+            want[i] = rank[t]
+        assert np.array_equal(idx.ids[L], want), L
+        assert idx.ntypes_of(L) == len(rank)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(1, 40), m=st.integers(0, 50),
+       nlab=st.integers(1, 3), maxn=st.integers(1, 5), pre=st.integers(0, 4))
+def test_mark_ids_by_ngram_codes_equal_the_tuple_dict(seed, n, m, nlab, maxn, pre):
+    """corpus._mark_ids with an NgramIndex (codes for runs <= maxn, tuples beyond, the empty
+    run) gives every run the id the plain tuple dict gives, a shared dict included."""
+    from termeval.zr2015.corpus import _make, _mark_ids
+    from termeval.zr2015.ngrams import NgramIndex
+    rng = np.random.default_rng(seed)
+    lab = rng.integers(0, nlab, size=n)
+    sg = _make(np.zeros(n, np.int64), np.arange(n) * 0.1, np.arange(n) * 0.1 + 0.1, lab,
+               [str(k) for k in range(nlab)], np.zeros(n, np.int64))
+    start = rng.integers(0, n, size=m)
+    length = np.minimum(n - start, rng.integers(0, 8, size=m))
+    seeded = {tuple(rng.integers(0, nlab, size=k).tolist()): 100 + k for k in range(pre)}
+    want_marks, got_marks = dict(seeded), dict(seeded)
+    want = _mark_ids(lab, start, length, want_marks)
+    got = _mark_ids(lab, start, length, got_marks, NgramIndex(sg, maxn))
+    assert np.array_equal(want, got)
+    assert want_marks == got_marks
