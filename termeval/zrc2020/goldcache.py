@@ -77,3 +77,9 @@ def load(data_dir: str, path: str | None, words: bool = True) -> tuple[Gold, str
         _memo.pop(next(iter(_memo)))
     _memo[key] = gold
     return gold, key, parsed
+
+
+def forget(gold: Gold) -> None:
+    """Drop `gold` from the process memo (a lean merge is about to empty some of its arrays)."""
+    for k in [k for k, v in _memo.items() if v is gold]:
+        del _memo[k]

@@ -64,6 +64,13 @@ def corpus_of(data_dir: str, cache: str | None, words: bool = True) -> tuple[Cor
     return corpus, key
 
 
+def forget_corpus(corpus: Corpus) -> None:
+    """Drop `corpus` and its gold from the process memos."""
+    for k in [k for k, v in _corpus_memo.items() if v is corpus]:
+        del _corpus_memo[k]
+    goldcache.forget(corpus.gold)
+
+
 def classes_of(class_dir: str, corpus: Corpus, key: str, cache: str | None) -> Classes:
     """The prepared classes, from the <exp>/tde/classes/ arrays when they were saved for the
     same preparation and gold (content keys), else parsed from the class dir (and saved)."""
@@ -164,8 +171,12 @@ class Zrc2020Stage:
         for s in shards:         # consumed: the arrays live on in `stats` alone (freed when merged)
             s.arrays = {}
         parts: dict = {}
-        # a merge process scores nothing else: it may drop gold arrays once used
-        metrics, counts = merge(ctx.corpus, stats, parts, release=True, lean=getattr(ctx.args, "merge", None) is not None)
+        # a merge scores nothing else: it may drop gold arrays once used, after the process
+        # memos forget them (`termeval score-tde --nj N` merges in process, and may score again)
+        lean = getattr(ctx.args, "merge", None) is not None
+        if lean:
+            forget_corpus(ctx.corpus)
+        metrics, counts = merge(ctx.corpus, stats, parts, release=True, lean=lean)
         # the unit tables now, then only they are kept: the arrays behind them are dropped
         # (what keeps the merge's peak low, issue 24)
         tables = all_tables(ctx.corpus, stats, parts)

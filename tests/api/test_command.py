@@ -68,6 +68,13 @@ def test_nj_runs_local_jobs_with_the_same_scores(example, tmp_path, capsys):
     assert "# Ended (code 0)" in (tmp_path / "two/log/tde_stats.2.log").read_text()
     one = json.loads((tmp_path / "one/scores/scores.json").read_text())
     assert one["ned"] == json.loads((tmp_path / "two/scores/scores.json").read_text())["ned"]
+    # the in-process merge dropped gold arrays it had used (lean): a later call in this process
+    # parses the gold again and scores every metric as before
+    assert command.main(["score-tde", gold, cls, str(tmp_path / "three")]) == 0
+    three = json.loads((tmp_path / "three/scores/scores.json").read_text())
+    assert {k: three[k] for k in ("ned", "token_fscore", "boundary_fscore", "type_fscore")} == \
+        {k: one[k] for k in ("ned", "token_fscore", "boundary_fscore", "type_fscore")}
+    assert one["token_fscore"] is not None
 
 
 def test_a_failed_step_leaves_its_error_line_in_the_log(example, tmp_path, capsys):
