@@ -35,8 +35,11 @@
 # Options:
 #   --benchmark <zrc2020|zr2015|zr2017|zr2015-doc|lrec2014>   # default zrc2020
 #   --nj <n>                              # default 1; number of jobs: the classes (zrc2020) or
-#                                         # folds (zr2015/zr2017) are split into n ranges of about
-#                                         # equal cost; 1 without --cmd: one process, no launcher
+#                                         # folds (zr2015/zr2017; a cross fold split into its
+#                                         # matching, pairs and words metrics) are split into n
+#                                         # ranges of about equal cost, after the inputs are
+#                                         # prepared once (--prepare-only: <exp-dir>/tde/);
+#                                         # 1 without --cmd: one process, no launcher
 #   --cmd <launcher>                      # default $cmd from the environment (cmd.sh), else termeval's
 #                                         # utils/run.pl; e.g. "queue.pl --mem 4G", "slurm.pl"
 #   --lenient <true|false>                # default false; zrc2020: as steps/prepare_classes.sh;
