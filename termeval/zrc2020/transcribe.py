@@ -51,7 +51,7 @@ class Phones:
     sil: int              # label index of SIL or -1
 
     def __len__(self) -> int:
-        return len(self.onset)
+        return len(self.label)      # (a job's Phones has labels only: Corpus.labels_only)
 
 
 def load_phones(gold: Gold) -> Phones:
@@ -184,11 +184,14 @@ class Keys:
     def _stripped(self) -> tuple[np.ndarray, np.ndarray]:
         if self._cp is None:
             ph = self.ph
-            cp = ph.label.astype(np.int64) + 0x100
+            cp = ph.label.astype("<u4")       # (labels >= 0) one temporary of 4 bytes a phone
+            cp += 0x100
             cp[cp >= 0xD800] += 0x800          # skip the surrogate range
             nonsil = ph.label != ph.sil if ph.sil >= 0 else np.ones(len(ph), dtype=bool)
-            self._cp = cp[nonsil].astype("<u4")
-            self._pos = np.concatenate([[0], np.cumsum(nonsil)]).astype(np.int64)
+            self._cp = cp[nonsil]
+            del cp
+            self._pos = np.zeros(len(nonsil) + 1, dtype=np.int64)
+            np.cumsum(nonsil, out=self._pos[1:])
         return self._cp, self._pos
 
     def release(self) -> None:
