@@ -190,7 +190,8 @@ class Keys:
             nonsil = ph.label != ph.sil if ph.sil >= 0 else np.ones(len(ph), dtype=bool)
             self._cp = cp[nonsil]
             del cp
-            self._pos = np.zeros(len(nonsil) + 1, dtype=np.int64)
+            n = len(nonsil)
+            self._pos = np.zeros(n + 1, dtype=np.int32 if n < 2 ** 31 else np.int64)
             np.cumsum(nonsil, out=self._pos[1:])
         return self._cp, self._pos
 
