@@ -46,7 +46,7 @@ class Corpus:
                     words=empty_tier(nf), speaker=[], duration=z, path=path)
         ph = Phones(file=z.astype(np.int32), onset=z, offset=z, label=label, labels=labels,
                     starts=np.zeros(0, np.int64), sil=labels.index(SIL) if SIL in labels else -1)
-        return cls(gold, ph, Keys(ph))
+        return cls(gold, ph, Keys(ph, local=True))
 
 
 @dataclass

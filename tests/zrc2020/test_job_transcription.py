@@ -129,3 +129,30 @@ def test_a_cache_without_or_with_another_transcription_is_never_used(micro, monk
     assert classcache.valid(cache, key, transcribed=True) and zstage.Zrc2020Stage()._load_job(a) is None
     score_tde.stage_of(p).prepare(p)
     assert zstage.Zrc2020Stage()._load_job(a).transcribed
+
+
+@pytest.mark.parametrize("sil", [0, 3, -1])
+def test_stripped_ids_from_the_ranges_alone_equal_the_per_phone_table(sil):
+    """Keys(local=True) (a job) gives the ids and strings of the per-phone table (one process),
+    with SIL stripped, labels past the surrogate range, empty and repeated ranges."""
+    from termeval.zrc2020.transcribe import Keys, Phones
+    rng = np.random.default_rng(sil + 5)
+    n = 400
+    label = rng.integers(0, 6, n).astype(np.int32)
+    label[::37] = 0xD800 - 0x100 + rng.integers(0, 3, len(label[::37]))     # code points >= 0xD800
+    labels = [f"p{i}" for i in range(int(label.max()) + 1)]
+    z = np.zeros(0)
+    ph = Phones(file=z.astype(np.int32), onset=z, offset=z, label=label, labels=labels,
+                starts=np.zeros(0, np.int64), sil=sil)
+    k0 = rng.integers(0, n, 300)
+    k1 = np.minimum(k0 + rng.integers(0, 6, 300), n)
+    k0 = np.r_[k0, k0[:20], 7, n]           # repeats, an empty range, the end
+    k1 = np.r_[k1, k1[:20], 7, n]
+    want = Keys(ph).stripped_ids(k0, k1)
+    got = Keys(ph, local=True).stripped_ids(k0, k1)
+    assert got[0].tolist() == want[0].tolist() and got[1] == want[1]
+    assert len(set(want[1])) == len(want[1]) > 50 and "" in want[1]
+    if sil >= 0:
+        assert all(chr(0x100 + sil) not in s for s in want[1])
+    empty = Keys(ph, local=True).stripped_ids(np.zeros(0, np.int64), np.zeros(0, np.int64))
+    assert empty[0].tolist() == [] and empty[1] == []
