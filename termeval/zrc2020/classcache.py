@@ -2,6 +2,13 @@
 so that a job of `--nj N` reads the classes of its range only (memory-mapped slices) and the
 merge reads the class sizes only (`starts`).
 
+The step's `--prepare-only` also saves what the jobs would otherwise need the gold phone
+times for (`save(..., transcription=...)`): the kept phone range and covered phones of every
+fragment (k0, k1, ncov, in class order, exactly what transcribe.transcribe gives) and the
+phone labels those ranges index (load_phones' order), the label table and the file names.
+A job then reads its slices of k0/k1/ncov and the labels alone (`transcribed`, `labels`):
+no phone time at all.
+
 The directory is keyed on content (the class preparation's stamp and the gold's key, written
 to `key`): one saved for another class file, other options or another gold is never used.
 It is written into a temporary directory beside it and renamed into place, so a process
@@ -21,20 +28,29 @@ from termeval.errors import InputError
 
 NUMERIC = ("cls", "file", "onset", "offset", "starts")
 TEXT = ("keys", "names")      # fragment ids are derived (<class-key>-<position>, data.fragment_id)
+TRANSCRIPTION = ("k0", "k1", "ncov")                          # per fragment, int64
+LABELS = ("phone_label", "phone_labels", "files")              # per phone int32; text tables
 KEY_FILE = "key"
 
 
-def valid(path: str, key: str) -> bool:
-    """Whether `path` holds the classes saved under `key` (content key)."""
+def valid(path: str, key: str, transcribed: bool = False) -> bool:
+    """Whether `path` holds the classes saved under `key` (content key); transcribed: and the
+    transcription and labels a job reads (a directory is written whole or not at all, so
+    their presence says they were saved with the classes, under that key)."""
     try:
         with open(os.path.join(path, KEY_FILE), encoding="utf-8") as f:
-            return f.read().strip() == key
+            if f.read().strip() != key:
+                return False
     except OSError:
         return False
+    return not transcribed or all(os.path.isfile(os.path.join(path, n + ".npy")) for n in TRANSCRIPTION + LABELS)
 
 
-def save(classes: Classes, path: str, key: str) -> None:
-    """Write the arrays of `classes` to the directory `path`, atomically (rename)."""
+def save(classes: Classes, path: str, key: str, transcription: tuple | None = None,
+         phones=None, files: list[str] | None = None) -> None:
+    """Write the arrays of `classes` to the directory `path`, atomically (rename); with
+    `transcription` (k0, k1, ncov of every fragment), `phones` (the transcribe.Phones they
+    index) and the gold's `files`, also what a job reads instead of the gold."""
     parent = os.path.dirname(os.path.abspath(path))
     os.makedirs(parent, exist_ok=True)
     tmp = tempfile.mkdtemp(prefix=".classes.", dir=parent)
@@ -43,6 +59,12 @@ def save(classes: Classes, path: str, key: str) -> None:
             np.save(os.path.join(tmp, name + ".npy"), np.asarray(getattr(classes, name)))
         for name in TEXT:
             np.save(os.path.join(tmp, name + ".npy"), np.asarray(getattr(classes, name), dtype=str))
+        if transcription is not None:
+            for name, a in zip(TRANSCRIPTION, transcription):
+                np.save(os.path.join(tmp, name + ".npy"), np.asarray(a, dtype=np.int64))
+            np.save(os.path.join(tmp, "phone_label.npy"), np.asarray(phones.label, dtype=np.int32))
+            np.save(os.path.join(tmp, "phone_labels.npy"), np.asarray(phones.labels, dtype=str))
+            np.save(os.path.join(tmp, "files.npy"), np.asarray(files, dtype=str))
         with open(os.path.join(tmp, KEY_FILE), "w", encoding="utf-8") as f:
             f.write(key + "\n")
         old = None
@@ -84,6 +106,19 @@ def load_range(path: str, c0: int, c1: int) -> Classes:
     text = {name: _array(path, name) for name in TEXT}
     return Classes(keys=text["keys"][c0:c1].tolist(), names=text["names"][c0:c1].tolist(),
                    starts=np.array(st[c0:c1 + 1], dtype=np.int64) - f0, **numeric)
+
+
+def transcribed(path: str, c0: int, c1: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(k0, k1, ncov) of the fragments of classes c0..c1-1 (their slices only)."""
+    st = _array(path, "starts")
+    f0, f1 = int(st[c0]), int(st[c1])
+    return tuple(np.array(_array(path, name)[f0:f1], dtype=np.int64) for name in TRANSCRIPTION)
+
+
+def labels(path: str) -> tuple[np.ndarray, list[str], list[str]]:
+    """(the label of every phone, memory-mapped; the label table; the file names)."""
+    return (_array(path, "phone_label"), _array(path, "phone_labels", mmap=False).tolist(),
+            _array(path, "files", mmap=False).tolist())
 
 
 def from_preparation(prep, gold) -> Classes | None:

@@ -2,14 +2,17 @@
 
   prepare   (--prepare-only, run once by the step before jobs) the classes prepared into
             <exp>/classes unless already prepared from the same bytes and options
-            (termeval.tde.prepare_classes), the gold saved to <exp>/tde/gold.npz and the class
-            arrays to <exp>/tde/classes/ (classcache: content-keyed .npy files)
+            (termeval.tde.prepare_classes), the gold saved to <exp>/tde/gold.npz, the class
+            arrays to <exp>/tde/classes/ (classcache: content-keyed .npy files) with the
+            transcription of every fragment (k0, k1, ncov) with the phone labels
+            (classcache: what a job reads instead of the gold)
   load      one process: the gold (goldcache: parsed once per process, <exp>/tde/gold.npz keyed
-            on content) and the classes (prepared if needed). A job or the merge: the gold and
-            the class boundaries only (no class text is parsed, no class array read)
+            on content) and the classes (prepared if needed). A job: the class boundaries, the
+            phone labels and file names (no phone time: Corpus.labels_only). The merge: the
+            gold and the class boundaries (no class text is parsed, no class array read)
   costs     per class: fragments + pairs/64 (n + n^2/64), from the class boundaries
   compute   stats.compute_shard of a class range, as a jobs.Shard; a job reads the fragments of
-            its classes only (memory-mapped slices of <exp>/tde/classes/)
+            its classes and their transcription only (memory-mapped slices of <exp>/tde/classes/)
   merge     stats.merge (the shard statistics and the gold; no class array)
   report    scores/{prepare,matching,clustering,parsing}, scores.json, details/, units/
             (zrc2020/report.py, zrc2020/units.py) into the fresh `out` dir
@@ -32,6 +35,7 @@ from termeval.errors import InputError
 from termeval.zrc2020 import classcache, goldcache
 from termeval.zrc2020.units import all_tables
 from termeval.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
+from termeval.zrc2020.transcribe import transcribe
 
 _corpus_memo: dict[tuple[str, str], Corpus] = {}
 
@@ -46,6 +50,7 @@ class Context:
     prepare_counts: dict
     starts: np.ndarray             # class boundaries (costs, identity)
     class_cache: str | None = None
+    transcribed: bool = False      # a job: the fragments' transcription is read from class_cache
 
 
 def corpus_of(data_dir: str, cache: str | None, words: bool = True) -> tuple[Corpus, str]:
@@ -102,18 +107,24 @@ class Zrc2020Stage:
         stamp = tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"), keep=kept)[0]
         corpus, gold_key = corpus_of(args.data_dir, os.path.join(args.exp_dir, "tde", "gold.npz"))
         key, cache = f"{stamp} {gold_key}", os.path.join(args.exp_dir, "tde", "classes")
-        if not classcache.valid(cache, key):
-            fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
-            if fresh is not None:
-                classcache.save(fresh, cache, key)
-            else:
-                classes_of(os.path.join(args.exp_dir, "classes"), corpus, key, cache)
+        if not classcache.valid(cache, key, transcribed=True):
+            classes = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
+            if classes is None:
+                classes = (classcache.load_all(cache) if classcache.valid(cache, key)
+                           else load_classes(os.path.join(args.exp_dir, "classes"), corpus.gold))
+            # every fragment's transcription, as compute_shard would make it (elementwise)
+            tr = transcribe(corpus.phones, classes.file.astype(np.int64), classes.onset, classes.offset)
+            classcache.save(classes, cache, key, tr, corpus.phones, corpus.gold.files)
         return stamp
 
     def load(self, args: Any) -> Context:
         """One process: everything. A job or the merge: the gold and the class boundaries only
         (a job reads its classes in `compute`, the merge none)."""
         exp = args.exp_dir
+        if exp is not None and getattr(args, "job", None) is not None:
+            ctx = self._load_job(args)
+            if ctx is not None:
+                return ctx
         corpus, gold_key = corpus_of(args.data_dir, os.path.join(exp, "tde", "gold.npz") if exp else None,
                                      words=getattr(args, "job", None) is None)   # a job scores no word
         if exp is None:
@@ -146,6 +157,18 @@ class Zrc2020Stage:
         classes = classes_of(class_dir, corpus, f"{stamp} {gold_key}", cache)
         return Context(args, corpus, gold_key, classes, stamp, read_counts(class_dir), classes.starts)
 
+    def _load_job(self, args: Any) -> Context | None:
+        """A job of a step that ran --prepare-only: the class boundaries, the phone labels and
+        the file names, nothing of the gold's times (None: nothing saved for these inputs)."""
+        class_dir, cache = os.path.join(args.exp_dir, "classes"), os.path.join(args.exp_dir, "tde", "classes")
+        stamp = tde.prepare_stamp(args)
+        gold_key = goldcache.stamp(args.data_dir)
+        if not (tde.prepared(class_dir, stamp) and classcache.valid(cache, f"{stamp} {gold_key}", transcribed=True)):
+            return None
+        label, labels, files = classcache.labels(cache)
+        return Context(args, Corpus.labels_only(files, label, labels, args.data_dir), gold_key, None, stamp,
+                       read_counts(class_dir), classcache.starts(cache), cache, transcribed=True)
+
     def identity(self, ctx: Context) -> dict:
         return {"benchmark": self.benchmark, "gold": ctx.gold_key, "classes": ctx.classes_key,
                 "nclasses": len(ctx.starts) - 1}
@@ -157,8 +180,9 @@ class Zrc2020Stage:
         t = time.time()
         workers = getattr(ctx.args, "workers", 1)
         if ctx.classes is None:     # a job: its classes alone, renumbered from 0
+            tr = classcache.transcribed(ctx.class_cache, lo, hi) if ctx.transcribed else None
             st = compute_shard(ctx.corpus, classcache.load_range(ctx.class_cache, lo, hi), 0, hi - lo,
-                               workers=workers)
+                               workers=workers, transcription=tr)
         else:
             st = compute_shard(ctx.corpus, ctx.classes, lo, hi, workers=workers)
         print(f"{os.path.basename(sys.argv[0])}: classes {lo}..{hi - 1}: {st.counts['fragments']} fragments "

@@ -18,7 +18,7 @@ from termeval.data import Classes, Gold, empty_tier
 from termeval.distinct import distinct
 from termeval.zrc2020 import boundary, coverage, grouping, token_type, units
 from termeval.zrc2020.ned import NedStats, ned_stats
-from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, Keys, Phones, load_phones, transcribe
+from termeval.zrc2020.transcribe import BELOW_RULE, NO_PHONE, SIL, Keys, Phones, load_phones, transcribe
 from termeval.textio import fmt_time
 
 FRAG_FIELDS = ("file", "onset", "offset", "k0", "k1", "F", "I")
@@ -35,6 +35,18 @@ class Corpus:
     def from_gold(cls, gold: Gold) -> "Corpus":
         ph = load_phones(gold)
         return cls(gold, ph, Keys(ph))
+
+    @classmethod
+    def labels_only(cls, files: list[str], label: np.ndarray, labels: list[str], path: str = "") -> "Corpus":
+        """What a job needs when the transcription of its fragments is given (compute_shard's
+        `transcription`): the file names and the phone labels (load_phones' order), no time."""
+        z = np.zeros(0)
+        nf = len(files)
+        gold = Gold(files=files, file_index={f: i for i, f in enumerate(files)}, phones=empty_tier(nf),
+                    words=empty_tier(nf), speaker=[], duration=z, path=path)
+        ph = Phones(file=z.astype(np.int32), onset=z, offset=z, label=label, labels=labels,
+                    starts=np.zeros(0, np.int64), sil=labels.index(SIL) if SIL in labels else -1)
+        return cls(gold, ph, Keys(ph, local=True))
 
 
 @dataclass
@@ -98,15 +110,17 @@ def dedupe_table(t: dict, rows: bool = False):
     return u, row
 
 
-def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1) -> ShardStats:
-    """Statistics of classes c0..c1-1."""
+def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: int = 1,
+                  transcription: tuple | None = None) -> ShardStats:
+    """Statistics of classes c0..c1-1. transcription: the (k0, k1, ncov) of their fragments
+    as transcribe gives them (saved by the step's --prepare-only), else computed here."""
     ph, keys, gold = corpus.phones, corpus.keys, corpus.gold
     f0, f1 = int(classes.starts[c0]), int(classes.starts[c1])
     nc = c1 - c0
     file = classes.file[f0:f1].astype(np.int64)
     on, off = classes.onset[f0:f1], classes.offset[f0:f1]
     cls = classes.cls[f0:f1].astype(np.int64) - c0
-    k0, k1, ncov = transcribe(ph, file, on, off)
+    k0, k1, ncov = transcribe(ph, file, on, off) if transcription is None else transcription
     kept = k1 > k0
     discarded = []
     for i in np.flatnonzero(~kept).tolist():

@@ -51,7 +51,7 @@ class Phones:
     sil: int              # label index of SIL or -1
 
     def __len__(self) -> int:
-        return len(self.onset)
+        return len(self.label)      # (a job's Phones has labels only: Corpus.labels_only)
 
 
 def load_phones(gold: Gold) -> Phones:
@@ -145,11 +145,14 @@ class Keys:
     * stripped text: the labels without SIL as a str (one code point per label), for the
       C edit distance of NED (made for the distinct strings only).
     The per-phone tables behind the token and stripped keys are built on first use (a job
-    needs the stripped text, the merge the token keys).
+    needs the stripped text, the merge the token keys). local=True (a job's labels-only
+    Phones): the stripped text is made from the labels of the given ranges alone, no table
+    over every phone (the same ids and strings, memory in proportion to the ranges).
     """
 
-    def __init__(self, ph: Phones) -> None:
+    def __init__(self, ph: Phones, local: bool = False) -> None:
         self.ph = ph
+        self.local = local
         self._tok: np.ndarray | None = None
         self._cp: np.ndarray | None = None
         self._pos: np.ndarray | None = None
@@ -184,11 +187,15 @@ class Keys:
     def _stripped(self) -> tuple[np.ndarray, np.ndarray]:
         if self._cp is None:
             ph = self.ph
-            cp = ph.label.astype(np.int64) + 0x100
+            cp = ph.label.astype("<u4")       # (labels >= 0) one temporary of 4 bytes a phone
+            cp += 0x100
             cp[cp >= 0xD800] += 0x800          # skip the surrogate range
             nonsil = ph.label != ph.sil if ph.sil >= 0 else np.ones(len(ph), dtype=bool)
-            self._cp = cp[nonsil].astype("<u4")
-            self._pos = np.concatenate([[0], np.cumsum(nonsil)]).astype(np.int64)
+            self._cp = cp[nonsil]
+            del cp
+            n = len(nonsil)
+            self._pos = np.zeros(n + 1, dtype=np.int32 if n < 2 ** 31 else np.int64)
+            np.cumsum(nonsil, out=self._pos[1:])
         return self._cp, self._pos
 
     def release(self) -> None:
@@ -204,10 +211,35 @@ class Keys:
         ids, first = range_ids(self.tok, k0, k1)
         return ids, len(first)
 
+    def _stripped_local(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The code points of the ranges' non-SIL labels, concatenated, and each range's
+        [a, z) in them (what _stripped gives for these ranges, without the per-phone table)."""
+        k0 = np.asarray(k0, dtype=np.int64)
+        length = np.maximum(np.asarray(k1, dtype=np.int64) - k0, 0)
+        ends = np.cumsum(length)
+        begins = ends - length
+        n = int(ends[-1]) if len(ends) else 0
+        at = np.arange(n, dtype=np.int64)
+        at -= np.repeat(begins - k0, length)           # the phone at each concatenated position
+        lab = np.asarray(self.ph.label[at])
+        del at
+        cp = lab.astype("<u4")
+        cp += 0x100
+        cp[cp >= 0xD800] += 0x800          # skip the surrogate range (as _stripped)
+        nonsil = lab != self.ph.sil if self.ph.sil >= 0 else np.ones(n, dtype=bool)
+        del lab
+        cp = cp[nonsil]
+        pos = np.zeros(n + 1, dtype=np.int64)
+        np.cumsum(nonsil, out=pos[1:])
+        return cp, pos[begins], pos[ends]
+
     def stripped_ids(self, k0: np.ndarray, k1: np.ndarray) -> tuple[np.ndarray, list[str]]:
         """(id of each range's SIL-less string, the distinct strings)."""
-        cp, pos = self._stripped()
-        a, z = pos[k0], pos[k1]
+        if self.local:
+            cp, a, z = self._stripped_local(k0, k1)
+        else:
+            cp, pos = self._stripped()
+            a, z = pos[k0], pos[k1]
         ids, first = range_ids(cp, a, z)
         return ids, [cp[i:j].tobytes().decode("utf-32-le") for i, j in zip(a[first].tolist(), z[first].tolist())]
 
