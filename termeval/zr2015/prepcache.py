@@ -14,20 +14,17 @@ leaves nothing under this name (a stale temporary directory is ignored).
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import shutil
-import tempfile
 from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
+from termeval import arraydir
 from termeval.errors import InputError
 
 VERSION = 1
-KEY_FILE = "key"
 SEG = ("file", "onset", "offset", "label", "seg_id")
 FRAG = ("file", "onset", "offset", "run_start", "run_len", "mark", "occ_cls", "occ_frag")
 DATA_FILES = ("phones", "words", "utt2spk", "reco2dur")
@@ -54,11 +51,7 @@ def input_key(data_dir: str, class_file: str, folds: str, mode: str) -> str:
 
 
 def valid(path: str, key: str) -> bool:
-    try:
-        with open(os.path.join(path, KEY_FILE), encoding="utf-8") as f:
-            return f.read().strip() == key and os.path.isfile(os.path.join(path, "meta.json"))
-    except OSError:
-        return False
+    return arraydir.key_matches(path, key) and os.path.isfile(os.path.join(path, "meta.json"))
 
 
 def _ragged(marks: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
@@ -93,31 +86,8 @@ def arrays_of(p: Any) -> tuple[dict[str, np.ndarray], dict]:
 
 
 def save(arrays: dict[str, np.ndarray], meta: dict, path: str, key: str) -> None:
-    """Write the arrays and meta.json into `path`, atomically (a directory renamed into place)."""
-    parent = os.path.dirname(os.path.abspath(path))
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".zr2015.", dir=parent)
-    try:
-        for name, a in arrays.items():
-            np.save(os.path.join(tmp, name + ".npy"), a)
-        with open(os.path.join(tmp, "meta.json"), "w", encoding="utf-8") as f:
-            json.dump(meta, f)
-        with open(os.path.join(tmp, KEY_FILE), "w", encoding="utf-8") as f:
-            f.write(key + "\n")
-        old = None
-        if os.path.lexists(path):
-            old = tempfile.mkdtemp(prefix=".zr2015-old.", dir=parent)
-            with contextlib.suppress(FileNotFoundError):
-                os.rename(path, os.path.join(old, "zr2015"))
-        try:
-            os.rename(tmp, path)
-        except OSError:      # another process put its copy there meanwhile: content-keyed, keep it
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    """Write the arrays and meta.json into `path`, atomically (termeval.arraydir)."""
+    arraydir.save(path, arrays, key, {"meta.json": json.dumps(meta)})
 
 
 class Store:

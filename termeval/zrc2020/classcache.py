@@ -16,13 +16,11 @@ killed mid-way leaves no directory under this name (a stale temporary one is ign
 """
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import tempfile
 
 import numpy as np
 
+from termeval import arraydir
 from termeval.data import Classes
 from termeval.errors import InputError
 
@@ -30,57 +28,36 @@ NUMERIC = ("cls", "file", "onset", "offset", "starts")
 TEXT = ("keys", "names")      # fragment ids are derived (<class-key>-<position>, data.fragment_id)
 TRANSCRIPTION = ("k0", "k1", "ncov")                          # per fragment, int64
 LABELS = ("phone_label", "phone_labels", "files")              # per phone int32; text tables
-KEY_FILE = "key"
+FORMAT = "classcache-2"      # 2: with the jobs' transcription (issue 24)
+
+
+def versioned(key: str) -> str:
+    """The key written to the directory: the content key and this cache's format (a cache
+    written by a termeval with another transcription rule or layout is never read)."""
+    return f"{FORMAT} {key}"
 
 
 def valid(path: str, key: str, transcribed: bool = False) -> bool:
     """Whether `path` holds the classes saved under `key` (content key); transcribed: and the
     transcription and labels a job reads (a directory is written whole or not at all, so
     their presence says they were saved with the classes, under that key)."""
-    try:
-        with open(os.path.join(path, KEY_FILE), encoding="utf-8") as f:
-            if f.read().strip() != key:
-                return False
-    except OSError:
+    if not arraydir.key_matches(path, versioned(key)):
         return False
     return not transcribed or all(os.path.isfile(os.path.join(path, n + ".npy")) for n in TRANSCRIPTION + LABELS)
 
 
 def save(classes: Classes, path: str, key: str, transcription: tuple | None = None,
          phones=None, files: list[str] | None = None) -> None:
-    """Write the arrays of `classes` to the directory `path`, atomically (rename); with
-    `transcription` (k0, k1, ncov of every fragment), `phones` (the transcribe.Phones they
-    index) and the gold's `files`, also what a job reads instead of the gold."""
-    parent = os.path.dirname(os.path.abspath(path))
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=".classes.", dir=parent)
-    try:
-        for name in NUMERIC:
-            np.save(os.path.join(tmp, name + ".npy"), np.asarray(getattr(classes, name)))
-        for name in TEXT:
-            np.save(os.path.join(tmp, name + ".npy"), np.asarray(getattr(classes, name), dtype=str))
-        if transcription is not None:
-            for name, a in zip(TRANSCRIPTION, transcription):
-                np.save(os.path.join(tmp, name + ".npy"), np.asarray(a, dtype=np.int64))
-            np.save(os.path.join(tmp, "phone_label.npy"), np.asarray(phones.label, dtype=np.int32))
-            np.save(os.path.join(tmp, "phone_labels.npy"), np.asarray(phones.labels, dtype=str))
-            np.save(os.path.join(tmp, "files.npy"), np.asarray(files, dtype=str))
-        with open(os.path.join(tmp, KEY_FILE), "w", encoding="utf-8") as f:
-            f.write(key + "\n")
-        old = None
-        if os.path.lexists(path):
-            old = tempfile.mkdtemp(prefix=".classes-old.", dir=parent)
-            with contextlib.suppress(FileNotFoundError):
-                os.rename(path, os.path.join(old, "classes"))
-        try:
-            os.rename(tmp, path)
-        except OSError:      # another process put its copy there meanwhile: content-keyed, keep it
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+    """Write the arrays of `classes` to the directory `path`, atomically (termeval.arraydir);
+    with `transcription` (k0, k1, ncov of every fragment), `phones` (the transcribe.Phones
+    they index) and the gold's `files`, also what a job reads instead of the gold."""
+    arrays = {name: np.asarray(getattr(classes, name)) for name in NUMERIC}
+    arrays.update({name: np.asarray(getattr(classes, name), dtype=str) for name in TEXT})
+    if transcription is not None:
+        arrays.update({name: np.asarray(a, dtype=np.int64) for name, a in zip(TRANSCRIPTION, transcription)})
+        arrays.update(phone_label=np.asarray(phones.label, dtype=np.int32),
+                      phone_labels=np.asarray(phones.labels, dtype=str), files=np.asarray(files, dtype=str))
+    arraydir.save(path, arrays, versioned(key))
 
 
 def _array(path: str, name: str, mmap: bool = True) -> np.ndarray:

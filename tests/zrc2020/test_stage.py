@@ -150,8 +150,11 @@ def test_class_cache_is_keyed_and_atomic(micro, monkeypatch):
     exp = micro / "exp"
     score(micro / "data", micro / "x.class", exp)
     cache = str(exp / "tde" / "classes")
-    key = (exp / "tde" / "classes" / "key").read_text().strip()
+    written = (exp / "tde" / "classes" / "key").read_text().strip()
+    assert written.startswith(classcache.FORMAT + " ")        # a cache of another format is never read
+    key = written[len(classcache.FORMAT) + 1:]
     assert classcache.valid(cache, key) and not classcache.valid(cache, key + "x")
+    assert not classcache.valid(cache, written)             # the content key alone, without the format
     whole = classcache.load_all(cache)
     part = classcache.load_range(cache, 1, 3)
     assert part.keys == whole.keys[1:3] and part.starts.tolist() == (whole.starts[1:4] - whole.starts[1]).tolist()
