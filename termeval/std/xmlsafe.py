@@ -128,16 +128,23 @@ def utf8_declared(data: bytes) -> bool:
     return m is None or m.group(1).lower() in (b"utf-8", b"utf8")
 
 
-def well_formed(data: bytes) -> bool:
-    """Whether expat accepts `data` as a whole document, with the same refusals as parse()."""
+def _refusing_parser():
+    """An expat parser that refuses entity declarations and external references (no names
+    kept: for the yes/no checks; `parse` names them in its messages)."""
     p = expat.ParserCreate()
 
     def _refuse(*a):
         raise EntitiesForbidden(*([None] * 6))
 
     p.EntityDeclHandler = _refuse
-    p.UnparsedEntityDeclHandler = lambda *a: _refuse()
-    p.ExternalEntityRefHandler = lambda *a: _refuse()
+    p.UnparsedEntityDeclHandler = _refuse
+    p.ExternalEntityRefHandler = _refuse
+    return p
+
+
+def well_formed(data: bytes) -> bool:
+    """Whether expat accepts `data` as a whole document, with the same refusals as parse()."""
+    p = _refusing_parser()
     try:
         p.Parse(data, True)
     except (expat.ExpatError, EntitiesForbidden, LookupError, ValueError):
@@ -171,14 +178,7 @@ def sniff_root(path: str, max_bytes: int = 65536) -> Optional[str]:
 
 
 def parse_bytes(data: bytes, start: StartHandler) -> None:
-    p = expat.ParserCreate()
-
-    def _refuse(*a):
-        raise EntitiesForbidden(*([None] * 6))
-
-    p.EntityDeclHandler = _refuse
-    p.UnparsedEntityDeclHandler = lambda *a: _refuse()
-    p.ExternalEntityRefHandler = lambda *a: _refuse()
+    p = _refusing_parser()
     p.StartElementHandler = lambda tag, attrs: start(local_name(tag), attrs)
     try:
         p.Parse(data, False)
