@@ -21,7 +21,7 @@ echo "$0 $@" >&2
 # a benchmark of the recipe itself: it runs from termeval's root and writes under its exp/
 cd "$(dirname "$(readlink -f "$0")")/.."
 if [ $# -ne 0 ]; then
-  sed -n '2,/^$/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
+  "$TERMEVAL_ROOT/utils/usage.sh" "$0"
   exit 1
 fi
 set -euo pipefail

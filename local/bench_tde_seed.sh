@@ -23,7 +23,7 @@ echo "$0 $@" >&2
 . "$(dirname "$(readlink -f "$0")")/../utils/parse_options.sh"
 cd "$(dirname "$(readlink -f "$0")")/.."
 if [ $# -ne 0 ]; then
-  sed -n '2,/^$/p' "$0" | sed -n 's/^# \{0,1\}//p' >&2
+  "$TERMEVAL_ROOT/utils/usage.sh" "$0"
   exit 1
 fi
 set -euo pipefail
