@@ -11,7 +11,9 @@ import numpy as np
 
 def distinct(x: np.ndarray) -> np.ndarray:
     """The sorted distinct values of `x` (np.unique(x))."""
-    s = np.sort(np.asarray(x).ravel())
+    x = np.asarray(x).ravel()
+    # stable for floats: of equal values (0.0 and -0.0) the first one in `x` is kept
+    s = np.sort(x, kind=None if x.dtype.kind in "iub" else "stable")
     if len(s) < 2:
         return s
     keep = np.empty(len(s), dtype=bool)

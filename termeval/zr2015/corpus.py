@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.data import Tier
+from termeval.distinct import n_distinct
 from termeval.intervals import last_le
 
 MIN_OVERLAP = 0.03        # Interval.minimum_overlap (seconds)
@@ -298,19 +299,13 @@ def annotate(phones: Segmented, cls: np.ndarray, qf: np.ndarray, qs: np.ndarray,
     mark = _mark_ids(phones.label, ra[u], rn[u], marks, ngrams)
     occ_cls = cls[idx]
     nclasses = int(cls.max()) + 1 if len(cls) else 0
-    counts["classes_in"] = _ndistinct(cls)
-    counts["classes_kept"] = _ndistinct(occ_cls)
+    counts["classes_in"] = n_distinct(cls)
+    counts["classes_kept"] = n_distinct(occ_cls)
     counts["distinct_fragments"] = int(len(u))
     inv = sorted(marks, key=marks.get)
     return Fragments(file=f[u], onset=s[u], offset=e[u], run_start=ra[u], run_len=rn[u],
                      mark=mark, marks=inv, occ_cls=occ_cls, occ_frag=occ_frag,
                      nclasses=nclasses, counts=counts)
-
-
-def _ndistinct(x: np.ndarray) -> int:
-    """len(np.unique(x)) by sorting (numpy 2's hash-based np.unique is slow on large int arrays)."""
-    s = np.sort(x)
-    return int(np.count_nonzero(s[1:] != s[:-1])) + 1 if len(s) else 0
 
 
 def _mark_ids(label: np.ndarray, start: np.ndarray, length: np.ndarray, marks: dict, ngrams=None) -> np.ndarray:

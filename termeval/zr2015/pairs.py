@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from termeval.distinct import distinct as uniq  # noqa: F401  (the zr2015 modules import it from here)
 from termeval.zr2015.corpus import raw_overlap
 
 
@@ -72,15 +73,6 @@ def concat_ranges(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     if total == 0:
         return np.zeros(0, dtype=np.int64)
     return np.repeat(lo - (np.cumsum(n) - n), n) + np.arange(total, dtype=np.int64)
-
-
-def uniq(x: np.ndarray) -> np.ndarray:
-    """Sorted distinct values by sorting (numpy 2's hash-based np.unique is much slower on
-    millions of int64 keys)."""
-    s = np.sort(x, kind="stable" if x.dtype.kind not in "iu" else None)
-    if len(s) < 2:
-        return s
-    return s[np.concatenate(([True], s[1:] != s[:-1]))]
 
 
 def uniq_inverse(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
