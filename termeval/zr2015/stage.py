@@ -64,6 +64,18 @@ def check_lenient(counts: dict, args: Any) -> None:
                              "use --lenient true to score as it did, with counts)", args.class_file)
 
 
+def run_info(foldsets: dict, counts: dict, nclusters: int, npairs: int, files: list, speakers: list,
+             nclasses: int) -> dict:
+    """What the report needs of the whole run (labels, nsamples, nfolds, counts, nclusters,
+    npairs, unit_ids), as plain JSON values (as every shard holds them)."""
+    info = {"labels": {s: foldsets[s].labels for s in SETS},
+            "nsamples": {s: int(sum(f.nlines for f in foldsets[s].folds)) for s in SETS},
+            "nfolds": {s: len(foldsets[s].folds) for s in SETS},
+            "counts": counts, "nclusters": nclusters, "npairs": npairs,
+            "unit_ids": {"files": files, "speakers": speakers, "nclasses": nclasses}}
+    return json.loads(json.dumps(info))
+
+
 class Zr2015Stage:
     name = "score_tde_folds"
     outputs = jobs.DEFAULT_OUTPUTS
@@ -102,13 +114,8 @@ class Zr2015Stage:
         p = prepare(args.data_dir, args.class_file, folds, MODE_OF[self.benchmark], log=log)
         check_lenient(p.counts, args)
         sizes = np.bincount(p.disc.occ_cls, minlength=p.disc.nclasses)
-        info = {"labels": {s: p.foldsets[s].labels for s in SETS},
-                "nsamples": {s: int(sum(f.nlines for f in p.foldsets[s].folds)) for s in SETS},
-                "nfolds": {s: len(p.foldsets[s].folds) for s in SETS},
-                "counts": p.counts, "nclusters": int(np.count_nonzero(sizes)),
-                "npairs": int((sizes * (sizes - 1) // 2).sum()),
-                "unit_ids": {"files": p.gold.files, "speakers": p.gold.speaker, "nclasses": int(p.disc.nclasses)}}
-        info = json.loads(json.dumps(info))        # plain JSON values, as every shard holds them
+        info = run_info(p.foldsets, p.counts, int(np.count_nonzero(sizes)), int((sizes * (sizes - 1) // 2).sum()),
+                        p.gold.files, p.gold.speaker, int(p.disc.nclasses))
         units = [(s, i) for s in SETS for i in range(len(p.foldsets[s].folds))]
         return Context(args, p, measures, units, info, folds)
 
@@ -119,11 +126,8 @@ class Zr2015Stage:
         store = self.prepare(args)
         meta = store.meta
         foldsets = foldsets_of(folds, store.gold())
-        info = {"labels": {s: foldsets[s].labels for s in SETS},
-                "nsamples": {s: int(sum(f.nlines for f in foldsets[s].folds)) for s in SETS},
-                "nfolds": {s: len(foldsets[s].folds) for s in SETS},
-                "counts": meta["counts"], "nclusters": meta["nclusters"], "npairs": meta["npairs"],
-                "unit_ids": {"files": meta["files"], "speakers": meta["speakers"], "nclasses": meta["nclasses"]}}
+        info = run_info(foldsets, meta["counts"], meta["nclusters"], meta["npairs"], meta["files"],
+                        meta["speakers"], meta["nclasses"])
         return Context(args, None, measures, share_units(info["nfolds"], measures), info, folds, store, foldsets)
 
     def identity(self, ctx: Context) -> dict:
