@@ -90,6 +90,13 @@ class Segmented:
     def nseg(self) -> int:
         return len(self.seg_on)
 
+    def file_starts(self, nfiles: int) -> np.ndarray:
+        """starts[f]:starts[f+1] = the tokens of file f (from the segments: segments never
+        cross files; reads no per-token array)."""
+        from termeval.data import file_starts
+        tok = np.append(self.tok_start, len(self)).astype(np.int64)
+        return tok[file_starts(self.seg_file, nfiles)]
+
     def subset(self, keep: np.ndarray) -> "Segmented":
         """The view with only the kept tokens (a mask, or sorted token indices); segments =
         kept runs of each original segment (SegmentAnnotation.restrict)."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
@@ -45,12 +46,12 @@ class Prepared:
     gold_ix: FileIndex | None = None
     word_ix: FileIndex | None = None
     gold_ngrams: GoldNgrams | None = None  # the generated n-gram classes, counted per fold
+    index_for: Any = None                  # a job (ngrams None): (fold, lengths) -> the NgramIndex
+                                           # of the fold's files, levels of those lengths
 
 
-def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, gold_side: bool = True) -> Prepared:
-    """Everything a fold needs. gold_side=False (the saved preparation of --nj jobs,
-    zr2015/prepcache.py): the corpus side of the generated gold n-gram classes is not built
-    (gold_ngrams None); the jobs that score matching or coverage build it (`generated_gold`)."""
+def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Prepared:
+    """Everything a fold needs (zr2015/prepcache.py saves it for --nj jobs)."""
     check_mode(mode)
     t0 = time.time()
     gold = load_gold(data_dir)
@@ -94,7 +95,7 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, gol
                            ngrams=ngrams)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
         gold_ix = file_index(goldcls.file, nf, goldcls.occ_frag)
-    elif gold_side:
+    else:
         gold_ngrams, counts["gold_classes"] = generated_gold(phones, ngrams, nf)
     # mark tuples of every id (discovered and gold share the dict)
     inv = sorted(marks, key=marks.get)
@@ -113,14 +114,17 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, gol
 
 def generated_gold(phones: Segmented, ngrams: NgramIndex, nfiles: int) -> tuple[GoldNgrams, dict]:
     """The corpus side of the generated gold classes (repeated 3-20-grams) and their counts entry."""
-    g = GoldNgrams(phones, ngrams, nfiles)
+    g = GoldNgrams.of_index(phones, ngrams, nfiles)
     return g, {"source": "generated: repeated 3-20-grams inside segments", **g.counts}
 
 
-def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None) -> dict:
+def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None,
+               band: tuple[int, int] | None = None) -> dict:
     """Every metric of one fold; with a dict `units`, also the per-unit statistics of the
     bootstrap (termeval.zr2015.units): units["class"] / units["file"] = {column: (ids,
-    values)}, global class and file indices."""
+    values)}, global class and file indices. With a `band` of n-gram lengths
+    (matching.BANDS: a --nj unit), matching gives its additive statistics
+    ("matching_stats", matching.finish adds the bands up) instead of its values."""
     mode = p.mode
     nf = len(p.gold.files)
     cu = units.setdefault("class", {}) if units is not None else None
@@ -144,10 +148,14 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
         if cu is not None:
             c, sums, pairs = ned.ned_by_class(disc, fp_plain, p.ned_cache)
             cu.update(ned_sum=(c, sums), ned_pairs=(c, pairs))
-    g = None
+    g = idx = None
+    lengths = band or matching.ALL_LENGTHS
+    if "matching" in measures:
+        idx = p.ngrams if p.ngrams is not None else p.index_for(fold, lengths)
     if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
         if p.goldcls is None:
-            g = fold_gold(p.gold_ngrams, fold, mode)
+            g = fold_gold(p.gold_ngrams, idx, fold, mode, lengths if "matching" in measures else (1, 0),
+                          cover="coverage" in measures)
             gcomp = g.cover
         else:
             g = take(p.goldcls, p.gold_ix, members(fold, p.gold_ix, p.goldcls.file, p.goldcls.onset,
@@ -186,8 +194,12 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
             for k, col in enumerate(("bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")):
                 fu[col] = _dense(b[:, k])
     if "matching" in measures:
-        mp, mr, extra = matching.matching(p.phones, p.ngrams, disc, fp, g, mode)
-        res.update(matching_precision=mp, matching_recall=mr, **extra)
+        stats = matching.matching(p.phones, idx, disc, fp, g, mode, lengths)
+        if band is None:
+            mp, mr, extra = matching.finish([stats])
+            res.update(matching_precision=mp, matching_recall=mr, **extra)
+        else:
+            res["matching_stats"] = stats
     res["fragments_in_fold"] = int(len(disc))
     return res
 

@@ -93,13 +93,16 @@ def _partner_len(frags, mem_cls, mem_frag, ov_a, ov_b) -> np.ndarray:
     o = np.lexsort((-ln, mem_cls))                     # per class, longest first
     s_frag, s_len = mem_frag[o], ln[o]
     start, size = runs(mem_cls[o])
-    cstart = np.repeat(start, size)
-    cend = cstart + np.repeat(size, size)
+    del ln, o
+    it = np.int32 if len(s_frag) < 2**31 else np.int64  # (positions: 4 bytes a membership)
+    cend = np.repeat((start + size).astype(it), size)
+    ptr = np.repeat(start.astype(it), size)
+    del start, size
     nf = np.int64(n)
     bad = np.sort(np.concatenate([ov_a * nf + ov_b, ov_b * nf + ov_a]))
-    me, ptr = s_frag, cstart.copy()
-    act = np.arange(len(o))
-    best = np.full(len(o), -1, dtype=np.int64)
+    me = s_frag
+    act = np.arange(len(s_frag), dtype=it)
+    best = np.full(len(s_frag), -1, dtype=np.int64)
     while len(act):
         act = act[ptr[act] < cend[act]]
         if not len(act):

@@ -18,7 +18,8 @@ import math
 
 import numpy as np
 
-from termeval.zr2015.completion import KL, Counter, clean_counts, exact_subpairs, flat_windows
+from termeval.zr2015.completion import (KL, MAXSUB, MINSUB, Counter, clean_counts, exact_subpairs,
+                                        flat_windows)
 from termeval.zr2015.corpus import Fragments, Segmented, ov
 from termeval.zr2015.foldpairs import FoldPairs
 from termeval.zr2015.ngrams import MAXN, FoldGold, NgramIndex, ngram_classes  # noqa: F401 (re-exported)
@@ -101,25 +102,58 @@ def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
     return ug, n_gold, w_gold, len(flat_g), gold_class
 
 
+# n-gram lengths cut into bands: a cross fold's matching is scored by one --nj unit per band
+# (termeval.zr2015.shares), each holding only its lengths' index levels; every run, one
+# process included, sums a fold's terms per band, then the bands in order (same floats).
+BANDS = ((3, 5), (6, 8), (9, 11), (12, 15), (16, 20))
+ALL_LENGTHS = (BANDS[0][0], BANDS[-1][1])
+
+
+def band_sums(w_u: np.ndarray, w_c: np.ndarray, i_u: np.ndarray, i_c: np.ndarray, t_u: np.ndarray,
+              t_n: np.ndarray, idx: NgramIndex) -> list[float]:
+    """Per band of BANDS: sum over the codes t_u (sorted) of w(t) nmatch(t, I) / t_n (codes
+    and counts as sorted (u, c) pairs; a band's codes are a slice: codes grow with L; codes
+    below base[3] fall in the first band, codes beyond the n-grams in the last)."""
+    terms = _lookup_counts(w_u, w_c, t_u).astype(np.float64) * _lookup_counts(i_u, i_c, t_u) / t_n
+    cuts = [idx.base[hi + 1] if hi <= idx.built else np.iinfo(np.int64).max for _, hi in BANDS[:-1]]
+    return [float(np.sum(x)) for x in np.split(terms, np.searchsorted(t_u, cuts))]
+
+
 def weighted_codes(w_u: np.ndarray, w_c: np.ndarray, n_flat: int, i_u: np.ndarray,
-                   i_c: np.ndarray, t_u: np.ndarray, t_n: np.ndarray) -> float:
+                   i_c: np.ndarray, t_u: np.ndarray, t_n: np.ndarray, idx: NgramIndex) -> float:
     """sum over the codes t_u of w(t) nmatch(t, I) / t_n, w(t) = share of flat's windows with
-    code t (codes/counts as sorted (u, c) pairs)."""
-    wt = _lookup_counts(w_u, w_c, t_u) / n_flat
-    return float(np.sum(wt * _lookup_counts(i_u, i_c, t_u) / t_n))
+    code t, summed as `finish` does."""
+    return _ratio(band_sums(w_u, w_c, i_u, i_c, t_u, t_n, idx), n_flat)
+
+
+def _ratio(per_band: list[float], n: int) -> float:
+    total = 0.0
+    for x in per_band:
+        total += x
+    return total / n if n else math.nan
 
 
 def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
-             gold: Fragments | FoldGold, mode: str):
-    """(precision, recall, extra counts) of one fold; fp = the counted PW(R2(D, F)) (built with
-    sharing=True), gold = the view R1(G, F) (termeval.zr2015.foldview) or the fold's generated
-    n-gram classes (termeval.zr2015.ngrams.fold_gold)."""
+             gold: Fragments | FoldGold, mode: str, band: tuple[int, int] = ALL_LENGTHS) -> dict:
+    """The additive statistics of one fold's matching for the n-gram lengths of `band` (a band
+    of BANDS, or all of them); `finish` turns those of every band into (precision, recall,
+    extra counts). fp = the counted PW(R2(D, F)) (built with sharing=True), gold = the view
+    R1(G, F) (termeval.zr2015.foldview) or the fold's generated n-gram classes
+    (termeval.zr2015.ngrams.fold_gold, counted for the band's lengths)."""
     ug, n_gold, (w_gold_u, w_gold_c), n_flat_g, gold_class = gold_side(gold, idx, mode)
+    if band != ALL_LENGTHS and not isinstance(gold, FoldGold):
+        # listed gold classes: the band's share of the gold side (codes of its lengths)
+        cut = [idx.base[lo] if lo > BANDS[0][0] else np.iinfo(np.int64).min for lo in (band[0],)]
+        cut.append(idx.base[band[1] + 1] if band[1] < BANDS[-1][1] else np.iinfo(np.int64).max)
+        ug, n_gold = _slice(ug, n_gold, cut)
+        w_gold_u, w_gold_c = _slice(w_gold_u, w_gold_c, cut)
+        n_flat_g = int(w_gold_c.sum())
+    sub = (max(band[0], MINSUB), min(band[1], MAXSUB))
 
     # --- Psubs and I: clean pairs counted, exceptions exactly
     s_cnt, i_cnt = Counter(), Counter()
-    nsubs = clean_counts(disc, fp, idx, gold_class, s_cnt, i_cnt)
-    psubs, M = exact_subpairs(disc, fp.pw_lo, fp.pw_hi)
+    nsubs = clean_counts(disc, fp, idx, gold_class, s_cnt, i_cnt, sub)
+    psubs, M = exact_subpairs(disc, fp.pw_lo, fp.pw_hi, sub)
     nsubs += len(psubs)
     x, y = psubs // M, psubs % M
     ux, xinv = np.unique(np.concatenate([x, y]), return_inverse=True)
@@ -135,18 +169,33 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
     i_cnt.add(ycode[inter], 1)
     s_u, s_c = s_cnt.result()
     i_u, i_c = i_cnt.result()
-    extra = {"matching_pdisc_pairs": int(2 * fp.npairs), "matching_psubs_pairs": int(nsubs),
-             "matching_intersection_pairs": int(i_c.sum())}
-    # --- precision
-    if nsubs == 0:
-        prec = math.nan
-    else:
-        fu = flat_windows(disc, fp)          # flat(Psubs): every fragment occurs as second too
-        w_u, w_c = _count(idx.code(fu // KL, fu % KL))
-        prec = weighted_codes(w_u, w_c, len(fu), i_u, i_c, s_u, s_c)
-    if n_gold.sum() == 0:
-        rec = math.nan
-    else:
-        t = n_gold > 0
-        rec = weighted_codes(w_gold_u, w_gold_c, n_flat_g, i_u, i_c, ug[t], n_gold[t])
+    del s_cnt, i_cnt, psubs, x, y, ux, xinv, ucls, cx, cy, xs, xl, ys, yl, xon, xoff, yon, yoff, inter, ycode
+    fu = flat_windows(disc, fp, sub)         # flat(Psubs): every fragment occurs as second too
+    n_flat_s = len(fu)
+    w_cnt = Counter()
+    for a in range(0, len(fu), 1 << 21):     # (the codes of a chunk at a time: memory)
+        w_cnt.add(idx.code(fu[a:a + (1 << 21)] // KL, fu[a:a + (1 << 21)] % KL), 1)
+    del fu
+    w_u, w_c = w_cnt.result()
+    t = n_gold > 0
+    return {"band": list(band), "nsubs": int(nsubs), "n_flat_s": int(n_flat_s), "n_flat_g": int(n_flat_g),
+            "n_gold": int(n_gold.sum()), "pdisc": int(2 * fp.npairs), "inter": int(i_c.sum()),
+            "p": band_sums(w_u, w_c, i_u, i_c, s_u, s_c, idx),
+            "r": band_sums(w_gold_u, w_gold_c, i_u, i_c, ug[t], n_gold[t], idx)}
+
+
+def _slice(u: np.ndarray, c: np.ndarray, cut: list) -> tuple[np.ndarray, np.ndarray]:
+    a, b = np.searchsorted(u, cut)
+    return u[a:b], c[a:b]
+
+
+def finish(stats: list[dict]) -> tuple[float, float, dict]:
+    """(precision, recall, extra counts) of a fold from the `matching` statistics of its
+    bands (one covering all of them in one process): per-band sums added in band order."""
+    tot = {k: sum(st[k] for st in stats) for k in ("nsubs", "n_flat_s", "n_flat_g", "n_gold", "inter")}
+    per = {k: [sum((st[k][b] for st in stats), 0.0) for b in range(len(BANDS))] for k in ("p", "r")}
+    prec = math.nan if tot["nsubs"] == 0 else _ratio(per["p"], tot["n_flat_s"])
+    rec = math.nan if tot["n_gold"] == 0 else _ratio(per["r"], tot["n_flat_g"])
+    extra = {"matching_pdisc_pairs": stats[0]["pdisc"], "matching_psubs_pairs": tot["nsubs"],
+             "matching_intersection_pairs": tot["inter"]}
     return prec, rec, extra

@@ -1,16 +1,18 @@
 """The generated gold n-gram classes (spec §2.3) of zr2015/zr2017: type codes of phone windows,
 and what each fold needs of the classes, counted one n-gram length at a time, never listed.
 
-* `NgramIndex` gives every window (phone start i, length L <= 20) inside one segment an exact
-  integer type code (iterated ranking of (code of L-1, next label)), so marks of sub-fragments
-  are integers, never tuples; codes are ordered by (L, label sequence).
+* `NgramIndex` (termeval.zr2015.ngramindex) gives every window (phone start i, length L <= 20)
+  inside one segment an exact integer type code, so marks of sub-fragments are integers, never
+  tuples; codes are ordered by (L, label sequence). What the corpus decides (does a window's
+  type repeat?) is one int8 per phone start (`GoldNgrams.rep_len`), so a fold counts its gold
+  side with the codes of an index of its own files or of some lengths only.
 * Without a `<prefix>.classes` file the gold classes are the 3..20-gram types occurring at least
   twice inside segments, every occurrence a fragment (x1 of the English benchmark: 4.7 M
   fragments; x10: 60 M). `fold_gold` computes, over the phone starts of the fold's files and
   one length at a time (memory ~ the fold's phones, never the gold fragments):
-  - R1(G, F): the windows (i, L) of a corpus-repeated type inside the fold (folds.contained on
-    their span); coverage's denominator needs only the longest one per start (the shorter ones
-    lie inside it, so the union and its components are the same);
+  - R1(G, F): the windows (i, L <= rep_len[i]) inside the fold (folds.contained on their
+    span); coverage's denominator needs only the longest one per start (the shorter ones lie
+    inside it, so the union and its components are the same): no type code at all;
   - Pgold = PWo(R2(G, F)) for matching: a type with k >= 2 windows in the fold has k(k-1)
     ordered pairs minus 2 per OV pair (file-blind sweep among its windows); nmatch and w per
     type code; a window's gold class is its type code when the type repeats in the fold.
@@ -29,89 +31,10 @@ from termeval.zr2015.folds import Intervals, contained
 from termeval.intervals import last_le
 from termeval.zr2015.pairs import concat_ranges, dense_codes, uniq
 
-MAXN = 20           # gold n-grams: 3..20 phones
-MINN = 3
+from termeval.zr2015.ngramindex import MAXN, MINN, NgramIndex, repeat_lengths  # noqa: F401 (re-exported)
+
+TYPE_CHUNK = 1 << 20  # windows of a fold's gold side counted at a time (a length's types by ranges)
 KL = 32             # sub-fragment key = phone start * KL + length (termeval.zr2015.completion)
-
-
-class NgramIndex:
-    """Exact type codes of all windows (i, L), L = 1..MAXN, inside one segment."""
-
-    def __init__(self, sg: Segmented, maxn: int = MAXN):
-        n = len(sg)
-        self.n = n
-        self.maxn = maxn
-        self.onset, self.offset = sg.onset, sg.offset
-        self.ids: list[np.ndarray] = [np.zeros(0, np.int64)]
-        self.base = np.zeros(maxn + 2, dtype=np.int64)
-        lab = sg.label.astype(np.int64)
-        nlab = int(lab.max()) + 1 if n else 1
-        prev = lab.astype(np.int32)
-        self.ids.append(prev)
-        self.base[2] = nlab
-        seg = sg.seg
-        # windows whose prefix type repeats, in the order of their prefix code (stable sorts
-        # of keys sorted by blocks are cheap); the others extend a unique prefix
-        order = np.argsort(lab, kind="stable")
-        for L in range(2, maxn + 1):
-            cur = np.full(n, -1, dtype=np.int32)
-            nt = 0
-            m = n - L + 1
-            if m > 0:
-                npt = int(self.base[L] - self.base[L - 1])
-                cnt = np.bincount(prev[prev >= 0], minlength=npt)
-                order = order[order < m]
-                order = order[(seg[order + (L - 1)] == seg[order]) & (cnt[prev[order]] >= 2)]
-                pos = np.flatnonzero((prev[:m] >= 0) & (seg[L - 1:] == seg[:m]))
-                pos = pos[cnt[prev[pos]] < 2]
-                order, code, nt = _extend(order, prev[order].astype(np.int64), lab[order + (L - 1)],
-                                          prev[pos], nlab, npt)
-                cur[order] = code[:len(order)]
-                cur[pos] = code[len(order):]
-            self.ids.append(cur)
-            self.base[L + 1] = self.base[L] + nt
-            prev = cur
-        self.ntypes = int(self.base[maxn + 1])
-
-    def ntypes_of(self, L: int) -> int:
-        """Number of types of length L (their codes are base[L]..base[L+1]-1)."""
-        return int(self.base[L + 1] - self.base[L])
-
-    def code(self, start: np.ndarray, length: np.ndarray) -> np.ndarray:
-        """Type code of windows (start, length); -1 where invalid (length 0 or > maxn or
-        crossing a segment)."""
-        start = np.asarray(start, dtype=np.int64)
-        length = np.asarray(length, dtype=np.int64)
-        out = np.full(len(start), -1, dtype=np.int64)
-        for L in np.flatnonzero(np.bincount(np.clip(length, 0, self.maxn + 1))):
-            if L < 1 or L > self.maxn:
-                continue
-            sel = length == L
-            c = self.ids[L][start[sel]].astype(np.int64)
-            out[sel] = np.where(c >= 0, c + self.base[L], -1)
-        return out
-
-
-def _extend(order: np.ndarray, p: np.ndarray, lab: np.ndarray, p1: np.ndarray, nlab: int,
-            npt: int) -> tuple[np.ndarray, np.ndarray, int]:
-    """Codes of the windows of length L = ranks of the keys (prefix code, last label) among
-    the distinct ones. `order`: the windows with a repeated prefix, sorted by prefix code p,
-    with their last labels; p1: the prefix codes of the others (at most one key each, whose
-    rank is the number of distinct keys of the smaller prefixes). Returns (`order` sorted by
-    key, codes of order then of p1, number of distinct keys)."""
-    key = p * np.int64(nlab) + lab
-    o = np.argsort(key, kind="stable")
-    order, key = order[o], key[o]
-    new = np.ones(len(key), dtype=bool)
-    new[1:] = key[1:] != key[:-1]
-    grp = np.cumsum(new) - 1                                # distinct key of each window
-    up = key[new] // nlab
-    ext = np.bincount(up, minlength=npt)                    # distinct extensions per prefix
-    ext[p1] = 1
-    first = np.cumsum(ext) - ext                            # rank of the prefix's first key
-    local = np.arange(len(up)) - np.searchsorted(up, up)
-    code = np.concatenate([(first[up] + local)[grp], first[p1]])
-    return order, code, int(ext.sum())
 
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
@@ -160,41 +83,48 @@ def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
 
 
 class GoldNgrams:
-    """The corpus side of the generated gold classes: which types of each length repeat."""
+    """The corpus side of the generated gold classes: per phone start, the longest repeated
+    window (ngramindex.repeat_lengths), and the classes' counts. It holds no type code: a fold
+    takes them from an index of its own files or of the matching band it scores."""
 
-    def __init__(self, sg: Segmented, idx: NgramIndex, nfiles: int):
-        self.sg, self.idx = sg, idx
-        self.fstart = file_starts(sg.file, nfiles)
-        self.repeated: dict[int, np.ndarray] = {}
+    def __init__(self, sg: Segmented, nfiles: int, rep_len: np.ndarray, counts: dict):
+        self.sg, self.rep_len, self.counts = sg, rep_len, dict(counts)
+        self.fstart = sg.file_starts(nfiles)
         self.positive = bool(np.all(sg.offset > sg.onset) and np.all(sg.onset >= 0))
-        ncls = nfrag = 0
-        for L in range(MINN, idx.maxn + 1):
-            c = idx.ids[L]
-            cnt = np.bincount(c[c >= 0], minlength=idx.ntypes_of(L))
-            rep = cnt >= 2
-            self.repeated[L] = rep
-            ncls += int(np.count_nonzero(rep))
-            nfrag += int(cnt[rep].sum())
-        self.counts = {"classes_kept": ncls, "distinct_fragments": nfrag}
+
+    @classmethod
+    def of_index(cls, sg: Segmented, idx: NgramIndex, nfiles: int) -> "GoldNgrams":
+        rep_len, counts = repeat_lengths(idx)
+        return cls(sg, nfiles, rep_len, counts)
+
+    def fold_positions(self, fold: Intervals) -> tuple[np.ndarray | None, bool]:
+        """(phones of the fold's files or None for every phone, whether the fold is the
+        whole corpus: every file, whole)."""
+        files = uniq(np.asarray(fold.file, dtype=np.int64))
+        files = files[(files >= 0) & (files < len(self.fstart) - 1)]
+        whole = fold.whole_files and len(files) == len(self.fstart) - 1
+        return (None if whole else concat_ranges(self.fstart[files], self.fstart[files + 1])), whole
 
 
 @dataclass
 class FoldGold:
-    """The generated gold classes seen from one fold (see the module docstring)."""
+    """The generated gold classes seen from one fold (see the module docstring), for the
+    n-gram lengths the fold was counted for (`lengths`)."""
     ug: np.ndarray             # sorted codes of the types with >= 2 windows in the fold
     n_gold: np.ndarray         # nmatch(t, Pgold) of each
     w_u: np.ndarray            # codes of flat(Pgold) and their window counts
     w_c: np.ndarray
     n_flat: int                # |flat(Pgold)|
-    cover: tuple               # coverage.components of R1(G, F) (from the longest window per start)
+    cover: tuple | None        # coverage.components of R1(G, F) (from the longest window per start)
     fold: Intervals
     gn: GoldNgrams
+    idx: NgramIndex | None
     whole: bool = False        # the fold is the whole corpus (all files, whole)
 
     def gold_class(self, keys: np.ndarray) -> np.ndarray:
         """Gold class (= type code) of sub-fragment keys, -1 where the window is not a gold
         fragment of the fold in a class with >= 2 of them."""
-        sg, idx = self.gn.sg, self.gn.idx
+        sg, idx = self.gn.sg, self.idx
         keys = np.asarray(keys, dtype=np.int64)
         s, L = keys // KL, keys % KL
         code = np.full(len(keys), -1, dtype=np.int64)
@@ -202,16 +132,16 @@ class FoldGold:
             if ln < MINN or ln > idx.maxn:
                 continue
             sel = np.flatnonzero(L == ln)
-            c = idx.ids[ln][s[sel]]
             if self.whole:                   # the fold's counts are the corpus counts
-                ok = c >= 0
-                ok[ok] = self.gn.repeated[ln][c[ok]]
+                sel = sel[self.gn.rep_len[s[sel]] >= ln]
+                c = idx.level(ln, s[sel]).astype(np.int64) + idx.base[ln]
+                ok = np.ones(len(sel), dtype=bool)
             else:
+                c = idx.level(ln, s[sel]).astype(np.int64)
                 c = np.where(c >= 0, c + idx.base[ln], -1)
                 pos = np.clip(np.searchsorted(self.ug, c), 0, max(len(self.ug) - 1, 0))
                 ok = (self.ug[pos] == c) if len(self.ug) else np.zeros(len(c), dtype=bool)
-                c = c - idx.base[ln]
-            code[sel[ok]] = c[ok] + idx.base[ln]
+            code[sel[ok]] = c[ok]
         if not (self.whole and self.gn.positive):
             k = np.flatnonzero(code >= 0)
             inside = contained(self.fold, sg.file[s[k]], sg.onset[s[k]], sg.offset[s[k] + L[k] - 1])
@@ -221,14 +151,16 @@ class FoldGold:
     gold_class.returns_codes = True          # (termeval.zr2015.completion: no second lookup)
 
 
-def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
-    sg, idx = gn.sg, gn.idx
+def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str,
+              lengths: tuple[int, int] = (MINN, MAXN), cover: bool = True) -> FoldGold:
+    """The fold's gold side for the n-gram lengths lengths[0]..lengths[1] (type codes from
+    `idx`, which holds at least those levels over the fold's files; None with no lengths),
+    and coverage's components of R1(G, F) when `cover` (from gn.rep_len alone)."""
+    sg = gn.sg
     n = len(sg)
-    files = uniq(np.asarray(fold.file, dtype=np.int64))
-    files = files[(files >= 0) & (files < len(gn.fstart) - 1)]
-    whole = fold.whole_files and len(files) == len(gn.fstart) - 1    # every phone: no copies
-    P = np.arange(n) if whole else concat_ranges(gn.fstart[files], gn.fstart[files + 1])
+    P, whole = gn.fold_positions(fold)
     qs = sg.onset if whole else sg.onset[P]
+    rl = gn.rep_len if whole else gn.rep_len[P]
     # folds.contained, per start: a window (i, L) is inside iff its end <= lim[i] and > onset;
     # whole files, onsets >= 0 and positive phones (offsets grow along a segment): every window
     simple = fold.whole_files and gn.positive
@@ -238,23 +170,24 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         else:
             r = last_le(fold.file, fold.onset, sg.file[P], qs)
             lim = np.where(r >= 0, np.asarray(fold.offset, dtype=np.float64)[np.maximum(r, 0)], -np.inf)
-    seq = None                # kept windows of the previous length, by (type, onset)
-    if whole:
-        P = None                                                    # P[i] = i below
-    lmax = np.zeros(len(qs), dtype=np.int8)
+    lmax = np.zeros(len(qs), dtype=np.int8) if cover else None
     ug, ng, wu, wc = [], [], [], []
     n_flat = 0
-    for L in range(MINN, idx.maxn + 1):
-        c = idx.ids[L] if whole else idx.ids[L][P]
+    for L in range(MINN, (MAXN if cover else min(lengths[1], MAXN)) + 1):
+        counted = lengths[0] <= L <= lengths[1]
+        if not (counted or cover):
+            continue
+        # R1(G, F): windows of a corpus-repeated type (rep_len >= L: a valid window) in the fold
         if simple:
-            k = np.flatnonzero(c >= 0)                              # R1 windows of any type
+            k = np.flatnonzero(rl >= L)
         else:
             qe = sg.offset[np.minimum((np.arange(n) if whole else P) + (L - 1), n - 1)]
-            k = np.flatnonzero((c >= 0) & (qe > qs) & (qe <= lim))
-        c = c[k]
-        rep = gn.repeated[L][c]                                     # R1(G, F)
-        k, c = k[rep], c[rep]
-        lmax[k] = L
+            k = np.flatnonzero((rl >= L) & (qe > qs) & (qe <= lim))
+        if cover:
+            lmax[k] = L
+        if not counted:
+            continue
+        c = idx.level(L, k if whole else P[k])
         # types with >= 2 windows in the fold, renumbered 0..nt-1 in code order
         d, nt = dense_codes(c, idx.ntypes_of(L))
         cnt = np.bincount(d, minlength=nt)
@@ -262,43 +195,49 @@ def fold_gold(gn: GoldNgrams, fold: Intervals, mode: str) -> FoldGold:
         k, c, d = k[keep], c[keep], d[keep]
         code_of = np.zeros(nt, dtype=np.int64)
         code_of[d] = c
-        # windows by (type, onset) (files ignored): OV partners found by a sweep
-        k, d = _by_type_and_onset(k, d, qs, seq)
-        seq = k
-        on, off = qs[k], sg.offset[(k if whole else P[k]) + (L - 1)]
-        deg = cnt[d] - 1 - _ov_partners(d, on, off, mode)
+        del c, keep
+        ng_t, fc = np.zeros(nt), np.zeros(nt, dtype=np.int64)
+        for tlo, thi in _type_ranges(cnt, TYPE_CHUNK):    # types by ranges (memory)
+            kk, dd = (k, d) if (tlo, thi) == (0, nt) else _in_range(k, d, tlo, thi)
+            # windows by (type, onset) (files ignored): OV partners found by a sweep
+            o = np.lexsort((qs[kk], dd))
+            kk, dd = kk[o], dd[o]
+            on, off = qs[kk], sg.offset[(kk if whole else P[kk]) + (L - 1)]
+            deg = cnt[dd] - 1 - _ov_partners(dd, on, off, mode)
+            ng_t += np.bincount(dd, weights=deg, minlength=nt)   # (a type's sum in one range)
+            flat = deg > 0
+            n_flat += int(np.count_nonzero(flat))
+            fc += np.bincount(dd[flat], minlength=nt)
+            del o, kk, dd, on, off, deg, flat
         t = np.flatnonzero(cnt >= 2)
         ug.append(code_of[t] + idx.base[L])
-        ng.append(np.bincount(d, weights=deg, minlength=nt).astype(np.int64)[t])
-        flat = deg > 0
-        n_flat += int(np.count_nonzero(flat))
-        fc = np.bincount(d[flat], minlength=nt)
+        ng.append(ng_t.astype(np.int64)[t])
         t = np.flatnonzero(fc)
         wu.append(code_of[t] + idx.base[L])
         wc.append(fc[t])
-    st = np.flatnonzero(lmax)
-    i0 = st if whole else P[st]
-    comp = coverage.components(sg.file[i0], sg.onset[i0], sg.offset[i0 + lmax[st].astype(np.int64) - 1], mode)
+    comp = None
+    if cover:
+        st = np.flatnonzero(lmax)
+        i0 = st if whole else P[st]
+        comp = coverage.components(sg.file[i0], sg.onset[i0], sg.offset[i0 + lmax[st].astype(np.int64) - 1], mode)
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
-                    cover=comp, fold=fold, gn=gn, whole=whole)
+                    cover=comp, fold=fold, gn=gn, idx=idx, whole=whole)
 
 
-def _by_type_and_onset(k: np.ndarray, d: np.ndarray, qs: np.ndarray, seq: np.ndarray | None):
-    """Windows k (starts) of types d sorted by (type, onset). A window repeated in the fold
-    has a repeated prefix, so the windows usually all sit in `seq` (the previous length's,
-    sorted by (prefix type, onset)): a stable sort by type of that order is cheap (its keys are
-    sorted by blocks)."""
-    if seq is not None:
-        at = np.full(len(qs), -1, dtype=np.int64)
-        at[k] = np.arange(len(k))
-        s = seq[at[seq] >= 0]
-        if len(s) == len(k):                 # else: zero-length phones broke the inclusion
-            ds = d[at[s]]
-            o = np.argsort(ds, kind="stable")
-            return s[o], ds[o]
-    o = np.lexsort((qs[k], d))
-    return k[o], d[o]
+def _type_ranges(cnt: np.ndarray, size: int) -> list[tuple[int, int]]:
+    """Ranges of types (counted cnt windows each) of about `size` windows of >= 2-window types."""
+    w = np.cumsum(np.where(cnt >= 2, cnt, 0))
+    if len(w) == 0 or w[-1] <= size:
+        return [(0, len(cnt))]
+    cuts = sorted({int(c) for c in np.searchsorted(w, np.arange(size, int(w[-1]), size)) + 1 if 0 < c < len(cnt)})
+    bounds = [0] + cuts + [len(cnt)]
+    return list(zip(bounds[:-1], bounds[1:]))
+
+
+def _in_range(k: np.ndarray, d: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
+    sel = np.flatnonzero((d >= lo) & (d < hi))
+    return k[sel], d[sel]
 
 
 def _ov_partners(group: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> np.ndarray:

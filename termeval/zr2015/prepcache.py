@@ -3,9 +3,11 @@
 each `--nj` job memory-maps what its units need instead of parsing and holding everything:
 the phone and word tiers (segment_tier's arrays), the discovered fragments after annotation
 (corpus.Fragments, with their mark tuples as a ragged array), the gold fragments read from a
-<prefix>.classes file (when there is one), and the counts, file list and speakers (meta.json).
-The n-gram index and the generated gold classes are not saved: the jobs scoring matching or
-coverage build them from the phones (evaluate.generated_gold), as one process does.
+<prefix>.classes file (when there is one), else what the generated gold classes need of the
+corpus (the longest repeated n-gram per phone start, `phones.rep_len`: one byte a phone), and
+the counts, file list and speakers (meta.json). The n-gram index is not saved: a job scoring
+matching builds the levels its unit needs over the files of its fold
+(termeval.zr2015.ngramindex).
 
 The directory is keyed on content (`key`: a digest of the data dir files, the class file or
 class dir, the fold files, the mode): one saved for other inputs is never used. It is written
@@ -24,8 +26,9 @@ import numpy as np
 from termeval import arraydir
 from termeval.errors import InputError
 
-VERSION = 1
+VERSION = 3
 SEG = ("file", "onset", "offset", "label", "seg_id")
+SEGMENTS = ("seg", "tok_start", "tok_stop", "seg_file", "seg_on", "seg_off")   # corpus._make's
 FRAG = ("file", "onset", "offset", "run_start", "run_len", "mark", "occ_cls", "occ_frag")
 DATA_FILES = ("phones", "words", "utt2spk", "reco2dur")
 
@@ -61,15 +64,21 @@ def _ragged(marks: list[tuple]) -> tuple[np.ndarray, np.ndarray]:
 
 
 def arrays_of(p: Any) -> tuple[dict[str, np.ndarray], dict]:
-    """The arrays and the JSON metadata of an evaluate.Prepared built with gold_side=False."""
+    """The arrays and the JSON metadata of an evaluate.Prepared."""
     arrays: dict[str, np.ndarray] = {}
     for tier, sg in (("phones", p.phones), ("words", p.words)):
-        for name in SEG:
+        for name in SEG + SEGMENTS:
             arrays[f"{tier}.{name}"] = np.asarray(getattr(sg, name))
+        # (what a job touches of every phone: 4 bytes, not 8; the values are the same)
+        for name in ("seg", "label"):
+            if len(sg) and int(np.max(getattr(sg, name))) < 2**31 - 1:
+                arrays[f"{tier}.{name}"] = arrays[f"{tier}.{name}"].astype(np.int32)
     for which, fr in (("disc", p.disc), ("gold", p.goldcls)):
         if fr is not None:
             for name in FRAG:
                 arrays[f"{which}.{name}"] = np.asarray(getattr(fr, name))
+    if p.gold_ngrams is not None:
+        arrays["phones.rep_len"] = p.gold_ngrams.rep_len
     arrays["marks.flat"], arrays["marks.len"] = _ragged(p.disc.marks)
     nf = len(p.gold.files)
     arrays["disc.per_file"] = np.bincount(np.asarray(p.disc.file, np.int64), minlength=nf)
@@ -120,10 +129,10 @@ class Store:
                                speaker=self.meta["speakers"])
 
     def segmented(self, tier: str):
-        from termeval.zr2015.corpus import _make
-        a = {n: self.array(f"{tier}.{n}") for n in SEG}
-        return _make(a["file"], a["onset"], a["offset"], a["label"], self.meta["labels"][tier],
-                     a["seg_id"], self.meta["inexact"][tier])
+        """The saved corpus.Segmented, every array memory-mapped (a job touches what it reads)."""
+        from termeval.zr2015.corpus import Segmented
+        a = {n: self.array(f"{tier}.{n}") for n in SEG + SEGMENTS}
+        return Segmented(labels=self.meta["labels"][tier], inexact_joins=self.meta["inexact"][tier], **a)
 
     def marks(self) -> list[tuple]:
         flat, lens = self.array("marks.flat").tolist(), self.array("marks.len")
@@ -146,7 +155,7 @@ def ensure(data_dir: str, class_file: str, folds: str, mode: str, exp_dir: str, 
     key = input_key(data_dir, class_file, folds, mode)
     if not valid(path, key):
         from termeval.zr2015.evaluate import prepare
-        p = prepare(data_dir, class_file, folds, mode, log=log, gold_side=False)
+        p = prepare(data_dir, class_file, folds, mode, log=log)
         arrays, meta = arrays_of(p)
         del p
         save(arrays, meta, path, key)

@@ -2,14 +2,18 @@
 
 One process scores whole folds. With jobs, each cross fold (the whole corpus with --folds
 none: the one heavy fold) is split into measure groups, so that no job holds all of it:
-  matching  matching, coverage  (the n-gram index and the gold n-gram classes: built only here)
-  pairs     ned, grouping       (the discovered fragments, their marks, the phone times)
-  words     token_type, boundary (the words and the discovered fragments' times)
-The within folds stay one unit each. Units: the cross folds' matching groups, then their
-pairs and words groups, then the within folds. A fold's result is the union of its groups'
-(each metric key comes from one group; `fragments_in_fold` is the same in each), put back in
-the key order of one process (`ordered`), F-scores added after the union (zr2015/stage.py
-merge): the scores are those of one process, byte for byte.
+  coverage          coverage             (the discovered fragments, the corpus's repeated n-grams)
+  pairs             ned, grouping        (the discovered fragments, their marks, the phone times)
+  words             token_type, boundary (the words and the discovered fragments' times)
+  matching<lo>-<hi> matching, one unit per band of n-gram lengths (matching.BANDS): the unit
+                    builds only its lengths' levels of the n-gram index (its gold side, its
+                    completed sub-pairs) and gives additive statistics
+The within folds stay one unit each, with an n-gram index of their own files (never the
+corpus's: ngramindex.py). Units: the cross folds' groups, then the within folds. A fold's
+result is the union of its groups' (each metric key comes from one group, matching from the
+sum of its bands: matching.finish; `fragments_in_fold` is the same in each), put back in the
+key order of one process (`ordered`), F-scores added after the union (zr2015/stage.py merge):
+the scores are those of one process, byte for byte.
 
 A job reads the saved preparation (zr2015/prepcache.py) memory-mapped and builds only what its
 units need (`job_prepared`).
@@ -20,11 +24,14 @@ from typing import Any
 
 import numpy as np
 
-GROUPS = {"matching": ("matching", "coverage"), "pairs": ("ned", "grouping"),
-          "words": ("token_type", "boundary")}
-# cost per discovered fragment of the fold (x1 timings: matching with its index ~20 us,
-# ned + grouping ~2, token/type + boundary ~5, a whole within fold ~11)
-WEIGHT = {"matching": 20.0, "pairs": 2.0, "words": 5.0, None: 11.0}
+from termeval.zr2015.matching import BANDS
+
+GROUPS = {"coverage": ("coverage",), "pairs": ("ned", "grouping"), "words": ("token_type", "boundary"),
+          **{f"matching{lo}-{hi}": ("matching",) for lo, hi in BANDS}}
+# cost per discovered fragment of the fold (x1 timings: a matching band with its index and
+# pairs ~5 us, coverage ~1, ned + grouping ~2, token/type + boundary ~5, a whole within fold ~11)
+WEIGHT = {"coverage": 1.0, "pairs": 2.0, "words": 5.0, None: 11.0,
+          **{g: 5.0 for g in GROUPS if g.startswith("matching")}}
 # score_fold's key order: metric families by the order it computes them
 KEY_ORDER = (("ned",), ("coverage",), ("grouping_",), ("token_", "type_"), ("boundary_",), ("matching_",),
              ("fragments_in_fold",))
@@ -32,6 +39,14 @@ KEY_ORDER = (("ned",), ("coverage",), ("grouping_",), ("token_", "type_"), ("bou
 
 def group_measures(group: str | None, measures: tuple) -> tuple:
     return measures if group is None else tuple(m for m in measures if m in GROUPS[group])
+
+
+def band_of(group: str | None) -> tuple[int, int] | None:
+    """The n-gram lengths of a matching group (None for the others)."""
+    if group is None or not group.startswith("matching"):
+        return None
+    lo, hi = group[len("matching"):].split("-")
+    return int(lo), int(hi)
 
 
 def share_units(nfolds: dict, measures: tuple) -> list[tuple[str, int, str | None]]:
@@ -46,9 +61,9 @@ def unit_costs(units: list, fragments: dict) -> np.ndarray:
     return np.array([WEIGHT[g] * fragments[(s, i)] + 1.0 for s, i, g in units], np.float64)
 
 
-def needs(units: list, measures: tuple, first: bool) -> set[str]:
-    """What the units need loaded: phones, words, gold (n-gram index, gold classes), ned
-    (mark tuples). `first`: the job holding unit 0 also reports the generated gold counts."""
+def needs(units: list, measures: tuple) -> set[str]:
+    """What the units need loaded: phones, words, gold (the listed gold classes or the
+    corpus's repeated n-grams), ned (mark tuples)."""
     got: set[str] = set()
     for _, _, g in units:
         ms = set(group_measures(g, measures))
@@ -60,18 +75,14 @@ def needs(units: list, measures: tuple, first: bool) -> set[str]:
             got.add("gold")
         if "ned" in ms:
             got.add("ned")
-    if first:
-        got.add("gold")
-    if "gold" in got:
-        got.add("phones")
     return got
 
 
 def job_prepared(store: Any, foldsets: dict, need: set[str], log=None):
     """An evaluate.Prepared holding what `need` asks for (None elsewhere), from the store."""
     from termeval.zr2015 import ned
-    from termeval.zr2015.evaluate import Prepared, generated_gold
-    from termeval.zr2015.ngrams import NgramIndex
+    from termeval.zr2015.evaluate import Prepared
+    from termeval.zr2015.ngrams import GoldNgrams
     from termeval.zr2015.foldview import file_index
     meta = store.meta
     gold = store.gold()
@@ -80,22 +91,41 @@ def job_prepared(store: Any, foldsets: dict, need: set[str], log=None):
     disc = store.fragments("disc", marks)
     phones = store.segmented("phones") if "phones" in need else None
     words = store.segmented("words") if "words" in need else None
-    counts = json_copy(meta["counts"])
-    ngrams = goldcls = generated = None
+    goldcls = generated = None
     if "gold" in need:
-        ngrams = NgramIndex(phones)
         if store.has("gold.file"):       # a <prefix>.classes file: listed, saved by the preparation
             goldcls = store.fragments("gold", marks)
             goldcls.marks = marks
         else:
-            generated, counts["gold_classes"] = generated_gold(phones, ngrams, nf)
+            generated = GoldNgrams(phones, nf, store.array("phones.rep_len"), meta["counts"]["gold_classes"])
     return Prepared(mode=meta["mode"], gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
-                    ngrams=ngrams, foldsets=foldsets, counts=counts,
+                    ngrams=None, foldsets=foldsets, counts=json_copy(meta["counts"]),
                     ned_cache=ned.NedCache(marks) if "ned" in need else None,
                     disc_ix=file_index(disc.file, nf, disc.occ_frag),
                     gold_ix=LazyFileIndex(goldcls.file, nf, goldcls.occ_frag) if goldcls is not None else None,
                     word_ix=file_index(words.file, nf) if words is not None else None,
-                    gold_ngrams=generated)
+                    gold_ngrams=generated,
+                    index_for=FoldIndex(phones, nf, listed=goldcls is not None) if phones is not None else None)
+
+
+class FoldIndex:
+    """What a job's fold builds instead of the corpus's n-gram index: the levels of the
+    lengths it scores (all of them with listed gold classes, whose codes span every length),
+    over the phones of the fold's files (all phones for a fold of every whole file)."""
+
+    def __init__(self, phones, nfiles: int, listed: bool):
+        self.phones, self.listed = phones, listed
+        self.fstart = phones.file_starts(nfiles)
+
+    def __call__(self, fold, lengths: tuple[int, int]):
+        from termeval.zr2015.ngramindex import NgramIndex
+        from termeval.zr2015.pairs import concat_ranges, uniq
+        files = uniq(np.asarray(fold.file, dtype=np.int64))
+        files = files[(files >= 0) & (files < len(self.fstart) - 1)]
+        every = len(files) == len(self.fstart) - 1
+        pos = None if every else concat_ranges(self.fstart[files], self.fstart[files + 1])
+        keep = None if self.listed else range(lengths[0], lengths[1] + 1)
+        return NgramIndex(self.phones, keep=keep, positions=pos)
 
 
 class LazyFileIndex:
@@ -137,10 +167,19 @@ def _rank(key: str) -> int:
 
 
 def ordered(parts: list[dict]) -> dict:
-    """The union of a fold's group results, in score_fold's key order."""
+    """The union of a fold's group results, in score_fold's key order; matching from the
+    statistics of its bands."""
+    from termeval.zr2015.matching import finish
     union: dict = {}
+    stats = []
     for p in parts:
+        p = dict(p)
+        if "matching_stats" in p:
+            stats.append(p.pop("matching_stats"))
         union.update(p)
+    if stats:
+        mp, mr, extra = finish(sorted(stats, key=lambda st: st["band"]))
+        union.update(matching_precision=mp, matching_recall=mr, **extra)
     return {k: union[k] for k in sorted(union, key=_rank)}
 
 

@@ -166,19 +166,17 @@ class Zr2015Stage:
         units: dict = {s: {} for s in SETS}
         groups: dict = {s: {} for s in SETS}         # a job's parts of split folds
         todo = [u if len(u) == 3 else (*u, None) for u in ctx.units[lo:hi]]
-        p, extra = ctx.prepared, {}
+        p = ctx.prepared
         if p is None:
             from termeval.zr2015.shares import job_prepared, needs
-            first = lo == 0 and not ctx.store.has("gold.file")   # reports the generated gold counts
-            p = job_prepared(ctx.store, ctx.foldsets, needs(todo, ctx.measures, first), log=log)
-            if first:
-                extra["gold_classes"] = p.counts["gold_classes"]
+            p = job_prepared(ctx.store, ctx.foldsets, needs(todo, ctx.measures), log=log)
             log(f"loaded in {time.time() - t0:.2f} s")
-        from termeval.zr2015.shares import group_measures
+        from termeval.zr2015.shares import band_of, group_measures
         for s, i, g in progress(todo, desc="folds", unit="fold"):
             t = time.time()
             u: dict = {}
-            res = score_fold(p, p.foldsets[s].folds[i], group_measures(g, ctx.measures), units=u)
+            res = score_fold(p, p.foldsets[s].folds[i], group_measures(g, ctx.measures), units=u,
+                             band=band_of(g))
             if g is None:
                 folds[s][str(i)] = add_fscores(res)
                 units[s][str(i)] = pack(u)
@@ -187,7 +185,7 @@ class Zr2015Stage:
             log(f"{s} fold {i}{'' if g is None else ' ' + g}: {time.time() - t:.2f} s")
         log(f"folds {lo}..{hi - 1}: {time.time() - t0:.2f} s")
         # through JSON as a saved shard is: one process and --nj N see the same values
-        return jobs.Shard(json.loads(json.dumps({"folds": folds, "units": units, "groups": groups, **extra})))
+        return jobs.Shard(json.loads(json.dumps({"folds": folds, "units": units, "groups": groups})))
 
     def merge(self, ctx: Context, shards: list[jobs.Shard]) -> dict:
         from termeval.zr2015.report import add_fscores
@@ -201,8 +199,6 @@ class Zr2015Stage:
                         if g in parts.setdefault((s, i), {}):
                             raise InputError(f"{s} fold {i}: group {g} in two job outputs")
                         parts[(s, i)][g] = x
-            if "gold_classes" in sh.meta and "gold_classes" not in ctx.info["counts"]:
-                ctx.info["counts"]["gold_classes"] = sh.meta["gold_classes"]
         for (s, i), gs in parts.items():
             want = [u[2] for u in ctx.units if len(u) == 3 and u[0] == s and str(u[1]) == i]
             if sorted(gs) != sorted(want):

@@ -14,7 +14,8 @@ from termeval import jobs
 from termeval.bin.score_tde import get_parser
 from termeval.tde import stage_for
 from termeval.zr2015 import prepcache
-from termeval.zr2015.shares import needs, ordered, share_units, union_packed
+from termeval.zr2015.matching import BANDS
+from termeval.zr2015.shares import band_of, needs, ordered, share_units, union_packed
 
 from test_zr2015_counting import write_case
 
@@ -103,17 +104,22 @@ def test_saved_preparation_is_keyed_on_content(tmp_path):
 
 
 def test_units_and_needs():
-    units = share_units({"cross": 2, "within": 3}, ("matching", "ned", "coverage", "grouping", "token_type", "boundary"))
-    assert units[:6] == [("cross", 0, "matching"), ("cross", 1, "matching"), ("cross", 0, "pairs"),
-                         ("cross", 1, "pairs"), ("cross", 0, "words"), ("cross", 1, "words")]
-    assert units[6:] == [("within", 0, None), ("within", 1, None), ("within", 2, None)]
-    assert share_units({"cross": 1, "within": 0}, ("ned",)) == [("cross", 0, "pairs")]
     all_m = ("matching", "ned", "coverage", "grouping", "token_type", "boundary")
-    assert needs([("cross", 0, "words")], all_m, False) == {"words"}
-    assert needs([("cross", 0, "pairs")], all_m, False) == {"phones", "ned"}
-    assert needs([("cross", 0, "matching")], all_m, False) == {"phones", "gold"}
-    assert needs([("cross", 0, "words")], all_m, True) == {"words", "gold", "phones"}
-    assert needs([("within", 0, None)], all_m, False) == {"phones", "words", "gold", "ned"}
+    units = share_units({"cross": 2, "within": 3}, all_m)
+    bands = [f"matching{lo}-{hi}" for lo, hi in BANDS]
+    assert units[:6] == [("cross", 0, "coverage"), ("cross", 1, "coverage"), ("cross", 0, "pairs"),
+                         ("cross", 1, "pairs"), ("cross", 0, "words"), ("cross", 1, "words")]
+    assert units[6:-3] == [("cross", i, g) for g in bands for i in (0, 1)]
+    assert units[-3:] == [("within", 0, None), ("within", 1, None), ("within", 2, None)]
+    assert share_units({"cross": 1, "within": 0}, ("ned",)) == [("cross", 0, "pairs")]
+    assert [band_of(g) for g in bands] == list(BANDS) and band_of("pairs") is None
+    # the bands cover the gold n-grams 3..20 once each
+    assert sorted(L for lo, hi in BANDS for L in range(lo, hi + 1)) == list(range(3, 21))
+    assert needs([("cross", 0, "words")], all_m) == {"words"}
+    assert needs([("cross", 0, "pairs")], all_m) == {"phones", "ned"}
+    assert needs([("cross", 0, bands[2])], all_m) == {"phones", "gold"}
+    assert needs([("cross", 0, "coverage")], all_m) == {"phones", "gold"}
+    assert needs([("within", 0, None)], all_m) == {"phones", "words", "gold", "ned"}
 
 
 def test_union_in_one_process_order():

@@ -46,7 +46,7 @@ def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds
             view = take(listed, ix, members(fold, ix, listed.file, listed.onset, listed.offset),
                         dense_classes=True)
             want = gold_side(view, p.ngrams, mode)
-            g = fold_gold(p.gold_ngrams, fold, mode)
+            g = fold_gold(p.gold_ngrams, p.ngrams, fold, mode)
             got = gold_side(g, p.ngrams, mode)
             for a, b in zip(want[:2] + want[2] + want[3:4], got[:2] + got[2] + got[3:4]):
                 assert np.array_equal(a, b)
@@ -57,11 +57,28 @@ def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds
             assert len(np.unique(pairs[:, 0])) == len(np.unique(pairs[:, 1])) == len(pairs)
             # the general membership test (zero-length phones, negative onsets) agrees
             p.gold_ngrams.positive = False
-            g2 = fold_gold(p.gold_ngrams, fold, mode)
+            g2 = fold_gold(p.gold_ngrams, p.ngrams, fold, mode)
             p.gold_ngrams.positive = True
             for a, b in zip(got[:2] + got[2] + got[3:4] + g.cover, gold_side(g2, p.ngrams, mode)[:2]
                             + (g2.w_u, g2.w_c, g2.n_flat) + g2.cover):
                 assert np.array_equal(a, b)
+            # counted by bands of lengths (types by ranges of 2 windows) with an index of those
+            # levels only, over the fold's files only (jobs): the same counts, codes in the same order
+            import termeval.zr2015.ngrams as ngm
+            from termeval.zr2015.matching import BANDS
+            from termeval.zr2015.ngramindex import NgramIndex
+            P, _ = p.gold_ngrams.fold_positions(fold)
+            old, ngm.TYPE_CHUNK = ngm.TYPE_CHUNK, 2
+            try:
+                for pos in (None, P):
+                    parts = [fold_gold(p.gold_ngrams, NgramIndex(p.phones, keep=range(lo, hi + 1), positions=pos),
+                                       fold, mode, (lo, hi), cover=False) for lo, hi in BANDS]
+                    # (codes of a fold's own index: ranked as the corpus's, test_local_index_...)
+                    for name in ("n_gold", "w_c") + (("ug", "w_u") if pos is None else ()):
+                        assert np.array_equal(np.concatenate([getattr(x, name) for x in parts]), getattr(g, name)), name
+                    assert sum(x.n_flat for x in parts) == g.n_flat
+            finally:
+                ngm.TYPE_CHUNK = old
             # coverage's denominator: the longest window per start has the same union
             assert coverage.cover(view.file, view.onset, view.offset, mode) == coverage.total(g.cover)
             assert np.array_equal(coverage.cover_by_file(view.file, view.onset, view.offset, mode, nf),
@@ -83,7 +100,7 @@ def test_fold_gold_counts_a_hand_made_corpus(tmp_path):
     p = prepare(str(dd), str(cf), "none", "zr2017")
     # repeated types: abc (f1@0, f1@3, f2@0), bca (f1@1, f1@4), cab (f1@2), abca (f1@0, f1@3),
     # ...: 3-grams abc x3, bca x2, cab x1; 4-grams abca x2; longer ones once
-    g = fold_gold(p.gold_ngrams, p.foldsets["cross"].folds[0], "zr2017")
+    g = fold_gold(p.gold_ngrams, p.ngrams, p.foldsets["cross"].folds[0], "zr2017")
     assert p.gold_ngrams.counts == {"classes_kept": 3, "distinct_fragments": 7}
     # abc: 3 windows, f1@0 and f2@0 have the same times (file-blind OV): 6 - 2 = 4 ordered
     # pairs; bca: [0.1, 0.4] and [0.4, 0.7] touch: 2; abca: [0, 0.4] and [0.3, 0.7] OV: 0
@@ -140,3 +157,37 @@ def test_mark_ids_by_ngram_codes_equal_the_tuple_dict(seed, n, m, nlab, maxn, pr
     got = _mark_ids(lab, start, length, got_marks, NgramIndex(sg, maxn))
     assert np.array_equal(want, got)
     assert want_marks == got_marks
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60), nlab=st.integers(1, 4),
+       nfiles=st.integers(1, 4), maxn=st.integers(1, 8))
+def test_local_index_codes_are_ranked_as_the_corpus_codes(seed, n, nlab, nfiles, maxn):
+    """An index over some whole files' phones (a job's fold) or of some levels only (a matching
+    band) gives every window a code that compares with the others' as its corpus code does:
+    the same sorts, the same sums; levels not kept give -1."""
+    from termeval.zr2015.corpus import _make
+    from termeval.zr2015.ngrams import NgramIndex
+    from termeval.zr2015.pairs import concat_ranges
+    rng = np.random.default_rng(seed)
+    lab = rng.integers(0, nlab, size=n)
+    file = np.sort(rng.integers(0, nfiles, size=n))
+    seg = np.cumsum(rng.random(n) < 0.2) + file * n
+    sg = _make(file, np.arange(n) * 0.1, np.arange(n) * 0.1 + 0.1, lab, [str(k) for k in range(nlab)], seg)
+    full = NgramIndex(sg, maxn)
+    files = np.flatnonzero(rng.random(nfiles) < 0.6)
+    fstart = np.searchsorted(file, np.arange(nfiles + 1))
+    pos = concat_ranges(fstart[files], fstart[files + 1])
+    lo = int(rng.integers(1, maxn + 1))
+    part = NgramIndex(sg, maxn, keep=range(lo, maxn + 1), positions=pos)
+    for L in range(1, maxn + 1):
+        length = np.full(len(pos), L)
+        a, b = full.code(pos, length), part.code(pos, length)
+        if L < lo:
+            assert (b == -1).all()
+            continue
+        assert np.array_equal(a >= 0, b >= 0)
+        a, b = a[a >= 0], b[b >= 0]
+        # a monotone bijection between the codes present: equal iff equal, ordered alike
+        assert np.array_equal(np.unique(a, return_inverse=True)[1], np.unique(b, return_inverse=True)[1])
+        assert (np.diff(b[np.argsort(a, kind="stable")]) >= 0).all()

@@ -160,12 +160,12 @@ def matching_enum(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.nd
         s_u, s_c = _count(ycode)
         fu = ux                              # flat(Psubs): every fragment occurs as second too
         w_u, w_c = _count(idx.code(fu // KL, fu % KL))
-        prec = weighted_codes(w_u, w_c, len(fu), i_u, i_c, s_u, s_c)
+        prec = weighted_codes(w_u, w_c, len(fu), i_u, i_c, s_u, s_c, idx)
     if n_gold.sum() == 0:
         rec = math.nan
     else:
         t = n_gold > 0
-        rec = weighted_codes(w_gold_u, w_gold_c, len(flat_g), i_u, i_c, ug[t], n_gold[t])
+        rec = weighted_codes(w_gold_u, w_gold_c, len(flat_g), i_u, i_c, ug[t], n_gold[t], idx)
     return prec, rec, extra
 
 
