@@ -23,6 +23,7 @@ from termeval.zr2015.folds import (FoldSet, Intervals, fold_prefix_files, per_sp
                                   read_split, whole_corpus)
 from termeval.zr2015.foldpairs import fold_pairs
 from termeval.zr2015.foldview import FileIndex, file_index, members, take
+from termeval.zr2015.ngramindex import StreamedCodes
 from termeval.zr2015.ngrams import GoldNgrams, NgramIndex, fold_gold
 from termeval.zr2015.pairs import r2_occurrences
 
@@ -50,8 +51,10 @@ class Prepared:
                                            # of the fold's files, levels of those lengths
 
 
-def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Prepared:
-    """Everything a fold needs (zr2015/prepcache.py saves it for --nj jobs)."""
+def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, for_jobs: bool = False) -> Prepared:
+    """Everything a fold needs. for_jobs (zr2015/prepcache.py saves it for --nj jobs): the
+    n-gram index is not kept (ngrams None): the transcriptions' codes and the corpus's
+    repeated n-grams come from one pass over its levels (ngramindex.StreamedCodes)."""
     check_mode(mode)
     t0 = time.time()
     gold = load_gold(data_dir)
@@ -83,7 +86,7 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
     # the segmented tiers replace the gold tiers (only files and speakers are used after this)
     gold = replace(gold, phones=None, words=None)
     marks: dict = {}
-    ngrams = NgramIndex(phones)
+    ngrams = StreamedCodes(phones) if for_jobs else NgramIndex(phones)
     disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks,
                     ngrams=ngrams)
     counts["disc"] = disc.counts
@@ -95,6 +98,9 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
                            ngrams=ngrams)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
         gold_ix = file_index(goldcls.file, nf, goldcls.occ_frag)
+    elif for_jobs:
+        gold_ngrams = GoldNgrams(phones, nf, *ngrams.repeat_lengths())
+        counts["gold_classes"] = generated_counts(gold_ngrams)
     else:
         gold_ngrams, counts["gold_classes"] = generated_gold(phones, ngrams, nf)
     # mark tuples of every id (discovered and gold share the dict)
@@ -106,7 +112,7 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
         log(f"prepared in {time.time() - t0:.2f} s: {len(disc)} distinct fragments, "
             f"{counts['gold_classes']['distinct_fragments'] if 'gold_classes' in counts else 'no'} gold fragments")
     return Prepared(mode=mode, gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
-                    ngrams=ngrams, foldsets=foldsets, counts=counts,
+                    ngrams=None if for_jobs else ngrams, foldsets=foldsets, counts=counts,
                     ned_cache=ned.NedCache(inv),
                     disc_ix=file_index(disc.file, nf, disc.occ_frag),
                     gold_ix=gold_ix, word_ix=file_index(words.file, nf), gold_ngrams=gold_ngrams)
@@ -115,7 +121,11 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> 
 def generated_gold(phones: Segmented, ngrams: NgramIndex, nfiles: int) -> tuple[GoldNgrams, dict]:
     """The corpus side of the generated gold classes (repeated 3-20-grams) and their counts entry."""
     g = GoldNgrams.of_index(phones, ngrams, nfiles)
-    return g, {"source": "generated: repeated 3-20-grams inside segments", **g.counts}
+    return g, generated_counts(g)
+
+
+def generated_counts(g: GoldNgrams) -> dict:
+    return {"source": "generated: repeated 3-20-grams inside segments", **g.counts}
 
 
 def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict | None = None,

@@ -155,7 +155,7 @@ def ensure(data_dir: str, class_file: str, folds: str, mode: str, exp_dir: str, 
     key = input_key(data_dir, class_file, folds, mode)
     if not valid(path, key):
         from termeval.zr2015.evaluate import prepare
-        p = prepare(data_dir, class_file, folds, mode, log=log)
+        p = prepare(data_dir, class_file, folds, mode, log=log, for_jobs=True)
         arrays, meta = arrays_of(p)
         del p
         save(arrays, meta, path, key)

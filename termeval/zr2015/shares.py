@@ -78,6 +78,27 @@ def needs(units: list, measures: tuple) -> set[str]:
     return got
 
 
+def batches(units: list) -> list[list]:
+    """A job's units as loads: each cross unit alone, each run of within folds together."""
+    out: list[list] = []
+    for u in units:
+        if u[2] is None and out and out[-1][-1][2] is None and out[-1][-1][0] == u[0] == "within":
+            out[-1].append(u)
+        else:
+            out.append([u])
+    return out
+
+
+def release() -> None:
+    """Give a finished unit's memory back (its arrays and memory maps are freed with their last
+    reference): the free pages of the C heap (glibc's malloc_trim; elsewhere a no-op)."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 def job_prepared(store: Any, foldsets: dict, need: set[str], log=None):
     """An evaluate.Prepared holding what `need` asks for (None elsewhere), from the store."""
     from termeval.zr2015 import ned

@@ -166,23 +166,32 @@ class Zr2015Stage:
         units: dict = {s: {} for s in SETS}
         groups: dict = {s: {} for s in SETS}         # a job's parts of split folds
         todo = [u if len(u) == 3 else (*u, None) for u in ctx.units[lo:hi]]
-        p = ctx.prepared
-        if p is None:
-            from termeval.zr2015.shares import job_prepared, needs
-            p = job_prepared(ctx.store, ctx.foldsets, needs(todo, ctx.measures), log=log)
-            log(f"loaded in {time.time() - t0:.2f} s")
-        from termeval.zr2015.shares import band_of, group_measures
-        for s, i, g in progress(todo, desc="folds", unit="fold"):
-            t = time.time()
-            u: dict = {}
-            res = score_fold(p, p.foldsets[s].folds[i], group_measures(g, ctx.measures), units=u,
-                             band=band_of(g))
-            if g is None:
-                folds[s][str(i)] = add_fscores(res)
-                units[s][str(i)] = pack(u)
-            else:
-                groups[s].setdefault(str(i), {})[g] = {"res": res, "units": pack(u)}
-            log(f"{s} fold {i}{'' if g is None else ' ' + g}: {time.time() - t:.2f} s")
+        from termeval.zr2015.shares import band_of, batches, group_measures, job_prepared, needs, release
+        bar = progress(None, total=len(todo), desc="folds", unit="fold")
+        # a job loads what each cross unit needs and lets it go before the next (the within
+        # folds, small, share one load): its peak is its largest unit's, not their union
+        for batch in ([todo] if ctx.prepared is not None else batches(todo)):
+            p = ctx.prepared
+            if p is None:
+                t = time.time()
+                p = job_prepared(ctx.store, ctx.foldsets, needs(batch, ctx.measures), log=log)
+                log(f"loaded in {time.time() - t:.2f} s")
+            for s, i, g in batch:
+                t = time.time()
+                u: dict = {}
+                res = score_fold(p, p.foldsets[s].folds[i], group_measures(g, ctx.measures), units=u,
+                                 band=band_of(g))
+                if g is None:
+                    folds[s][str(i)] = add_fscores(res)
+                    units[s][str(i)] = pack(u)
+                else:
+                    groups[s].setdefault(str(i), {})[g] = {"res": res, "units": pack(u)}
+                log(f"{s} fold {i}{'' if g is None else ' ' + g}: {time.time() - t:.2f} s")
+                bar.update(1)
+            if ctx.prepared is None:
+                del p
+                release()
+        bar.close()
         log(f"folds {lo}..{hi - 1}: {time.time() - t0:.2f} s")
         # through JSON as a saved shard is: one process and --nj N see the same values
         return jobs.Shard(json.loads(json.dumps({"folds": folds, "units": units, "groups": groups})))

@@ -191,3 +191,26 @@ def test_local_index_codes_are_ranked_as_the_corpus_codes(seed, n, nlab, nfiles,
         # a monotone bijection between the codes present: equal iff equal, ordered alike
         assert np.array_equal(np.unique(a, return_inverse=True)[1], np.unique(b, return_inverse=True)[1])
         assert (np.diff(b[np.argsort(a, kind="stable")]) >= 0).all()
+
+
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(0, 60), nlab=st.integers(1, 4), m=st.integers(0, 30))
+def test_streamed_codes_equal_the_index(seed, n, nlab, m):
+    """The preparation saved for jobs keeps no level: its codes of the fragments' runs, its
+    number of types and its repeated n-grams equal the kept index's."""
+    from termeval.zr2015.corpus import _make
+    from termeval.zr2015.ngramindex import NgramIndex, StreamedCodes, repeat_lengths
+    rng = np.random.default_rng(seed)
+    lab = rng.integers(0, nlab, size=n)
+    seg = np.cumsum(rng.random(n) < 0.15)
+    sg = _make(np.zeros(n, np.int64), np.arange(n) * 0.1, np.arange(n) * 0.1 + 0.1, lab,
+               [str(k) for k in range(nlab)], seg)
+    full = NgramIndex(sg)
+    start = rng.integers(0, max(n, 1), size=m) if n else np.zeros(0, np.int64)
+    length = np.minimum(n - start, rng.integers(1, 22, size=len(start)))
+    streamed = StreamedCodes(sg)
+    assert np.array_equal(streamed.code(start, length), full.code(start, length))
+    assert streamed.ntypes == full.ntypes
+    rl, counts = streamed.repeat_lengths()
+    want_rl, want_counts = repeat_lengths(full)
+    assert np.array_equal(rl, want_rl) and counts == want_counts
