@@ -105,7 +105,7 @@ def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
 # n-gram lengths cut into bands: a cross fold's matching is scored by one --nj unit per band
 # (termeval.zr2015.shares), each holding only its lengths' index levels; every run, one
 # process included, sums a fold's terms per band, then the bands in order (same floats).
-BANDS = ((3, 3), (4, 4), (5, 6), (7, 9), (10, 13), (14, 20))
+BANDS = ((3, 3), (4, 4), (5, 5), (6, 6), (7, 8), (9, 11), (12, 15), (16, 20))
 ALL_LENGTHS = (BANDS[0][0], BANDS[-1][1])
 
 
