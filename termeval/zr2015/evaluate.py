@@ -39,7 +39,7 @@ class Prepared:
     words: Segmented
     disc: Fragments
     goldcls: Fragments | None           # listed gold classes (<prefix>.classes), else None:
-    ngrams: NgramIndex
+    ngrams: NgramIndex | None            # None in a job (index_for builds what a fold needs)
     foldsets: dict[str, FoldSet]
     counts: dict = field(default_factory=dict)
     ned_cache: "ned.NedCache | None" = None

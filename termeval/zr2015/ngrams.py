@@ -100,10 +100,20 @@ class GoldNgrams:
     def fold_positions(self, fold: Intervals) -> tuple[np.ndarray | None, bool]:
         """(phones of the fold's files or None for every phone, whether the fold is the
         whole corpus: every file, whole)."""
-        files = uniq(np.asarray(fold.file, dtype=np.int64))
-        files = files[(files >= 0) & (files < len(self.fstart) - 1)]
-        whole = fold.whole_files and len(files) == len(self.fstart) - 1
-        return (None if whole else concat_ranges(self.fstart[files], self.fstart[files + 1])), whole
+        pos = fold_phones(self.fstart, fold)
+        if pos is None and not fold.whole_files:          # every file, parts of them
+            pos = np.arange(self.fstart[-1], dtype=np.int64)
+        return pos, pos is None
+
+
+def fold_phones(fstart: np.ndarray, fold: Intervals) -> np.ndarray | None:
+    """The phones of the fold's files (fstart: each file's first phone, then the count), None
+    when the fold has every file."""
+    files = uniq(np.asarray(fold.file, dtype=np.int64))
+    files = files[(files >= 0) & (files < len(fstart) - 1)]
+    if len(files) == len(fstart) - 1:
+        return None
+    return concat_ranges(fstart[files], fstart[files + 1])
 
 
 @dataclass

@@ -140,13 +140,9 @@ class FoldIndex:
 
     def __call__(self, fold, lengths: tuple[int, int]):
         from termeval.zr2015.ngramindex import NgramIndex
-        from termeval.zr2015.pairs import concat_ranges, uniq
-        files = uniq(np.asarray(fold.file, dtype=np.int64))
-        files = files[(files >= 0) & (files < len(self.fstart) - 1)]
-        every = len(files) == len(self.fstart) - 1
-        pos = None if every else concat_ranges(self.fstart[files], self.fstart[files + 1])
+        from termeval.zr2015.ngrams import fold_phones
         keep = None if self.listed else range(lengths[0], lengths[1] + 1)
-        return NgramIndex(self.phones, keep=keep, positions=pos)
+        return NgramIndex(self.phones, keep=keep, positions=fold_phones(self.fstart, fold))
 
 
 class LazyFileIndex:
