@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.zr2015.foldpairs import FoldPairs, class_histogram, row_pairs
-from termeval.zr2015.pairs import dense_codes, uniq
+from termeval.zr2015.pairs import class_ranges, dense_codes, uniq
 
 MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))
 ALL = (MINSUB, MAXSUB)   # a band of window lengths (lo, hi): the windows with lo <= L <= hi
@@ -191,21 +191,6 @@ def windows_count(n: np.ndarray, band: tuple[int, int] = ALL) -> np.ndarray:
     return np.where(k >= lo, (k - lo + 1) * (n + 1) - (k * (k + 1) // 2 - lo * (lo - 1) // 2), 0)
 
 
-def class_ranges(mc: np.ndarray, weight: np.ndarray, budget: int = 1_000_000):
-    """Yield (lo, hi): ranges of the memberships (sorted by class) cut at class starts, of about
-    `budget` total weight each (one class may exceed it)."""
-    n = len(mc)
-    cum = np.cumsum(weight)
-    starts = np.flatnonzero(np.concatenate(([True], mc[1:] != mc[:-1]))) if n else np.zeros(0, np.int64)
-    lo = 0
-    while lo < n:
-        j = int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + budget, side="right"))
-        k = int(np.searchsorted(starts, max(j, lo + 1), side="left"))
-        hi = int(starts[k]) if k < len(starts) else n
-        yield lo, hi
-        lo = hi
-
-
 def _gold_rows(frags, mc: np.ndarray, mf: np.ndarray, idx, gold_class, i_cnt: Counter,
                band: tuple[int, int] = ALL) -> None:
     """nmatch(t, I) of the clean pairs of the memberships (mc, mf) (whole classes): pairs of
@@ -248,14 +233,14 @@ def flat_windows(frags, fp: FoldPairs, band: tuple[int, int] = ALL) -> np.ndarra
     no longer than its longest PW partner's run (any partner that long aligns with every such
     window)."""
     j = np.flatnonzero(fp.partner_len >= MINSUB)
-    cum = np.cumsum(windows_count(frags.run_len[j], band))
     parts = []
-    for lo, hi in zip(*_chunk_bounds(cum, 4_000_000)):         # fragments by chunks (memory)
+    for lo, hi in class_ranges(np.arange(len(j)), windows_count(frags.run_len[j], band),
+                               4_000_000):               # fragments by ranges (memory)
         jj = j[lo:hi]
         own, L, o = windows(frags.run_len[jj], cap=fp.partner_len[jj], band=band)
         parts.append(uniq((frags.run_start[jj][own] + o) * KL + L))
-    if len(parts) == 1:
-        return parts[0]
+    if len(parts) <= 1:
+        return parts[0] if parts else np.zeros(0, np.int64)
     keys = np.concatenate(parts)
     del parts
     keys.sort()                              # in place: the distinct keys without a copy
@@ -263,15 +248,6 @@ def flat_windows(frags, fp: FoldPairs, band: tuple[int, int] = ALL) -> np.ndarra
     new[:1] = True
     np.not_equal(keys[1:], keys[:-1], out=new[1:])
     return keys[new]
-
-
-def _chunk_bounds(cum: np.ndarray, size: int) -> tuple[list[int], list[int]]:
-    """Ranges of rows whose cumulative weights `cum` grow by about `size` each."""
-    n = len(cum)
-    cuts = sorted({int(c) for c in np.searchsorted(cum, np.arange(size, int(cum[-1]) if n else 0, size))
-                   if 0 < c < n})
-    bounds = [0] + cuts + [n] if n else [0, 0]
-    return bounds[:-1], bounds[1:]
 
 
 def exact_subpairs(frags, lo: np.ndarray, hi: np.ndarray,

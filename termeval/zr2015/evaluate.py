@@ -161,13 +161,7 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
     g = idx = None
     lengths = band or matching.ALL_LENGTHS
     if "matching" in measures:
-        if p.ngrams is not None:
-            idx = p.ngrams
-        else:                  # a job: the heap's free pages back first (the index build peaks)
-            from termeval.zr2015.shares import release
-            release()
-            idx = p.index_for(fold, lengths)
-            release()
+        idx = p.ngrams if p.ngrams is not None else p.index_for(fold, lengths)
     if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
         if p.goldcls is None:
             g = fold_gold(p.gold_ngrams, idx, fold, mode, lengths if "matching" in measures else (1, 0),

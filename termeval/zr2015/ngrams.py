@@ -29,12 +29,12 @@ from termeval.zr2015 import coverage
 from termeval.zr2015.corpus import Fragments, Segmented, ov
 from termeval.zr2015.folds import Intervals, contained
 from termeval.intervals import last_le
-from termeval.zr2015.pairs import concat_ranges, dense_codes, uniq
+from termeval.zr2015.completion import KL  # (sub-fragment keys)
+from termeval.zr2015.pairs import class_ranges, concat_ranges, dense_codes, uniq
 
 from termeval.zr2015.ngramindex import MAXN, MINN, NgramIndex, repeat_lengths  # noqa: F401 (re-exported)
 
 TYPE_CHUNK = 1 << 20  # windows of a fold's gold side counted at a time (a length's types by ranges)
-KL = 32             # sub-fragment key = phone start * KL + length (termeval.zr2015.completion)
 
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
@@ -144,14 +144,13 @@ class FoldGold:
             sel = np.flatnonzero(L == ln)
             if self.whole:                   # the fold's counts are the corpus counts
                 sel = sel[self.gn.rep_len[s[sel]] >= ln]
-                c = idx.level(ln, s[sel]).astype(np.int64) + idx.base[ln]
-                ok = np.ones(len(sel), dtype=bool)
+                code[sel] = idx.level(ln, s[sel]).astype(np.int64) + idx.base[ln]
             else:
                 c = idx.level(ln, s[sel]).astype(np.int64)
                 c = np.where(c >= 0, c + idx.base[ln], -1)
                 pos = np.clip(np.searchsorted(self.ug, c), 0, max(len(self.ug) - 1, 0))
                 ok = (self.ug[pos] == c) if len(self.ug) else np.zeros(len(c), dtype=bool)
-            code[sel[ok]] = c[ok]
+                code[sel[ok]] = c[ok]
         if not (self.whole and self.gn.positive):
             k = np.flatnonzero(code >= 0)
             inside = contained(self.fold, sg.file[s[k]], sg.onset[s[k]], sg.offset[s[k] + L[k] - 1])
@@ -207,8 +206,13 @@ def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str
         code_of[d] = c
         del c, keep
         ng_t, fc = np.zeros(nt), np.zeros(nt, dtype=np.int64)
-        for tlo, thi in _type_ranges(cnt, TYPE_CHUNK):    # types by ranges (memory)
-            kk, dd = (k, d) if (tlo, thi) == (0, nt) else _in_range(k, d, tlo, thi)
+        # types by ranges of about TYPE_CHUNK windows (memory)
+        for tlo, thi in class_ranges(np.arange(nt), np.where(cnt >= 2, cnt, 0), TYPE_CHUNK):
+            if (tlo, thi) == (0, nt):
+                kk, dd = k, d
+            else:
+                sel = np.flatnonzero((d >= tlo) & (d < thi))
+                kk, dd = k[sel], d[sel]
             # windows by (type, onset) (files ignored): OV partners found by a sweep
             o = np.lexsort((qs[kk], dd))
             kk, dd = kk[o], dd[o]
@@ -233,21 +237,6 @@ def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
                     cover=comp, fold=fold, gn=gn, idx=idx, whole=whole)
-
-
-def _type_ranges(cnt: np.ndarray, size: int) -> list[tuple[int, int]]:
-    """Ranges of types (counted cnt windows each) of about `size` windows of >= 2-window types."""
-    w = np.cumsum(np.where(cnt >= 2, cnt, 0))
-    if len(w) == 0 or w[-1] <= size:
-        return [(0, len(cnt))]
-    cuts = sorted({int(c) for c in np.searchsorted(w, np.arange(size, int(w[-1]), size)) + 1 if 0 < c < len(cnt)})
-    bounds = [0] + cuts + [len(cnt)]
-    return list(zip(bounds[:-1], bounds[1:]))
-
-
-def _in_range(k: np.ndarray, d: np.ndarray, lo: int, hi: int) -> tuple[np.ndarray, np.ndarray]:
-    sel = np.flatnonzero((d >= lo) & (d < hi))
-    return k[sel], d[sel]
 
 
 def _ov_partners(group: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> np.ndarray:

@@ -104,3 +104,18 @@ def uniq_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         return s, np.zeros(0, dtype=np.int64)
     first = np.flatnonzero(np.concatenate(([True], s[1:] != s[:-1])))
     return s[first], np.diff(np.append(first, len(s)))
+
+
+def class_ranges(mc: np.ndarray, weight: np.ndarray, budget: int = 1_000_000):
+    """Yield (lo, hi): ranges of the memberships (sorted by class) cut at class starts, of about
+    `budget` total weight each (one class may exceed it). With mc = arange(n): ranges of items."""
+    n = len(mc)
+    cum = np.cumsum(weight)
+    starts = np.flatnonzero(np.concatenate(([True], mc[1:] != mc[:-1]))) if n else np.zeros(0, np.int64)
+    lo = 0
+    while lo < n:
+        j = int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + budget, side="right"))
+        k = int(np.searchsorted(starts, max(j, lo + 1), side="left"))
+        hi = int(starts[k]) if k < len(starts) else n
+        yield lo, hi
+        lo = hi

@@ -142,7 +142,10 @@ class FoldIndex:
         from termeval.zr2015.ngramindex import NgramIndex
         from termeval.zr2015.ngrams import fold_phones
         keep = None if self.listed else range(lengths[0], lengths[1] + 1)
-        return NgramIndex(self.phones, keep=keep, positions=fold_phones(self.fstart, fold))
+        release()                # the heap's free pages back first: the build is a job's peak
+        idx = NgramIndex(self.phones, keep=keep, positions=fold_phones(self.fstart, fold))
+        release()
+        return idx
 
 
 class LazyFileIndex:

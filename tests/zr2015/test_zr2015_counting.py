@@ -95,13 +95,17 @@ def same(a, b) -> bool:
     return a == pytest.approx(b, rel=1e-9, abs=1e-12)
 
 
+def prepared_case(tmp_path_factory, data, mode: str, folds: str):
+    """evaluate.prepare of a drawn case (write_case), scored with its fold files or none."""
+    dd, cf, pre = write_case(str(tmp_path_factory.mktemp("case")), data)
+    return prepare(dd, cf, "none" if folds == "none" else pre, mode)
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), mode=st.sampled_from(["zr2015", "zr2017"]),
        folds=st.sampled_from(["none", "files"]))
 def test_counting_equals_enumeration(tmp_path_factory, data, mode, folds):
-    d = str(tmp_path_factory.mktemp("case"))
-    dd, cf, pre = write_case(d, data)
-    p = prepare(dd, cf, "none" if folds == "none" else pre, mode)
+    p = prepared_case(tmp_path_factory, data, mode, folds)
     for name, fs in p.foldsets.items():
         for fold in fs.folds:
             got = score_fold(p, fold, ("matching", "ned", "grouping"))
@@ -116,9 +120,7 @@ def test_counting_by_ranges_of_classes_equals_enumeration(tmp_path_factory, monk
     """nmatch(t, I) computed a few classes at a time (completion.RANGE_BUDGET member windows)."""
     from termeval.zr2015 import completion
     monkeypatch.setattr(completion, "RANGE_BUDGET", budget)
-    d = str(tmp_path_factory.mktemp("case"))
-    dd, cf, pre = write_case(d, data)
-    p = prepare(dd, cf, "none", "zr2017")
+    p = prepared_case(tmp_path_factory, data, "zr2017", "none")
     for fs in p.foldsets.values():
         for fold in fs.folds:
             got = score_fold(p, fold, ("matching",))

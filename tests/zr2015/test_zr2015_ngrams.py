@@ -13,7 +13,7 @@ from termeval.zr2015.foldview import file_index, members, take
 from termeval.zr2015.matching import gold_side
 from termeval.zr2015.ngrams import KL, fold_gold, ngram_classes
 
-from test_zr2015_counting import write_case
+from test_zr2015_counting import prepared_case
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
@@ -32,9 +32,7 @@ def all_keys(p) -> np.ndarray:
 @given(data=st.data(), mode=st.sampled_from(["zr2015", "zr2017"]),
        folds=st.sampled_from(["none", "files"]))
 def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds):
-    d = str(tmp_path_factory.mktemp("case"))
-    dd, cf, pre = write_case(d, data)
-    p = prepare(dd, cf, "none" if folds == "none" else pre, mode)
+    p = prepared_case(tmp_path_factory, data, mode, folds)
     assert p.goldcls is None
     listed = ngram_classes(p.phones, p.ngrams, {})
     assert p.gold_ngrams.counts == listed.counts
