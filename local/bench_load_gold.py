@@ -18,7 +18,7 @@ def main() -> None:
     p.add_argument("--slow", action="store_true", help="the str.split path only")
     a = p.parse_args()
     import numpy as np
-    from termeval import data, textio
+    from termeval.core import datadir as data, textio
     if a.slow:
         textio.FAST_COLUMNS = False
     rss0 = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss

@@ -20,7 +20,7 @@ import time
 
 import numpy as np
 
-from termeval.cli import make_parser, run
+from termeval.run.cli import make_parser, run
 
 
 def generate(d: str, n_q: int, n_det: int, n_files: int, file_dur: float, fmt: str, seed: int = 0) -> tuple[str, str]:

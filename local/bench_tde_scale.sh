@@ -128,7 +128,7 @@ w=$work_dir/x1
 if $synthetic_folds && [[ " $benchmarks " == *" zr2017 "* ]]; then
   python3 - "$w/data" "$w/folds" <<'PY'
 import sys
-from termeval.data import load_gold
+from termeval.core.datadir import load_gold
 g = load_gold(sys.argv[1])
 dur = {f: 0.0 for f in g.files}
 for f, e in zip(g.phones.file.tolist(), g.phones.offset.tolist()):

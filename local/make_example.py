@@ -38,8 +38,8 @@ from dataclasses import dataclass, field
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from termeval.cli import make_parser, run  # noqa: E402
-from termeval.textio import write_text  # noqa: E402
+from termeval.run.cli import make_parser, run  # noqa: E402
+from termeval.core.textio import write_text  # noqa: E402
 
 CONSONANTS = ["P", "T", "K", "B", "D", "G", "M", "N", "NG", "F", "S", "SH", "HH", "L", "R", "W",
               "Y", "Z"]

@@ -20,8 +20,8 @@ from collections import Counter
 
 import numpy as np
 
-from termeval.cli import make_parser, run
-from termeval.textio import atomic_write
+from termeval.run.cli import make_parser, run
+from termeval.core.textio import atomic_write
 
 
 def main(argv=None) -> int:

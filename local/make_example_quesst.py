@@ -31,9 +31,9 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from termeval.cli import make_parser, run  # noqa: E402
-from termeval.errors import InputError  # noqa: E402
-from termeval.textio import atomic_write  # noqa: E402
+from termeval.run.cli import make_parser, run  # noqa: E402
+from termeval.core.errors import InputError  # noqa: E402
+from termeval.core.textio import atomic_write  # noqa: E402
 
 FPS = 100
 DIM = 13

@@ -18,8 +18,8 @@ import os
 
 import numpy as np
 
-from termeval.cli import make_parser, run
-from termeval.textio import atomic_write
+from termeval.run.cli import make_parser, run
+from termeval.core.textio import atomic_write
 
 VOCAB = ["the", "a", "of", "and", "to", "in", "is", "it", "that", "was", "for", "on", "are",
          "with", "as", "his", "they", "at", "be", "this", "from", "have", "or", "by", "one"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import os
 
-from termeval.cli import make_parser, run
-from termeval.zrc2020.testing import parse_classes
-from termeval.textio import atomic_write
+from termeval.run.cli import make_parser, run
+from termeval.tde.zrc2020.testing import parse_classes
+from termeval.core.textio import atomic_write
 
 
 def rename(name: str, k: int) -> str:

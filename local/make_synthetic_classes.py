@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.cli import make_parser, run
-from termeval.data import load_gold
-from termeval.textio import atomic_write
+from termeval.run.cli import make_parser, run
+from termeval.core.datadir import load_gold
+from termeval.core.textio import atomic_write
 
 
 def main(argv) -> int:

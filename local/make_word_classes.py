@@ -22,7 +22,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from termeval.textio import atomic_write
+from termeval.core.textio import atomic_write
 
 
 def suffix(k: int) -> str:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Prepare gold phone and word alignments as a Kaldi-style data dir:
-#   <data-dir>/{phones,words,utt2spk,spk2utt,reco2dur}  (format: termeval/data.py)
+#   <data-dir>/{phones,words,utt2spk,spk2utt,reco2dur}  (format: termeval/core/datadir.py)
 # from ZeroSpeech .phn/.wrd files, Kaldi CTMs, or Praat/MFA TextGrids. The same alignment in
 # the three formats gives byte-identical data dirs. Strict: bad input (wrong field counts,
 # NaN/negative/zero-length/reversed intervals, out-of-order or overlapping intervals, word

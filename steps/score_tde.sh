@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Score a spoken term discovery class file with the ZeroSpeech term discovery metrics, in one
-# Python process (termeval/bin/score_tde.py; --nj N or --cmd: N jobs and a merge, termeval/jobs.py).
+# Python process (termeval/bin/score_tde.py; --nj N or --cmd: N jobs and a merge, termeval/run/driver.py).
 # zrc2020 (default): the definitions of tdev2 (PyPI zerospeech-tde 2.0.3, today's ZeroSpeech
 # leaderboards), computed exactly but by counting instead of enumerating pairs: NED (+ number
 # of pairs) and coverage -> <exp-dir>/scores/matching; grouping and type P/R/F ->

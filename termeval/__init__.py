@@ -12,21 +12,21 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.InputError      what bad input raises (one line naming the file and line)
 
 Where things are (README.md, "Where things are"; the steps are termeval/bin/<step>.py):
-  termeval.textio     text archives, atomic writes, float formatting
-  termeval.textfast   column chunks parsed on their bytes (exact floats, factorised texts)
-  termeval.textwrite  text lines built with numpy (repr-exact times)
-  termeval.classfast  plain class files read / class dirs written with numpy
-  termeval.scores     the score-file writer (exp/<sys>/scores/<stage> + scores.json)
-  termeval.data       loaders for prepared gold data dirs and prepared class dirs
+  termeval.core.textio     text archives, atomic writes, float formatting
+  termeval.core.textfast   column chunks parsed on their bytes (exact floats, factorised texts)
+  termeval.core.textwrite  text lines built with numpy (repr-exact times)
+  termeval.classes.fast  plain class files read / class dirs written with numpy
+  termeval.core.scores     the score-file writer (exp/<sys>/scores/<stage> + scores.json)
+  termeval.core.datadir       loaders for prepared gold data dirs and prepared class dirs
   termeval.gold       readers of ZeroSpeech .phn/.wrd, Kaldi CTM, Praat TextGrid -> data dir
-  termeval.classes    reader of discovered-class and pairs files -> prepared class dir
-  termeval.zrc2020    term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
+  termeval.classes.parse    reader of discovered-class and pairs files -> prepared class dir
+  termeval.tde.zrc2020    term discovery metrics (ned, coverage, grouping, token_type, boundary, ...)
   termeval.std        term detection metrics (alignment, atwv/mtwv, cnxe, det)
   termeval.quesst     QUESST per-document scoring
   termeval.resources  processing load (ISF, SSF, PMU, PL) and its measurement
   termeval.segmentation  word/phone segmentation metrics
-  termeval.jobs       the one job protocol every scoring benchmark implements (stage.py)
-  termeval.api        the Python API; termeval.command the `termeval` command
+  termeval.run.driver       the one job protocol every scoring benchmark implements (stage.py)
+  termeval.api        the Python API; termeval.run.command the `termeval` command
 """
 __version__ = "0.1.0"
 
@@ -41,7 +41,7 @@ def __getattr__(name: str):
         from termeval import api
         return getattr(api, name)
     if name == "InputError":
-        from termeval.errors import InputError
+        from termeval.core.errors import InputError
         return InputError
     raise AttributeError(f"module 'termeval' has no attribute {name!r}")
 

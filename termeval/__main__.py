@@ -1,6 +1,6 @@
-"""`python -m termeval <step> ...`: the termeval command (termeval/command.py)."""
+"""`python -m termeval <step> ...`: the termeval command (termeval/run/command.py)."""
 import sys
 
-from termeval.command import main
+from termeval.run.command import main
 
 sys.exit(main())

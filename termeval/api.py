@@ -7,7 +7,7 @@
 Each function builds the argv of its step (termeval/bin/<step>.py) from its arguments and
 keyword options (the step's option names with '_' for '-': nj, bootstrap, seed, ci, folds,
 preset, ...; True/False for true/false, a list for a comma list), so that the step's own parser
-validates them, and runs the step's Stage through termeval.jobs.run in this process. The result
+validates them, and runs the step's Stage through termeval.run.driver.run in this process. The result
 is the mapping the step writes to scores/scores.json. With exp_dir= the step's files are written
 there as by the shell step; without it nothing is written anywhere (temporary inputs and reports
 live in a temporary directory removed before the call returns). Bad input raises
@@ -29,14 +29,14 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from termeval import api_inputs
 from termeval.api_inputs import NO_DIR, GoldData
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
            "prepare_gold", "GoldData", "InputError"]
 
 # options the API sets itself (a job split needs an exp dir and processes: see `termeval` command)
 _RESERVED = {"job", "merge", "run_id", "help"}
-_api_gold_memo: dict = {}          # termeval.data's memo of parsed data dirs, while a call runs
+_api_gold_memo: dict = {}          # termeval.core.datadir's memo of parsed data dirs, while a call runs
 # the SIL-less preparation the 2015/2017 definitions need (README, "zr2015 / zr2017")
 TDE15_GOLD = {"drop_silence": True, "fill_gaps": False, "sort": True}
 
@@ -98,7 +98,7 @@ def _argparse_raises() -> Iterator[None]:
 
 @contextlib.contextmanager
 def _gold_memo() -> Iterator[None]:
-    from termeval import data
+    from termeval.core import datadir as data
     saved, data.gold_memo = data.gold_memo, _api_gold_memo
     try:
         yield
@@ -121,8 +121,8 @@ def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any]
     argv = options_argv(parser, options, where) + ["--", *positionals, exp if exp is not None else NO_DIR]
     with _argparse_raises(), _gold_memo(), _quiet():
         args = parser.parse_args(argv)
-        args.exp_dir = exp                # None: the stage writes nothing (termeval.jobs.run)
-        from termeval import jobs
+        args.exp_dir = exp                # None: the stage writes nothing (termeval.run.driver.run)
+        from termeval.run import driver as jobs
         return jobs.run(mod.stage_of(args), args, exp, echo=False)
 
 

@@ -5,7 +5,7 @@ Gold given as rows or as files (.phn/.wrd, CTM, a TextGrid dir) is prepared by t
 code (termeval.bin.prepare_gold.prepare_texts) into the texts of a data dir, kept in memory
 and reused for the rest of the process (keyed on the content of the inputs and the options).
 A step reads a data dir, so each call writes those texts into a temporary directory that is
-removed when the call returns; the parsed gold is handed over through termeval.data's memo,
+removed when the call returns; the parsed gold is handed over through termeval.core.datadir's memo,
 so it is parsed once per process too. Rows are written as the text the step would read (times
 as repr(float), exact), and an error about them names the row (`phones[3]`, `classes[2][0]`)
 instead of the temporary file.
@@ -21,7 +21,7 @@ import tempfile
 from collections import OrderedDict
 from typing import Any, Callable, Iterator, Sequence
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 NO_DIR = os.path.join(os.devnull, "termeval-no-output")   # a path nothing can be written under
 PREPARED_MEMO_SIZE = 8
@@ -38,7 +38,7 @@ class GoldData:
         self.texts = texts
         self.summary = summary
         self.key = key
-        self._parsed: Any = None          # termeval.data.Gold of these texts, once parsed
+        self._parsed: Any = None          # termeval.core.datadir.Gold of these texts, once parsed
 
     def __repr__(self) -> str:
         return f"<GoldData {self.summary}>"
@@ -59,7 +59,7 @@ class GoldData:
     @contextlib.contextmanager
     def as_data_dir(self) -> Iterator[str]:
         """A temporary data dir holding the texts, for the length of the block."""
-        from termeval import data
+        from termeval.core import datadir as data
         with tempfile.TemporaryDirectory(prefix="termeval-gold-") as d:
             for name, text in self.texts.items():
                 with open(os.path.join(d, name), "w", encoding="utf-8") as f:

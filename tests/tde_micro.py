@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from termeval.data import load_classes, load_gold
-from termeval.zrc2020.testing import write_class_dir, write_data_dir
+from termeval.core.datadir import load_classes, load_gold
+from termeval.tde.zrc2020.testing import write_class_dir, write_data_dir
 
 # A micro-corpus with every metric computed by hand (see the comments).
 MICRO_PHN = """A 0 0.1 a

@@ -1,4 +1,4 @@
-"""Discovered-class preparation (termeval/classes.py, steps/prepare_classes.sh)."""
+"""Discovered-class preparation (termeval/classes/parse.py, steps/prepare_classes.sh)."""
 from __future__ import annotations
 
 import json
@@ -8,11 +8,11 @@ import subprocess
 import numpy as np
 import pytest
 
-from termeval.classes import COUNT_NAMES, parse_class_file, read_reco2dur, \
+from termeval.classes.parse import COUNT_NAMES, parse_class_file, read_reco2dur, \
     write_class_dir
-from termeval.data import load_classes, load_gold
-from termeval.errors import InputError
-from termeval.textio import fast_fmt_times, fmt_time
+from termeval.core.datadir import load_classes, load_gold
+from termeval.core.errors import InputError
+from termeval.core.textio import fast_fmt_times, fmt_time
 
 
 def make_data_dir(path: str, durations: dict[str, float], spk_chars: int = 1) -> str:
@@ -320,8 +320,8 @@ def test_end_tolerance_matches_tdev2(tmp_path):
     """Scores of a submission with 3-decimal ends past 4-decimal file ends equal tdev2's on the
     raw file (tdev2 accepts it; we clip to the file end, which changes no covered phone)."""
     from tde_reference import reference, reference_scores, same
-    from termeval.zrc2020.stats import score
-    from termeval.zrc2020.testing import write_data_dir
+    from termeval.tde.zrc2020.stats import score
+    from termeval.tde.zrc2020.testing import write_data_dir
     R = reference()
     paths = {"x.phn": write(tmp_path, "x.phn", END_PHN), "x.wrd": write(tmp_path, "x.wrd", END_WRD),
              "x.class": write(tmp_path, "x.class", END_CLASSES)}
@@ -347,8 +347,8 @@ DIRTY = ("\ufeffClass 0 [i,j,E,O]\r\nA01\t0.1\t0.5\r\nB02   1.25  2\r\n\r\n"
 
 
 def test_one_tokenizer_for_every_benchmark(tmp_path, data):
-    from termeval.zr2015.classfile import read_classfile
-    from termeval.zrc2020.testing import parse_classes
+    from termeval.tde.zr2015.classfile import read_classfile
+    from termeval.tde.zrc2020.testing import parse_classes
     clean = write(tmp_path, "clean.class", CLEAN)
     dirty = write(tmp_path, "dirty.class", DIRTY.encode("utf-8"))
     a, b = parse_class_file(clean, read_reco2dur(data)), parse_class_file(dirty, read_reco2dur(data))

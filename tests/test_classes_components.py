@@ -7,7 +7,7 @@ import subprocess
 import pytest
 
 from termeval.bin import prepare_classes
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 
 def write(tmp_path, pairs: str):

@@ -1,5 +1,5 @@
 """classes.parse_class_file / write_class_dir on a plain class file go through numpy
-(termeval/classfast.py, termeval/textwrite.py): the result and the class dir must be the
+(termeval/classes/fast.py, termeval/core/textwrite.py): the result and the class dir must be the
 line-by-line reader's and writer's, value for value and byte for byte, and every other file
 (errors, lenient drops) must still get that reader's message or counts (issue 24)."""
 from __future__ import annotations
@@ -12,8 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from termeval import classes, textio, textwrite
-from termeval.errors import InputError
+from termeval.classes import parse as classes
+from termeval.core import textio, textwrite
+from termeval.core.errors import InputError
 
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 DUR = {"f1": 10.0, "f2": 20.5, "é3": 3.0}
@@ -150,8 +151,8 @@ def test_int_and_table_fields():
 
 
 def zr2015_result(path, fast):
-    from termeval import classfast
-    from termeval.zr2015.classfile import read_classfile
+    from termeval.classes import fast as classfast
+    from termeval.tde.zr2015.classfile import read_classfile
     classfast.FAST = fast
     try:
         r = read_classfile(str(path), {"f1": 0, "f2": 1, "é3": 2})
@@ -185,7 +186,7 @@ def test_zr2015_fast_reader_equals_line_reader(tmp_path, monkeypatch, text, how,
 
 
 def test_zr2015_plain_file_is_read_fast(tmp_path):
-    from termeval import classfast
+    from termeval.classes import fast as classfast
     path = tmp_path / "words.class"
     path.write_text("Class 007 [x]\nf1 -0 0.5\nzz 1 1\n\n\nClass 2\né3 0.1 0.3\n", encoding="utf-8")
     r = classfast.read_zr2015_plain(str(path), {"f1": 0, "f2": 1, "é3": 2})

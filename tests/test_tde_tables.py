@@ -1,4 +1,4 @@
-"""details/per_file.tsv and per_speaker.tsv (termeval.tde_tables) of zrc2020 and zr2017: rows
+"""details/per_file.tsv and per_speaker.tsv (termeval.tde.tables) of zrc2020 and zr2017: rows
 in the data dir's order, TOTAL last, TOTAL equal to scores.json, additive counts summing up."""
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from termeval.zrc.score import score_language
 from termeval.gold import prepare_zr
-from termeval.tde_tables import metrics
+from termeval.tde.tables import metrics
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 ADDITIVE = ("coverage_hit", "coverage_total", "token_hit", "token_discovered", "token_gold",

@@ -14,7 +14,7 @@
 #   te_launch ...        run "$cmd [JOB=1:N] <log> <python-module> args..." with every argument
 #                        quoted for Kaldi launchers; on failure print each failing job's own
 #                        error line (or "killed (out of memory?)") under the launcher's line
-#   te_run_stage ...     the one way a step runs its scoring stage (termeval/jobs.py): one
+#   te_run_stage ...     the one way a step runs its scoring stage (termeval/run/driver.py): one
 #                        process for --nj 1 without --cmd, else N jobs and a --merge job
 #   te_lock DIR          one run per exp dir (<exp-dir>/.termeval.lock)
 #   te_check_*           option checks (te_check_int NAME VALUE MIN, te_check_bool, ...)
@@ -131,7 +131,7 @@ te_check_launcher() {
 }
 
 # te_check_options <module> [args...]: parse the arguments of termeval.bin.<module> here, before
-# any job is queued (termeval.cli PARSE_ONLY: no work is done); a refused option is one line.
+# any job is queued (termeval.run.cli PARSE_ONLY: no work is done); a refused option is one line.
 te_check_options() {
   local module=$1 out err; shift
   [[ " ${te_checked_modules:-} " == *" $module "* ]] && return 0   # its jobs, then its merge
@@ -198,7 +198,7 @@ te_report_failed_jobs() {
 }
 
 # ---------------------------------------------------------------------- the one job protocol
-# (termeval/jobs.py). A step sources this file before parse_options.sh, so "$@" here are the
+# (termeval/run/driver.py). A step sources this file before parse_options.sh, so "$@" here are the
 # step's own arguments: te_cmd_given tells whether the user asked for a launcher.
 te_cmd_given=false
 for te_a in "$@"; do case $te_a in --cmd|--cmd=*) te_cmd_given=true ;; esac; done

@@ -21,8 +21,8 @@ import sys
 
 from termeval.bootstrap.compare import HEADLINE, check_out_dir, compare, load_system, write_compare
 from termeval.bootstrap.forest import forest_plot
-from termeval.cli import add_bootstrap_options, make_parser, run
-from termeval.errors import InputError
+from termeval.run.cli import add_bootstrap_options, make_parser, run
+from termeval.core.errors import InputError
 
 
 def get_parser():

@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 from typing import Sequence
 
-from termeval.cli import make_parser, run
+from termeval.run.cli import make_parser, run
 from termeval.textseg.export import export
 
 

@@ -11,7 +11,7 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.cli import make_parser, run, str2bool
+from termeval.run.cli import make_parser, run, str2bool
 from termeval.gold import export_zr
 
 

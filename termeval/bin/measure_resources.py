@@ -18,8 +18,8 @@ import shlex
 import sys
 from typing import Sequence
 
-from termeval.cli import make_parser, positive_float, run, str2bool
-from termeval.errors import InputError
+from termeval.run.cli import make_parser, positive_float, run, str2bool
+from termeval.core.errors import InputError
 from termeval.resources import measure, resources
 
 

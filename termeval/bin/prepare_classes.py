@@ -11,7 +11,7 @@ onset >= offset, negative/NaN times, fragments more than --end-tolerance past th
 duplicate class ids, fragment lines outside a class) is a one-line error naming file and line,
 and nothing is written. A fragment ending at most --end-tolerance (0.01 s) after its file's
 end is clipped to that end and counted (fragments_clipped_to_end), as the reference tools
-accept it. See termeval/classes.py for the accepted syntax and the lenient actions.
+accept it. See termeval/classes/parse.py for the accepted syntax and the lenient actions.
 """
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.class_components import PAIRS_CLUSTERINGS, pairs_to_components
-from termeval.classes import COUNT_NAMES, DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE, \
+from termeval.classes.components import PAIRS_CLUSTERINGS, pairs_to_components
+from termeval.classes.parse import COUNT_NAMES, DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE, \
     parse_class_file, read_reco2dur, summary, write_class_dir
-from termeval.cli import make_parser, nonneg_float, run, str2bool
-from termeval.errors import InputError
-from termeval.scores import Metric, write_scores
+from termeval.run.cli import make_parser, nonneg_float, run, str2bool
+from termeval.core.errors import InputError
+from termeval.core.scores import Metric, write_scores
 
 
 def get_parser() -> argparse.ArgumentParser:

@@ -19,8 +19,8 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.cli import int_range, make_parser, nonneg_float, run, str2bool
-from termeval.errors import InputError
+from termeval.run.cli import int_range, make_parser, nonneg_float, run, str2bool
+from termeval.core.errors import InputError
 from termeval import gold
 
 

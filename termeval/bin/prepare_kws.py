@@ -21,8 +21,8 @@ import sys
 import tempfile
 from typing import Sequence
 
-from termeval.cli import make_parser, positive_float, run, str2bool
-from termeval.errors import InputError
+from termeval.run.cli import make_parser, positive_float, run, str2bool
+from termeval.core.errors import InputError
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -47,7 +47,7 @@ def get_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
     from termeval.kws.alignment import read_alignment
-    from termeval.kws.lexicon import read_keyword_list, read_lexicon, read_words_txt
+    from termeval.std.lexicon import read_keyword_list, read_lexicon, read_words_txt
     from termeval.kws.prepare import build_files, publish_dir
     if (args.keywords is None) == (args.kwlist is None):
         raise InputError("give exactly one of --keywords FILE and --kwlist XML")

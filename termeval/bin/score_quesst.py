@@ -21,7 +21,7 @@ See termeval/quesst/quesst.py and docs/std-metrics.md for the definitions. Keys 
 and n_system_detections here, so both stages can share one exp dir and scores.json.
 Per-query statistics: <exp-dir>/units/units.quesst_query.npz (steps/compare_systems.sh); with
 --bootstrap N, percentile intervals of act_twv, max_twv, ub_twv, act_cnxe, min_cnxe over
-queries (docs/uncertainty.md). Jobs (steps/score_quesst.sh --nj N; termeval.jobs): `--nj N
+queries (docs/uncertainty.md). Jobs (steps/score_quesst.sh --nj N; termeval.run.driver): `--nj N
 --job J` reduces job J's range of queries to one score per (query, document) into
 <exp-dir>/jobs/quesst.J.npz; `--merge N` scores from them, identically to a single run.
 The stage and its report: termeval/quesst/stage.py, termeval/quesst/report.py.
@@ -31,7 +31,7 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval.cli import (
+from termeval.run.cli import (
     add_bootstrap_options, add_job_options, float_or, make_parser, number_list, open_prob,
     positive_float, run, stage_main, str2bool)
 
@@ -66,7 +66,7 @@ def get_parser() -> argparse.ArgumentParser:
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.run.driver.Stage":
     from termeval.quesst.stage import QuesstStage
     return QuesstStage()
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval.cli import make_parser, positive_float, prob, run, stage_main
+from termeval.run.cli import make_parser, positive_float, prob, run, stage_main
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -43,7 +43,7 @@ def get_parser() -> argparse.ArgumentParser:
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.run.driver.Stage":
     from termeval.resources.stage import ResourcesStage
     return ResourcesStage()
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval.cli import (
+from termeval.run.cli import (
     add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_float, run,
     stage_main)
 
@@ -49,7 +49,7 @@ def get_parser() -> argparse.ArgumentParser:
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.run.driver.Stage":
     from termeval.segmentation.stage import SegmentationStage
     from termeval.segmentation.stats import Settings
     return SegmentationStage(Settings(args.tolerance, args.frame_shift, args.level, args.compat))

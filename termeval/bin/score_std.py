@@ -15,7 +15,7 @@ ranking_per_term.tsv, breakdown_<kind>.tsv, ...). Definitions: docs/std-metrics.
 (steps/compare_systems.sh); with --bootstrap N, percentile intervals of ATWV/MTWV/OTWV over
 terms (docs/uncertainty.md).
 
-Jobs (steps/score_std.sh --nj N; termeval.jobs): `--nj N --job J` aligns only job J's range
+Jobs (steps/score_std.sh --nj N; termeval.run.driver): `--nj N --job J` aligns only job J's range
 of terms (ranges balanced by detections) into <exp-dir>/jobs/std.J.npz; `--merge N` then
 scores from the N alignments; the output is identical to a single run. --compat kaldi is
 scored whole in the merge: compute-atwv's float32 running means follow the whole list.
@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval.cli import (
+from termeval.run.cli import (
     add_bootstrap_options, add_check, add_job_options, finite_float, make_parser, nonneg_float,
     number_list, open_prob, positive_float, run, stage_main, str2bool)
 from termeval.std.termlist import term_attr_option
@@ -78,12 +78,12 @@ def get_parser() -> argparse.ArgumentParser:
                    help="write details/sum.txt and details/bsum.txt in F4DE KWSEval's text layout")
     add_bootstrap_options(p, "terms")
     add_job_options(p, "terms")
-    from termeval.std.kaldi_atwv import check_options   # combinations of options, at parse time
+    from termeval.std.kaldi.atwv import check_options   # combinations of options, at parse time
     add_check(p, check_options)
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "termeval.jobs.Stage":
+def stage_of(args: argparse.Namespace) -> "termeval.run.driver.Stage":
     from termeval.std.stage import StdStage
     return StdStage()
 

@@ -15,15 +15,15 @@ clustering,parsing,tde15_input,scores.json}, <exp-dir>/details/tde15/, <exp-dir>
 <exp-dir>/scores/{prepare,matching,clustering,parsing,scores.json} with "definitions".
 The score lines are printed on stdout. Scores, details and units are replaced whole by a
 successful run and left as they were by a failed one. One process by default; --nj N --job J
-computes one share (termeval/jobs.py), --merge N reports from the N shares.
+computes one share (termeval/run/driver.py), --merge N reports from the N shares.
 """
 from __future__ import annotations
 
 import argparse
 from typing import Any, Sequence
 
-from termeval.cli import add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_int, run, str2bool
-from termeval.tde import BENCHMARKS
+from termeval.run.cli import add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_int, run, str2bool
+from termeval.tde.registry import BENCHMARKS
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -31,7 +31,7 @@ def get_parser() -> argparse.ArgumentParser:
     p = make_parser(__doc__)
     p.add_argument("--benchmark", choices=tuple(BENCHMARKS), default="zrc2020", help="default zrc2020")
     p.add_argument("--lenient", type=str2bool, default=False,
-                   help="zrc2020: passed to the class preparation (termeval/classes.py); zr2015/zr2017: "
+                   help="zrc2020: passed to the class preparation (termeval/classes/parse.py); zr2015/zr2017: "
                         "accept what the original tool silently accepted, with counts (default false)")
     p.add_argument("--end-tolerance", type=nonneg_float, default=0.01,
                    help="zrc2020: fragments ending at most this far past their file's end are clipped (default 0.01)")
@@ -59,13 +59,13 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def stage_of(args: argparse.Namespace) -> Any:
-    from termeval.tde import stage_for
+    from termeval.tde.registry import stage_for
     return stage_for(args.benchmark)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
-    from termeval import jobs
+    from termeval.run import driver as jobs
     stage = stage_of(args)
     if args.prepare_only:
         if hasattr(stage, "prepare"):

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from termeval import jobs
-from termeval.cli import add_job_options, make_parser, run
+from termeval.run import driver as jobs
+from termeval.run.cli import add_job_options, make_parser, run
 from termeval.textseg.stage import TextSegmentationStage, prepare_args
 
 
@@ -40,7 +40,7 @@ def get_parser():
 
 
 def stage_of(args: Any) -> TextSegmentationStage:
-    """The Stage of this step (termeval.jobs; the `termeval` command and the API run it)."""
+    """The Stage of this step (termeval.run.driver; the `termeval` command and the API run it)."""
     return TextSegmentationStage()
 
 

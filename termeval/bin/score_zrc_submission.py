@@ -15,8 +15,8 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.cli import make_parser, nonneg_int, positive_int, run
-from termeval.errors import InputError
+from termeval.run.cli import make_parser, nonneg_int, positive_int, run
+from termeval.core.errors import InputError
 from termeval.zrc.score import score_submission
 from termeval.zrc.submission import LANGUAGES, MetaErrors, read_submission
 

@@ -24,9 +24,9 @@ import os
 import sys
 
 from termeval import __version__
-from termeval.cli import make_parser, run
-from termeval.errors import InputError
-from termeval.textio import atomic_write
+from termeval.run.cli import make_parser, run
+from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
 
 TDE = ["ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore"]
 # Headline metrics per table family, in this order (at most ten).

@@ -12,7 +12,7 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.cli import make_parser, run
+from termeval.run.cli import make_parser, run
 from termeval.textseg.totimes import text_to_times
 
 

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.cli import make_parser, nonneg_float, run
+from termeval.run.cli import make_parser, nonneg_float, run
 from termeval.gold import validate_data_dir
 
 

@@ -9,7 +9,7 @@ paired tables are the ones whose units are shared by every system on the same da
   segmentation_file, segmentation_phone_file   recordings, for every segmentation metric
                 (cluster metrics from the resampled contingency cells of each system)
   tde15_file    recordings (or speakers) of --benchmark zr2015/zr2017, a fold table
-                (termeval.zr2015.units): the cross_/within_ fold means of coverage, token,
+                (termeval.tde.zr2015.units): the cross_/within_ fold means of coverage, token,
                 type and boundary. NED and grouping (over discovered classes, which differ
                 between systems) and matching (no unit table) are not compared.
 Every system is compared with the first one (the baseline): diff = system - baseline.
@@ -24,15 +24,15 @@ from typing import Any
 
 from termeval.bootstrap.engine import UnitStats, bootstrap_ci, check_paired, paired_test
 from termeval.bootstrap.units import load_units, units_path
-from termeval.errors import InputError
-from termeval.scores import to_json_value
-from termeval.textio import atomic_write
+from termeval.core.errors import InputError
+from termeval.core.scores import to_json_value
+from termeval.core.textio import atomic_write
 
 PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file", "tde15_file")
 # Tables that are not engine.UnitStats: name -> the module (of the benchmark that writes them)
 # with load_table, check_paired, bootstrap_ci([table], exact, n, seed, level) and paired_test.
 # Named, not imported: bootstrap/ is the generic engine and imports no benchmark.
-FOLD_TABLES = {"tde15_file": "termeval.zr2015.units"}
+FOLD_TABLES = {"tde15_file": "termeval.tde.zr2015.units"}
 
 
 def _handler(table: str) -> Any:

@@ -33,7 +33,7 @@ import numpy as np
 
 from termeval.bootstrap.cells import Cells, align
 from termeval.bootstrap import MAX_RESAMPLES, cells
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 CHUNK = 50            # resamples per matrix product (fixed: the random stream does not depend on it)
 

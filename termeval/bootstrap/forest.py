@@ -17,7 +17,7 @@ def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str
     """<out_base>.png and .pdf: one panel per headline metric, one row per compared system:
     its paired difference (system - baseline) with the percentile interval of the paired
     resampling, the p-value beside it. Returns the written paths."""
-    from termeval.plots import new_figure, save_figure, tight_layout
+    from termeval.core.plots import new_figure, save_figure, tight_layout
 
     rows = forest_rows(res, headline)
     n_sys = len(rows[0][1])

@@ -19,8 +19,8 @@ import numpy as np
 
 from termeval.bootstrap.cells import Cells
 from termeval.bootstrap.engine import UnitStats
-from termeval.errors import InputError
-from termeval.textio import atomic_write
+from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
 
 
 def units_path(exp_dir: str, stage: str) -> str:

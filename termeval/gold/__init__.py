@@ -56,13 +56,13 @@ collapse to one speaker), `whole`, `prefix:N`, `field:SEP:K` (K-th field, 1-base
 
 Modules: intervals (Options, the Intervals table), zr, ctm, textgrid (readers), normalize
 (labels, checks, gap filling), speakers, write (prepare + data dir), validate, export; the
-Kaldi files (segments, utt2spk, symbol tables, reco2dur) are read by termeval.kaldi_files.
+Kaldi files (segments, utt2spk, symbol tables, reco2dur) are read by termeval.core.kaldi_files.
 Every public name is re-exported here: `from termeval.gold import X` works for all of them.
 """
 from __future__ import annotations
 
-from termeval.errors import InputError
-from termeval.data import file_starts
+from termeval.core.errors import InputError
+from termeval.core.datadir import file_starts
 from termeval.gold.intervals import DATA_FILES, DEFAULT_SILENCE_LABELS, Intervals, Options, dict_codes, \
     factorize, make_intervals, relabel, round_times, sorted_codes
 from termeval.gold.zr import ZR_FIELDS, read_zr
@@ -75,8 +75,8 @@ from termeval.gold.write import PreparedGold, data_dir_texts, format_tier, forma
     prepare_zr, same_file, summary, write_data_dir
 from termeval.gold.validate import check_prepared_bytes, validate_data_dir
 from termeval.gold.export import export_zr
-from termeval.kaldi_files import Segment, read_segments, read_symbol_table, read_utt2spk
-from termeval.textio import CHUNK_BYTES, Table, read_bytes, read_table
+from termeval.core.kaldi_files import Segment, read_segments, read_symbol_table, read_utt2spk
+from termeval.core.textio import CHUNK_BYTES, Table, read_bytes, read_table
 
 __all__ = [
     "CHUNK_BYTES", "CTM_FIELDS", "DATA_FILES", "DEFAULT_SILENCE_LABELS", "InputError", "Intervals",

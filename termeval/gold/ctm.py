@@ -5,10 +5,10 @@ import re
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold.intervals import Intervals, Options, dict_codes, round_times, sorted_codes
-from termeval.kaldi_files import Segment
-from termeval.textio import read_table
+from termeval.core.kaldi_files import Segment
+from termeval.core.textio import read_table
 
 CTM_FIELDS = "'<reco> <channel> <start> <duration> <label> [<confidence>]'"
 _POS_RE = re.compile(r"_([BEIS])$")

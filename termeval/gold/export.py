@@ -3,10 +3,10 @@ from __future__ import annotations
 
 import os
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold.validate import check_prepared_bytes
 from termeval.gold.write import same_file
-from termeval.textio import atomic_write, file_mode
+from termeval.core.textio import atomic_write, file_mode
 
 
 def export_zr(data_dir: str, out_phn: str, out_wrd: str, drop_sil: bool = False,

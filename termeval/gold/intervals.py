@@ -8,7 +8,7 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 DEFAULT_SILENCE_LABELS = ("SIL", "sil", "sp", "NSN")
 DATA_FILES = ("phones", "words", "utt2spk", "spk2utt", "reco2dur")

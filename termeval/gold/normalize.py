@@ -8,8 +8,8 @@ import re
 import numpy as np
 
 from termeval.gold.intervals import Intervals, Options, dict_codes, factorize, relabel
-from termeval.intervals import nearest_edges
-from termeval.textio import fmt_time
+from termeval.core.intervals import nearest_edges
+from termeval.core.textio import fmt_time
 
 _STRESS_RE = re.compile(r"[0-9]$")
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from termeval.errors import InputError
-from termeval.kaldi_files import read_utt2spk
+from termeval.core.errors import InputError
+from termeval.core.kaldi_files import read_utt2spk
 
 
 def speaker_rule(rule: str) -> Callable[[str], str]:

@@ -9,9 +9,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold.intervals import Intervals, Options, make_intervals, round_times
-from termeval.kaldi_files import Segment
+from termeval.core.kaldi_files import Segment
 
 
 class _Lines:

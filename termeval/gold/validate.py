@@ -6,11 +6,11 @@ import os
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold.intervals import DATA_FILES, Intervals, Options
 from termeval.gold.normalize import check_values, check_word_edges
 from termeval.gold.zr import read_zr
-from termeval.textio import fmt_time
+from termeval.core.textio import fmt_time
 
 
 def check_prepared_bytes(path: str) -> bytes:

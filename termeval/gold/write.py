@@ -9,14 +9,14 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold.ctm import derive_words
 from termeval.gold.intervals import Intervals, Options, factorize
 from termeval.gold.normalize import check_values, check_word_edges, drop_silent_words, fill_gaps, \
     normalize_phone_labels, order_intervals, sort_files_table, unify_files
 from termeval.gold.speakers import assign_speakers
 from termeval.gold.zr import read_zr
-from termeval.textio import atomic_write, file_mode, fmt_time
+from termeval.core.textio import atomic_write, file_mode, fmt_time
 
 
 @dataclass

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.gold.intervals import Intervals, sorted_codes
-from termeval.textio import read_table
+from termeval.core.textio import read_table
 
 ZR_FIELDS = "'<file> <onset> <offset> <label>'"
 

@@ -13,10 +13,10 @@ import os
 from dataclasses import dataclass
 from typing import Optional
 
-from termeval import kaldi_files
-from termeval.errors import InputError
+from termeval.core import kaldi_files
+from termeval.core.errors import InputError
 from termeval.std.xmlsafe import clip
-from termeval.textio import iter_lines, parse_float
+from termeval.core.textio import iter_lines, parse_float
 
 END_TOLERANCE = 0.01  # a word may end this much after its utterance (frame rounding)
 

@@ -5,7 +5,7 @@ Written (docs/std-kaldi-compat.md, "prepare_kws"):
                `<reco>.sph` (F4DE strips the last extension), channel 1, --ecf-source-type
   rttm         one LEXEME line per word (`LEXEME reco 1 tbeg dur word lex speaker <NA>`)
   kwlist.xml   KWLIST (compareNormalize lowercase) with the categories as kwinfo attributes
-  keywords.txt `kwid word ...`;  categories  `kwid Category=value` (termeval.kws.categories)
+  keywords.txt `kwid word ...`;  categories  `kwid Category=value` (termeval.std.categories)
   hitlist      `kwid utt-number start-frame end-frame 0`, frames of --frame-shift from the
                utterance start (rounded to the nearest frame, the end clipped to the utterance)
   utt.map      `utt number`, 1..N in C order;  segments (only when the data dir has them)
@@ -25,13 +25,13 @@ from dataclasses import dataclass, field
 from typing import Optional
 from xml.sax.saxutils import escape, quoteattr
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.kws.alignment import Alignment
-from termeval.kws.categories import categories_text, keyword_attributes
+from termeval.std.categories import categories_text, keyword_attributes
 from termeval.std.ecf import read_ecf
 from termeval.std.rttm import find_occurrences, read_rttm
 from termeval.std.termlist import TermList
-from termeval.textio import fmt_time
+from termeval.core.textio import fmt_time
 
 FIND_THRESHOLD = 0.5  # F4DE KWSEval -F default: max gap (s) between successive words of a term
 SOURCE_TYPES = ("bnews", "cts", "splitcts", "confmtg")

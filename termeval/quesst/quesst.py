@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import cnxe
 from termeval.std.cnxe import AffineFit
 from termeval.std.twv import best_index, segment_best, sweep

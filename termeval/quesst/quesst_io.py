@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.quesst.quesst import Trials, reduce_pairs, trials_from_pairs
 
 
@@ -49,7 +49,7 @@ def _find(d: str, names: tuple[str, ...], suffixes: tuple[str, ...]) -> str | No
 
 
 def _read_id_list(path: str) -> list[str]:
-    from termeval.textio import iter_lines
+    from termeval.core.textio import iter_lines
     out, seen = [], set()
     for lineno, line in iter_lines(path):
         f = line.split()
@@ -104,7 +104,7 @@ def load_reference(kws_dir: str) -> Reference:
     if not all(os.path.isfile(p) for p in (docs_p, q_p, t_p)):
         raise InputError("expected an ECF + RTTM + term list, or the files documents, queries "
                          "and targets", kws_dir)
-    from termeval.textio import read_archive
+    from termeval.core.textio import read_archive
     docs = [file_id(x) for x in _read_id_list(docs_p)]
     queries = _read_id_list(q_p)
     dindex = {x: i for i, x in enumerate(docs)}
@@ -137,7 +137,7 @@ class PairScores:
 def _read_pairs_text(path: str) -> PairScores:
     """`<query> <document> <score> [YES|NO]` lines (the per-document plain-text layout)."""
     from termeval.std.ecf import file_id
-    from termeval.textio import iter_lines, parse_float, read_text
+    from termeval.core.textio import iter_lines, parse_float, read_text
     # fast path: three fields on every line, all scores finite numbers
     text = read_text(path)
     tok = text.split()
@@ -190,7 +190,7 @@ def read_pair_scores(path: str, fmt: str = "auto") -> PairScores:
     from termeval.std.detections import YES, read_detections
     if fmt == "auto":
         if xmlsafe.sniff_root(path) is None:
-            from termeval.textio import iter_lines
+            from termeval.core.textio import iter_lines
             nf = next((len(line.split()) for _, line in iter_lines(path) if line.split()), 3)
             fmt = "pairs" if nf in (3, 4) else "kaldi"
         else:

@@ -11,8 +11,11 @@ import os
 
 import numpy as np
 
-from termeval.scores import Metric, write_scores
-from termeval.textio import atomic_write
+from termeval.core.scores import Metric, write_scores
+from termeval.core.textio import atomic_write
+from termeval.quesst.quesst import score_trials, subset
+from termeval.std import figures
+from termeval.std.ranking import Ranking
 
 
 def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
@@ -74,7 +77,7 @@ def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
     groups = figures.write_breakdowns(
         det_dir, kinds,
         lambda kind: breakdown.labels(kind, texts, attrs, tr.n_target, ctx.bins, ctx.lexicon, qtypes),
-        lambda mask: figures.quesst_group(tr, mask, p_tar, thr, a.use_decisions, rk),
+        lambda mask: quesst_group(tr, mask, p_tar, thr, a.use_decisions, rk),
         figures.QUESST_COLUMNS, figures.HEADLINE["quesst"], ctx.bins, everyone)
     extra = {"breakdowns": figures.merged_breakdowns(out, "quesst", groups),
              "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
@@ -100,3 +103,15 @@ def quesst_intervals(out: str, a, tr, r) -> tuple[dict, dict]:
     more = {"data_id": data_identity(files, settings),
             "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": "query"}}
     return ci, more
+
+def quesst_group(tr, mask: np.ndarray, p_tar: float, act_threshold, use_decisions: bool,
+                 rk: Ranking) -> dict:
+    """QUESST figures of the queries in `mask` (indices of tr.query_ids) as their own task."""
+    sub = subset(tr, mask)
+    if sub is None:
+        return {"n_queries": 0, "n_target_trials": 0}
+    r = score_trials(sub, p_tar, act_threshold, use_decisions)
+    return {"n_queries": sub.n_queries, "n_target_trials": int(sub.n_target.sum()),
+            "act_twv": r.act_twv, "max_twv": r.max_twv, "max_twv_threshold": r.max_twv_threshold,
+            "ub_twv": r.ub_twv, "act_cnxe": r.act_cnxe, "min_cnxe": r.min_cnxe.cnxe,
+            "map": figures.mean(rk.ap[mask])}

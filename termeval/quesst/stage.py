@@ -1,4 +1,4 @@
-"""QUESST per-document scoring as a stage of the one job protocol (termeval.jobs).
+"""QUESST per-document scoring as a stage of the one job protocol (termeval.run.driver).
 
 Units are the reference queries, costed by their detections; a shard holds one (maximum)
 score per (query, document) pair of a range of queries (keys ascending, so the shards in
@@ -13,9 +13,9 @@ from typing import Any
 
 import numpy as np
 
-from termeval.cli import split_number_list
-from termeval.errors import InputError
-from termeval.jobs import Shard
+from termeval.core.options import split_number_list
+from termeval.core.errors import InputError
+from termeval.run.driver import Shard
 
 # QUESST details lie in details/quesst/; STD's files of a shared exp dir are left alone and
 # both stages merge their metrics into scores/scores.json.

@@ -36,8 +36,8 @@ import subprocess
 import sys
 import time
 
-from termeval.errors import InputError
-from termeval.textio import iter_lines
+from termeval.core.errors import InputError
+from termeval.core.textio import iter_lines
 
 PR_SET_CHILD_SUBREAPER = 36
 GB = float(1 << 30)

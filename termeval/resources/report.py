@@ -7,7 +7,7 @@ import json
 import os
 
 from termeval.resources import resources
-from termeval.scores import Metric, write_scores
+from termeval.core.scores import Metric, write_scores
 
 
 def write(out: str, ctx) -> tuple[dict, str]:

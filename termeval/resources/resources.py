@@ -22,10 +22,10 @@ import math
 import os
 from dataclasses import dataclass
 
-from termeval.errors import InputError
-from termeval.kaldi_files import read_durations
+from termeval.core.errors import InputError
+from termeval.core.kaldi_files import read_durations
 from termeval.resources.measure import GB
-from termeval.textio import atomic_write, iter_lines, read_text
+from termeval.core.textio import atomic_write, iter_lines, read_text
 
 
 # ----------------------------------------------------------------------------- key=value files

@@ -1,5 +1,5 @@
 """Processing load (MediaEval SWS 2013: ISF, SSF, PMU, PL) as a stage of the one job
-protocol (termeval.jobs): one unit, nothing to split; the phase figures are read from
+protocol (termeval.run.driver): one unit, nothing to split; the phase figures are read from
 <exp-dir>/resources/{index,search} (utils/measure_resources.sh) and/or --resources-file.
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from termeval.errors import InputError
-from termeval.jobs import Shard
+from termeval.core.errors import InputError
+from termeval.run.driver import Shard
 from termeval.resources import resources
 
 

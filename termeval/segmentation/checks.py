@@ -3,7 +3,7 @@ the tolerance (seconds; a unit slip such as `--tolerance 20` for 20 ms is refuse
 segments the reader dropped or kept with a caveat (termeval.segmentation.inputs counts them)."""
 from __future__ import annotations
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.segmentation.stats import Settings
 
 MAX_TOLERANCE = 1.0          # seconds; refused from here on (a unit slip)

@@ -6,7 +6,7 @@ intervals of the chosen tier (words or phones) that overlap an utterance are cut
 
 A segmentation is one of
   * a ZeroSpeech class file (`Class <id>` blocks of `<file> <onset> <offset>`, seconds,
-    file-relative), parsed by termeval.classes.parse_class_file; the class id is the label;
+    file-relative), parsed by termeval.classes.parse.parse_class_file; the class id is the label;
   * an interval file, `<utt-or-file> <onset> <offset> [<label>]` in seconds: relative to the
     utterance when the key is an utterance of the segments file, else to the file;
   * a directory of per-utterance files `<key>.txt` of `<start> <end> <label>` lines in frames
@@ -38,11 +38,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.classes import parse_class_file
-from termeval.data import Gold, Tier, load_gold
-from termeval.errors import InputError
+from termeval.classes.parse import parse_class_file
+from termeval.core.datadir import Gold, Tier, load_gold
+from termeval.core.errors import InputError
 from termeval.gold import read_segments, read_table
-from termeval.textio import iter_lines
+from termeval.core.textio import iter_lines
 
 NO_LABEL = -1
 SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut

@@ -7,13 +7,13 @@ from typing import Any, Callable
 
 import numpy as np
 
-from termeval.scores import Metric, write_scores
+from termeval.core.scores import Metric, write_scores
 from termeval.segmentation import compat
 from termeval.segmentation.clusters import Table, from_named_cells, quality
 from termeval.segmentation.mappings import greedy_one_to_one, many_to_one, one_to_one
 from termeval.segmentation.rvalue import over_segmentation, prf, r_value
 from termeval.segmentation.stats import Settings
-from termeval.textio import atomic_write
+from termeval.core.textio import atomic_write
 
 
 def stage_name(s: Settings) -> str:
@@ -174,7 +174,7 @@ def _write_sweep(details: str, tols: list[float], sweep: np.ndarray, name: str) 
 
 def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_base: str) -> None:
     """Boundary F against the tolerance, one line per system -> out_base.png and .pdf."""
-    from termeval.plots import new_figure, save_figure, tight_layout
+    from termeval.core.plots import new_figure, save_figure, tight_layout
     fig, ax = new_figure((5, 3.5))
     for name, (tols, fs) in systems.items():
         ax.plot([t * 1000 for t in tols], [np.nan if f is None else 100 * f for f in fs], marker="o", label=name)

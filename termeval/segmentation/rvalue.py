@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from termeval.scores import fscore
+from termeval.core.scores import fscore
 
 
 def prf(hits: int, n_pred: int, n_ref: int) -> tuple[float | None, float | None, float | None]:

@@ -1,4 +1,4 @@
-"""Word/phone segmentation scoring as a stage of the one job protocol (termeval.jobs).
+"""Word/phone segmentation scoring as a stage of the one job protocol (termeval.run.driver).
 
 Units are utterances, costed by their reference + predicted intervals; a shard holds the
 additive statistics of a range of utterances (termeval.segmentation.stats.job_stats, JSON
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from termeval.jobs import Shard
+from termeval.run.driver import Shard
 from termeval.segmentation.stats import Settings
 
 

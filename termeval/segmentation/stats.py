@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 from termeval.segmentation import compat
 from termeval.segmentation.boundary import boundary_counts, drop_edges, interval_points, micro

@@ -21,8 +21,8 @@ import re
 
 import numpy as np
 
-from termeval.errors import InputError
-from termeval.textio import atomic_write
+from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
 
 NONE = "(none)"
 
@@ -74,7 +74,7 @@ def parse_bins(spec: str) -> list[int]:
 
 def read_lexicon(path: str) -> set[str]:
     """Words of a Kaldi words.txt (`word id`) or a plain word list (first field of a line)."""
-    from termeval.textio import iter_lines
+    from termeval.core.textio import iter_lines
     words = set()
     for _, line in iter_lines(path):
         f = line.split()
@@ -143,8 +143,8 @@ def labels(kind: str, texts: list[str], attrs: list[dict], nref: np.ndarray,
         return [freq_label(int(n), bins) for n in nref]
     if kind == "oov":
         return ["iv" if all(w in lexicon for w in t.split()) else "oov" for t in texts]
-    if kind == "phones":   # lexicon: word -> phones (termeval.kws.lexicon.read_lexicon)
-        from termeval.kws.lexicon import phone_length
+    if kind == "phones":   # lexicon: word -> phones (termeval.std.lexicon.read_lexicon)
+        from termeval.std.lexicon import phone_length
         n = [phone_length(t.split(), lexicon) for t in texts]
         return ["oov" if x is None else str(x) for x in n]
     if kind == "qtype":

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 LN2 = math.log(2.0)
 GAMMA_GUARD = 1e8  # Newton stops when |gamma| (standardised scores) exceeds this: separated data

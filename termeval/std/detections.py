@@ -9,56 +9,17 @@ stay compact and are never touched by Python loops after parsing. XML is streame
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import xmlsafe
 from termeval.std.ecf import INT32, file_id
+from termeval.std.detection_table import NO, UNSET, YES, Detections
+from termeval.std.kaldi.results import read_kaldi_results
 from termeval.std.xmlsafe import clip
 
-YES, NO, UNSET = 1, 0, -1
-
-
-@dataclass
-class Detections:
-    """Detections as parallel arrays, in input order.
-
-    term: int32 codes into `term_ids`; file: int32 codes into `file_ids` (normalised file
-    ids); chan: int32; tbeg, dur, score: float64 (seconds, score larger = more likely);
-    decision: int8 (1 YES, 0 NO, -1 not given, e.g. Kaldi text); blocks: the term ids that
-    had a detected_kwlist/detected_termlist block, in file order (possibly empty blocks);
-    min_score/max_score: the KWSLIST header values if given; fmt: 'stdlist', 'kwslist' or
-    'kaldi'.
-    """
-    term_ids: list[str]
-    file_ids: list[str]
-    term: np.ndarray
-    file: np.ndarray
-    chan: np.ndarray
-    tbeg: np.ndarray
-    dur: np.ndarray
-    score: np.ndarray
-    decision: np.ndarray
-    fmt: str
-    blocks: list[str] = field(default_factory=list)
-    min_score: Optional[float] = None
-    max_score: Optional[float] = None
-    system_id: str = ""
-    path: str = ""
-
-    def __len__(self) -> int:
-        return len(self.term)
-
-    @property
-    def end(self) -> np.ndarray:
-        return self.tbeg + self.dur
-
-    @property
-    def mid(self) -> np.ndarray:
-        return self.tbeg + self.dur / 2
 
 
 def detect_format(path: str) -> str:
@@ -89,7 +50,6 @@ def read_detections(path: str, fmt: str = "auto", frame_length: float = 0.01,
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt == "kaldi":
-        from termeval.std.kaldi_results import read_kaldi_results  # imports Detections from here
         return read_kaldi_results(path, frame_length, utt_map, segments)
     if fmt not in ("stdlist", "kwslist"):
         raise InputError(f"unknown detection format '{fmt}'")

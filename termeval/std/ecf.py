@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import xmlsafe
 
 AUDIO_EXTENSIONS = {"sph", "wav", "flac", "mp3", "ogg", "opus", "m4a", "aac", "raw", "pcm", "au",

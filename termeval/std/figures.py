@@ -8,11 +8,11 @@ import os
 
 import numpy as np
 
-from termeval.scores import Metric
+from termeval.core.scores import Metric
 from termeval.std import breakdown
 from termeval.std.ranking import Ranking, operating_curve, ranking
 from termeval.std.twv import compute_twv
-from termeval.textio import atomic_write
+from termeval.core.textio import atomic_write
 
 STD_COLUMNS = ["n_terms", "n_terms_with_targets", "n_targets", "n_detections", "atwv", "mtwv",
                "mtwv_threshold", "p_miss", "p_fa", "p_miss_at_mtwv", "p_fa_at_mtwv", "otwv",
@@ -23,7 +23,7 @@ HEADLINE = {"std": ("n_terms", "n_targets", "atwv", "mtwv", "p_miss", "p_fa", "m
             "quesst": ("n_queries", "n_target_trials", "act_twv", "max_twv", "act_cnxe", "min_cnxe", "map")}
 
 
-def _mean(a: np.ndarray) -> float | None:
+def mean(a: np.ndarray) -> float | None:
     a = a[np.isfinite(a)]
     return float(a.mean()) if len(a) else None
 
@@ -48,21 +48,8 @@ def std_group(res, mask: np.ndarray, rk: Ranking) -> dict:
             "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,
             "p_miss": tw.p_miss, "p_fa": tw.p_fa, "p_miss_at_mtwv": tw.p_miss_at_mtwv,
             "p_fa_at_mtwv": tw.p_fa_at_mtwv, "otwv": tw.otwv, "stwv": tw.stwv,
-            "map": _mean(rk.ap[ev])}
+            "map": mean(rk.ap[ev])}
 
-
-def quesst_group(tr, mask: np.ndarray, p_tar: float, act_threshold, use_decisions: bool,
-                 rk: Ranking) -> dict:
-    """QUESST figures of the queries in `mask` (indices of tr.query_ids) as their own task."""
-    from termeval.quesst.quesst import score_trials, subset
-    sub = subset(tr, mask)
-    if sub is None:
-        return {"n_queries": 0, "n_target_trials": 0}
-    r = score_trials(sub, p_tar, act_threshold, use_decisions)
-    return {"n_queries": sub.n_queries, "n_target_trials": int(sub.n_target.sum()),
-            "act_twv": r.act_twv, "max_twv": r.max_twv, "max_twv_threshold": r.max_twv_threshold,
-            "ub_twv": r.ub_twv, "act_cnxe": r.act_cnxe, "min_cnxe": r.min_cnxe.cnxe,
-            "map": _mean(rk.ap[mask])}
 
 
 def write_breakdowns(details: str, kinds: list[str], labels_of, score_group, columns: list[str],

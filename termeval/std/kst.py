@@ -24,10 +24,10 @@ import math
 from dataclasses import dataclass, field
 from typing import Iterable
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std.perlsort import perl_sort
 from termeval.std.xmlsafe import clip
-from termeval.textio import iter_lines
+from termeval.core.textio import iter_lines
 
 Row = tuple  # (kwid, utt, start, end, score) as text
 KST_BETA = 999.9

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std.perlsort import perl_sort
 
 ORACLE_BETA = 999.9

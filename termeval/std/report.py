@@ -10,8 +10,8 @@ import os
 
 import numpy as np
 
-from termeval.scores import Metric, write_scores
-from termeval.textio import atomic_write
+from termeval.core.scores import Metric, write_scores
+from termeval.core.textio import atomic_write
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
         "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
@@ -61,8 +61,8 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
 def write_kaldi(out: str, r, args) -> tuple[dict, str]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
     same figures in scores/std (+ scores.json), and score.sh's other files
-    (termeval.std.kaldi_report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
-    from termeval.std import kaldi_report
+    (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
+    from termeval.std.kaldi import report as kaldi_report
     text = kaldi_report.write_into(out, args, r)
     return _scores(out), text
 

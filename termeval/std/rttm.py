@@ -15,11 +15,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std.ecf import channel_number, file_id, round4
 from termeval.std.xmlsafe import clip
 from termeval.std.termlist import TermList
-from termeval.textio import iter_lines
+from termeval.core.textio import iter_lines
 
 
 @dataclass

@@ -5,7 +5,7 @@ line wrapper is python -m termeval.bin.score_std.
 Three steps, so that the alignment can be split into jobs over term ranges (score_std.sh
 --nj): prepare() (inputs -> scored detections/references, counts, operating point),
 align_terms() (one term range), finish() (every figure from the merged alignment).
-score_std() chains them over all terms; termeval.std.stage splits and merges (termeval.jobs).
+score_std() chains them over all terms; termeval.std.stage splits and merges (termeval.run.driver).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from typing import Optional
 
 import numpy as np
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import cnxe
 from termeval.std.align import align_f4de, align_kaldi
 from termeval.std.detections import UNSET, YES, Detections

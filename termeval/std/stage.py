@@ -1,4 +1,4 @@
-"""Spoken term detection as a stage of the one job protocol (termeval.jobs).
+"""Spoken term detection as a stage of the one job protocol (termeval.run.driver).
 
 Units are terms, costed by their scored detections + references; a shard holds the aligned
 pairs (global detection and reference indices) of a range of terms and the solver counts.
@@ -15,9 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from termeval.cli import split_number_list
-from termeval.errors import InputError
-from termeval.jobs import Shard
+from termeval.core.options import split_number_list
+from termeval.core.errors import InputError
+from termeval.run.driver import Shard
 
 # What a run owns in the exp dir (STD details lie at the top of details/, next to QUESST's
 # details/quesst/, and both stages merge their metrics into scores/scores.json).
@@ -26,7 +26,7 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/alignment.csv", "details/report.txt", "details/score.txt",
            "details/det.png", "details/det.pdf", "details/twv.png", "details/twv.pdf",
            "details/breakdown_*.tsv", "units/units.std_term.npz",
-           # --f4de-reports; --compat kaldi's score.sh files (termeval.std.kaldi_report)
+           # --f4de-reports; --compat kaldi's score.sh files (termeval.std.kaldi.report)
            "details/sum.txt", "details/bsum.txt", "details/results", "details/ntrue", "details/ntrue_raw",
            "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
 
@@ -47,7 +47,7 @@ class StdStage:
             args.preset_given, args.preset = args.preset is not None, args.preset or "sws2013"
         ctx = SimpleNamespace(args=args, kaldi=args.compat == "kaldi", prep=None)
         if ctx.kaldi:
-            from termeval.std import kaldi_report   # score.sh's options and categories checked
+            from termeval.std.kaldi import report as kaldi_report   # score.sh's options and categories checked
             kaldi_report.check(args)
             return ctx
         from termeval.std import breakdown
@@ -66,7 +66,7 @@ class StdStage:
         ctx.bins = breakdown.parse_bins(args.freq_bins)
         ctx.lexicon = breakdown.read_lexicon(args.lexicon) if args.lexicon else None
         if "phones" in ctx.kinds:   # pronunciations needed: a Kaldi lexicon.txt, strictly read
-            from termeval.kws.lexicon import read_lexicon
+            from termeval.std.lexicon import read_lexicon
             ctx.lexicon = read_lexicon(args.lexicon)
         # checked by the parser (cli.number_list)
         ctx.fa_per_hour = split_number_list(args.fa_per_hour)
@@ -106,7 +106,7 @@ class StdStage:
         summed (`*_max_size`: the maximum), as one process finds them."""
         a = ctx.args
         if ctx.kaldi:
-            from termeval.std import kaldi_report   # compute-atwv, with score.sh's KST/nbest/sweep
+            from termeval.std.kaldi import report as kaldi_report   # compute-atwv, with score.sh's KST/nbest/sweep
             return kaldi_report.compute(a)
         from termeval.std.score import Alignment, finish
         stats: dict = {}

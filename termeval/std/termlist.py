@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import xmlsafe
 
 
@@ -153,7 +153,7 @@ def read_termlist(path: str) -> TermList:
 
 def read_keywords_txt(path: str) -> TermList:
     """Kaldi `keywords.txt`: `KWID word1 word2 ...` per line."""
-    from termeval.textio import iter_lines
+    from termeval.core.textio import iter_lines
     ids, texts = [], []
     seen = set()
     for lineno, line in iter_lines(path):

@@ -14,7 +14,7 @@ from xml.parsers import expat
 
 from defusedxml import DTDForbidden, EntitiesForbidden, ExternalReferenceForbidden
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 StartHandler = Callable[[str, dict], None]
 EndHandler = Callable[[str], None]

@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.data import load_gold
-from termeval.errors import InputError
+from termeval.core.datadir import load_gold
+from termeval.core.errors import InputError
 from termeval.segmentation.inputs import load_utterances
-from termeval.textio import atomic_write, fast_fmt_times
+from termeval.core.textio import atomic_write, fast_fmt_times
 
 
 @dataclass

@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from termeval.scores import Metric, write_scores
-from termeval.textio import atomic_write
+from termeval.core.scores import Metric, write_scores
+from termeval.core.textio import atomic_write
 from termeval.textseg import positions, rand, summary
 from termeval.textseg.lexicon import type_counts
 

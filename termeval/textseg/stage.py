@@ -1,4 +1,4 @@
-"""The text segmentation Stage (termeval.jobs protocol): wordseg-eval's measures over
+"""The text segmentation Stage (termeval.run.driver protocol): wordseg-eval's measures over
 utterances (lines), additive per utterance range; lexicons and the summary merged by union/sum."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from termeval.errors import InputError
-from termeval.jobs import Shard
+from termeval.core.errors import InputError
+from termeval.run.driver import Shard
 from termeval.textseg import positions, rand, summary
 from termeval.textseg.report import summary_text, write_report
 from termeval.textseg.text import Text, check_unit_edges, pair_lines, read_prepared, read_text

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from termeval.errors import InputError
-from termeval.textio import iter_lines
+from termeval.core.errors import InputError
+from termeval.core.textio import iter_lines
 
 
 @dataclass

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from termeval.errors import InputError
-from termeval.textio import atomic_write, iter_lines
+from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write, iter_lines
 
 
 def read_utt_phones(path: str) -> list[tuple[str, str, list[str], list[str], list[str]]]:

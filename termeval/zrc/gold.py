@@ -18,7 +18,7 @@ import json
 import os
 from dataclasses import dataclass
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold import prepare_zr
 
 REGISTRY_LANGUAGES = ("english", "french", "mandarin")

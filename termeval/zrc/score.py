@@ -13,8 +13,8 @@ import sys
 import tempfile
 import time
 
-from termeval.errors import InputError
-from termeval.textio import atomic_write
+from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
 from termeval.zrc import gold as zrc_gold
 from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_table
 from termeval.zrc.submission import Submission
@@ -22,7 +22,7 @@ from termeval.zrc.submission import Submission
 
 def _run(argv: list[str]) -> dict | None:
     """score_tde's zrc2020 stage on `argv` (its options), through the one job protocol."""
-    from termeval import jobs
+    from termeval.run import driver as jobs
     from termeval.bin import score_tde
     args = score_tde.get_parser().parse_args(argv)
     return jobs.run(score_tde.stage_of(args), args, args.exp_dir, nj=args.nj, job=args.job,
@@ -32,7 +32,7 @@ def _run(argv: list[str]) -> dict | None:
 def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0) -> dict:
     """termeval's zrc2020 scores of one class file against a gold data dir, written to exp_dir
     (classes/, scores/, details/, units/); returns its scores.json mapping. The one place that
-    runs the zrc2020 benchmark: python -m termeval.bin.score_tde's stage (termeval.jobs), in
+    runs the zrc2020 benchmark: python -m termeval.bin.score_tde's stage (termeval.run.driver), in
     one process, or as nj jobs in a process pool and a merge."""
     base = ["--benchmark", "zrc2020", "--bootstrap", str(bootstrap)]
     files = [data_dir, class_file, exp_dir]

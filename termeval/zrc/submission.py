@@ -24,8 +24,8 @@ from typing import Any
 
 import yaml
 
-from termeval.class_tokens import class_file_tokens, is_header
-from termeval.errors import InputError
+from termeval.classes.tokens import class_file_tokens, is_header
+from termeval.core.errors import InputError
 
 LANGUAGES = ("english", "french", "mandarin", "german", "wolof")
 BENCHMARK_NAMES = ("tde17", "test-tde17")
@@ -179,7 +179,7 @@ def read_params(path: str) -> dict:
 def check_class_file(path: str) -> bool:
     """A quick syntax pass over a class file (zrc reads class files only, no pairs): False when
     empty; an error names the first bad line. File ids and times are checked against the gold
-    later (termeval.classes)."""
+    later (termeval.classes.parse)."""
     in_class = False
     nonblank = False
     for n, raw, parts in class_file_tokens(path):

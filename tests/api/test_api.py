@@ -8,7 +8,9 @@ import tempfile
 import pytest
 
 import termeval
-from termeval import api_inputs, command, data
+from termeval import api_inputs
+from termeval.run import command
+from termeval.core import datadir as data
 
 PH = [(f, a, b, lab) for f in ("a", "b") for a, b, lab in ((0.0, 0.1, "x"), (0.1, 0.2, "y"), (0.2, 0.3, "z"))]
 WD = [(f, a, b, lab) for f in ("a", "b") for a, b, lab in ((0.0, 0.2, "xy"), (0.2, 0.3, "z"))]

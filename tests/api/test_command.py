@@ -1,4 +1,4 @@
-"""The termeval command (termeval/command.py): step list, --version, errors, --nj N."""
+"""The termeval command (termeval/run/command.py): step list, --version, errors, --nj N."""
 from __future__ import annotations
 
 import json
@@ -6,7 +6,8 @@ import os
 import subprocess
 import sys
 
-from termeval import __version__, command
+from termeval import __version__
+from termeval.run import command
 
 STEPS = ["compare-systems", "export-text", "export-zr", "measure-resources", "prepare-classes", "prepare-gold",
          "prepare-kws", "score-quesst", "score-resources", "score-segmentation", "score-std", "score-tde",

@@ -6,7 +6,7 @@ import subprocess
 
 import pytest
 
-from termeval.zrc2020.testing import write_data_dir
+from termeval.tde.zrc2020.testing import write_data_dir
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 OTHER = "Class 1\nA 0 0.3\nB 0 0.3\n\nClass 2\nA 0.4 0.5\nC 0 0.1\n\n"

@@ -7,7 +7,7 @@ import pytest
 from termeval.bootstrap.engine import (UnitStats, bootstrap_ci, evaluate, merge_units, paired_test,
                                        percentile_ci, resample)
 from termeval.bootstrap.units import data_identity, load_units, save_units
-from termeval.scores import Metric, format_line
+from termeval.core.scores import Metric, format_line
 
 RATIO = {"p": ("ratio", "hit", "n")}
 

@@ -10,11 +10,11 @@ import pytest
 
 from termeval.bootstrap.engine import full_values
 from termeval.bootstrap.units import load_units
-from termeval.data import load_classes, load_gold
-from termeval.zrc2020.report import final_scores
-from termeval.zrc2020.stats import Corpus, compute_shard, merge, shard_ranges
-from termeval.zrc2020.testing import write_class_dir, write_data_dir
-from termeval.zrc2020.units import tables
+from termeval.core.datadir import load_classes, load_gold
+from termeval.tde.zrc2020.report import final_scores
+from termeval.tde.zrc2020.stats import Corpus, compute_shard, merge, shard_ranges
+from termeval.tde.zrc2020.testing import write_class_dir, write_data_dir
+from termeval.tde.zrc2020.units import tables
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 EXACT = ("ned", "coverage", "token_precision", "token_recall", "boundary_precision", "boundary_recall")

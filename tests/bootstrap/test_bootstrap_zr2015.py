@@ -9,10 +9,10 @@ import subprocess
 import numpy as np
 import pytest
 
-from termeval.zr2015.units import EXACT, bootstrap_ci, build, full_values, pack
+from termeval.tde.zr2015.units import EXACT, bootstrap_ci, build, full_values, pack
 from termeval.gold import Options, prepare_zr
-from termeval.zr2015.evaluate import prepare, score_fold
-from termeval.zr2015.report import add_fscores, summarise
+from termeval.tde.zr2015.evaluate import prepare, score_fold
+from termeval.tde.zr2015.report import add_fscores, summarise
 
 PHONES = [("f1", 0.0, 0.1, "a"), ("f1", 0.1, 0.2, "b"), ("f1", 0.2, 0.3, "c"),
           ("f1", 0.3, 0.4, "a"), ("f1", 0.4, 0.5, "b"), ("f1", 0.5, 0.6, "c"),

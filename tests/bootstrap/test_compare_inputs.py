@@ -16,8 +16,8 @@ from termeval.bootstrap.compare import check_out_dir, load_system
 from termeval.bootstrap.engine import UnitStats
 from termeval.bootstrap.forest import forest_rows
 from termeval.bootstrap.units import load_units, save_units, units_path
-from termeval.cli import run
-from termeval.errors import InputError
+from termeval.run.cli import run
+from termeval.core.errors import InputError
 
 METRICS = {"recall": ("ratio", "hit", "ref")}
 

@@ -2,7 +2,7 @@
 its per-unit statistics (units/units.<table>.npz: plain tables, segmentation contingency cells,
 zr2015/zr2017 fold tables), as bytes (random, truncated, mutated) and as decoded contents
 (arrays of odd shapes, types and values, altered metadata). Loading and comparing them with a
-valid baseline either succeeds or raises termeval.errors.InputError (one line) - never another
+valid baseline either succeeds or raises termeval.core.errors.InputError (one line) - never another
 exception, which the scripts would print as "internal error".
 """
 from __future__ import annotations
@@ -20,11 +20,11 @@ from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E
 from hypothesis.extra import numpy as hnp  # noqa: E402
 
 from termeval.bootstrap import cells  # noqa: E402
-from termeval.zr2015 import units as folds  # noqa: E402  (zr2015/zr2017 fold tables)
+from termeval.tde.zr2015 import units as folds  # noqa: E402  (zr2015/zr2017 fold tables)
 from termeval.bootstrap.compare import compare, load_system, write_compare  # noqa: E402
 from termeval.bootstrap.engine import UnitStats  # noqa: E402
 from termeval.bootstrap.units import save_units, units_path  # noqa: E402
-from termeval.errors import InputError  # noqa: E402
+from termeval.core.errors import InputError  # noqa: E402
 from test_fuzz_readers import NUMBERS, mutated, put  # noqa: E402
 
 FAST = settings(max_examples=int(os.environ.get("TERMEVAL_FUZZ_EXAMPLES", "100")), deadline=None,

@@ -1,6 +1,6 @@
 """Property-based fuzzing of every input reader: random bytes, truncations, mutated valid
 files, huge and non-finite numbers, odd encodings. Each reader either succeeds or raises
-termeval.errors.InputError (which the scripts print as one line) - never another exception.
+termeval.core.errors.InputError (which the scripts print as one line) - never another exception.
 """
 from __future__ import annotations
 
@@ -12,16 +12,16 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
-from termeval import kaldi_files  # noqa: E402
-from termeval.classes import parse_class_file  # noqa: E402
-from termeval.data import load_classes, load_gold  # noqa: E402
-from termeval.errors import InputError  # noqa: E402
+from termeval.core import kaldi_files  # noqa: E402
+from termeval.classes.parse import parse_class_file  # noqa: E402
+from termeval.core.datadir import load_classes, load_gold  # noqa: E402
+from termeval.core.errors import InputError  # noqa: E402
 from termeval.gold import Options, assign_speakers, parse_textgrid, prepare, read_ctm, \
     read_textgrid_dir, read_zr, validate_data_dir  # noqa: E402
 from termeval.quesst import quesst_io as quesst  # noqa: E402  (the QUESST input readers)
 from termeval.resources.resources import phase_from_measure, read_resources_file  # noqa: E402
-from termeval.zr2015.classfile import read_classfile  # noqa: E402
-from termeval.zrc2020.testing import parse_classes  # noqa: E402
+from termeval.tde.zr2015.classfile import read_classfile  # noqa: E402
+from termeval.tde.zrc2020.testing import parse_classes  # noqa: E402
 
 FAST = settings(max_examples=int(os.environ.get("TERMEVAL_FUZZ_EXAMPLES", "100")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,

@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 
 from termeval import gold
-from termeval.cli import run
-from termeval.data import load_gold
+from termeval.run.cli import run
+from termeval.core.datadir import load_gold
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -365,7 +365,7 @@ def test_round_times_matches_decimal_rounding():
 
 
 def test_format_times_is_fmt_time():
-    from termeval.textio import fmt_time
+    from termeval.core.textio import fmt_time
     values = np.array([0.0, 25.0, 1e-05, 0.1 + 0.2, 123456.789, 3e-7, 1e16, 7.5])
     assert gold.format_times(values).tolist() == [fmt_time(v) for v in values]
     assert gold.format_times(values).tolist()[:3] == ["0", "25", "0.00001"]

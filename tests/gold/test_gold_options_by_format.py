@@ -8,7 +8,7 @@ import os
 import pytest
 
 from termeval.bin import prepare_gold as PREPARE
-from termeval.cli import run
+from termeval.run.cli import run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIX = os.path.join(HERE, "fixtures")

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from termeval.data import load_gold
+from termeval.core.datadir import load_gold
 from test_gold import EXPORT, FIX, call, prepare, read_dir
 
 

@@ -1,6 +1,6 @@
 """Issue 12: bad inputs give one line naming the culprit (file and line, or the option), exit
 status 1 (2 for usage errors), no traceback, nothing written; the Kaldi file readers are one
-strict module (termeval.kaldi_files)."""
+strict module (termeval.core.kaldi_files)."""
 from __future__ import annotations
 
 import os
@@ -10,9 +10,9 @@ import sys
 import numpy as np
 import pytest
 
-from termeval import kaldi_files
-from termeval.data import file_starts, load_gold
-from termeval.errors import InputError
+from termeval.core import kaldi_files
+from termeval.core.datadir import file_starts, load_gold
+from termeval.core.errors import InputError
 from termeval.gold import read_textgrid_dir, read_zr
 
 FIX = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fixtures")
@@ -92,7 +92,7 @@ def test_kaldi_file_readers(tmp_path, name, text, line, needle):
 
 
 def test_std_kaldi_delegates(tmp_path):
-    from termeval.std.kaldi import read_durations, read_segments
+    from termeval.std.kaldi.refs import read_durations, read_segments
     (tmp_path / "segments").write_text("u1 r 0.5 1\nu2 r 1 -1\n")
     assert read_segments(str(tmp_path / "segments")) == {"u1": ("r", 0.5), "u2": ("r", 1.0)}
     (tmp_path / "utt2dur").write_text("u1 0\nu2 2.5\n")
@@ -197,7 +197,7 @@ def test_quesst_unknown_query_names_detection_file(tmp_path, root):
 
 def test_message_token_splits_like_the_tokeniser(tmp_path):
     """A non-ASCII space (U+00A0) is part of a field, not a separator, in every message too."""
-    from termeval import kaldi_files
+    from termeval.core import kaldi_files
     p = tmp_path / "reco2dur"
     p.write_bytes("\u00a0 -11.5\nf2 3.25\n".encode("utf-8"))
     with pytest.raises(InputError) as e:

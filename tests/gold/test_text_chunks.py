@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from termeval import textio
-from termeval.errors import InputError
+from termeval.core import textio
+from termeval.core.errors import InputError
 
 
 def table(path):

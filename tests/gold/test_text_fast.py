@@ -1,4 +1,4 @@
-"""textio.read_table parses chunks on their bytes (termeval.textfast) when it can: the table
+"""textio.read_table parses chunks on their bytes (termeval.core.textfast) when it can: the table
 must equal the str.split path's value for value (doubles bit for bit, codes in first-seen
 order) and every bad input must give the same error text and line (issue 24)."""
 from __future__ import annotations
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from termeval import textfast, textio
-from termeval.errors import InputError
+from termeval.core import textfast, textio
+from termeval.core.errors import InputError
 
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 

@@ -1,10 +1,10 @@
-"""termeval.arraydir: the keyed, atomic array directories the steps save for their jobs."""
+"""termeval.core.arraydir: the keyed, atomic array directories the steps save for their jobs."""
 import os
 
 import numpy as np
 import pytest
 
-from termeval import arraydir
+from termeval.core import arraydir
 
 
 def test_saved_whole_and_keyed(tmp_path):

@@ -1,4 +1,4 @@
-"""The one job protocol (termeval/jobs.py) on a toy stage: split, shards, guard, outputs, lock."""
+"""The one job protocol (termeval/run/driver.py) on a toy stage: split, shards, guard, outputs, lock."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,8 @@ import types
 import numpy as np
 import pytest
 
-from termeval import jobs
-from termeval.errors import InputError
+from termeval.run import driver as jobs
+from termeval.core.errors import InputError
 
 
 class SumStage:

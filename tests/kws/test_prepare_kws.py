@@ -8,7 +8,7 @@ import os
 import pytest
 
 from termeval.bin import prepare_kws, score_std
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std.ecf import read_ecf
 from termeval.std.kwsdir import load_kws_dir
 

@@ -11,7 +11,7 @@ import subprocess
 import numpy as np
 import pytest
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import cnxe as cx
 from termeval.quesst import quesst as Q
 

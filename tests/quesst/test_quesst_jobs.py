@@ -12,9 +12,9 @@ import pytest
 from termeval.bootstrap.engine import full_values
 from termeval.quesst.units import query_table
 from termeval.bootstrap.units import load_units
-from termeval import jobs
+from termeval.run import driver as jobs
 from termeval.bin import score_quesst
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.quesst import quesst as Q
 from termeval.quesst import quesst_io
 

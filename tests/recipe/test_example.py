@@ -179,7 +179,7 @@ def test_textgrid_matches_zr(example):
 
 
 def test_classes_are_realistic(example):
-    from termeval.classes import parse_class_file
+    from termeval.classes.parse import parse_class_file
     phn = zr_phones(example)
     dur = {}
     for f, a, b, _ in phn:
@@ -253,6 +253,6 @@ def test_three_forms_prepare_identically(root, example, tmp_path):
     r = subprocess.run(["steps/prepare_classes.sh", z, f"{e}/classes/example.classes", str(tmp_path / "exp")],
                        cwd=root, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
-    from termeval.data import load_classes, load_gold
+    from termeval.core.datadir import load_classes, load_gold
     cl = load_classes(str(tmp_path / "exp" / "classes"), load_gold(z))
     assert len(cl) == 392 and len(cl.keys) == 40

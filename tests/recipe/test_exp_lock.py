@@ -1,4 +1,4 @@
-"""One run per exp dir (utils/termeval_lib.sh te_lock, termeval.jobs.exp_lock): a second run on
+"""One run per exp dir (utils/termeval_lib.sh te_lock, termeval.run.driver.exp_lock): a second run on
 an exp dir that another live run is writing is refused with one line naming its pid, before it
 writes anything; a lock left by a dead run is taken over; the step releases its lock."""
 from __future__ import annotations

@@ -63,7 +63,7 @@ def test_a_job_killed_by_the_kernel_says_so(root, tmp_path):
 def test_an_internal_error_is_one_line_with_the_traceback_kept(monkeypatch, capsys):
     import pytest
 
-    from termeval.cli import run
+    from termeval.run.cli import run
 
     def buggy(argv):
         return {}["missing"]

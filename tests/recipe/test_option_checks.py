@@ -12,8 +12,8 @@ import pytest
 
 from termeval.bootstrap import MAX_RESAMPLES
 from termeval.bootstrap.engine import draw_swaps, draw_weights
-from termeval.cli import resample_count
-from termeval.errors import InputError
+from termeval.run.cli import resample_count
+from termeval.core.errors import InputError
 
 
 def run(cwd, *args) -> subprocess.CompletedProcess:

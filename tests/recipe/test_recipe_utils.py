@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from termeval.scores import Metric, fscore, format_line, write_scores
+from termeval.core.scores import Metric, fscore, format_line, write_scores
 
 
 def bash(script: str, cwd: str, *args: str) -> subprocess.CompletedProcess:

@@ -9,7 +9,7 @@ import re
 import subprocess
 
 from termeval.bin import summarize_scores
-from termeval.scores import Metric, write_scores
+from termeval.core.scores import Metric, write_scores
 
 
 def scored_tree(exp):

@@ -6,7 +6,7 @@ import os
 import random
 import types
 
-from termeval.classes import parse_class_file, read_reco2dur, write_class_dir
+from termeval.classes.parse import parse_class_file, read_reco2dur, write_class_dir
 
 
 def fmt(us: int) -> str:

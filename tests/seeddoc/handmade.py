@@ -3,8 +3,8 @@ in ms; words as phone-index spans; classes as (file, onset ms, offset ms)."""
 from __future__ import annotations
 
 
-from termeval import jobs
-from termeval.seeddoc.stage import SeedStage
+from termeval.run import driver as jobs
+from termeval.tde.seeddoc.stage import SeedStage
 from tests.seeddoc.corpora import write_corpus
 
 MS = 1000

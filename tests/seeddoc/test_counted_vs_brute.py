@@ -9,8 +9,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from termeval import jobs
-from termeval.seeddoc.stage import SeedStage
+from termeval.run import driver as jobs
+from termeval.tde.seeddoc.stage import SeedStage
 from tests.seeddoc.brute import Brute, close
 from tests.seeddoc.corpora import random_corpus, write_corpus
 

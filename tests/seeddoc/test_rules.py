@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from termeval.errors import InputError
-from termeval.seeddoc.completion import template
-from termeval.seeddoc.folds import equal_parts, make_folds, parse_folds
-from termeval.seeddoc.report import aggregate
+from termeval.core.errors import InputError
+from termeval.tde.seeddoc.completion import template
+from termeval.tde.seeddoc.folds import equal_parts, make_folds, parse_folds
+from termeval.tde.seeddoc.report import aggregate
 from tests.seeddoc.handmade import corpus, letters, run
 
 ZR, LREC = "zr2015-doc", "lrec2014"

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from termeval.seeddoc.report import DEFINITIONS
+from termeval.tde.seeddoc.report import DEFINITIONS
 from tests.seeddoc.corpora import random_corpus, write_corpus
 
 

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from termeval.bin import score_segmentation
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold import prepare_zr
 
 PHN = """f1 0.00 0.10 SIL

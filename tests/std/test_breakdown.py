@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import breakdown, figures
 from termeval.std.ranking import ranking
 from termeval.std.twv import beta_from

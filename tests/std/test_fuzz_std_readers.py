@@ -1,5 +1,5 @@
 """Fuzzing the STD readers (issue 12): random bytes, truncations, mutated valid files, huge and
-non-finite numbers and odd encodings either parse or raise termeval.errors.InputError with a
+non-finite numbers and odd encodings either parse or raise termeval.core.errors.InputError with a
 one-line message of bounded length, never another exception. Kept fast (< 10 s in all)."""
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from termeval.errors import InputError
-from termeval.std import kaldi, kaldi_atwv
+from termeval.core.errors import InputError
+from termeval.std.kaldi import refs as kaldi, atwv as kaldi_atwv
 from termeval.std.detections import read_detections
 from termeval.std.ecf import read_ecf
 from termeval.std.rttm import read_rttm

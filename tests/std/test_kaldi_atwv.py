@@ -1,4 +1,4 @@
-"""`--compat kaldi` (termeval/std/kaldi_atwv.py) against compute-atwv's rules, on hand-built
+"""`--compat kaldi` (termeval/std/kaldi/atwv.py) against compute-atwv's rules, on hand-built
 cases whose expected values are derived step by step here (docs/std-kaldi-compat.md)."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from termeval.bin import score_std
-from termeval.errors import InputError
-from termeval.std import kaldi_atwv as ka
+from termeval.core.errors import InputError
+from termeval.std.kaldi import atwv as ka
 
 
 def f32(x):

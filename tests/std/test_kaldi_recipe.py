@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from termeval.bin import prepare_kws, score_std
-from termeval.errors import InputError
-from termeval.std import kaldi_atwv as ka
-from termeval.std.kaldi_categories import per_category_table
-from termeval.std.kaldi_recipe import alignment_csv, pick_scale, rows_to_terms
+from termeval.core.errors import InputError
+from termeval.std.kaldi import atwv as ka
+from termeval.std.kaldi.category_stats import per_category_table
+from termeval.std.kaldi.recipe import alignment_csv, pick_scale, rows_to_terms
 from termeval.std.kst import normalize_kst, read_results
 from termeval.std.oracle import oracle_metrics
 

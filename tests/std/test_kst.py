@@ -1,4 +1,4 @@
-"""Kaldi's results post-processing (termeval.std.kst, termeval.std.kaldi_recipe): values
+"""Kaldi's results post-processing (termeval.std.kst, termeval.std.kaldi.recipe): values
 derived here from the scripts' definitions (docs/std-kaldi-compat.md)."""
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from termeval.errors import InputError
-from termeval.std.kaldi_recipe import pick_scale, scale_sweep
+from termeval.core.errors import InputError
+from termeval.std.kaldi.recipe import pick_scale, scale_sweep
 from termeval.std.kst import filter_nbest, normalize_kst, perl_num
 
 BETA = 999.9

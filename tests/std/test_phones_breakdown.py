@@ -7,7 +7,7 @@ import os
 import pytest
 
 from termeval.bin import prepare_kws, score_std
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std import breakdown
 
 

@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 from termeval.bin import score_std  # noqa: E402
 

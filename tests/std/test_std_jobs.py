@@ -9,9 +9,9 @@ import sys
 import numpy as np
 import pytest
 
-from termeval import jobs
+from termeval.run import driver as jobs
 from termeval.bin import score_std as score_std_bin
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.std.detections import read_detections
 from termeval.std.kwsdir import load_kws_dir
 from termeval.std.score import Params, align_terms, score_std

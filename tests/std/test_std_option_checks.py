@@ -1,6 +1,6 @@
 """STD/QUESST options refused with one line naming the option, before any job starts (issue 21):
 --fa-per-hour inf, --p-at 2.5, --recall beyond [0, 1], --preset sws2014 (parsed by the shell step,
-termeval.cli PARSE_ONLY), --term-attr / --breakdown attr:NAME naming an attribute no term has or
+termeval.run.cli PARSE_ONLY), --term-attr / --breakdown attr:NAME naming an attribute no term has or
 a regex that selects no term (once the term list is read); the merely implausible (--tolerance
 20 s) is a warning line kept in scores.json "warnings"."""
 from __future__ import annotations
@@ -12,9 +12,9 @@ import sys
 
 import pytest
 
-from termeval.cli import number_list
-from termeval.errors import InputError
-from termeval.scores import Metric, write_scores
+from termeval.run.cli import number_list
+from termeval.core.errors import InputError
+from termeval.core.scores import Metric, write_scores
 from termeval.std import breakdown
 from termeval.std.score import Params, option_warnings
 from termeval.std.termlist import TermList, term_attr_option

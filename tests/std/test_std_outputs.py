@@ -1,4 +1,4 @@
-"""Outputs a STD run owns (termeval.jobs: scores, details, units, plots, alignment.csv) are
+"""Outputs a STD run owns (termeval.run.driver: scores, details, units, plots, alignment.csv) are
 replaced whole by a successful run and left as they were by a failed one; the files of other
 stages sharing the exp dir (QUESST) are kept; without an exp dir nothing is written."""
 from __future__ import annotations
@@ -10,9 +10,9 @@ import sys
 
 import pytest
 
-from termeval import jobs
+from termeval.run import driver as jobs
 from termeval.bin import score_quesst, score_std
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 
 
 @pytest.fixture(scope="module")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from termeval.bin import score_std
-from termeval.errors import InputError
-from termeval.std import kaldi
+from termeval.core.errors import InputError
+from termeval.std.kaldi import refs as kaldi
 from termeval.std.detections import read_detections
 from termeval.std.ecf import read_ecf
 from termeval.std.rttm import read_rttm
@@ -81,7 +81,7 @@ def test_invalid_term_attr_regex_names_the_option(tmp_path, capsys):
     assert parse_term_attr("Characters:regex=^[35]$") == ("Characters", "^[35]$")
     # through the command line: one line, before any file is read (the paths do not exist)
     with pytest.raises(SystemExit):
-        from termeval.cli import run
+        from termeval.run.cli import run
         run(score_std.main, ["--term-attr", "x:(", str(tmp_path), str(tmp_path), str(tmp_path / "e")])
     msg = capsys.readouterr().err.strip().splitlines()[-1]    # argparse: usage, then the error line
     assert ": error: argument --term-attr: invalid regular expression '(': missing )" in msg

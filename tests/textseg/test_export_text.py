@@ -8,7 +8,7 @@ import os
 import pytest
 
 from termeval.bin import export_text, score_segmentation, text_to_times
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.gold import prepare_zr
 
 PHN = """f1 0.00 0.10 SIL

@@ -12,7 +12,7 @@ hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 from termeval.bin import score_text_segmentation as ste  # noqa: E402
-from termeval.errors import InputError  # noqa: E402
+from termeval.core.errors import InputError  # noqa: E402
 
 FAST = settings(max_examples=int(os.environ.get("TERMEVAL_FUZZ_EXAMPLES", "60")), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow])

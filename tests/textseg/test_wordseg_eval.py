@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 
 from termeval.bin import score_text_segmentation as ste
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.textseg import rand, summary
 from termeval.textseg.lexicon import type_counts
 
@@ -95,7 +95,7 @@ def test_nj_equals_one_process(tmp_path, capsys):
     gold = "".join(f"{'ab cd e' if i % 2 else 'x yz'}\n" for i in range(30))
     seg = "".join(f"{'a bcd e' if i % 3 else 'abcd e'}\n" if i % 2 else "xyz\n" for i in range(30))
     one, e1 = score(tmp_path, gold, seg, exp="e1")
-    from termeval import jobs
+    from termeval.run import driver as jobs
     for j in (1, 2, 3):
         ste.main(["--nj", "3", "--job", str(j), "--run-id", "r", str(tmp_path / "gold.txt"),
                   str(tmp_path / "seg.txt"), str(tmp_path / "e3")])

@@ -9,9 +9,9 @@ import os
 import numpy as np
 import pytest
 
-from termeval.zr2015.evaluate import prepare, score_fold
-from termeval.zr2015.foldpairs import row_pairs
-from termeval.zr2015.completion import nwin, pair_windows, windows
+from termeval.tde.zr2015.evaluate import prepare, score_fold
+from termeval.tde.zr2015.foldpairs import row_pairs
+from termeval.tde.zr2015.completion import nwin, pair_windows, windows
 
 from zr2015_enumerating import score_pairs_enum, completion_keys
 
@@ -118,7 +118,7 @@ def test_counting_equals_enumeration(tmp_path_factory, data, mode, folds):
 @given(data=st.data(), budget=st.integers(1, 30))
 def test_counting_by_ranges_of_classes_equals_enumeration(tmp_path_factory, monkeypatch, data, budget):
     """nmatch(t, I) computed a few classes at a time (completion.RANGE_BUDGET member windows)."""
-    from termeval.zr2015 import completion
+    from termeval.tde.zr2015 import completion
     monkeypatch.setattr(completion, "RANGE_BUDGET", budget)
     p = prepared_case(tmp_path_factory, data, "zr2017", "none")
     for fs in p.foldsets.values():
@@ -131,7 +131,7 @@ def test_counting_by_ranges_of_classes_equals_enumeration(tmp_path_factory, monk
 
 
 def test_class_ranges_cut_at_class_starts():
-    from termeval.zr2015.completion import class_ranges, windows_count, windows
+    from termeval.tde.zr2015.completion import class_ranges, windows_count, windows
     mc = np.array([0, 0, 0, 1, 2, 2, 5, 5, 5, 5])
     w = np.array([4, 4, 4, 1, 2, 2, 1, 1, 1, 1])
     assert list(class_ranges(mc, w, 5)) == [(0, 3), (3, 6), (6, 10)]

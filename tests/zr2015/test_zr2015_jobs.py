@@ -10,12 +10,12 @@ import os
 import numpy as np
 import pytest
 
-from termeval import jobs
+from termeval.run import driver as jobs
 from termeval.bin.score_tde import get_parser
-from termeval.tde import stage_for
-from termeval.zr2015 import prepcache
-from termeval.zr2015.matching import BANDS
-from termeval.zr2015.shares import band_of, needs, ordered, share_units, union_packed
+from termeval.tde.registry import stage_for
+from termeval.tde.zr2015 import prepcache
+from termeval.tde.zr2015.matching import BANDS
+from termeval.tde.zr2015.shares import band_of, needs, ordered, share_units, union_packed
 
 from test_zr2015_counting import write_case
 
@@ -134,7 +134,7 @@ def test_union_in_one_process_order():
         "token_precision", "token_recall", "type_precision", "type_recall", "token_unplaced",
         "boundary_precision", "boundary_recall", "matching_precision", "matching_recall",
         "matching_psubs_pairs", "fragments_in_fold"]
-    from termeval.zr2015.units import COLUMNS, pack
+    from termeval.tde.zr2015.units import COLUMNS, pack
     cols = COLUMNS["file"]
     a = pack({"file": {cols[0]: (np.array([0, 2]), np.array([1.5, 2.0]))}})
     b = pack({"file": {cols[1]: (np.array([2, 3]), np.array([4.0, 5.0]))}})

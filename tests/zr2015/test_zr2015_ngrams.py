@@ -1,4 +1,4 @@
-"""The generated gold n-gram classes counted per fold (termeval.zr2015.ngrams.fold_gold) equal
+"""The generated gold n-gram classes counted per fold (termeval.tde.zr2015.ngrams.fold_gold) equal
 the listed ones (ngram_classes, the fold's view, matching.gold_side, coverage.cover) on random
 small corpora: 3 files with the same phone times (file-blind OV among windows of one type),
 gaps, folds cutting windows (matching and coverage tests, fold by fold)."""
@@ -7,11 +7,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from termeval.zr2015 import coverage
-from termeval.zr2015.evaluate import prepare
-from termeval.zr2015.foldview import file_index, members, take
-from termeval.zr2015.matching import gold_side
-from termeval.zr2015.ngrams import KL, fold_gold, ngram_classes
+from termeval.tde.zr2015 import coverage
+from termeval.tde.zr2015.evaluate import prepare
+from termeval.tde.zr2015.foldview import file_index, members, take
+from termeval.tde.zr2015.matching import gold_side
+from termeval.tde.zr2015.ngrams import KL, fold_gold, ngram_classes
 
 from test_zr2015_counting import prepared_case
 
@@ -62,9 +62,9 @@ def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds
                 assert np.array_equal(a, b)
             # counted by bands of lengths (types by ranges of 2 windows) with an index of those
             # levels only, over the fold's files only (jobs): the same counts, codes in the same order
-            import termeval.zr2015.ngrams as ngm
-            from termeval.zr2015.matching import BANDS
-            from termeval.zr2015.ngramindex import NgramIndex
+            import termeval.tde.zr2015.ngrams as ngm
+            from termeval.tde.zr2015.matching import BANDS
+            from termeval.tde.zr2015.ngramindex import NgramIndex
             P, _ = p.gold_ngrams.fold_positions(fold)
             old, ngm.TYPE_CHUNK = ngm.TYPE_CHUNK, 2
             try:
@@ -116,8 +116,8 @@ def test_ngram_codes_rank_the_label_tuples(seed, n, nlab, maxn):
     """The code of window (i, L >= 2) = base[L] + rank of its label tuple among the distinct
     tuples of length L inside segments (lexicographic order of label ids), -1 outside; L = 1:
     the label id."""
-    from termeval.zr2015.corpus import _make
-    from termeval.zr2015.ngrams import NgramIndex
+    from termeval.tde.zr2015.corpus import _make
+    from termeval.tde.zr2015.ngrams import NgramIndex
     rng = np.random.default_rng(seed)
     lab = rng.integers(0, nlab, size=n)
     seg = np.cumsum(rng.random(n) < 0.2)
@@ -141,8 +141,8 @@ def test_ngram_codes_rank_the_label_tuples(seed, n, nlab, maxn):
 def test_mark_ids_by_ngram_codes_equal_the_tuple_dict(seed, n, m, nlab, maxn, pre):
     """corpus._mark_ids with an NgramIndex (codes for runs <= maxn, tuples beyond, the empty
     run) gives every run the id the plain tuple dict gives, a shared dict included."""
-    from termeval.zr2015.corpus import _make, _mark_ids
-    from termeval.zr2015.ngrams import NgramIndex
+    from termeval.tde.zr2015.corpus import _make, _mark_ids
+    from termeval.tde.zr2015.ngrams import NgramIndex
     rng = np.random.default_rng(seed)
     lab = rng.integers(0, nlab, size=n)
     sg = _make(np.zeros(n, np.int64), np.arange(n) * 0.1, np.arange(n) * 0.1 + 0.1, lab,
@@ -164,9 +164,9 @@ def test_local_index_codes_are_ranked_as_the_corpus_codes(seed, n, nlab, nfiles,
     """An index over some whole files' phones (a job's fold) or of some levels only (a matching
     band) gives every window a code that compares with the others' as its corpus code does:
     the same sorts, the same sums; levels not kept give -1."""
-    from termeval.zr2015.corpus import _make
-    from termeval.zr2015.ngrams import NgramIndex
-    from termeval.zr2015.pairs import concat_ranges
+    from termeval.tde.zr2015.corpus import _make
+    from termeval.tde.zr2015.ngrams import NgramIndex
+    from termeval.tde.zr2015.pairs import concat_ranges
     rng = np.random.default_rng(seed)
     lab = rng.integers(0, nlab, size=n)
     file = np.sort(rng.integers(0, nfiles, size=n))
@@ -196,8 +196,8 @@ def test_local_index_codes_are_ranked_as_the_corpus_codes(seed, n, nlab, nfiles,
 def test_streamed_codes_equal_the_index(seed, n, nlab, m):
     """The preparation saved for jobs keeps no level: its codes of the fragments' runs, its
     number of types and its repeated n-grams equal the kept index's."""
-    from termeval.zr2015.corpus import _make
-    from termeval.zr2015.ngramindex import NgramIndex, StreamedCodes, repeat_lengths
+    from termeval.tde.zr2015.corpus import _make
+    from termeval.tde.zr2015.ngramindex import NgramIndex, StreamedCodes, repeat_lengths
     rng = np.random.default_rng(seed)
     lab = rng.integers(0, nlab, size=n)
     seg = np.cumsum(rng.random(n) < 0.15)

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from termeval.gold import Options, prepare_zr
-from termeval.zr2015.evaluate import prepare, score_fold
+from termeval.tde.zr2015.evaluate import prepare, score_fold
 
 COLUMNS = ['ned', 'coverage', 'grouping_precision', 'grouping_recall', 'matching_precision', 'matching_recall', 'token_precision', 'token_recall', 'type_precision', 'type_recall', 'boundary_precision', 'boundary_recall']
 

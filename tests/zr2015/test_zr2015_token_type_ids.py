@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from termeval.zr2015.corpus import _make
-from termeval.zr2015.token_type import _distinct_tokens, run_ids
+from termeval.tde.zr2015.corpus import _make
+from termeval.tde.zr2015.token_type import _distinct_tokens, run_ids
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import given, settings, strategies as st  # noqa: E402

@@ -10,13 +10,13 @@ import subprocess
 import numpy as np
 import pytest
 
-from termeval.data import Tier
-from termeval.zr2015.aggregate import aggregate_one, aggregate_pr
-from termeval.zr2015.classfile import read_classfile
-from termeval.zr2015.corpus import lookup, ov, segment_arrays, segment_tier, split_truncate
-from termeval.zr2015.evaluate import prepare, score_fold
-from termeval.zr2015.folds import contained, read_foldset
-from termeval.errors import InputError
+from termeval.core.datadir import Tier
+from termeval.tde.zr2015.aggregate import aggregate_one, aggregate_pr
+from termeval.tde.zr2015.classfile import read_classfile
+from termeval.tde.zr2015.corpus import lookup, ov, segment_arrays, segment_tier, split_truncate
+from termeval.tde.zr2015.evaluate import prepare, score_fold
+from termeval.tde.zr2015.folds import contained, read_foldset
+from termeval.core.errors import InputError
 
 
 def tier(rows: list[tuple[str, float, float, str]], files: list[str]) -> Tier:

@@ -7,13 +7,13 @@ import math
 
 import numpy as np
 
-from termeval.zr2015.completion import templates
-from termeval.zr2015.corpus import ov
-from termeval.zr2015.grouping import pgoldclus, weighted
-from termeval.zr2015.folds import contained
-from termeval.zr2015.matching import KL, _count, gold_codes, weighted_codes
-from termeval.zr2015.ngrams import ngram_classes
-from termeval.zr2015.pairs import combinations_in_groups, overlapping_pairs, uniq
+from termeval.tde.zr2015.completion import templates
+from termeval.tde.zr2015.corpus import ov
+from termeval.tde.zr2015.grouping import pgoldclus, weighted
+from termeval.tde.zr2015.folds import contained
+from termeval.tde.zr2015.matching import KL, _count, gold_codes, weighted_codes
+from termeval.tde.zr2015.ngrams import ngram_classes
+from termeval.tde.zr2015.pairs import combinations_in_groups, overlapping_pairs, uniq
 
 
 def within_class_pairs(frags, occ_keep: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray]:
@@ -170,9 +170,9 @@ def matching_enum(phones: Segmented, idx: NgramIndex, disc: Fragments, lo: np.nd
 
 
 def score_pairs_enum(p, fold) -> dict:
-    """NED, grouping and matching of one fold of a termeval.zr2015.evaluate.Prepared, by listing
+    """NED, grouping and matching of one fold of a termeval.tde.zr2015.evaluate.Prepared, by listing
     every pair (the old score_fold)."""
-    from termeval.zr2015.pairs import r2_occurrences
+    from termeval.tde.zr2015.pairs import r2_occurrences
     disc = p.disc
     d_in = contained(fold, disc.file, disc.onset, disc.offset)
     occ_r2 = r2_occurrences(disc.occ_cls, d_in[disc.occ_frag], disc.nclasses)

@@ -13,7 +13,7 @@ import subprocess
 import pytest
 
 from termeval.bin import score_zrc_submission as szs
-from termeval.errors import InputError
+from termeval.core.errors import InputError
 from termeval.zrc import gold as zrc_gold
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 

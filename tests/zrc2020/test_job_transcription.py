@@ -6,11 +6,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from termeval import jobs
+from termeval.run import driver as jobs
 from termeval.bin import score_tde
-from termeval.zrc2020 import classcache, goldcache, stage as zstage, stats
-from termeval.zrc2020.testing import write_data_dir
-from termeval.zrc2020.transcribe import load_phones, transcribe
+from termeval.tde.zrc2020 import classcache, goldcache, stage as zstage, stats
+from termeval.tde.zrc2020.testing import write_data_dir
+from termeval.tde.zrc2020.transcribe import load_phones, transcribe
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 from test_stage import _files, score
 
@@ -137,7 +137,7 @@ def test_a_cache_without_or_with_another_transcription_is_never_used(micro, monk
 def test_stripped_ids_from_the_ranges_alone_equal_the_per_phone_table(sil):
     """Keys(local=True) (a job) gives the ids and strings of the per-phone table (one process),
     with SIL stripped, labels past the surrogate range, empty and repeated ranges."""
-    from termeval.zrc2020.transcribe import Keys, Phones
+    from termeval.tde.zrc2020.transcribe import Keys, Phones
     rng = np.random.default_rng(sil + 5)
     n = 400
     label = rng.integers(0, 6, n).astype(np.int32)

@@ -7,11 +7,11 @@ import copy
 
 import numpy as np
 
-from termeval.distinct import distinct, distinct_per_group, n_distinct
-from termeval.zrc2020 import grouping
-from termeval.zrc2020.coverage import covered_mask
-from termeval.zrc2020.stats import Corpus, compute_shard, dedupe_fragments, merge, shard_ranges
-from termeval.zrc2020.units import all_tables, tables
+from termeval.core.distinct import distinct, distinct_per_group, n_distinct
+from termeval.tde.zrc2020 import grouping
+from termeval.tde.zrc2020.coverage import covered_mask
+from termeval.tde.zrc2020.stats import Corpus, compute_shard, dedupe_fragments, merge, shard_ranges
+from termeval.tde.zrc2020.units import all_tables, tables
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD, make
 
 

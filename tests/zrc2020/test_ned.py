@@ -9,7 +9,7 @@ import editdistance
 import numpy as np
 import pytest
 
-from termeval.zrc2020.ned import NedStats, ned_stats
+from termeval.tde.zrc2020.ned import NedStats, ned_stats
 
 
 def brute_ned(clusters: list[list[str]]) -> tuple[Fraction, int]:

@@ -1,10 +1,10 @@
-"""Final scores from summed statistics: F of zero, undefined metrics (termeval.zrc2020.report)."""
+"""Final scores from summed statistics: F of zero, undefined metrics (termeval.tde.zrc2020.report)."""
 from __future__ import annotations
 
 import pytest
 
-from termeval.zrc2020.report import final_scores
-from termeval.zrc2020.stats import score
+from termeval.tde.zrc2020.report import final_scores
+from termeval.tde.zrc2020.stats import score
 from tde_micro import MICRO_PHN, MICRO_WRD, make
 
 

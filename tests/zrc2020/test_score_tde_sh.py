@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from termeval.zrc2020.report import SCORE_KEYS
-from termeval.zrc2020.testing import write_data_dir
+from termeval.tde.zrc2020.report import SCORE_KEYS
+from termeval.tde.zrc2020.testing import write_data_dir
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 

@@ -7,10 +7,10 @@ import os
 
 import pytest
 
-from termeval import jobs
+from termeval.run import driver as jobs
 from termeval.bin import score_tde
-from termeval.zrc2020 import goldcache, stage as zstage
-from termeval.zrc2020.testing import write_data_dir
+from termeval.tde.zrc2020 import goldcache, stage as zstage
+from termeval.tde.zrc2020.testing import write_data_dir
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
 
 
@@ -93,7 +93,7 @@ def test_jobs_refuse_classes_of_another_preparation(micro):
     m = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--merge", "2"])
     assert jobs.run(score_tde.stage_of(m), m, str(exp), merge=2, echo=False)["ned"] == 0.175
     a = p.parse_args([str(micro / "data"), str(micro / "y.class"), str(exp), "--nj", "2", "--job", "1"])
-    from termeval.errors import InputError
+    from termeval.core.errors import InputError
     with pytest.raises(InputError, match="not prepared from this class file"):
         jobs.run_from_args(score_tde.stage_of(a), a)
 
@@ -146,7 +146,7 @@ def test_jobs_read_only_their_classes_and_empty_jobs_add_nothing(micro, monkeypa
 
 
 def test_class_cache_is_keyed_and_atomic(micro, monkeypatch):
-    from termeval.zrc2020 import classcache
+    from termeval.tde.zrc2020 import classcache
     exp = micro / "exp"
     score(micro / "data", micro / "x.class", exp)
     cache = str(exp / "tde" / "classes")
@@ -186,8 +186,8 @@ def test_class_cache_is_keyed_and_atomic(micro, monkeypatch):
 def test_classes_from_the_preparation_equal_the_class_dir_read_back(micro):
     """One process scores the classes it has just prepared without reading the dir back:
     the same arrays as load_classes, and the fragment ids derived as the dir writes them."""
-    from termeval.data import load_classes
-    from termeval.zrc2020 import classcache
+    from termeval.core.datadir import load_classes
+    from termeval.tde.zrc2020 import classcache
     args = score_tde.get_parser().parse_args([str(micro / "data"), str(micro / "x.class"), str(micro / "exp")])
     kept: dict = {}
     zstage.tde.prepare_classes(args, str(micro / "exp" / "classes"), log=False, keep=kept)

@@ -1,10 +1,10 @@
-"""Every zrc2020 metric on the hand-computed micro-corpus, by shards (termeval.zrc2020.stats)."""
+"""Every zrc2020 metric on the hand-computed micro-corpus, by shards (termeval.tde.zrc2020.stats)."""
 from __future__ import annotations
 
 import pytest
 
-from termeval.zrc2020.report import final_scores
-from termeval.zrc2020.stats import Corpus, compute_shard, merge, score, shard_ranges
+from termeval.tde.zrc2020.report import final_scores
+from termeval.tde.zrc2020.stats import Corpus, compute_shard, merge, score, shard_ranges
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD, make
 
 
@@ -61,9 +61,9 @@ def test_shards_do_not_change_anything(tmp_path):
 
 
 def test_shard_statistics_roundtrip(tmp_path):
-    """Shard statistics survive the job protocol's shard file (termeval.jobs) unchanged."""
-    from termeval import jobs
-    from termeval.zrc2020.stats import from_shard, to_shard
+    """Shard statistics survive the job protocol's shard file (termeval.run.driver) unchanged."""
+    from termeval.run import driver as jobs
+    from termeval.tde.zrc2020.stats import from_shard, to_shard
     gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
     corpus = Corpus.from_gold(gold)
     shards = [compute_shard(corpus, classes, a, b) for a, b in shard_ranges(classes, 2)]
@@ -76,7 +76,7 @@ def test_shard_statistics_roundtrip(tmp_path):
 
 def test_boundary_points_by_file_blocks_equal_all_at_once(monkeypatch):
     import numpy as np
-    from termeval.zrc2020 import boundary
+    from termeval.tde.zrc2020 import boundary
     rng = np.random.default_rng(5)
     df = np.sort(rng.integers(0, 7, 300)).astype(np.int32)
     gf = np.sort(rng.integers(0, 9, 200)).astype(np.int32)
@@ -92,7 +92,7 @@ def test_boundary_points_by_file_blocks_equal_all_at_once(monkeypatch):
 def test_merge_by_blocks_changes_nothing(tmp_path, monkeypatch):
     """token/type matching and boundary points done a few fragments/points at a time (bounded
     memory at any corpus size) give the scores and counts of all at once."""
-    from termeval.zrc2020 import boundary, token_type
+    from termeval.tde.zrc2020 import boundary, token_type
     gold, classes = make(str(tmp_path), MICRO_PHN, MICRO_WRD, MICRO_CLASSES)
     base = score(gold, classes, nj=1)
     assert base[0]["token_precision"] == 5 / 8 and base[0]["type_recall"] == 2 / 3

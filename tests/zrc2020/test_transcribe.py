@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from termeval.zrc2020.transcribe import load_phones, transcribe
+from termeval.tde.zrc2020.transcribe import load_phones, transcribe
 from tde_micro import PHN, make
 
 
@@ -33,7 +33,7 @@ def test_transcription_rule(tmp_path, on, off, expected):
 def test_range_ids_number_sequences_as_a_dict_would():
     """range_ids (numpy, no object per range) == interning the byte slices in a dict."""
     import numpy as np
-    from termeval.zrc2020.transcribe import range_ids
+    from termeval.tde.zrc2020.transcribe import range_ids
     rng = np.random.default_rng(3)
     for dtype in (np.int32, np.int64):
         values = rng.integers(0, 3, 200).astype(dtype)

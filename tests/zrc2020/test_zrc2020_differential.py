@@ -1,4 +1,4 @@
-"""Differential tests: termeval.zrc2020 vs the reference tdev2 package on random micro-corpora.
+"""Differential tests: termeval.tde.zrc2020 vs the reference tdev2 package on random micro-corpora.
 
 Random phone alignments (with SIL, SPN, gaps, short and long phones), words made of runs of
 phones (homophones included), and class files with duplicates, overlapping fragments,
@@ -16,9 +16,9 @@ import pytest
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, event, given, settings, strategies as st  # noqa: E402
 
-from termeval.data import load_classes, load_gold  # noqa: E402
-from termeval.zrc2020.stats import score  # noqa: E402
-from termeval.zrc2020.testing import write_class_dir, write_data_dir  # noqa: E402
+from termeval.core.datadir import load_classes, load_gold  # noqa: E402
+from termeval.tde.zrc2020.stats import score  # noqa: E402
+from termeval.tde.zrc2020.testing import write_class_dir, write_data_dir  # noqa: E402
 from tde_reference import reference, reference_scores, same  # noqa: E402
 
 

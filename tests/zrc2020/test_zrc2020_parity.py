@@ -10,10 +10,10 @@ import os
 
 import pytest
 
-from termeval.data import load_classes, load_gold
-from termeval.zrc2020.report import final_scores
-from termeval.zrc2020.stats import score
-from termeval.zrc2020.testing import write_class_dir, write_data_dir
+from termeval.core.datadir import load_classes, load_gold
+from termeval.tde.zrc2020.report import final_scores
+from termeval.tde.zrc2020.stats import score
+from termeval.tde.zrc2020.testing import write_class_dir, write_data_dir
 
 MANDARIN_KAMPER = {
     "ned": 0.8807128460991229, "ned_pairs": 357082, "coverage": 1.0,

@@ -1,0 +1,1 @@
+"""Discovered-class and pairs files: tokenizer, parser, fast reader, connected components."""

@@ -1,0 +1,209 @@
+"""Typed options of a step: one frozen dataclass per step, its fields declared with `option()`.
+
+    @dataclass(frozen=True)
+    class Options(StepOptions):
+        data_dir: str = option(doc="prepared gold data dir", positional=True, role="input")
+        nj: int = option(1, "number of jobs", check=positive)
+        exp_dir: str = option(doc="experiment dir", positional=True, role="output")
+
+Each field carries its one-line doc, an optional value check, its choices and its role ("input"
+or "output" path: the output guard refuses an output that is, holds or lies inside an input).
+`validate()` runs every field's check and the step's own combination checks
+(`check_combination`), raising InputError with the line a step prints:
+`argument --nj: must be a positive integer, got '0'`. The library builds Options directly (the
+Python API) and never sees argv; the CLI layer (termeval/run/cli.py) builds a step's argparse
+parser from the same fields, so the two cannot drift apart.
+
+Checks take the typed value (and the text it was parsed from, when there is one, so that a
+message quotes what the user typed) and raise OptionError with what is wrong.
+"""
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+from typing import Any, Callable, Mapping, Sequence
+
+from termeval.core.errors import InputError
+
+MISSING = dataclasses.MISSING
+
+
+class OptionError(ValueError):
+    """What is wrong with one option value (the CLI turns it into argparse's one line)."""
+
+
+def _shown(value: Any, text: str | None) -> str:
+    if text is not None:
+        return text
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+# ----------------------------------------------------------------------------- value checks
+
+def _real(value: Any, text: str | None, integer: bool = False) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (integer and not isinstance(value, int)):
+        kind = "an integer" if integer else "a number"
+        raise OptionError(f"expected {kind}, got '{_shown(value, text)}'")
+    if not integer and not math.isfinite(value):
+        raise OptionError(f"expected a finite number, got '{_shown(value, text)}'")
+    return value
+
+
+def positive(value: Any, text: str | None = None) -> None:
+    """An integer >= 1 (job counts, worker counts)."""
+    if _real(value, text, True) < 1:
+        raise OptionError(f"must be a positive integer, got '{_shown(value, text)}'")
+
+
+def nonneg(value: Any, text: str | None = None) -> None:
+    if _real(value, text, True) < 0:
+        raise OptionError(f"must be an integer >= 0, got '{_shown(value, text)}'")
+
+
+def finite(value: Any, text: str | None = None) -> None:
+    _real(value, text)
+
+
+def nonneg_real(value: Any, text: str | None = None) -> None:
+    if _real(value, text) < 0:
+        raise OptionError(f"must be >= 0, got '{_shown(value, text)}'")
+
+
+def positive_real(value: Any, text: str | None = None) -> None:
+    if not _real(value, text) > 0:
+        raise OptionError(f"must be > 0, got '{_shown(value, text)}'")
+
+
+def probability(value: Any, text: str | None = None) -> None:
+    """A probability or weight in [0, 1]."""
+    if not 0.0 <= _real(value, text) <= 1.0:
+        raise OptionError(f"must lie in [0, 1], got '{_shown(value, text)}'")
+
+
+def open_probability(value: Any, text: str | None = None) -> None:
+    """A probability strictly between 0 and 1 (a prior, a confidence level)."""
+    if not 0.0 < _real(value, text) < 1.0:
+        raise OptionError(f"must lie strictly between 0 and 1, got '{_shown(value, text)}'")
+
+
+def int_between(lo: int, hi: int) -> Callable[..., None]:
+    def check(value: Any, text: str | None = None) -> None:
+        if not lo <= _real(value, text, True) <= hi:
+            raise OptionError(f"must be an integer from {lo} to {hi}, got '{_shown(value, text)}'")
+    check.__name__ = f"int_{lo}_{hi}"
+    return check
+
+
+def boolean(value: Any, text: str | None = None) -> None:
+    if not isinstance(value, bool):
+        raise OptionError(f"expected true or false, got '{_shown(value, text)}'")
+
+
+def text_value(value: Any, text: str | None = None) -> None:
+    if not isinstance(value, str):
+        raise OptionError(f"expected a string, got {type(value).__name__} {value!r}")
+
+
+def path_value(value: Any, text: str | None = None) -> None:
+    if not isinstance(value, (str, os.PathLike)):
+        raise OptionError(f"expected a path (str or os.PathLike), got {type(value).__name__} {value!r}")
+    if not os.fspath(value):
+        raise OptionError("expected a path, got ''")
+
+
+# ----------------------------------------------------------------------------- fields
+
+def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] | None = None,
+           choices: Sequence[Any] | None = None, flag: str | None = None, positional: bool = False,
+           role: str | None = None, metavar: str | None = None, cli: bool = True,
+           parse: Callable[[str], Any] | None = None) -> Any:
+    """A field of a step's Options.
+
+    default: the default value (none for a required positional); doc: the one-line help;
+    check(value, text=None): raises OptionError when the value is wrong; choices: the allowed
+    values; flag: the option's name on the command line (default --<field-name with ->);
+    positional: a positional argument of the step; role: "input" or "output" for paths the
+    output guard checks; cli=False: not on the command line (set by the driver or the API);
+    parse(text) -> value: how the CLI turns the text into the value (default: by the field's type).
+    """
+    if role not in (None, "input", "output", "inputs"):
+        raise ValueError(f"role must be input, inputs or output, got {role!r}")
+    meta = {"doc": doc, "check": check, "choices": tuple(choices) if choices is not None else None,
+            "flag": flag, "positional": positional, "role": role, "metavar": metavar, "cli": cli,
+            "parse": parse}
+    return dataclasses.field(default=default, metadata=meta)
+
+
+def flag_of(f: dataclasses.Field) -> str:
+    return f.metadata.get("flag") or "--" + f.name.replace("_", "-")
+
+
+def where_of(f: dataclasses.Field) -> str:
+    """How an error names the field: `argument --nj` or `argument data_dir`."""
+    return f"argument {f.name if f.metadata.get('positional') else flag_of(f)}"
+
+
+class StepOptions:
+    """Base of every step's frozen Options dataclass: field checks and combination checks."""
+
+    def validate(self) -> "StepOptions":
+        """Check every field, then the combinations; InputError with the step's one line."""
+        for f in dataclasses.fields(self):   # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            choices = f.metadata.get("choices")
+            check = f.metadata.get("check")
+            try:
+                if choices is not None and value not in choices:
+                    shown = ", ".join(repr(c) for c in choices)
+                    raise OptionError(f"invalid choice: {value!r} (choose from {shown})")
+                if check is not None:
+                    check(value)
+            except OptionError as e:
+                raise InputError(f"{where_of(f)}: {e}") from None
+        message = self.check_combination()
+        if message:
+            raise InputError(message)
+        return self
+
+    def check_combination(self) -> str | None:
+        """A step's checks across options: an error message naming the options, or None."""
+        return None
+
+    def replace(self, **changes: Any) -> "StepOptions":
+        return dataclasses.replace(self, **changes)   # type: ignore[type-var]
+
+    @classmethod
+    def field_names(cls) -> list[str]:
+        return [f.name for f in dataclasses.fields(cls)]   # type: ignore[arg-type]
+
+    @classmethod
+    def build(cls, values: Mapping[str, Any], where: str) -> "StepOptions":
+        """Options from keyword values (the API): unknown names refused, then validated."""
+        known = {f.name for f in dataclasses.fields(cls)}   # type: ignore[arg-type]
+        unknown = sorted(set(values) - known)
+        if unknown:
+            raise TypeError(f"{where}() got unexpected option(s) {', '.join(unknown)} "
+                            f"(options: {', '.join(sorted(known))})")
+        return cls(**values).validate()   # type: ignore[call-arg]
+
+    def paths(self, role: str) -> list[str]:
+        """The values of the fields with this role ("input" or "output"), as paths."""
+        out: list[str] = []
+        for f in dataclasses.fields(self):   # type: ignore[arg-type]
+            r = f.metadata.get("role")
+            v = getattr(self, f.name)
+            if v is None or v == "" or v == "-":
+                continue
+            if r == role:
+                out.append(os.fspath(v))
+            elif r == "inputs" and role == "input":
+                out += [os.fspath(x) for x in v]
+        return out
+
+
+def split_number_list(value: str, integer: bool = False) -> list:
+    """The numbers of a comma list ('' -> [])."""
+    return [int(x) if integer else float(x) for x in value.split(",") if x.strip()]

@@ -1,0 +1,77 @@
+"""The Stage protocol every scoring step implements (run by termeval/run/driver.py).
+
+A step's stage is a class deriving from `Stage`:
+
+  name                  the benchmark's name: the name of its logs (<exp>/log/<name>.log,
+                        <name>.J.log, <name>.merge.log), shards (<exp>/jobs/<name>.J.npz)
+  outputs               what the run owns under the exp dir (default scores, details, units;
+                        also files inside them, "scores/std", or glob patterns): each is replaced
+                        whole by a successful run, left as it was by a failed one
+  updates               owned files the run updates rather than replaces ("scores/scores.json",
+                        shared by stages): copied into `out` before report
+  prepare(opts)         what the jobs share, done once before they start (default: nothing)
+  load(opts)            read and check the inputs (InputError on bad input) -> a context
+  identity(ctx)         what every shard must agree on (input sizes, options): JSON-able
+  costs(ctx)            cost of each unit (class, term, query, utterance, fold): 1-D array
+  compute(ctx, lo, hi)  statistics of the units lo..hi-1 -> Shard (additive over shards; an
+                        empty range gives an empty shard)
+  merge(ctx, shards)    the shards (in unit order) -> merged statistics
+  report(ctx, merged, out) -> Report: write the result files into the fresh directory `out`
+                        (laid out as an exp dir) and return the scores, the summary lines
+                        printed on stdout and the warnings
+
+`opts` is the step's frozen Options dataclass (termeval/core/options.py), never argv.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+DEFAULT_OUTPUTS = ("scores", "details", "units")
+
+
+@dataclass
+class Shard:
+    """Statistics of one range of units: JSON-able `meta` and named numpy `arrays`."""
+    meta: dict = field(default_factory=dict)
+    arrays: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Report:
+    """What a stage's report gives back: the scores mapping (scores/scores.json), the summary
+    printed on stdout at the end, and the warnings (printed on stderr as `<step>: warning: ...`
+    when they arise, and kept under "warnings" in scores.json by the stage)."""
+    scores: Mapping[str, Any]
+    summary: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+class Stage:
+    """Base of every stage: the protocol with its defaults (see the module docstring)."""
+    name: str = ""
+    outputs: Sequence[str] = DEFAULT_OUTPUTS
+    updates: Sequence[str] = ()
+
+    def prepare(self, opts: Any) -> None:
+        """What the jobs share, done once before they start; by default nothing."""
+
+    def load(self, opts: Any) -> Any:
+        raise NotImplementedError
+
+    def identity(self, ctx: Any) -> dict:
+        return {}
+
+    def costs(self, ctx: Any) -> np.ndarray:
+        return np.ones(1)
+
+    def compute(self, ctx: Any, lo: int, hi: int) -> Shard:
+        raise NotImplementedError
+
+    def merge(self, ctx: Any, shards: list[Shard]) -> Any:
+        return shards
+
+    def report(self, ctx: Any, merged: Any, out: str) -> Report:
+        raise NotImplementedError

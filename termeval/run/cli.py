@@ -1,0 +1,249 @@
+"""Shared helpers for the thin command-line scripts in steps/, utils/ and local/.
+
+Every script builds an argparse parser with `make_parser` (its docstring becomes --help) and
+calls `run(main)`, which turns `InputError` and other expected failures into a one-line message
+naming the file and line, with a non-zero exit status and no traceback.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+import textwrap
+from typing import Callable, Sequence
+
+from termeval.core.errors import InputError
+from termeval.core.options import split_number_list  # noqa: F401  (the steps read comma lists with it)
+
+
+def str2bool(value: str) -> bool:
+    """Shell-style booleans, as in Kaldi's steps/libs/common.py (bool('false') is True)."""
+    if value in ("true", "True", "1"):
+        return True
+    if value in ("false", "False", "0"):
+        return False
+    raise argparse.ArgumentTypeError(f"expected true or false, got '{value}'")
+
+
+# ---------------------------------------------------------------------------- option types
+# argparse reports a failing type as "<prog>: error: argument --name: <message>", exit 2, so
+# each validator only says what is wrong with the value.
+
+
+def _number(value: str, integer: bool = False) -> float:
+    text = value.strip()
+    try:
+        x = int(text) if integer else float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected {'an integer' if integer else 'a number'}, got '{value}'") from None
+    if not integer and not math.isfinite(x):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got '{value}'")
+    return x
+
+
+def positive_int(value: str) -> int:
+    """An integer >= 1 (job counts, worker counts)."""
+    x = int(_number(value, integer=True))
+    if x < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{value}'")
+    return x
+
+
+def nonneg_int(value: str) -> int:
+    x = int(_number(value, integer=True))
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got '{value}'")
+    return x
+
+
+def finite_float(value: str) -> float:
+    return _number(value)
+
+
+def nonneg_float(value: str) -> float:
+    x = _number(value)
+    if x < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got '{value}'")
+    return x
+
+
+def positive_float(value: str) -> float:
+    x = _number(value)
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"must be > 0, got '{value}'")
+    return x
+
+
+def prob(value: str) -> float:
+    """A probability or weight in [0, 1]."""
+    x = _number(value)
+    if not 0.0 <= x <= 1.0:
+        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got '{value}'")
+    return x
+
+
+def open_prob(value: str) -> float:
+    """A probability strictly between 0 and 1 (a prior)."""
+    x = _number(value)
+    if not 0.0 < x < 1.0:
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got '{value}'")
+    return x
+
+
+def int_range(lo: int, hi: int) -> Callable[[str], int]:
+    def check(value: str) -> int:
+        x = int(_number(value, integer=True))
+        if not lo <= x <= hi:
+            raise argparse.ArgumentTypeError(f"must be an integer from {lo} to {hi}, got '{value}'")
+        return x
+    check.__name__ = f"int_{lo}_{hi}"
+    return check
+
+
+def float_or(*words: str) -> Callable[[str], str]:
+    """A finite number or one of `words` (e.g. 'min', 'bayes'); the text is returned as given,
+    so the caller's own handling of the word stays as it is."""
+    def check(value: str) -> str:
+        if value in words:
+            return value
+        try:
+            _number(value)
+        except argparse.ArgumentTypeError:
+            raise argparse.ArgumentTypeError(
+                f"expected a finite number or {' or '.join(repr(w) for w in words)}, got '{value}'") from None
+        return value
+    check.__name__ = "float_or_" + "_".join(words)
+    return check
+
+
+def resample_count(value: str) -> int:
+    """--bootstrap: 0 (off) to termeval.bootstrap.MAX_RESAMPLES; more cannot finish in memory."""
+    from termeval.bootstrap import MAX_RESAMPLES
+    x = nonneg_int(value)
+    if x > MAX_RESAMPLES:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_RESAMPLES} resamples (docs/uncertainty.md), got '{value}'")
+    return x
+
+
+def number_list(lo: float, hi: float | None = None, integer: bool = False) -> Callable[[str], str]:
+    """A comma list of finite numbers in [lo, hi] (whole numbers with integer=True), or '' for
+    none; the text is returned as given (the step's own reader splits it). 2.5 as a rank would
+    silently become 2 (mean_p_at_2), inf as FA/hour would name a column 'inf': refused here."""
+    def check(value: str) -> str:
+        items = [x.strip() for x in value.split(",")]
+        if items == [""]:
+            return value
+        for x in items:
+            if not x:
+                raise argparse.ArgumentTypeError(f"expected a comma list without empty items, got '{value}'")
+            try:
+                v = _number(x, integer)
+            except argparse.ArgumentTypeError:
+                kind = "whole numbers" if integer else "finite numbers"
+                raise argparse.ArgumentTypeError(f"expected a comma list of {kind}, got '{x}'") from None
+            if v < lo or (hi is not None and v > hi):
+                where = f">= {lo:g}" if hi is None else f"in [{lo:g}, {hi:g}]"
+                raise argparse.ArgumentTypeError(f"every value must be {where}, got '{x}'")
+        return value
+    check.__name__ = "number_list"
+    return check
+
+
+
+def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
+    """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
+    p.add_argument("--bootstrap", type=resample_count, default=default_n,
+                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off; "
+                        "at most 100000)")
+    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
+    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
+
+
+def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str = "<exp-dir>/jobs/<stage>.J.npz") -> None:
+    """--nj/--job/--merge/--run-id of a scoring step (termeval.run.driver): job J of N handles a
+    share of `unit` and writes `job_file`; --merge N loads the N shards and reports."""
+    p.add_argument("--nj", type=positive_int, default=1,
+                   help=f"with --job: the number of jobs the {unit} are split into")
+    p.add_argument("--job", type=positive_int, default=None,
+                   help=f"job J of --nj: only its share of the {unit}, written to {job_file}")
+    p.add_argument("--merge", type=positive_int, default=None, metavar="N",
+                   help=f"score from the N job files ({job_file}, J = 1..N)")
+    p.add_argument("--run-id", default=None, help=argparse.SUPPRESS)  # ties shards to their run
+
+
+# utils/termeval_lib.sh te_check_options runs an entry point with this set to 1 before any job is
+# queued: its options are parsed (and refused with argparse's one line) and it exits 0 without work.
+PARSE_ONLY = "TERMEVAL_PARSE_ONLY"
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, plus checks of option combinations (add_check) run at parse time, so the
+    shell step's PARSE_ONLY pass refuses them too, before any job."""
+    def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        parsed = super().parse_args(args, namespace)
+        for check in getattr(self, "checks", []):
+            message = check(parsed)
+            if message:
+                self.error(message)
+        if os.environ.get(PARSE_ONLY) == "1":
+            sys.exit(0)
+        return parsed
+
+
+def add_check(p: argparse.ArgumentParser, check: Callable[[argparse.Namespace], str | None]) -> None:
+    """check(args) -> an error message naming the options, or None: run after parsing."""
+    p.checks = [*getattr(p, "checks", []), check]  # type: ignore[attr-defined]
+
+
+def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Callable[[argparse.Namespace], object],
+               argv: Sequence[str] | None = None) -> int:
+    """main() of a scoring step: parse the options, make the benchmark's stage of them and run
+    it the one way (termeval.run.driver.run_from_args: one process, --job J of --nj N, or --merge N)."""
+    args = get_parser().parse_args(argv)
+    from termeval.run import driver as jobs    # numpy: not for --help
+    jobs.run_from_args(stage_of(args), args)
+    return 0
+
+
+def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
+    return _Parser(
+        prog=prog, description=textwrap.dedent(doc or ""),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
+def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None = None) -> None:
+    """Run main(argv); exit 1 with 'prog: message' on InputError/OSError, 130 on Ctrl-C."""
+    prog = os.path.basename(sys.argv[0])
+    try:
+        code = main(sys.argv[1:] if argv is None else argv)
+    except InputError as e:
+        print(f"{prog}: error: {e.format()}", file=sys.stderr)
+        sys.exit(1)
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"{prog}: error: {e}".replace("\n", " "), file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except MemoryError:
+        print(f"{prog}: error: out of memory", file=sys.stderr)
+        sys.exit(1)
+    except Exception as e:  # a bug of ours, not bad input: keep the traceback, say where it is
+        print(f"{prog}: error: internal error, please report it: {type(e).__name__}: "
+              f"{str(e)[:200]}; traceback in {_save_traceback(prog)}".replace("\n", " "), file=sys.stderr)
+        sys.exit(3)
+    sys.exit(code or 0)
+
+
+def _save_traceback(prog: str) -> str:
+    """Write the current exception's traceback to a temp file (the terminal gets one line)."""
+    import tempfile
+    import traceback
+    fd, path = tempfile.mkstemp(prefix=f"termeval-{prog.removesuffix('.py')}-", suffix=".traceback.txt")
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        f.write(" ".join(sys.argv) + "\n\n" + traceback.format_exc())
+    return path
+
+

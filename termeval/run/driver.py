@@ -1,0 +1,322 @@
+"""The one job protocol under every scoring benchmark (zrc2020, zr2015/zr2017, std, quesst,
+segmentation, ...).
+
+A benchmark's `stage.py` defines a class with these members (the `Stage` protocol below):
+
+  name                  short name of the stage: shard files `<exp>/jobs/<name>.<J>.npz`
+  outputs               what the run owns under the exp dir (default scores, details, units;
+                        also files inside them, "scores/std", or glob patterns): each is replaced
+                        whole by a successful run, left as it was by a failed one
+  updates               (optional) owned files the run updates rather than replaces
+                        ("scores/scores.json", shared by stages): copied into `out` before report
+  load(args)            read and check the inputs (InputError on bad input) -> a context
+  identity(ctx)         what every shard must agree on (input sizes, options): JSON-able
+  costs(ctx)            cost of each unit (class, term, query, utterance, fold): 1-D array
+  compute(ctx, lo, hi)  statistics of the units lo..hi-1 -> Shard (additive over shards;
+                        an empty range must give an empty shard, not an error)
+  merge(ctx, shards)    the shards (in unit order) -> merged statistics (it may consume the
+                        shards, e.g. empty their arrays: `run` does not use them afterwards)
+  report(ctx, merged, out) write the result files into the fresh directory `out` (laid out as
+                        an exp dir: out/scores, out/details, out/units) and return the scores
+                        mapping (what scores/scores.json holds)
+  summary(result)       the lines printed on stdout at the end (results on stdout, progress
+                        and logs on stderr)
+
+Lazy, range-aware loading (what keeps a job's memory to its share, issue 24): `load` of a job
+or of the merge (`is_share(args)`: args.job or args.merge set) should read only what every
+process needs, the unit costs and the identity (sizes, content keys); `compute(ctx, lo, hi)`
+then reads what units lo..hi-1 need (a job: its share of the inputs, e.g. slices of arrays a
+step saved once before launching the jobs), and `merge`/`report` what the report needs besides
+the shards. `run` calls `load` once per process and `compute` once with the process's range
+(the whole range in one process, whose `load` may keep everything it has read). A stage whose
+`load` reads everything stays correct, only heavier. Whatever a stage saves for its jobs must
+be written atomically and keyed on the content of the inputs (never trusted otherwise).
+
+`run(stage, args)` does the whole thing: in one process (the default), as job J of N
+(`--nj N --job J`: compute and save one shard), or as the merge (`--merge N`: load, merge,
+report). Shards are written atomically with their metadata (stage, split, range, identity,
+run id) and the merge refuses any shard written for another split, other inputs or another
+run. Reports are written into a temporary directory inside the exp dir and moved into place
+only when complete (`publish`), and one exp dir is written by one run at a time (`exp_lock`).
+"""
+from __future__ import annotations
+
+import contextlib
+import glob
+import json
+import os
+import shutil
+import socket
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Protocol, Sequence
+
+import numpy as np
+
+from termeval.core.errors import InputError
+from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage  # noqa: F401  (stages import Shard from here too)
+from termeval.core.textio import atomic_write
+
+PROTOCOL = 1
+LOCK_NAME = ".termeval.lock"
+LOCK_ENV = "TERMEVAL_LOCKED"       # set by a shell step that holds the lock of its exp dir
+
+
+
+
+# ----------------------------------------------------------------------------- the split
+
+def balanced_ranges(cost: np.ndarray, nj: int) -> list[tuple[int, int]]:
+    """nj contiguous ranges [lo, hi) of the units 0..len(cost)-1 with about equal total cost
+    (some ranges are empty when there are fewer units than jobs)."""
+    if nj < 1:
+        raise InputError(f"--nj must be >= 1, got {nj}")
+    cost = np.asarray(cost, np.float64)
+    n = len(cost)
+    if n == 0:
+        return [(0, 0)] * nj
+    cum = np.cumsum(cost + 1.0)  # + 1: a unit costs something anyway
+    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nj) / nj, side="left") + 1
+    bounds = np.maximum.accumulate(np.r_[0, np.minimum(cuts, n), n].astype(np.int64))
+    return [(int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:])]
+
+
+# ----------------------------------------------------------------------------- shard files
+
+def shard_path(exp_dir: str, name: str, job: int) -> str:
+    return os.path.join(exp_dir, "jobs", f"{name}.{job}.npz")
+
+
+def save_shard(path: str, meta: dict, shard: Shard) -> None:
+    """Write a shard atomically: a job killed mid-way leaves no file a merge would accept."""
+    if "meta" in shard.arrays:
+        raise ValueError("'meta' is reserved in shard arrays")
+    with atomic_write(path, "wb") as f:
+        np.savez(f, meta=np.asarray(json.dumps({"guard": meta, "stats": shard.meta})), **shard.arrays)
+
+
+def load_shard(path: str, expect: dict) -> Shard:
+    """The shard at `path` whose guard metadata equals `expect` key by key."""
+    if not os.path.isfile(path):
+        raise InputError("job output not found (did the job run? see its log)", path)
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            meta = json.loads(str(z["meta"]))
+            arrays = {k: z[k] for k in z.files if k != "meta"}
+        guard, stats = meta["guard"], meta["stats"]
+    except (OSError, ValueError, KeyError, TypeError, EOFError, zipfile.BadZipFile) as e:
+        raise InputError(f"unreadable job output ({type(e).__name__}: {e})", path) from None
+    for k, v in expect.items():
+        if guard.get(k) != v:
+            raise InputError(f"job output of another run ({k} = {guard.get(k)!r}, expected {v!r}); "
+                             "re-run the step", path)
+    return Shard(stats, arrays)
+
+
+def _guard(stage: Stage, ctx: Any, nj: int, job: int, lo: int, hi: int, run_id: str | None) -> dict:
+    # a JSON round trip so that tuples/ints compare as they will when read back
+    return json.loads(json.dumps({"protocol": PROTOCOL, "stage": stage.name, "identity": stage.identity(ctx),
+                                  "run": run_id or "", "nj": nj, "job": job, "lo": lo, "hi": hi}))
+
+
+# ----------------------------------------------------------------------------- outputs
+
+@contextlib.contextmanager
+def exp_lock(exp_dir: str) -> Iterator[None]:
+    """Hold `<exp>/.termeval.lock` for the block: a second run on the same exp dir is refused
+    with one line naming the holder. A lock left by a dead process of this host is taken over.
+    Nothing is done when the calling shell step already holds it (TERMEVAL_LOCKED)."""
+    exp_dir = os.path.abspath(exp_dir)
+    held = os.environ.get(LOCK_ENV)
+    # the shell's te_lock exports the physical path (pwd -P): compare resolved paths
+    if held and (held == exp_dir or os.path.realpath(held) == os.path.realpath(exp_dir)):
+        yield
+        return
+    os.makedirs(exp_dir, exist_ok=True)
+    path = os.path.join(exp_dir, LOCK_NAME)
+    me = f"{os.getpid()} {socket.gethostname()}\n"
+    for _ in range(2):
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            holder = _lock_holder(path)
+            if holder is None:       # stale: its process is gone
+                with contextlib.suppress(FileNotFoundError):
+                    os.unlink(path)
+                continue
+            raise InputError(f"{exp_dir} is being written by another run (pid {holder}); "
+                             f"if it is not, remove {path}") from None
+        with os.fdopen(fd, "w") as f:
+            f.write(me)
+        break
+    else:
+        raise InputError(f"cannot take the lock {path}")
+    try:
+        yield
+    finally:
+        with contextlib.suppress(OSError):
+            with open(path) as f:
+                mine = f.read() == me
+            if mine:
+                os.unlink(path)
+
+
+def _lock_holder(path: str) -> str | None:
+    """The pid holding the lock, or None if the lock is stale (a dead pid of this host)."""
+    try:
+        with open(path) as f:
+            fields = f.read().split()
+    except OSError:
+        return None
+    if len(fields) < 2 or not fields[0].isdigit():
+        return "unknown"
+    pid, host = int(fields[0]), fields[1]
+    if host != socket.gethostname():
+        return f"{pid} on {host}"
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass
+    return str(pid)
+
+
+def new_output_dir(exp_dir: str) -> str:
+    """A fresh temporary directory inside the exp dir (same filesystem: renames are atomic)."""
+    os.makedirs(exp_dir, exist_ok=True)
+    return tempfile.mkdtemp(prefix=".out.", dir=exp_dir)
+
+
+def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
+    """`names` with each glob pattern ("details/breakdown_*.tsv") replaced by what it matches
+    in the exp dir (earlier runs) and in `out` (this run)."""
+    got: list[str] = []
+    for name in names:
+        if not glob.has_magic(name):
+            got.append(name)
+            continue
+        for base in (exp_dir, out):
+            got += [os.path.relpath(p, base) for p in glob.glob(os.path.join(base, name))]
+    return list(dict.fromkeys(got))
+
+
+def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
+    """Move each owned output `name` (a top-level directory like "scores", a file inside one
+    like "scores/std", or a glob pattern) from `out` into the exp dir, replacing the old one
+    whole; an owned name the run did not write is removed (it belonged to an earlier run)."""
+    for name in owned_names(exp_dir, out, names):
+        new, dest = os.path.join(out, name), os.path.join(exp_dir, name)
+        old = None
+        if os.path.lexists(dest):
+            old = tempfile.mkdtemp(prefix=".old.", dir=exp_dir)
+            os.rename(dest, os.path.join(old, os.path.basename(name)))
+        if os.path.lexists(new):
+            os.makedirs(os.path.dirname(dest), exist_ok=True)
+            os.rename(new, dest)
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(out, ignore_errors=True)
+
+
+def carry(exp_dir: str, out: str, names: Sequence[str]) -> None:
+    """Copy the files a run updates rather than replaces (scores/scores.json, which stages
+    sharing an exp dir merge into) from the exp dir into `out` before the report."""
+    for name in names:
+        src = os.path.join(exp_dir, name)
+        if os.path.isfile(src):
+            os.makedirs(os.path.dirname(os.path.join(out, name)), exist_ok=True)
+            shutil.copy2(src, os.path.join(out, name))
+
+
+def discard(out: str) -> None:
+    shutil.rmtree(out, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- running
+
+def is_share(args: Any) -> bool:
+    """Whether `args` (of a step with add_job_options) run one job or the merge, not the
+    whole in one process: a lazy stage's `load` then reads only what every process needs."""
+    return getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None
+
+
+def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
+        merge: int | None = None, run_id: str | None = None, echo: bool = True) -> dict | None:
+    """Run `stage` on `args`: one process (job and merge None), job `job` of `nj` (save its
+    shard, return None), or the merge of `merge` shards. Returns the scores mapping.
+    With exp_dir None (the Python API without exp_dir) nothing is written anywhere."""
+    if job is not None and merge is not None:
+        raise InputError("--job and --merge exclude each other")
+    if job is not None and not 1 <= job <= nj:
+        raise InputError(f"--job must lie in 1..{nj}, got {job}")
+    ctx = stage.load(args)
+    if job is not None:
+        if exp_dir is None:
+            raise InputError("a job needs an exp dir")
+        lo, hi = balanced_ranges(stage.costs(ctx), nj)[job - 1]
+        save_shard(shard_path(exp_dir, stage.name, job), _guard(stage, ctx, nj, job, lo, hi, run_id),
+                   stage.compute(ctx, lo, hi))
+        return None
+    if merge is not None:
+        if exp_dir is None:
+            raise InputError("a merge needs an exp dir")
+        ranges = balanced_ranges(stage.costs(ctx), merge)
+        shards = [load_shard(shard_path(exp_dir, stage.name, j),
+                             _guard(stage, ctx, merge, j, lo, hi, run_id))
+                  for j, (lo, hi) in enumerate(ranges, 1)]
+    else:
+        shards = [stage.compute(ctx, 0, len(stage.costs(ctx)))]
+    merged = stage.merge(ctx, shards)
+    if exp_dir is None:
+        with tempfile.TemporaryDirectory(prefix="termeval-") as out:
+            result = stage.report(ctx, merged, out)
+    else:
+        with exp_lock(exp_dir):
+            out = new_output_dir(exp_dir)
+            try:
+                carry(exp_dir, out, getattr(stage, "updates", ()))
+                result = stage.report(ctx, merged, out)
+                if merge is not None:      # under a launcher its stdout goes to the log
+                    _write_summary(out, stage.summary(result))
+                publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            except BaseException:
+                discard(out)
+                raise
+            if merge is not None:
+                remove_shards(exp_dir, stage.name, merge)
+    if echo:
+        text = stage.summary(result)
+        if text:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            sys.stdout.flush()
+    return result
+
+
+SUMMARY = os.path.join("scores", ".summary")   # what a launched run's shell step prints
+
+
+def _write_summary(out: str, text: str) -> None:
+    """The stdout summary of a merge, kept with the scores: the step whose merge ran under a
+    launcher (its stdout went to the log) prints this file and removes it
+    (utils/termeval_lib.sh te_run_stage)."""
+    if text and os.path.isdir(os.path.join(out, "scores")):
+        with atomic_write(os.path.join(out, SUMMARY)) as f:
+            f.write(text if text.endswith("\n") else text + "\n")
+
+
+def remove_shards(exp_dir: str, name: str, nj: int) -> None:
+    for j in range(1, nj + 1):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(shard_path(exp_dir, name, j))
+    with contextlib.suppress(OSError):
+        os.rmdir(os.path.join(exp_dir, "jobs"))
+
+
+def run_from_args(stage: Stage, args: Any) -> dict | None:
+    """`run` with the job options of termeval.run.cli.add_job_options (--nj/--job/--merge/--run-id;
+    a step without them runs in one process) and the positional `exp_dir` of the step's parser."""
+    return run(stage, args, args.exp_dir, nj=getattr(args, "nj", 1), job=getattr(args, "job", None),
+               merge=getattr(args, "merge", None), run_id=getattr(args, "run_id", None))

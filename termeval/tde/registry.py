@@ -1,0 +1,114 @@
+"""What every term discovery (TDE) benchmark shares: the benchmark registry and the class
+preparation a scoring run does first.
+
+BENCHMARKS maps a `--benchmark` name to the `module:factory` of its Stage (termeval/run/driver.py);
+the factory takes the benchmark name. A new TDE benchmark adds one line (and its options to
+termeval/bin/score_tde.py). Modules are imported only when a stage is built, so `--help` and
+`import termeval` stay light.
+
+`prepare_classes` turns a class (or pairs) file into `<exp-dir>/classes` and reuses an existing
+one only when the class file's bytes, the data dir's reco2dur bytes and the options are those
+it was prepared from (a digest of the contents, never a path or a modification time: a
+same-size rewrite within the same second is still seen).
+"""
+from __future__ import annotations
+
+import hashlib
+import importlib
+import json
+import os
+import sys
+import tempfile
+from typing import Any, Iterable, Mapping
+
+BENCHMARKS: dict[str, str] = {
+    "zrc2020": "termeval.tde.zrc2020.stage:Zrc2020Stage",
+    "zr2015": "termeval.tde.zr2015.stage:Zr2015Stage",
+    "zr2017": "termeval.tde.zr2015.stage:Zr2015Stage",
+    "zr2015-doc": "termeval.tde.seeddoc.stage:SeedStage",      # the seed documents' own definitions
+    "lrec2014": "termeval.tde.seeddoc.stage:SeedStage",
+}
+
+STAMP_FILE = ".prepared_from"
+
+
+def stage_for(benchmark: str) -> Any:
+    """The Stage of a registered benchmark."""
+    try:
+        module, factory = BENCHMARKS[benchmark].split(":")
+    except KeyError:
+        from termeval.core.errors import InputError
+        raise InputError(f"--benchmark: expected one of {' '.join(BENCHMARKS)}, got '{benchmark}'") from None
+    return getattr(importlib.import_module(module), factory)(benchmark)
+
+
+def content_digest(paths: Iterable[str], settings: Mapping | None = None) -> str:
+    """blake2b of the bytes of `paths` (a missing file counts as such) and of `settings`."""
+    h = hashlib.blake2b(digest_size=16)
+    for p in paths:
+        h.update(os.path.basename(p).encode() + b"\0")
+        try:
+            with open(p, "rb") as f:
+                for block in iter(lambda: f.read(1 << 22), b""):
+                    h.update(block)
+        except FileNotFoundError:
+            h.update(b"\0missing")
+        h.update(b"\0")
+    h.update(json.dumps(dict(settings or {}), sort_keys=True).encode())
+    return h.hexdigest()
+
+
+PREPARE_OPTIONS = ("lenient", "format", "tolerance", "end_tolerance")
+
+
+def prepare_stamp(args: Any) -> str:
+    """Identity of a class preparation: class file and reco2dur contents, options."""
+    opts = {k: getattr(args, k) for k in PREPARE_OPTIONS if hasattr(args, k)}
+    if getattr(args, "pairs_clustering", "pairs") != "pairs":   # (absent = the default: old stamps hold)
+        opts["pairs_clustering"] = args.pairs_clustering
+    return content_digest([args.class_file, os.path.join(args.data_dir, "reco2dur")], opts)
+
+
+def prepared(class_dir: str, stamp: str) -> bool:
+    try:
+        with open(os.path.join(class_dir, STAMP_FILE), encoding="utf-8") as f:
+            return f.read().strip() == stamp and os.path.isfile(os.path.join(class_dir, "segments"))
+    except OSError:
+        return False
+
+
+def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | None = None) -> tuple[str, bool]:
+    """Prepare `args.class_file` into `class_dir` unless it already holds this very preparation;
+    returns (stamp, whether it was prepared now). `keep`, if given, receives the parsed
+    preparation as keep["prep"] (a caller scoring it at once need not read the dir back)."""
+    from termeval.classes.components import pairs_to_components
+    from termeval.classes.parse import parse_class_file, read_reco2dur, summary, write_class_dir
+    from termeval.core.errors import InputError
+    from termeval.core.textio import atomic_write
+    if not os.path.isfile(args.class_file):
+        raise InputError("no such class file", args.class_file)
+    stamp = prepare_stamp(args)
+    if prepared(class_dir, stamp):
+        return stamp, False
+    kw = {k: getattr(args, k) for k in ("tolerance", "end_tolerance") if hasattr(args, k)}
+    if hasattr(args, "format"):
+        kw["fmt"] = args.format
+    prep = parse_class_file(args.class_file, read_reco2dur(args.data_dir), lenient=args.lenient, **kw)
+    if getattr(args, "pairs_clustering", "pairs") == "components":
+        prep = pairs_to_components(prep)
+    prog = os.path.basename(sys.argv[0])
+    for note in prep.notes:
+        print(f"{prog}: note: {note}", file=sys.stderr)
+    write_class_dir(prep, class_dir, lenient=args.lenient)
+    if keep is not None:
+        keep["prep"] = prep
+    with atomic_write(os.path.join(class_dir, STAMP_FILE)) as f:
+        f.write(stamp + "\n")
+    if log:
+        print(f"{prog}: prepared {args.class_file} -> {class_dir}: {summary(prep)}", file=sys.stderr)
+    return stamp, True
+
+
+def temp_class_dir() -> tempfile.TemporaryDirectory:
+    """Where the classes of a run without an exp dir (the Python API) are prepared."""
+    return tempfile.TemporaryDirectory(prefix="termeval-classes-")

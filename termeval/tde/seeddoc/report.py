@@ -1,0 +1,136 @@
+"""Fold aggregation (§2.10) and the score files (§1.1, §1.2) of the seed modes."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from termeval.core.scores import Metric, write_scores
+from termeval.tde.seeddoc.common import fscore
+
+DEFINITIONS = {
+    "zr2015-doc": {
+        "transcription": "edge-phone-more-than-30ms-or-half", "silence": "pause-not-a-phone",
+        "empty_transcription": "fragment-discarded", "pair_overlap": "same-file-more-than-half-of-either",
+        "ned": "distinct-non-overlapping-same-class-pairs", "ned_normaliser": "max-phone-length",
+        "coverage": "paired-fragments-over-pall-phones", "coverage_discoverable": "all-fragments-within-pall-phones",
+        "ngrams": "3-20-phones-no-pause", "matching_completion": "all-minimal-edit-paths",
+        "matching_lengths": "3:20", "completed_overlapping_pairs": "dropped", "matching_weights": "fragments",
+        "grouping_weights": "fragments", "grouping_gold": "disjoint-times-any-clusters",
+        "type": "phone-string-sets", "type_3to20": "phone-string-sets-3:20", "token": "phone-range-sets",
+        "boundary": "nearest-phone-boundary-under-30ms", "boundary_gold": "word-edges-with-file-edges",
+        "within": "same-speaker-pairs-pooled", "scope": "whole-corpus", "fscore_over_folds": "mean-of-fold-fscores",
+    },
+    "lrec2014": {
+        "transcription": "edge-phone-at-least-30ms-or-half", "silence": "pause-not-a-phone",
+        "empty_transcription": "fragment-discarded", "pair_overlap": "shared-phone",
+        "ned": "distinct-same-class-pairs", "ned_normaliser": "max-phone-length",
+        "coverage": "all-fragments-over-all-phones", "ngrams": "3-30-phones-no-pause",
+        "matching_completion": "all-minimal-edit-paths", "matching_lengths": "3:30",
+        "completed_overlapping_pairs": "dropped", "matching_weights": "ordered-pairs-second-element",
+        "grouping_weights": "ordered-pairs-second-element", "grouping_gold": "disjoint-phones-any-clusters-3:20",
+        "type": "covered-corpus-per-type-average", "token": "covered-corpus-occurrences",
+        "boundary": "transcribed-edges-covered-corpus", "boundary_gold": "word-edges-with-file-edges",
+        "within": "same-speaker-pairs-pooled", "scope": "covered-corpus",
+        "fscore_over_folds": "from-mean-precision-and-recall",
+    },
+}
+
+STAGE_KEYS = {
+    "matching": (("family", "matching"), ("scalar", "ned"), ("scalar", "coverage"),
+                 ("scalar", "coverage_discoverable"), ("scalar", "within_ned"), ("family", "within_matching")),
+    "clustering": (("family", "grouping"), ("family", "type"), ("family", "type_3to20"),
+                   ("family", "within_grouping")),
+    "parsing": (("family", "token"), ("family", "boundary")),
+}
+
+
+def _mean_std(vals: list[float]) -> tuple[float | None, float | None]:
+    if not vals:
+        return None, None
+    a = np.asarray(vals, np.float64)
+    return float(a.mean()), float(a.std())
+
+
+def aggregate(mode: str, folds: list[dict], with_std: bool) -> tuple[dict, dict]:
+    """Scores over the folds (their `values` dicts) and folds_skipped per P/R/F family.
+    Without folds (with_std False: --folds none) the corpus values are the scores as they
+    are (a defined P next to an undefined R stays defined)."""
+    if not with_std:
+        assert len(folds) == 1
+        return dict(folds[0]["values"]), {}
+    names = []
+    for f in folds:
+        names += [k for k in f["values"] if k not in names]
+    fams = sorted({k[:-len("_precision")] for k in names if k.endswith("_precision")})
+    out: dict[str, Any] = {}
+    skipped: dict[str, int] = {}
+    for fam in fams:
+        rows = [f["values"] for f in folds if fam + "_precision" in f["values"]]
+        valid = [v for v in rows if v[fam + "_precision"] is not None and v[fam + "_recall"] is not None]
+        skipped[fam] = len(rows) - len(valid)
+        p, ps = _mean_std([v[fam + "_precision"] for v in valid])
+        r, rs = _mean_std([v[fam + "_recall"] for v in valid])
+        fs = [fscore(v[fam + "_precision"], v[fam + "_recall"]) for v in valid]
+        if mode == "lrec2014":
+            f_val = fscore(p, r)
+        else:
+            f_val = _mean_std(fs)[0]
+        f_std = _mean_std(fs)[1]
+        out.update({fam + "_precision": p, fam + "_recall": r, fam + "_fscore": f_val})
+        if with_std:
+            out.update({fam + "_precision_std": ps, fam + "_recall_std": rs, fam + "_fscore_std": f_std})
+    for k in names:
+        if k.endswith(("_precision", "_recall", "_fscore")):
+            continue
+        rows = [f["values"][k] for f in folds if k in f["values"]]
+        m, s = _mean_std([v for v in rows if v is not None])
+        out[k] = m
+        if with_std:
+            out[k + "_std"] = s
+    return out, skipped
+
+
+def report_scores(ctx, merged: list[dict], out: str) -> dict:
+    mode, spec = ctx.mode, ctx.spec
+    if spec.kind == "random":
+        # unit 0: the keys computed once on the whole corpus (no spread); 1..B: the batches
+        scores, _ = aggregate(mode, merged[:1], False)
+        batch, skipped = aggregate(mode, merged[1:], True)
+        scores.update(batch)
+    else:
+        scores, skipped = aggregate(mode, merged, spec.kind != "none")
+    folds = [{"unit": u["unit"], "files": (len(ctx.folds[ctx.units[u["unit"]][0]]) if ctx.units[u["unit"]][0] >= 0
+                                             else int(ctx.corpus.nfiles)), **u["values"], "counts": u["counts"]}
+             for u in merged]
+    whole = merged[0]["counts"] if spec.kind != "equal" else {}
+    counts = {"fragments_discarded_empty_transcription": ctx.corpus.discarded,
+              "fragments": len(ctx.corpus.f_on), "classes": ctx.corpus.ncls, **whole}
+    definitions = dict(DEFINITIONS[mode], folds=str(spec))
+    extra = {"definitions": definitions, "counts": counts, "folds_skipped": skipped,
+             "folds": folds if spec.kind != "none" else []}
+    result: dict[str, Any] = {"benchmark": mode}
+    for stage, keys in STAGE_KEYS.items():
+        metrics = []
+        for kind, k in keys:
+            names = [k] if kind == "scalar" else [f"{k}_precision", f"{k}_recall", f"{k}_fscore"]
+            for n in names:
+                if n in scores:
+                    metrics.append(Metric(n, scores[n]))
+                    result[n] = scores[n]
+                    if n + "_std" in scores:
+                        metrics.append(Metric(n + "_std", scores[n + "_std"]))
+                        result[n + "_std"] = scores[n + "_std"]
+        write_scores(out, stage, metrics, benchmark=mode, extra=extra)
+    if ctx.prepare_counts:
+        write_scores(out, "prepare", [Metric(k, v) for k, v in ctx.prepare_counts.items()], benchmark=None)
+    result.update(extra)
+    return result
+
+
+def summary_lines(result: dict) -> str:
+    keys = ("ned", "coverage", "matching_fscore", "grouping_fscore", "type_fscore", "token_fscore",
+            "boundary_fscore")
+    show = lambda v: "-" if v is None else f"{100 * v:.2f}"
+    return f"{result['benchmark']} ({result['definitions']['folds']}): " + \
+        " ".join(f"{k} {show(result.get(k))}" for k in keys)

@@ -1,0 +1,155 @@
+"""The jobs.Stage of `--benchmark zr2015-doc` and `--benchmark lrec2014`.
+
+Units are folds: with `--folds none` one unit (the corpus); `equal:N` N parts; for lrec2014
+`random:BxFRAC` unit 0 is the whole corpus (every key but matching/grouping) and units 1..B
+the batches (matching/grouping only, §2.10). A shard holds the values and counts of its
+folds, each computed from that fold's own counts; the merge puts them in unit order, so
+--nj changes no value.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from termeval.run import driver as jobs
+from termeval.tde import registry as tde
+from termeval.core.datadir import load_classes, load_gold
+from termeval.core.errors import InputError
+from termeval.tde.seeddoc.common import Corpus, Strings, build_corpus
+from termeval.tde.seeddoc.folds import FoldSpec, make_folds, parse_folds
+from termeval.tde.seeddoc.foldscore import score_fold
+from termeval.tde.seeddoc.ngrams import Levels
+from termeval.tde.seeddoc.report import report_scores, summary_lines
+
+
+@dataclass
+class SeedContext:
+    mode: str
+    corpus: Corpus
+    spec: FoldSpec
+    folds: list[np.ndarray]           # file sets
+    units: list[tuple[int, bool, bool]]   # (fold index or -1 = whole corpus, pairs, others)
+    data_dir: str
+    class_dir: str
+    prepare_counts: dict
+    _strings: Strings | None = None
+    _levels: Levels | None = None
+
+    @property
+    def strings(self) -> Strings:
+        if self._strings is None:
+            self._strings = Strings(self.corpus.ph_lab)
+        return self._strings
+
+    @property
+    def levels(self) -> Levels:
+        if self._levels is None:
+            self._levels = Levels(self.corpus.ph_lab, 20 if self.mode == "zr2015-doc" else 30)
+        return self._levels
+
+
+class SeedStage:
+    """Stage of one seed mode ("zr2015-doc" or "lrec2014")."""
+    outputs = ("scores",)
+
+    def __init__(self, mode: str) -> None:
+        if mode not in ("zr2015-doc", "lrec2014"):
+            raise ValueError(mode)
+        self.mode = mode
+        self.name = "tde_" + mode.replace("-", "_")
+
+    def prepare(self, args: Any) -> str:
+        """Prepare <exp>/classes if needed (what a step runs once before launching jobs)."""
+        return tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"))[0]
+
+    def _prepare(self, args: Any, class_dir: str) -> None:
+        if getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None:
+            # jobs of one run never prepare (they would race): the step did it
+            if not tde.prepared(class_dir, tde.prepare_stamp(args)):
+                raise InputError("not prepared from this class file and these options "
+                                 "(run python -m termeval.bin.score_tde --prepare-only first)", class_dir)
+        else:
+            self.prepare(args)
+
+    def load(self, args: Any) -> SeedContext:
+        spec = parse_folds(getattr(args, "folds", "auto") or "auto", self.mode)
+        if getattr(args, "bootstrap", 0):
+            raise InputError(f"--bootstrap: not available with --benchmark {self.mode}")
+        gold = load_gold(args.data_dir)
+        class_dir = getattr(args, "class_dir", None)
+        if class_dir is None and getattr(args, "class_file", None) is not None:
+            if args.exp_dir is None:                     # the Python API without an exp dir
+                with tde.temp_class_dir() as tmp:
+                    tde.prepare_classes(args, tmp, log=False)
+                    classes = load_classes(tmp, gold)
+                    prep = _read_counts(tmp)
+            else:
+                class_dir = os.path.join(args.exp_dir, "classes")
+                self._prepare(args, class_dir)
+        if class_dir is None and getattr(args, "class_file", None) is None:
+            class_dir = os.path.join(args.exp_dir, "classes")
+        if class_dir is not None:
+            classes = load_classes(class_dir, gold)
+            prep = _read_counts(class_dir)
+        corpus = build_corpus(gold, classes, self.mode)
+        nph = np.bincount(corpus.ph_file, minlength=corpus.nfiles)
+        dur = np.bincount(corpus.ph_file, weights=corpus.ph_off - corpus.ph_on, minlength=corpus.nfiles)
+        folds = make_folds(spec, nph, np.rint(dur).astype(np.int64))
+        if spec.kind == "random":
+            units = [(-1, False, True)] + [(i, True, False) for i in range(len(folds))]
+        else:
+            units = [(i, True, True) for i in range(len(folds))]
+        return SeedContext(self.mode, corpus, spec, folds, units, args.data_dir, class_dir or "", prep)
+
+    def identity(self, ctx: SeedContext) -> dict:
+        c = ctx.corpus
+        return {"mode": self.mode, "folds": str(ctx.spec), "files": c.nfiles, "phones": len(c.ph_on),
+                "fragments": len(c.f_on), "memberships": len(c.m_frag)}
+
+    def costs(self, ctx: SeedContext) -> np.ndarray:
+        c = ctx.corpus
+        per_file = np.bincount(c.f_file, minlength=c.nfiles) + np.bincount(c.ph_file, minlength=c.nfiles)
+        return np.asarray([float(per_file.sum() if f < 0 else per_file[ctx.folds[f]].sum())
+                           for f, _, _ in ctx.units], np.float64)
+
+    def compute(self, ctx: SeedContext, lo: int, hi: int) -> jobs.Shard:
+        res = []
+        for u in range(lo, hi):
+            f, pairs, others = ctx.units[u]
+            c = ctx.corpus
+            if f >= 0 and ctx.spec.kind != "none":
+                mask = np.zeros(c.nfiles, bool)
+                mask[ctx.folds[f]] = True
+                c = c.restrict(mask)
+            values, counts = score_fold(c, ctx.strings, ctx.levels, self.mode, pairs, others)
+            res.append({"unit": u, "values": values, "counts": counts})
+        return jobs.Shard({"units": res})
+
+    def merge(self, ctx: SeedContext, shards: list[jobs.Shard]) -> list[dict]:
+        units = [u for s in shards for u in s.meta["units"]]
+        if [u["unit"] for u in units] != list(range(len(ctx.units))):
+            raise InputError("job outputs do not cover every fold once; re-run the step")
+        return units
+
+    def report(self, ctx: SeedContext, merged: list[dict], out: str) -> dict:
+        return report_scores(ctx, merged, out)
+
+    def summary(self, result: dict) -> str:
+        return summary_lines(result)
+
+
+def _read_counts(class_dir: str) -> dict:
+    """<classes>/counts (`<name> <int>` lines), for scores/prepare; {} when absent."""
+    try:
+        with open(os.path.join(class_dir, "counts"), encoding="utf-8") as f:
+            return {k: int(v) for k, v in (line.split() for line in f if line.strip())}
+    except OSError:
+        return {}
+
+
+def stage_factory(mode: str):
+    """Registry hook: `--benchmark zr2015-doc|lrec2014` -> its stage."""
+    return SeedStage(mode)

@@ -1,0 +1,85 @@
+"""The parsed gold data dir of a zrc2020 run: parsed once per process, kept on disk per exp dir.
+
+Parsing the text data dir is the expensive part of reading it. `load` keeps
+  * a process-level memo (the Python API scoring many systems against the same gold in one
+    process parses it once), and
+  * <exp-dir>/tde/gold.npz (the arrays, for later runs and for --nj jobs),
+both keyed on a digest of the CONTENTS of the data dir's files (termeval.tde.registry.content_digest),
+never on paths or modification times: an edited data dir is always parsed afresh, even when
+rewritten with the same size within the same second.
+"""
+from __future__ import annotations
+
+import os
+import zipfile
+
+import numpy as np
+
+from termeval.core.datadir import Gold, Tier, empty_tier, load_gold
+from termeval.tde.registry import content_digest
+from termeval.core.textio import atomic_write
+
+FILES = ("phones", "words", "reco2dur", "utt2spk")
+MEMO_SIZE = 4
+_memo: dict[str, Gold] = {}
+
+
+def stamp(data_dir: str) -> str:
+    """Identity of a data dir's contents."""
+    return content_digest([os.path.join(data_dir, name) for name in FILES])
+
+
+def save(gold: Gold, path: str, key: str | None = None) -> None:
+    arrays = {"stamp": np.array(key or stamp(gold.path)), "files": np.array(gold.files, dtype=str),
+              "speaker": np.array(gold.speaker, dtype=str), "duration": gold.duration}
+    for tier in ("phones", "words"):
+        t = getattr(gold, tier)
+        arrays.update({f"{tier}_{k}": getattr(t, k) for k in ("file", "onset", "offset", "label", "starts")})
+        arrays[f"{tier}_labels"] = np.array(t.labels, dtype=str)
+    with atomic_write(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def _read(path: str, key: str, data_dir: str, words: bool = True) -> Gold | None:
+    try:
+        with np.load(path, allow_pickle=False) as z:
+            if str(z["stamp"]) != key:
+                return None
+            files = z["files"].tolist()
+            tiers = {tier: Tier(file=z[f"{tier}_file"], onset=z[f"{tier}_onset"],
+                                offset=z[f"{tier}_offset"], label=z[f"{tier}_label"],
+                                labels=z[f"{tier}_labels"].tolist(), starts=z[f"{tier}_starts"])
+                     for tier in ("phones", "words") if tier == "phones" or words}
+            tiers.setdefault("words", empty_tier(len(files)))
+            return Gold(files=files, file_index={f: i for i, f in enumerate(files)},
+                        phones=tiers["phones"], words=tiers["words"],
+                        speaker=z["speaker"].tolist(), duration=z["duration"], path=data_dir)
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        return None          # a broken cache is rebuilt, never trusted
+
+
+def load(data_dir: str, path: str | None, words: bool = True) -> tuple[Gold, str, bool]:
+    """(the gold of `data_dir`, its content key, whether it was parsed from text now). `path`:
+    the exp dir's cache file (None: no cache on disk, the memo only). words=False: the words
+    tier may be left empty when read from the cache (a zrc2020 job transcribes, nothing more;
+    such a gold is not memoised)."""
+    key = stamp(data_dir)
+    gold = _memo.get(key)
+    if gold is not None:
+        return gold, key, False
+    gold = _read(path, key, data_dir, words) if path and os.path.isfile(path) else None
+    if gold is not None and not words:
+        return gold, key, False
+    parsed = gold is None
+    if parsed:
+        gold = load_gold(data_dir)
+    while len(_memo) >= MEMO_SIZE:
+        _memo.pop(next(iter(_memo)))
+    _memo[key] = gold
+    return gold, key, parsed
+
+
+def forget(gold: Gold) -> None:
+    """Drop `gold` from the process memo (a lean merge is about to empty some of its arrays)."""
+    for k in [k for k, v in _memo.items() if v is gold]:
+        del _memo[k]
