@@ -30,6 +30,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from termeval import api_inputs
 from termeval.api_inputs import NO_DIR, GoldData
 from termeval.core.errors import InputError
+from termeval.quesst.options import QuesstOptions
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
            "prepare_gold", "GoldData", "InputError"]
@@ -104,6 +105,47 @@ def _gold_memo() -> Iterator[None]:
         yield
     finally:
         data.gold_memo = saved
+
+
+# ----------------------------------------------------------------------------- typed steps
+
+def with_options(options_class: type, fixed: Sequence[str] = ()) -> Any:
+    """Decorator of an API function taking a step's options as keyword arguments: its
+    signature (help(), IDEs) and docstring list the fields of `options_class` (name, type,
+    default, doc); `fixed` names the fields the function sets itself."""
+    import dataclasses
+    import inspect
+
+    def wrap(fn: Any) -> Any:
+        sig = inspect.signature(fn)
+        params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
+        taken = {p.name for p in params} | set(fixed)
+        lines = []
+        for f in dataclasses.fields(options_class):
+            if f.name in taken or not f.metadata.get("cli", True):
+                continue
+            params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
+                                            annotation=f.type))
+            lines.append(f"    {f.name} ({f.type}, default {f.default!r}): {f.metadata.get('doc', '')}")
+        fn.__signature__ = sig.replace(parameters=params)
+        fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n    Options:\n" + "\n".join(lines) + "\n"
+        return fn
+    return wrap
+
+
+def run_options(stage: Any, opts: Any) -> dict:
+    """Run a stage on typed options in this process (nothing written without opts.exp_dir)."""
+    from termeval.run import driver
+    with _gold_memo(), _quiet():
+        return driver.run(stage, opts, opts.exp_dir, echo=False)
+
+
+def _exp(exp_dir: Any) -> str | None:
+    if exp_dir is None:
+        return None
+    if not isinstance(exp_dir, (str, os.PathLike)):
+        raise TypeError(f"exp_dir must be a path (str or os.PathLike), got {type(exp_dir).__name__}")
+    return os.fspath(exp_dir)
 
 
 # ----------------------------------------------------------------------------- running a step
@@ -218,10 +260,21 @@ def score_std(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
     return run_step("score_std", [os.fspath(kws_dir), os.fspath(detections)], options, exp_dir, "score_std")
 
 
+@with_options(QuesstOptions, fixed=("kws_dir", "detections", "exp_dir"))
 def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
                  exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
-    """QUESST per-document scores (steps/score_quesst.sh). options: default_score, p_target, ..."""
-    return run_step("score_quesst", [os.fspath(kws_dir), os.fspath(detections)], options, exp_dir, "score_quesst")
+    """QUESST per-document scores (steps/score_quesst.sh): every (query, document) pair is a
+    trial; the mapping scores/scores.json holds (act_twv, max_twv, act_cnxe, min_cnxe, ...)."""
+    from termeval.quesst.stage import QuesstStage
+    opts = QuesstOptions.build({"kws_dir": _path(kws_dir, "kws_dir"), "detections": _path(detections, "detections"),
+                                "exp_dir": _exp(exp_dir), **options}, "score_quesst")
+    return run_options(QuesstStage(), opts)
+
+
+def _path(x: Any, name: str) -> str:
+    if not isinstance(x, (str, os.PathLike)):
+        raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(x).__name__}")
+    return os.fspath(x)
 
 
 def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike | None = None,

@@ -31,42 +31,18 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval.run.cli import (
-    add_bootstrap_options, add_job_options, float_or, make_parser, number_list, open_prob,
-    positive_float, run, stage_main, str2bool)
+from termeval.quesst.options import QuesstOptions
+from termeval.run.cli import add_job_options, parser_for, run, stage_main
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """The options of this step (its --help)."""
-    p = make_parser(__doc__)
-    p.add_argument("--p-target", type=open_prob, default=0.0008, help="default %(default)s (QUESST kit)")
-    p.add_argument("--c-miss", type=positive_float, default=100.0, help="default %(default)s")
-    p.add_argument("--c-fa", type=positive_float, default=1.0, help="default %(default)s")
-    p.add_argument("--eff-prior", type=open_prob, default=None,
-                   help="use this effective prior instead (the kit passes bc's 0.0741289)")
-    p.add_argument("--default-score", type=float_or("min"), default="min",
-                   help="score of unreported trials: a number (SUPERB: -10) or 'min' (the "
-                        "minimum submitted score, seed eq. 42); default %(default)s")
-    p.add_argument("--act-threshold", type=float_or("bayes"), default="bayes",
-                   help="actTWV threshold: 'bayes' = ln((1-P_tar)/P_tar) for LLR scores, or a number")
-    p.add_argument("--use-decisions", type=str2bool, default=False,
-                   help="actTWV from the YES/NO decisions of the detections instead (default false)")
-    p.add_argument("--format", choices=("auto", "xml", "kaldi", "pairs"), default="auto")
-    p.add_argument("--breakdown", default="",
-                   help="comma list of attr:NAME, ngram, freq, oov, qtype; 'none' for none (default: "
-                        "ngram,freq, + oov with --lexicon, + qtype when query types are known)")
-    p.add_argument("--lexicon", default=None, help="words.txt: queries with a word not in it are OOV")
-    p.add_argument("--freq-bins", default="1,2,5,10", help="lower edges of the target-document-count bins")
-    p.add_argument("--p-at", default="10", type=number_list(1, integer=True), help="mean precision at these ranks (comma list)")
-    add_bootstrap_options(p, "queries")
+    """The options of this step (its --help): QuesstOptions, plus the driver's --job/--merge."""
+    p = parser_for(QuesstOptions, __doc__)
     add_job_options(p, "queries")
-    p.add_argument("kws_dir")
-    p.add_argument("detections")
-    p.add_argument("exp_dir")
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "termeval.run.driver.Stage":
+def stage_of(opts: QuesstOptions) -> "termeval.core.stage.Stage":
     from termeval.quesst.stage import QuesstStage
     return QuesstStage()
 

@@ -27,6 +27,11 @@ from typing import Any, Callable, Mapping, Sequence
 from termeval.core.errors import InputError
 
 MISSING = dataclasses.MISSING
+# The largest --bootstrap (resamples or permutations) a step accepts: every replicate of every
+# metric is kept until its percentiles are taken (8 bytes each), and the time grows with
+# resamples x units; 100,000 gives a 0.95 interval's ends to about +-0.001 of their
+# probability, far below any reported difference (docs/uncertainty.md).
+MAX_RESAMPLES = 100_000
 
 
 class OptionError(ValueError):
@@ -94,6 +99,53 @@ def int_between(lo: int, hi: int) -> Callable[..., None]:
         if not lo <= _real(value, text, True) <= hi:
             raise OptionError(f"must be an integer from {lo} to {hi}, got '{_shown(value, text)}'")
     check.__name__ = f"int_{lo}_{hi}"
+    return check
+
+
+def resamples(value: Any, text: str | None = None) -> None:
+    """--bootstrap: 0 (off) to MAX_RESAMPLES; more cannot finish in memory."""
+    nonneg(value, text)
+    if value > MAX_RESAMPLES:
+        raise OptionError(f"at most {MAX_RESAMPLES} resamples (docs/uncertainty.md), got '{_shown(value, text)}'")
+
+
+def number_or(*words: str) -> Callable[..., None]:
+    """A finite number or one of `words` (e.g. 'min', 'bayes')."""
+    def check(value: Any, text: str | None = None) -> None:
+        if isinstance(value, str) and value in words:
+            return
+        try:
+            _real(value, text)
+        except OptionError:
+            raise OptionError(f"expected a finite number or {' or '.join(repr(w) for w in words)}, "
+                              f"got '{_shown(value, text)}'") from None
+    check.__name__ = "number_or_" + "_".join(words)
+    return check
+
+
+def number_list(lo: float, hi: float | None = None, integer: bool = False) -> Callable[..., None]:
+    """A comma list of finite numbers in [lo, hi] (whole numbers with integer=True), or '' for
+    none. 2.5 as a rank would silently become 2, inf as FA/hour would name a column 'inf'."""
+    def check(value: Any, text: str | None = None) -> None:
+        if not isinstance(value, str):
+            raise OptionError(f"expected a comma list as a string, got {value!r}")
+        items = [x.strip() for x in value.split(",")]
+        if items == [""]:
+            return
+        for x in items:
+            if not x:
+                raise OptionError(f"expected a comma list without empty items, got '{value}'")
+            try:
+                v = int(x) if integer else float(x)
+                if not math.isfinite(v):
+                    raise ValueError
+            except ValueError:
+                kind = "whole numbers" if integer else "finite numbers"
+                raise OptionError(f"expected a comma list of {kind}, got '{x}'") from None
+            if v < lo or (hi is not None and v > hi):
+                where = f">= {lo:g}" if hi is None else f"in [{lo:g}, {hi:g}]"
+                raise OptionError(f"every value must be {where}, got '{x}'")
+    check.__name__ = "number_list"
     return check
 
 
@@ -185,9 +237,9 @@ class StepOptions:
         known = {f.name for f in dataclasses.fields(cls)}   # type: ignore[arg-type]
         unknown = sorted(set(values) - known)
         if unknown:
-            raise TypeError(f"{where}() got unexpected option(s) {', '.join(unknown)} "
-                            f"(options: {', '.join(sorted(known))})")
-        return cls(**values).validate()   # type: ignore[call-arg]
+            raise InputError(f"{where}: unknown option {unknown[0]!r} (options: {', '.join(sorted(known))})")
+        fields = {f.name: f for f in dataclasses.fields(cls)}   # type: ignore[arg-type]
+        return cls(**{k: _coerce(fields[k], v) for k, v in values.items()}).validate()   # type: ignore[call-arg]
 
     def paths(self, role: str) -> list[str]:
         """The values of the fields with this role ("input" or "output"), as paths."""
@@ -204,6 +256,32 @@ class StepOptions:
         return out
 
 
+def _coerce(f: dataclasses.Field, value: Any) -> Any:
+    """An int given for a float field is that float (as the command line's text would parse):
+    the options recorded with the scores are then the same from the API and the CLI."""
+    if str(f.type).replace(" ", "").startswith("float") and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
 def split_number_list(value: str, integer: bool = False) -> list:
     """The numbers of a comma list ('' -> [])."""
     return [int(x) if integer else float(x) for x in value.split(",") if x.strip()]
+
+
+# ----------------------------------------------------------------------------- shared groups
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class BootstrapOptions(StepOptions):
+    """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
+    bootstrap: int = option(0, f"resamples for confidence intervals (0 = off; at most {MAX_RESAMPLES})",
+                            check=resamples)
+    seed: int = option(777, "seed of the resampling", check=nonneg)
+    ci: float = option(0.95, "confidence level of the intervals", check=open_probability)
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class JobOptions(StepOptions):
+    """--nj of a scoring step: the units are split into N jobs of about equal cost (the one
+    driver, termeval/run/driver.py); the result is the same for any N."""
+    nj: int = option(1, "number of jobs (1: one process)", check=positive)

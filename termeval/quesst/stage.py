@@ -15,7 +15,8 @@ import numpy as np
 
 from termeval.core.options import split_number_list
 from termeval.core.errors import InputError
-from termeval.run.driver import Shard
+from termeval.core.stage import Report, Shard, Stage
+from termeval.quesst.options import QuesstOptions
 
 # QUESST details lie in details/quesst/; STD's files of a shared exp dir are left alone and
 # both stages merge their metrics into scores/scores.json.
@@ -23,15 +24,12 @@ OUTPUTS = ("scores/quesst", "scores/quesst_operating", "scores/scores.json", "sc
            "details/quesst", "units/units.quesst_query.npz")
 
 
-class QuesstStage:
+class QuesstStage(Stage):
     name = "quesst"
     outputs = OUTPUTS
     updates = ("scores/scores.json",)
 
-    def __init__(self) -> None:
-        self.text = ""
-
-    def load(self, a: Any) -> SimpleNamespace:
+    def load(self, a: QuesstOptions) -> SimpleNamespace:
         from termeval.quesst import quesst, quesst_io
         from termeval.std import breakdown
         if not os.path.isfile(a.detections):
@@ -80,11 +78,7 @@ class QuesstStage:
         ctx.warnings = list(warnings)
         return tr, quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
 
-    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> dict:
+    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         from termeval.quesst import report
         result, lines = report.write(out, ctx, *merged)
-        self.text = "\n".join(lines) + "\n"
-        return result
-
-    def summary(self, result: dict) -> str:
-        return self.text
+        return Report(result, "\n".join(lines) + "\n", tuple(ctx.warnings))

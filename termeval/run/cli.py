@@ -7,14 +7,15 @@ naming the file and line, with a non-zero exit status and no traceback.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import sys
 import textwrap
-from typing import Callable, Sequence
+from typing import Any, Callable, Sequence
 
 from termeval.core.errors import InputError
-from termeval.core.options import split_number_list  # noqa: F401  (the steps read comma lists with it)
+from termeval.core.options import OptionError, flag_of, split_number_list  # noqa: F401  (split_number_list: steps)
 
 
 def str2bool(value: str) -> bool:
@@ -165,8 +166,9 @@ def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int 
 def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str = "<exp-dir>/jobs/<stage>.J.npz") -> None:
     """--nj/--job/--merge/--run-id of a scoring step (termeval.run.driver): job J of N handles a
     share of `unit` and writes `job_file`; --merge N loads the N shards and reports."""
-    p.add_argument("--nj", type=positive_int, default=1,
-                   help=f"with --job: the number of jobs the {unit} are split into")
+    if "--nj" not in p._option_string_actions:     # an Options parser has it (JobOptions)
+        p.add_argument("--nj", type=positive_int, default=1,
+                       help=f"with --job: the number of jobs the {unit} are split into")
     p.add_argument("--job", type=positive_int, default=None,
                    help=f"job J of --nj: only its share of the {unit}, written to {job_file}")
     p.add_argument("--merge", type=positive_int, default=None, metavar="N",
@@ -198,14 +200,98 @@ def add_check(p: argparse.ArgumentParser, check: Callable[[argparse.Namespace], 
     p.checks = [*getattr(p, "checks", []), check]  # type: ignore[attr-defined]
 
 
-def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Callable[[argparse.Namespace], object],
+def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Callable[[Any], object],
                argv: Sequence[str] | None = None) -> int:
     """main() of a scoring step: parse the options, make the benchmark's stage of them and run
-    it the one way (termeval.run.driver.run_from_args: one process, --job J of --nj N, or --merge N)."""
-    args = get_parser().parse_args(argv)
-    from termeval.run import driver as jobs    # numpy: not for --help
-    jobs.run_from_args(stage_of(args), args)
+    it the one way (termeval.run.driver.run: one process, --job J of --nj N, or --merge N).
+    A parser built by `parser_for` gives the step's typed Options to the stage."""
+    parser = get_parser()
+    args = parser.parse_args(argv)
+    from termeval.run import driver    # numpy: not for --help
+    opts = options_of(parser, args)
+    if opts is None:                   # a step not converted to Options yet
+        driver.run_from_args(stage_of(args), args)
+        return 0
+    driver.run(stage_of(opts), opts, opts.exp_dir, nj=getattr(opts, "nj", 1), job=getattr(args, "job", None),
+               merge=getattr(args, "merge", None), run_id=getattr(args, "run_id", None))
     return 0
+
+
+# ---------------------------------------------------------------------------- typed options -> argparse
+
+def _parse_text(f: dataclasses.Field) -> Callable[[str], Any]:
+    """How the command line's text becomes the field's value: option(parse=...), else by the
+    field's annotation (bool: true/false, int, float, else the text as it is)."""
+    given = f.metadata.get("parse")
+    if given is not None:
+        return given
+    kind = str(f.type).replace(" ", "")
+    if kind.startswith("bool"):
+        return str2bool
+    if kind.startswith("int"):
+        return lambda text: int(_number(text, integer=True))
+    if kind.startswith("float"):
+        return _number
+    return str
+
+
+def _typed(f: dataclasses.Field) -> Callable[[str], Any]:
+    """argparse `type=` of a field: parse the text, then the field's check on the value."""
+    parse, check = _parse_text(f), f.metadata.get("check")
+
+    def convert(text: str) -> Any:
+        value = parse(text)
+        if check is not None:
+            try:
+                check(value, text)
+            except OptionError as e:
+                raise argparse.ArgumentTypeError(str(e)) from None
+        return value
+    convert.__name__ = f.name      # argparse names it in "invalid <name> value"
+    return convert
+
+
+def parser_for(options_class: type, doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
+    """The argparse parser of a step, built from its Options dataclass (termeval/core/options.py):
+    one argument per field (positional fields in their declared order), its doc as help, its
+    default shown, its check run on the parsed value; the combination checks of the class run
+    after parsing (an error is argparse's one line, exit 2)."""
+    p = make_parser(doc, prog)
+    for f in dataclasses.fields(options_class):
+        m = f.metadata
+        if not m.get("cli", True):
+            continue
+        if m.get("positional"):
+            p.add_argument(f.name, type=_typed(f), metavar=m.get("metavar") or f.name.replace("_", "-"),
+                           help=m.get("doc") or None)
+            continue
+        default = None if f.default is dataclasses.MISSING else f.default
+        shown = "true" if default is True else "false" if default is False else default
+        helptext = (m.get("doc") or "") + ("" if default in (None, "") else f" (default {shown})")
+        p.add_argument(flag_of(f), dest=f.name, type=_typed(f), default=default, choices=m.get("choices"),
+                       metavar=m.get("metavar"), help=helptext.replace("%", "%%"))
+    p.options_class = options_class          # type: ignore[attr-defined]
+    add_check(p, lambda a: _combination(options_class, a))
+    return p
+
+
+def _combination(options_class: type, args: argparse.Namespace) -> str | None:
+    try:
+        _build(options_class, args)
+    except InputError as e:
+        return str(e)
+    return None
+
+
+def _build(options_class: type, args: argparse.Namespace) -> Any:
+    names = {f.name for f in dataclasses.fields(options_class)}
+    return options_class(**{k: v for k, v in vars(args).items() if k in names}).validate()
+
+
+def options_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:
+    """The step's validated Options of parsed arguments (None for a parser without them)."""
+    cls = getattr(parser, "options_class", None)
+    return None if cls is None else _build(cls, args)
 
 
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:

@@ -56,7 +56,7 @@ from typing import Any, Iterator, Protocol, Sequence
 import numpy as np
 
 from termeval.core.errors import InputError
-from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage  # noqa: F401  (stages import Shard from here too)
+from termeval.core.stage import DEFAULT_OUTPUTS, Report, Shard, Stage  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
 
 PROTOCOL = 1
@@ -272,15 +272,15 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
     merged = stage.merge(ctx, shards)
     if exp_dir is None:
         with tempfile.TemporaryDirectory(prefix="termeval-") as out:
-            result = stage.report(ctx, merged, out)
+            report = as_report(stage, stage.report(ctx, merged, out))
     else:
         with exp_lock(exp_dir):
             out = new_output_dir(exp_dir)
             try:
                 carry(exp_dir, out, getattr(stage, "updates", ()))
-                result = stage.report(ctx, merged, out)
+                report = as_report(stage, stage.report(ctx, merged, out))
                 if merge is not None:      # under a launcher its stdout goes to the log
-                    _write_summary(out, stage.summary(result))
+                    _write_summary(out, report.summary)
                 publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
             except BaseException:
                 discard(out)
@@ -288,11 +288,40 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
             if merge is not None:
                 remove_shards(exp_dir, stage.name, merge)
     if echo:
-        text = stage.summary(result)
+        text = report.summary
         if text:
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
             sys.stdout.flush()
+    return dict(report.scores)
+
+
+def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
+             inputs: Sequence[str] = (), lock: bool = True) -> Any:
+    """A one-shot step (preparation, export, conversion, comparison, summary) through the
+    driver: `write(tmp)` lays its files out under a fresh temporary directory inside `out_root`
+    (as they will stand under out_root) and returns its result; then each owned name of
+    `outputs` is moved into place whole (publish), under out_root's lock. A failed write leaves
+    out_root as it was. `inputs`: the run's input paths, which no output may be or hold."""
+    from termeval.core import guard
+    guard.check_outputs(name, inputs, [os.path.join(out_root, o) for o in outputs])
+    ctx = exp_lock(out_root) if lock else contextlib.nullcontext()
+    with ctx:
+        out = new_output_dir(out_root)
+        try:
+            result = write(out)
+            publish(out_root, out, outputs)
+        except BaseException:
+            discard(out)
+            raise
     return result
+
+
+def as_report(stage: Stage, got: Any) -> Report:
+    """A stage's report as a Report (a stage not converted yet returns the scores mapping and
+    gives its summary through summary(result))."""
+    if isinstance(got, Report):
+        return got
+    return Report(got, stage.summary(got) if hasattr(stage, "summary") else "")
 
 
 SUMMARY = os.path.join("scores", ".summary")   # what a launched run's shell step prints

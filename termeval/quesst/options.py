@@ -1,0 +1,39 @@
+"""The options of QUESST per-document scoring (steps/score_quesst.sh, termeval.score_quesst)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from termeval.core.options import (
+    BootstrapOptions, JobOptions, number_list, number_or, open_probability, option, path_value, positive_real)
+
+
+@dataclass(frozen=True, kw_only=True)
+class QuesstOptions(BootstrapOptions, JobOptions):
+    """Options of score_quesst: every (query, document) pair is a trial (docs/std-metrics.md)."""
+    kws_dir: str = option(doc="ECF + RTTM + term list (a Kaldi kws dir or a QUESST groundtruth_* "
+                              "dir), or the lists documents, queries, targets",
+                          positional=True, role="input", check=path_value, metavar="kws-data-dir")
+    detections: str = option(doc="STDLIST, KWSLIST, Kaldi `kwid utt start end score`, or "
+                                 "`<query> <document> <score> [YES|NO]` lines",
+                             positional=True, role="input", check=path_value)
+    p_target: float = option(0.0008, "prior of a target trial (QUESST kit)", check=open_probability)
+    c_miss: float = option(100.0, "cost of a miss", check=positive_real)
+    c_fa: float = option(1.0, "cost of a false alarm", check=positive_real)
+    eff_prior: float | None = option(None, "use this effective prior instead (the kit passes bc's 0.0741289)",
+                                     check=lambda v, t=None: None if v is None else open_probability(v, t),
+                                     parse=float)
+    default_score: float | str = option("min", "score of unreported trials: a number (SUPERB: -10) or 'min' "
+                                        "(the minimum submitted score, seed eq. 42)",
+                                        check=number_or("min"), parse=lambda t: t if t == "min" else float(t))
+    act_threshold: float | str = option("bayes", "actTWV threshold: 'bayes' = ln((1-P_tar)/P_tar) for LLR "
+                                        "scores, or a number", check=number_or("bayes"),
+                                        parse=lambda t: t if t == "bayes" else float(t))
+    use_decisions: bool = option(False, "actTWV from the YES/NO decisions of the detections instead")
+    format: str = option("auto", "format of the detections", choices=("auto", "xml", "kaldi", "pairs"))
+    breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, qtype; 'none' for none (default: "
+                                "ngram,freq, + oov with --lexicon, + qtype when query types are known)")
+    lexicon: str | None = option(None, "words.txt: queries with a word not in it are OOV", role="input")
+    freq_bins: str = option("1,2,5,10", "lower edges of the target-document-count bins")
+    p_at: str = option("10", "mean precision at these ranks (comma list)", check=number_list(1, integer=True))
+    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written (None: nothing "
+                                 "is written)", positional=True, role="output", metavar="exp-dir")
