@@ -28,7 +28,6 @@ Where things are (README.md, "Where things are"; the steps are termeval/bin/<ste
   termeval.run.driver       the one job protocol every scoring benchmark implements (stage.py)
   termeval.api        the Python API; termeval.run.command the `termeval` command
 """
-__version__ = "0.1.0"
 
 _API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
         "prepare_gold", "GoldData")
@@ -40,6 +39,9 @@ def __getattr__(name: str):
     if name in _API:
         from termeval import api
         return getattr(api, name)
+    if name == "__version__":
+        from termeval.core.version import __version__
+        return __version__
     if name == "InputError":
         from termeval.core.errors import InputError
         return InputError

@@ -23,7 +23,7 @@ import json
 import os
 import sys
 
-from termeval import __version__
+from termeval.core.version import __version__
 from termeval.run.cli import make_parser, run
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write

@@ -26,7 +26,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from termeval import __version__
+from termeval.core.version import __version__
 from termeval.core.textio import atomic_write
 
 

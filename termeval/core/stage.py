@@ -24,12 +24,35 @@ A step's stage is a class deriving from `Stage`:
 """
 from __future__ import annotations
 
+import contextlib
+import contextvars
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
 DEFAULT_OUTPUTS = ("scores", "details", "units")
+# Set by the driver while a stage runs as job J or as the merge: its `load` should then read
+# only what every process needs (what keeps a job's memory to its share, issue 24).
+_SHARE: contextvars.ContextVar[bool] = contextvars.ContextVar("termeval_share", default=False)
+
+
+def is_share(opts: Any = None) -> bool:
+    """Whether the stage being run computes one job's share or the merge, not the whole in one
+    process (an argparse Namespace of the old job options is still understood)."""
+    if getattr(opts, "job", None) is not None or getattr(opts, "merge", None) is not None:
+        return True
+    return _SHARE.get()
+
+
+@contextlib.contextmanager
+def running_as_share(share: bool) -> Iterator[None]:
+    """The driver's side of is_share: the block runs a job or a merge (share) or the whole."""
+    token = _SHARE.set(share)
+    try:
+        yield
+    finally:
+        _SHARE.reset(token)
 
 
 @dataclass

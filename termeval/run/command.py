@@ -50,7 +50,7 @@ def one_line(doc: str, width: int = 90) -> str:
 
 
 def help_text() -> str:
-    from termeval import __version__
+    from termeval.core.version import __version__
     st = steps()
     width = max(map(len, st))
     lines = [USAGE, "",
@@ -72,7 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(help_text(), file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
     if argv[0] in ("-V", "--version"):
-        from termeval import __version__
+        from termeval.core.version import __version__
         print(f"termeval {__version__}")
         return 0
     step, rest = argv[0], argv[1:]

@@ -56,7 +56,7 @@ from typing import Any, Iterator, Protocol, Sequence
 import numpy as np
 
 from termeval.core.errors import InputError
-from termeval.core.stage import DEFAULT_OUTPUTS, Report, Shard, Stage  # noqa: F401  (stages import Shard from here too)
+from termeval.core.stage import DEFAULT_OUTPUTS, Report, Shard, Stage, is_share, running_as_share  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
 
 PROTOCOL = 1
@@ -237,12 +237,6 @@ def discard(out: str) -> None:
 
 # ----------------------------------------------------------------------------- running
 
-def is_share(args: Any) -> bool:
-    """Whether `args` (of a step with add_job_options) run one job or the merge, not the
-    whole in one process: a lazy stage's `load` then reads only what every process needs."""
-    return getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None
-
-
 def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
         merge: int | None = None, run_id: str | None = None, echo: bool = True) -> dict | None:
     """Run `stage` on `args`: one process (job and merge None), job `job` of `nj` (save its
@@ -252,7 +246,8 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
-    ctx = stage.load(args)
+    with running_as_share(job is not None or merge is not None):
+        ctx = stage.load(args)
     if job is not None:
         if exp_dir is None:
             raise InputError("a job needs an exp dir")
