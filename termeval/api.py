@@ -321,7 +321,7 @@ def prepare_kws(data_dir: str | os.PathLike, kws_dir: str | os.PathLike, **optio
     from termeval.run import driver
     opts = PrepareKwsOptions.build({"data_dir": _path(data_dir, "data_dir"), "kws_dir": _path(kws_dir, "kws_dir"),
                                     **_plain(options)}, "prepare_kws")
-    summary = driver.run_task("prepare_kws", *prepare.task(opts), inputs=opts.paths("input"))
+    summary = driver.run_task("prepare_kws", *prepare.task(opts), inputs=opts.paths("input"), lock=False)
     for w in prepare.messages(summary)[0]:
         print(f"prepare_kws: warning: {w}", file=sys.stderr)
     return {"kws_dir": opts.kws_dir, "n_keywords": summary.n_keywords, "n_occurrences": summary.n_occurrences,

@@ -37,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from termeval.kws import prepare
     from termeval.run import driver
     out_root, outputs, write = prepare.task(opts)
-    summary = driver.run_task("prepare_kws", out_root, outputs, write, inputs=opts.paths("input"))
+    summary = driver.run_task("prepare_kws", out_root, outputs, write, inputs=opts.paths("input"), lock=False)
     prog = os.path.basename(sys.argv[0])
     warnings, line = prepare.messages(summary)
     for w in warnings:

@@ -150,9 +150,11 @@ def build_dir(opts, dest: str) -> KwsSummary:
 
 
 def task(opts) -> tuple[str, list[str], Callable[[str], KwsSummary]]:
-    """(out_root, owned outputs, write) of prepare_kws for termeval.run.driver.run_task: the kws
-    dir is written under a temporary directory beside it and replaces the old one whole, so a
-    reader never sees a half-written kws dir and a failure leaves the old one untouched."""
+    """(out_root, owned outputs, write) of prepare_kws for termeval.run.driver.run_task (with
+    lock=False: out_root is the kws dir's parent, shared with unrelated outputs such as the data
+    dir or other kws dirs being prepared at the same time; the kws dir itself is replaced by one
+    rename). It is written under a temporary directory beside it and replaces the old one whole,
+    so a reader never sees a half-written kws dir and a failure leaves the old one untouched."""
     kws = os.path.normpath(opts.kws_dir)
     if os.path.exists(kws) and not os.path.isdir(kws):
         raise InputError("exists and is not a directory", opts.kws_dir)
