@@ -7,8 +7,10 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.score_std(kws_dir, detections, **options)
   termeval.score_quesst(kws_dir, detections, **options)
   termeval.score_segmentation(gold, segmentation, **options)
+  termeval.score_resources(reference, exp_dir, **options)
   termeval.compare_systems([exp_dir, ...], **options)
   termeval.prepare_gold(phones, words, **options)
+  termeval.prepare_kws(data_dir, kws_dir, **options)
   termeval.InputError      what bad input raises (one line naming the file and line)
 
 Where things are (README.md, "Where things are"; the steps are termeval/bin/<step>.py):
@@ -29,8 +31,8 @@ Where things are (README.md, "Where things are"; the steps are termeval/bin/<ste
   termeval.api        the Python API; termeval.run.command the `termeval` command
 """
 
-_API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
-        "prepare_gold", "GoldData")
+_API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_resources", "compare_systems",
+        "prepare_gold", "prepare_kws", "GoldData")
 __all__ = [*_API, "InputError", "__version__"]
 
 

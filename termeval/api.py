@@ -30,10 +30,14 @@ from typing import Any, Iterator, Mapping, Sequence
 from termeval import api_inputs
 from termeval.api_inputs import NO_DIR, GoldData
 from termeval.core.errors import InputError
+from termeval.bootstrap.options import CompareOptions
+from termeval.kws.options import PrepareKwsOptions
 from termeval.quesst.options import QuesstOptions
+from termeval.resources.options import ResourcesOptions
+from termeval.std.options import StdOptions
 
-__all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
-           "prepare_gold", "GoldData", "InputError"]
+__all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_resources", "compare_systems",
+           "prepare_gold", "prepare_kws", "GoldData", "InputError"]
 
 # options the API sets itself (a job split needs an exp dir and processes: see `termeval` command)
 _RESERVED = {"job", "merge", "run_id", "help"}
@@ -253,11 +257,16 @@ def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLi
         return run_step("score_segmentation", [data, seg], options, exp_dir, "score_segmentation")
 
 
+@with_options(StdOptions, fixed=("kws_dir", "detections", "exp_dir"))
 def score_std(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
               exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
-    """Spoken term detection scores (steps/score_std.sh): ATWV, MTWV, Cnxe, ... options:
-    preset, p_target, c_miss, c_fa, compat, align, tolerance, breakdown, plots, bootstrap, ..."""
-    return run_step("score_std", [os.fspath(kws_dir), os.fspath(detections)], options, exp_dir, "score_std")
+    """Spoken term detection scores (steps/score_std.sh): ATWV, MTWV, OTWV, Cnxe, ...; the
+    mapping scores/scores.json holds. A comma-list option may be a list (breakdown=["ngram",
+    "freq"])."""
+    from termeval.std.stage import StdStage
+    opts = StdOptions.build({"kws_dir": _path(kws_dir, "kws_dir"), "detections": _path(detections, "detections"),
+                             "exp_dir": _exp(exp_dir), **_plain(options)}, "score_std")
+    return run_options(StdStage(), opts)
 
 
 @with_options(QuesstOptions, fixed=("kws_dir", "detections", "exp_dir"))
@@ -277,24 +286,69 @@ def _path(x: Any, name: str) -> str:
     return os.fspath(x)
 
 
+def _plain(options: Mapping[str, Any]) -> dict:
+    """Option values as the Options fields hold them: a list or tuple is a comma list, a path
+    its str; None is the step's default (left out)."""
+    def plain(v: Any) -> Any:
+        if isinstance(v, os.PathLike):
+            return os.fspath(v)
+        if isinstance(v, (list, tuple)):
+            return ",".join(str(plain(x)) for x in v)
+        return v
+    return {k: plain(v) for k, v in options.items() if v is not None}
+
+
+@with_options(ResourcesOptions, fixed=("reference", "exp_dir"))
+def score_resources(reference: str | os.PathLike, exp_dir: str | os.PathLike | None = None,
+                    **options: Any) -> dict:
+    """Processing-load figures of MediaEval SWS 2013 (steps/score_resources.sh): ISF, SSF, PMU
+    and PL. reference: the kws dir, ECF or reco2dur that gives T_audio. exp_dir: holds the
+    measured phases (resources/{index,search}, utils/measure_resources.sh) and gets
+    scores/resources; without it the phases come from resources_file= and nothing is written."""
+    from termeval.resources.stage import ResourcesStage
+    opts = ResourcesOptions.build({"reference": _path(reference, "reference"), "exp_dir": _exp(exp_dir),
+                                   **_plain(options)}, "score_resources")
+    return run_options(ResourcesStage(), opts)
+
+
+@with_options(PrepareKwsOptions, fixed=("data_dir", "kws_dir"))
+def prepare_kws(data_dir: str | os.PathLike, kws_dir: str | os.PathLike, **options: Any) -> dict:
+    """A kws data dir (ecf.xml, rttm, kwlist.xml, hitlist, ...) from a data dir's word alignments
+    and a keyword list (steps/prepare_kws.sh; keywords= or kwlist= is required), written whole
+    into kws_dir. Returns what it found: n_keywords, n_occurrences, n_utterances, trials (the
+    searched seconds as F4DE counts them) and no_occurrence (keywords that never occur)."""
+    from termeval.kws import prepare
+    from termeval.run import driver
+    opts = PrepareKwsOptions.build({"data_dir": _path(data_dir, "data_dir"), "kws_dir": _path(kws_dir, "kws_dir"),
+                                    **_plain(options)}, "prepare_kws")
+    summary = driver.run_task("prepare_kws", *prepare.task(opts), inputs=opts.paths("input"), lock=False)
+    for w in prepare.messages(summary)[0]:
+        print(f"prepare_kws: warning: {w}", file=sys.stderr)
+    return {"kws_dir": opts.kws_dir, "n_keywords": summary.n_keywords, "n_occurrences": summary.n_occurrences,
+            "n_utterances": summary.n_utterances, "trials": summary.trials,
+            "no_occurrence": list(summary.no_occurrence)}
+
+
+@with_options(CompareOptions, fixed=("systems", "out_dir"))
 def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike | None = None,
                     **options: Any) -> dict:
-    """Paired comparison of systems scored into exp dirs (steps/compare_systems.sh): the content
-    of <out-dir>/scores/compare.json. options: bootstrap, seed, ci, test, plot (default: true
-    with out_dir, false without)."""
-    import json
-    import tempfile
-    mod = _step("compare_systems")
-    if out_dir is None:
-        options = {"plot": False, **options}
-    argv = options_argv(mod.get_parser(), options, "compare_systems")
-    with tempfile.TemporaryDirectory(prefix="termeval-compare-") as tmp:
-        out = os.fspath(out_dir) if out_dir is not None else tmp
-        err = io.StringIO()
-        try:
-            with _argparse_raises(), contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(err):
-                mod.main(argv + ["--", *[os.fspath(x) for x in systems], out])
-        finally:      # keep what was not compared, drop the line naming the output files
-            sys.stderr.writelines(ln for ln in io.StringIO(err.getvalue()) if "not compared" in ln)
-        with open(os.path.join(out, "scores", "compare.json"), encoding="utf-8") as f:
-            return json.load(f)
+    """Paired comparison of systems scored into exp dirs (steps/compare_systems.sh), each with
+    the first: the content of <out-dir>/scores/compare.json. With out_dir= its files are
+    written there (scores/compare, scores/compare.json, RESULTS.compare.md and, unless
+    plot=False, the forest plot); without it nothing is written."""
+    from termeval.bootstrap import compare
+    if isinstance(systems, (str, bytes, os.PathLike)) or not isinstance(systems, Sequence):
+        raise TypeError(f"systems must be a list of exp dirs, got {type(systems).__name__}")
+    dirs = tuple(_path(x, f"systems[{i}]") for i, x in enumerate(systems))
+    if "plot" in options and isinstance(options["plot"], bool):
+        options = {**options, "plot": "true" if options["plot"] else "false"}
+    opts = CompareOptions.build({"systems": dirs, "out_dir": _exp(out_dir), **_plain(options)}, "compare_systems")
+    with contextlib.redirect_stdout(io.StringIO()):
+        res = compare.run_compare(opts)
+        for t, note in res.get("not_compared", {}).items():
+            print(f"compare_systems: not compared ({t}): {note}", file=sys.stderr)
+        if opts.out_dir is not None:
+            from termeval.run import driver
+            driver.run_task("compare_systems", *compare.task(opts, res), inputs=opts.paths("input"))
+            compare.plot(opts, res)
+    return compare.as_json(res)

@@ -12,46 +12,47 @@ Writes <out-dir>/scores/compare, scores/compare.json, RESULTS.compare.md and the
 <out-dir>/forest.{png,pdf}. Refuses systems scored on different data or settings.
 --benchmark zr2015/zr2017 systems: the cross_/within_ fold means of coverage, token, type and
 boundary are compared over the recordings (or speakers); NED and grouping are not (their units,
-the discovered classes, differ between systems).
+the discovered classes, differ between systems). The comparison's files are written whole
+(termeval.run.driver.run_task), then the forest plot.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
+from typing import Sequence
 
-from termeval.bootstrap.compare import HEADLINE, check_out_dir, compare, load_system, write_compare
-from termeval.bootstrap.forest import forest_plot
-from termeval.run.cli import add_bootstrap_options, make_parser, run
+from termeval.bootstrap.options import CompareOptions
 from termeval.core.errors import InputError
+from termeval.run.cli import options_of, parser_for, run
 
 
-def get_parser():
-    p = make_parser(__doc__)
-    add_bootstrap_options(p, "the shared units", default_n=1000)
-    p.add_argument("--test", default="bootstrap", choices=("bootstrap", "permutation"),
-                   help="p-value: paired bootstrap (default) or approximate randomization")
-    p.add_argument("--plot", default="true", choices=("true", "false"), help="forest plot (default true)")
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help): CompareOptions, plus the exp dirs and the output dir."""
+    p = parser_for(CompareOptions, __doc__)
     p.add_argument("dirs", nargs="+", help="<exp-dir-A> <exp-dir-B> [...] <out-dir>")
     return p
 
 
-def main(argv=None):
-    a = get_parser().parse_args(argv)
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = get_parser()
+    a = parser.parse_args(argv)
     if len(a.dirs) < 3:
         raise InputError("need at least two exp dirs and an output dir")
-    if a.bootstrap < 1 or not 0 < a.ci < 1:
-        raise InputError(f"--bootstrap must be >= 1 and --ci in (0, 1), got {a.bootstrap} and {a.ci}")
-    *exps, out = a.dirs
-    check_out_dir(exps, out)
-    res = compare([load_system(e) for e in exps], a.bootstrap, a.seed, a.ci, a.test)
-    for line in write_compare(out, res):
+    opts = options_of(parser, a).replace(systems=tuple(a.dirs[:-1]), out_dir=a.dirs[-1]).validate()
+    from termeval.bootstrap import compare
+    from termeval.run import driver
+    res = compare.run_compare(opts)
+    lines = driver.run_task("compare_systems", *compare.task(opts, res), inputs=opts.paths("input"))
+    prog = os.path.basename(sys.argv[0])
+    for line in lines:
         print(line)
     for t, note in res.get("not_compared", {}).items():
-        print(f"{os.path.basename(sys.argv[0])}: not compared ({t}): {note}", file=sys.stderr)
-    if a.plot == "true":
-        forest_plot(res, HEADLINE, os.path.join(out, "forest"))
-    print(f"{os.path.basename(sys.argv[0])}: comparison in {out}/scores/compare, table in "
-          f"{out}/RESULTS.compare.md", file=sys.stderr)
+        print(f"{prog}: not compared ({t}): {note}", file=sys.stderr)
+    compare.plot(opts, res)
+    print(f"{prog}: comparison in {opts.out_dir}/scores/compare, table in "
+          f"{opts.out_dir}/RESULTS.compare.md", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

@@ -18,25 +18,15 @@ import shlex
 import sys
 from typing import Sequence
 
-from termeval.run.cli import make_parser, positive_float, run, str2bool
 from termeval.core.errors import InputError
 from termeval.resources import measure, resources
+from termeval.resources.options import MeasureOptions
+from termeval.run.cli import options_of, parser_for, run
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """The options of this step (its --help)."""
-    p = make_parser(__doc__)
-    p.add_argument("--interval", type=positive_float, default=0.1,
-                   help="seconds between /proc memory samples (default %(default)s)")
-    p.add_argument("--append", type=str2bool, default=False,
-                   help="add this run to an existing file of the phase: times add up, peaks "
-                        "take the maximum (several steps of one phase); default false")
-    p.add_argument("--wait-orphans", type=str2bool, default=True,
-                   help="wait for processes the command left running, so their CPU time counts "
-                        "(default true; false for a command that starts a daemon)")
-    p.add_argument("exp_dir")
-    p.add_argument("phase", choices=("index", "search"))
-    return p
+    """The options of this step (its --help): MeasureOptions; the command follows `--`."""
+    return parser_for(MeasureOptions, __doc__)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -48,11 +38,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise InputError("usage: measure_resources.py [options] <exp-dir> <index|search> -- <command ...>")
     cut = argv.index("--")
     own, cmd = argv[:cut], argv[cut + 1:]
-    a = get_parser().parse_args(own)
+    parser = get_parser()
+    a = options_of(parser, parser.parse_args(own))
     if not cmd:
         raise InputError("no command after --")
-    if not a.interval > 0:
-        raise InputError(f"--interval must be positive, got {a.interval}")
     out_path = os.path.join(a.exp_dir, "resources", a.phase)
     old = resources.read_kv(out_path) if a.append and os.path.isfile(out_path) else None
     started = resources.now()

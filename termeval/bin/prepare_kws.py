@@ -12,68 +12,37 @@ Keywords: --keywords FILE (`kwid word ...` lines, or a plain list of single word
   KW-0001, ...) or --kwlist KWLIST/TLIST XML. Multi-word keywords occur where F4DE finds them:
   successive words of the same speaker at most 0.5 s apart. A keyword that never occurs is kept
   (F4DE and compute-atwv leave it out of the averages) and listed in a warning.
+The kws dir is written whole beside its old one and replaces it (termeval.run.driver.run_task);
+a kws dir that is, or holds, an input (the data dir) is refused.
 """
 from __future__ import annotations
 
 import argparse
 import os
 import sys
-import tempfile
 from typing import Sequence
 
-from termeval.run.cli import make_parser, positive_float, run, str2bool
-from termeval.core.errors import InputError
+from termeval.kws.options import PrepareKwsOptions
+from termeval.run.cli import options_of, parser_for, run
 
 
 def get_parser() -> argparse.ArgumentParser:
-    p = make_parser(__doc__)
-    p.add_argument("data_dir")
-    p.add_argument("kws_dir")
-    p.add_argument("--keywords", default=None, help="`kwid word ...` lines or a plain word list")
-    p.add_argument("--kwlist", default=None, help="KWLIST (or TLIST) XML")
-    p.add_argument("--plain-list", type=str2bool, default=None,
-                   help="true: every line of --keywords is a keyword text (ids generated); "
-                        "default: a plain list iff every line is a single word")
-    p.add_argument("--frame-shift", type=positive_float, default=0.01, help="hitlist frame length (s)")
-    p.add_argument("--ecf-source-type", default="splitcts",
-                   help="ECF source_type: bnews, cts, splitcts (F4DE counts it half), confmtg")
-    p.add_argument("--language", default="english", help="language attribute of ecf.xml/kwlist.xml")
-    p.add_argument("--ctm", default=None, help="word CTM of a Kaldi data dir (default <data-dir>/ctm)")
-    p.add_argument("--words-txt", default=None, help="Kaldi words.txt: OOV category")
-    p.add_argument("--lexicon", default=None, help="Kaldi lexicon.txt: Phones category")
-    return p
+    """The options of this step (its --help): PrepareKwsOptions."""
+    return parser_for(PrepareKwsOptions, __doc__)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    from termeval.kws.alignment import read_alignment
-    from termeval.std.lexicon import read_keyword_list, read_lexicon, read_words_txt
-    from termeval.kws.prepare import build_files, publish_dir
-    if (args.keywords is None) == (args.kwlist is None):
-        raise InputError("give exactly one of --keywords FILE and --kwlist XML")
-    src = args.keywords or args.kwlist
-    if not os.path.isfile(src):
-        raise InputError("not found", src)
-    for opt in ("ctm", "words_txt", "lexicon"):
-        v = getattr(args, opt)
-        if v is not None and not os.path.isfile(v):
-            raise InputError(f"--{opt.replace('_', '-')}: not found", v)
-    terms = read_keyword_list(src, args.plain_list)
-    vocab = read_words_txt(args.words_txt) if args.words_txt else None
-    lexicon = read_lexicon(args.lexicon) if args.lexicon else None
-    ali = read_alignment(args.data_dir, args.ctm)
-    with tempfile.TemporaryDirectory(prefix="prepare_kws.") as work:
-        files, summary = build_files(ali, terms, args.frame_shift, args.ecf_source_type, args.language,
-                                     vocab, lexicon, work)
-    publish_dir(files, args.kws_dir)
+    parser = get_parser()
+    opts = options_of(parser, parser.parse_args(argv))
+    from termeval.kws import prepare
+    from termeval.run import driver
+    out_root, outputs, write = prepare.task(opts)
+    summary = driver.run_task("prepare_kws", out_root, outputs, write, inputs=opts.paths("input"), lock=False)
     prog = os.path.basename(sys.argv[0])
-    if summary.no_occurrence:
-        shown = " ".join(summary.no_occurrence[:10]) + (" ..." if len(summary.no_occurrence) > 10 else "")
-        print(f"{prog}: warning: {len(summary.no_occurrence)} keyword(s) never occur: {shown} "
-              "(kept; as in F4DE and compute-atwv they do not enter ATWV/MTWV unless "
-              "--include-notarget-terms true)", file=sys.stderr)
-    print(f"{prog}: {summary.n_keywords} keywords, {summary.n_occurrences} occurrences in "
-          f"{summary.n_utterances} utterances, trials {summary.trials:g} s -> {args.kws_dir}", file=sys.stderr)
+    warnings, line = prepare.messages(summary)
+    for w in warnings:
+        print(f"{prog}: warning: {w}", file=sys.stderr)
+    print(f"{prog}: {line} -> {opts.kws_dir}", file=sys.stderr)
     return 0
 
 

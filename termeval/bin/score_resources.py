@@ -19,31 +19,24 @@ term list whose every term has a `duration` attribute (terminfo/kwinfo, seconds)
 ISF = index CPU / T_audio; SSF = search CPU / (T_query x T_audio), per hour (default) or per
 second; PMU in GB (2^30 bytes); PL = lambda*ISF*PMU_i + (1-lambda)*SSF*PMU_s with SSF in the
 chosen unit. Written to <exp-dir>/scores/resources and scores.json; the figures are printed on
-stdout. The stage and its report: termeval/resources/stage.py, termeval/resources/report.py.
+stdout. The options: termeval/resources/options.py; the stage and its report:
+termeval/resources/stage.py, termeval/resources/report.py.
 """
 from __future__ import annotations
 
 import argparse
 from typing import Sequence
 
-from termeval.run.cli import make_parser, positive_float, prob, run, stage_main
+from termeval.resources.options import ResourcesOptions
+from termeval.run.cli import parser_for, run, stage_main
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """The options of this step (its --help)."""
-    p = make_parser(__doc__)
-    p.add_argument("--lambda", dest="lam", type=prob, default=None, help="default 0.1 (seed)")
-    p.add_argument("--ssf-unit", choices=("hour", "second"), default=None, help="default hour (as the seed)")
-    p.add_argument("--resources-file", default="", help="docs/std.md §5.2 key=value file")
-    p.add_argument("--query-durations", default="", help="`<example-id> <seconds>` file")
-    p.add_argument("--query-duration", type=positive_float, default=None, help="T_query in seconds")
-    p.add_argument("--audio-duration", type=positive_float, default=None, help="T_audio in seconds (overrides)")
-    p.add_argument("reference")
-    p.add_argument("exp_dir")
-    return p
+    """The options of this step (its --help): ResourcesOptions."""
+    return parser_for(ResourcesOptions, __doc__)
 
 
-def stage_of(args: argparse.Namespace) -> "termeval.run.driver.Stage":
+def stage_of(opts: ResourcesOptions) -> "termeval.core.stage.Stage":
     from termeval.resources.stage import ResourcesStage
     return ResourcesStage()
 

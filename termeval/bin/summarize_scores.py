@@ -14,7 +14,8 @@ the system was scored with --bootstrap. Tables come in a fixed order: zrc2020, z
 std, quesst, resources, segmentation, then any other benchmark. Lower is better for ned and
 cnxe; higher is better for everything else. A system dir that cannot be read (unreadable
 directory, scores.json that is not valid JSON or holds no scored stage) is left out with one
-warning line on stderr naming the file and why.
+warning line on stderr naming the file and why. RESULTS.md is written whole beside its old
+version and replaces it (termeval.run.driver.run_task).
 """
 from __future__ import annotations
 
@@ -171,6 +172,23 @@ def summarize(exp_roots: list[str]) -> str:
     return "\n".join(out) + "\n"
 
 
+def write_results(path: str, text: str, inputs: list[str]) -> None:
+    """RESULTS.md through termeval.run.driver.run_task: written beside its old version and moved
+    into place whole; a path that is, or holds, one of the exp roots is refused. No lock: its
+    directory (the recipe's, exp/) is shared with unrelated outputs, and the file is replaced
+    by one rename."""
+    from termeval.run import driver
+    out = os.path.normpath(path)
+    parent, name = os.path.split(out)
+    if name in ("", ".", ".."):
+        raise InputError("give the file to write by its name", path)
+
+    def write(tmp: str) -> None:
+        with atomic_write(os.path.join(tmp, name)) as f:
+            f.write(text)
+    driver.run_task("summarize_scores", parent or ".", [name], write, inputs=inputs, lock=False)
+
+
 def get_parser() -> argparse.ArgumentParser:
     p = make_parser(__doc__, prog="summarize_scores")
     p.add_argument("--out", "--output", dest="out", default="RESULTS.md",
@@ -185,8 +203,7 @@ def main(argv: list[str] | None = None) -> None:
         a = get_parser().parse_args(args)
         roots = a.exp_roots or ([a.legacy_root] if a.legacy_root else ["exp"])
         text = summarize(roots)
-        with atomic_write(a.out) as f:
-            f.write(text)
+        write_results(a.out, text, roots)
         print(f"summarize_scores: wrote {a.out}", file=sys.stderr)
         return 0
     run(_main, argv)

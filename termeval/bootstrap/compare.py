@@ -207,3 +207,40 @@ def write_compare(out_dir: str, res: dict) -> list[str]:
     with atomic_write(os.path.join(out_dir, "RESULTS.compare.md")) as f:
         f.write("\n".join(tab) + "\n")
     return lines
+
+
+# ----------------------------------------------------------------------------- the step
+
+OUTPUTS = ("scores/compare", "scores/compare.json", "RESULTS.compare.md")
+
+
+def run_compare(opts) -> dict:
+    """The comparison of opts.systems (CompareOptions), as `compare` returns it (as_json: what
+    scores/compare.json holds)."""
+    systems, out = opts.systems_and_out()
+    if len(systems) < 2:
+        raise InputError("need at least two exp dirs and an output dir")
+    if opts.bootstrap < 1:
+        raise InputError(f"--bootstrap must be >= 1 and --ci in (0, 1), got {opts.bootstrap} and {opts.ci}")
+    if out is not None:
+        check_out_dir(systems, out)
+    return compare([load_system(e) for e in systems], opts.bootstrap, opts.seed, opts.ci, opts.test)
+
+
+def as_json(res: dict) -> dict:
+    """The comparison as scores/compare.json holds it (undefined values None, tuples lists)."""
+    return json.loads(json.dumps(to_json_value(res), allow_nan=False))
+
+
+def task(opts, res: dict) -> tuple[str, tuple[str, ...], Any]:
+    """(out_root, owned outputs, write) of the comparison's files for termeval.run.driver.run_task;
+    write(tmp) returns the scores/compare lines. The forest plot is drawn afterwards (`plot`)."""
+    return opts.out_dir, OUTPUTS, lambda tmp: write_compare(tmp, res)
+
+
+def plot(opts, res: dict) -> None:
+    """<out-dir>/forest.{png,pdf} with --plot true, each replaced whole (core.plots.save_figure),
+    after the comparison is in place: a plot that cannot be written takes no result with it."""
+    if opts.plot == "true":
+        from termeval.bootstrap.forest import forest_plot
+        forest_plot(res, HEADLINE, os.path.join(opts.out_dir, "forest"))

@@ -208,7 +208,8 @@ class StepOptions:
             choices = f.metadata.get("choices")
             check = f.metadata.get("check")
             try:
-                if choices is not None and value not in choices:
+                # a None value of a field whose default is None is "not given", not a choice
+                if choices is not None and value not in choices and not (value is None and f.default is None):
                     shown = ", ".join(repr(c) for c in choices)
                     raise OptionError(f"invalid choice: {value!r} (choose from {shown})")
                 if check is not None:

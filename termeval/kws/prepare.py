@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
 import tempfile
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Callable, Optional
 from xml.sax.saxutils import escape, quoteattr
 
 from termeval.core.errors import InputError
@@ -121,27 +120,57 @@ def build_files(ali: Alignment, terms: TermList, frame_shift: float = 0.01, sour
     return out, KwsSummary(len(terms), len(hits), len(utts), trials, missing)
 
 
-def publish_dir(files: dict[str, str], out_dir: str) -> None:
-    """Write every file into a fresh sibling directory, then swap it in: a reader never sees a
-    half-written kws dir, and a failure leaves the old one untouched."""
-    parent = os.path.dirname(os.path.abspath(out_dir)) or "."
-    os.makedirs(parent, exist_ok=True)
-    if os.path.exists(out_dir) and not os.path.isdir(out_dir):
-        raise InputError("exists and is not a directory", out_dir)
-    tmp = tempfile.mkdtemp(prefix=".prepare_kws.", dir=parent)
-    try:
-        for name, text in files.items():
-            with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
-                f.write(text)
-        os.chmod(tmp, 0o755)
-        old = None
-        if os.path.isdir(out_dir):
-            old = tempfile.mkdtemp(prefix=".prepare_kws.old.", dir=parent)
-            os.rmdir(old)
-            os.rename(out_dir, old)
-        os.rename(tmp, out_dir)
-        if old:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+def build_dir(opts, dest: str) -> KwsSummary:
+    """Read the inputs of `opts` (PrepareKwsOptions) and write every file of the kws dir into
+    the new directory `dest` (termeval.run.driver.run_task moves it into place whole)."""
+    from termeval.kws.alignment import read_alignment
+    from termeval.std.lexicon import read_keyword_list, read_lexicon, read_words_txt
+    if (opts.keywords is None) == (opts.kwlist is None):
+        raise InputError("give exactly one of --keywords FILE and --kwlist XML")
+    src = opts.keywords or opts.kwlist
+    if not os.path.isfile(src):
+        raise InputError("not found", src)
+    for name in ("ctm", "words_txt", "lexicon"):
+        v = getattr(opts, name)
+        if v is not None and not os.path.isfile(v):
+            raise InputError(f"--{name.replace('_', '-')}: not found", v)
+    terms = read_keyword_list(src, opts.plain_list)
+    vocab = read_words_txt(opts.words_txt) if opts.words_txt else None
+    lexicon = read_lexicon(opts.lexicon) if opts.lexicon else None
+    ali = read_alignment(opts.data_dir, opts.ctm)
+    with tempfile.TemporaryDirectory(prefix="prepare_kws.", dir=os.path.dirname(dest)) as work:
+        files, summary = build_files(ali, terms, opts.frame_shift, opts.ecf_source_type, opts.language,
+                                     vocab, lexicon, work)
+    os.makedirs(dest)
+    os.chmod(dest, 0o755)
+    for name, text in files.items():
+        with open(os.path.join(dest, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    return summary
+
+
+def task(opts) -> tuple[str, list[str], Callable[[str], KwsSummary]]:
+    """(out_root, owned outputs, write) of prepare_kws for termeval.run.driver.run_task (with
+    lock=False: out_root is the kws dir's parent, shared with unrelated outputs such as the data
+    dir or other kws dirs being prepared at the same time; the kws dir itself is replaced by one
+    rename). It is written under a temporary directory beside it and replaces the old one whole,
+    so a reader never sees a half-written kws dir and a failure leaves the old one untouched."""
+    kws = os.path.normpath(opts.kws_dir)
+    if os.path.exists(kws) and not os.path.isdir(kws):
+        raise InputError("exists and is not a directory", opts.kws_dir)
+    if os.path.basename(kws) in ("", ".", ".."):
+        raise InputError("give the kws dir by its name (it is replaced whole)", opts.kws_dir)
+    parent, name = os.path.split(kws)
+    return parent or ".", [name], lambda tmp: build_dir(opts, os.path.join(tmp, name))
+
+
+def messages(summary: KwsSummary) -> tuple[list[str], str]:
+    """The warnings and the closing line of a prepared kws dir (printed on stderr)."""
+    warnings = []
+    if summary.no_occurrence:
+        shown = " ".join(summary.no_occurrence[:10]) + (" ..." if len(summary.no_occurrence) > 10 else "")
+        warnings.append(f"{len(summary.no_occurrence)} keyword(s) never occur: {shown} "
+                        "(kept; as in F4DE and compute-atwv they do not enter ATWV/MTWV unless "
+                        "--include-notarget-terms true)")
+    return warnings, (f"{summary.n_keywords} keywords, {summary.n_occurrences} occurrences in "
+                      f"{summary.n_utterances} utterances, trials {summary.trials:g} s")

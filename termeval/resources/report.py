@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 import os
 
-from termeval.resources import resources
 from termeval.core.scores import Metric, write_scores
 
 
-def write(out: str, ctx) -> tuple[dict, str]:
-    """The score files; returns the scores mapping and the ISF/SSF/PMU/PL line for stdout."""
-    a, rf, phases, f = ctx.args, ctx.rf, ctx.phases, ctx.figures
+def write(out: str, ctx, f) -> tuple[dict, str]:
+    """The score files of the figures `f` (resources.compute); returns the scores mapping
+    and the ISF/SSF/PMU/PL line for stdout."""
+    rf, phases = ctx.rf, ctx.phases
     t_audio, t_query, lam, unit = ctx.t_audio, ctx.t_query, ctx.lam, ctx.unit
     t_audio_src, t_query_src = ctx.t_audio_src, ctx.t_query_src
     ix, se = phases.get("index"), phases.get("search")
@@ -28,14 +28,8 @@ def write(out: str, ctx) -> tuple[dict, str]:
         Metric("index_cpu_s", ix.cpu_s if ix else None), Metric("index_wall_s", ix.wall_s if ix else None),
         Metric("search_cpu_s", se.cpu_s if se else None), Metric("search_wall_s", se.wall_s if se else None),
     ]
-    host = {}
-    for ph in ("index", "search"):
-        path = os.path.join(a.exp_dir, "resources", ph)
-        if os.path.isfile(path):
-            kv = resources.read_kv(path)
-            host[ph] = {k: kv.get(k) for k in ("cpu_model", "cores", "usable_cores", "mem_total_gb", "host", "os")}
     extra = {"resources": {"ssf_unit": unit, "gb": "2^30 bytes", "hardware": rf.get("hardware"),
-                           "measured_on": host, "t_audio_source": t_audio_src,
+                           "measured_on": ctx.host, "t_audio_source": t_audio_src,
                            "t_query_source": t_query_src,
                            "phase_sources": {k: v.source for k, v in phases.items()}}}
     path = write_scores(out, "resources", metrics, "sws2013", extra)

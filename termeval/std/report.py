@@ -10,7 +10,7 @@ import os
 
 import numpy as np
 
-from termeval.core.scores import Metric, write_scores
+from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
@@ -50,21 +50,19 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
         lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], ctx.bins,
         res.evaluated)
     extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(out, "std", groups), **more}
-    path = write_scores(out, "std", metrics, benchmark=args.preset, extra=extra, warnings=res.warnings)
+    write_scores(out, "std", metrics, benchmark=args.preset, extra=extra, warnings=res.warnings)
     write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
                  benchmark=None)
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
-    return _scores(out), text
+    return _scores(out), "".join(format_line(x) + "\n" for x in metrics)    # = scores/std
 
 
-def write_kaldi(out: str, r, args) -> tuple[dict, str]:
+def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
     same figures in scores/std (+ scores.json), and score.sh's other files
     (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
     from termeval.std.kaldi import report as kaldi_report
-    text = kaldi_report.write_into(out, args, r)
-    return _scores(out), text
+    text, warnings = kaldi_report.write_into(out, args, r)
+    return _scores(out), text, warnings
 
 
 def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:

@@ -15,9 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from termeval.core.options import split_number_list
 from termeval.core.errors import InputError
-from termeval.run.driver import Shard
+from termeval.core.options import split_number_list
+from termeval.core.stage import Report, Shard, Stage
+from termeval.std.options import StdOptions
 
 # What a run owns in the exp dir (STD details lie at the top of details/, next to QUESST's
 # details/quesst/, and both stages merge their metrics into scores/scores.json).
@@ -31,51 +32,41 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
 
 
-class StdStage:
+class StdStage(Stage):
     name = "std"
     outputs = OUTPUTS
     updates = ("scores/scores.json",)
 
-    def __init__(self) -> None:
-        self.text = ""          # the summary report() leaves for summary()
-
-    def load(self, args: Any) -> SimpleNamespace:
-        for path in (args.kws_dir, args.detections):
+    def load(self, opts: StdOptions) -> SimpleNamespace:
+        for path in (opts.kws_dir, opts.detections):
             if not os.path.exists(path):
                 raise InputError("not found", path)
-        if not hasattr(args, "preset_given"):   # --preset unset: sws2013, or compute-atwv's own costs
-            args.preset_given, args.preset = args.preset is not None, args.preset or "sws2013"
-        ctx = SimpleNamespace(args=args, kaldi=args.compat == "kaldi", prep=None)
-        if ctx.kaldi:
+        if opts.compat == "kaldi":
+            # --preset stays unset (None): compute-atwv's own costs (termeval.std.kaldi.report)
             from termeval.std.kaldi import report as kaldi_report   # score.sh's options and categories checked
-            kaldi_report.check(args)
-            return ctx
+            kaldi_report.check(opts)
+            return SimpleNamespace(args=opts, kaldi=True, prep=None)
+        # --preset unset: sws2013 (its name is the benchmark and enters the data identity)
+        a = opts.replace(preset=opts.scored_preset)
+        ctx = SimpleNamespace(args=a, kaldi=False, prep=None)
         from termeval.std import breakdown
         from termeval.std.detections import read_detections
         from termeval.std.kwsdir import load_kws_dir
-        from termeval.std.score import Params, prepare
-        from termeval.std.termlist import parse_term_attr
-        term_attr = parse_term_attr(args.term_attr) if args.term_attr else None
-        params = Params(preset=args.preset, p_target=args.p_target, c_miss=args.c_miss, c_fa=args.c_fa,
-                        trials_per_sec=args.trials_per_sec, include_notarget_terms=args.include_notarget_terms,
-                        align=args.align, tolerance=args.tolerance, compat_f4de=args.compat == "f4de",
-                        cmin=args.cmin, default_score=args.default_score,
-                        decision_threshold=args.decision_threshold, term_attr=term_attr,
-                        source_types=args.source_type.split(",") if args.source_type else None)
-        ctx.kinds = breakdown.parse_kinds(args.breakdown, args.lexicon is not None)
-        ctx.bins = breakdown.parse_bins(args.freq_bins)
-        ctx.lexicon = breakdown.read_lexicon(args.lexicon) if args.lexicon else None
+        from termeval.std.score import prepare
+        ctx.kinds = breakdown.parse_kinds(a.breakdown, a.lexicon is not None)
+        ctx.bins = breakdown.parse_bins(a.freq_bins)
+        ctx.lexicon = breakdown.read_lexicon(a.lexicon) if a.lexicon else None
         if "phones" in ctx.kinds:   # pronunciations needed: a Kaldi lexicon.txt, strictly read
             from termeval.std.lexicon import read_lexicon
-            ctx.lexicon = read_lexicon(args.lexicon)
-        # checked by the parser (cli.number_list)
-        ctx.fa_per_hour = split_number_list(args.fa_per_hour)
-        ctx.recalls = split_number_list(args.recall)
-        ctx.p_at = tuple(split_number_list(args.p_at, integer=True))
-        kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
+            ctx.lexicon = read_lexicon(a.lexicon)
+        # checked with the options (core.options.number_list)
+        ctx.fa_per_hour = split_number_list(a.fa_per_hour)
+        ctx.recalls = split_number_list(a.recall)
+        ctx.p_at = tuple(split_number_list(a.p_at, integer=True))
+        kws = load_kws_dir(a.kws_dir, a.ecf, a.rttm, a.termlist)
         breakdown.check_attributes(ctx.kinds, kws.terms.attrs, kws.terms.path or None)
-        dets = read_detections(args.detections, args.format, kws.frame_length, kws.utt_map, kws.segments)
-        ctx.prep = prepare(kws, dets, params)
+        dets = read_detections(a.detections, a.format, kws.frame_length, kws.utt_map, kws.segments)
+        ctx.prep = prepare(kws, dets, params_of(a))
         return ctx
 
     def identity(self, ctx: SimpleNamespace) -> dict:
@@ -95,19 +86,23 @@ class StdStage:
                 + np.bincount(prep.kws.occ.term[prep.ri], minlength=q)).astype(np.float64)
 
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
-        if ctx.kaldi:
+        if ctx.kaldi:     # nothing per unit: see merge
             return Shard()
         from termeval.std.score import align_terms
         ali = align_terms(ctx.prep, lo, hi)
         return Shard({"stats": ali.stats}, {"det": ali.det, "ref": ali.ref})
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:
-        """The StdResult of all terms (the KaldiTwv with --compat kaldi); the solver counts are
-        summed (`*_max_size`: the maximum), as one process finds them."""
-        a = ctx.args
+        """The StdResult of all terms (the kaldi RecipeRun with --compat kaldi); the solver
+        counts are summed (`*_max_size`: the maximum), as one process finds them.
+
+        --compat kaldi is computed here, whole: compute-atwv's float32 running means follow the
+        whole keyword list in the order of first events, and score.sh's KST normalisation and
+        ntrue sweep need every keyword's detections at once, so there is no per-keyword share
+        to compute in jobs (its one unit's shard is empty)."""
         if ctx.kaldi:
             from termeval.std.kaldi import report as kaldi_report   # compute-atwv, with score.sh's KST/nbest/sweep
-            return kaldi_report.compute(a)
+            return kaldi_report.compute(ctx.args)
         from termeval.std.score import Alignment, finish
         stats: dict = {}
         for s in shards:
@@ -120,13 +115,23 @@ class StdStage:
             print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
         return res
 
-    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> dict:
+    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         from termeval.std import report
         if ctx.kaldi:
-            result, self.text = report.write_kaldi(out, merged, ctx.args)
-        else:
-            result, self.text = report.write(out, ctx, merged)
-        return result
+            result, text, warnings = report.write_kaldi(out, merged, ctx.args)
+            return Report(result, text, tuple(warnings))
+        result, text = report.write(out, ctx, merged)
+        return Report(result, text, tuple(merged.warnings))
 
-    def summary(self, result: dict) -> str:
-        return self.text
+
+def params_of(a: StdOptions) -> "termeval.std.score.Params":
+    """The scorer's parameters of the options (F4DE-like mode; a.preset resolved)."""
+    from termeval.std.score import Params
+    from termeval.std.termlist import parse_term_attr
+    return Params(preset=a.preset, p_target=a.p_target, c_miss=a.c_miss, c_fa=a.c_fa,
+                  trials_per_sec=a.trials_per_sec, include_notarget_terms=a.include_notarget_terms,
+                  align=a.align, tolerance=a.tolerance, compat_f4de=a.compat == "f4de",
+                  cmin=a.cmin, default_score=a.default_score,
+                  decision_threshold=a.decision_threshold,
+                  term_attr=parse_term_attr(a.term_attr) if a.term_attr else None,
+                  source_types=a.source_type.split(",") if a.source_type else None)

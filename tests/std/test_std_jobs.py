@@ -91,7 +91,9 @@ def task(tmp_path_factory):
 
 
 def stage_and_args(kws_dir, det, exp, *opts):
-    args = score_std_bin.get_parser().parse_args([*opts, str(kws_dir), str(det), str(exp)])
+    from termeval.run.cli import options_of
+    parser = score_std_bin.get_parser()
+    args = options_of(parser, parser.parse_args([*opts, str(kws_dir), str(det), str(exp)]))
     return score_std_bin.stage_of(args), args
 
 

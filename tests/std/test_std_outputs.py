@@ -23,8 +23,10 @@ def example(root, tmp_path_factory):
 
 
 def run(module, exp, *opts, example):
-    args = module.get_parser().parse_args([*opts, str(example / "kws"), str(example / "detections.stdlist.xml"),
-                                           str(exp) if exp else "unused"])
+    from termeval.run.cli import options_of
+    parser = module.get_parser()
+    args = options_of(parser, parser.parse_args([*opts, str(example / "kws"), str(example / "detections.stdlist.xml"),
+                                                 str(exp) if exp else "unused"]))
     return jobs.run(module.stage_of(args), args, None if exp is None else str(exp), echo=False)
 
 

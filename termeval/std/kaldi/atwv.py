@@ -337,15 +337,6 @@ def score_kaldi_dir(kws_dir: str, results: str, cost_fa: Optional[float] = None,
     return compute_atwv(ref, hyp, duration, beta, score_threshold, frames)
 
 
-def check_options(args) -> Optional[str]:
-    """Parse-time check of score_std's options (termeval.run.cli add_check): --compat kaldi cannot
-    take sws2012's prior (kaldi_costs)."""
-    if args.compat == "kaldi" and args.preset == "sws2012" and args.p_target is None:
-        return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
-                "reference count; give --p-target (its --prior-kw-probability)")
-    return None
-
-
 def kaldi_costs(preset: Optional[str], p_target: Optional[float], c_miss: Optional[float],
                 c_fa: Optional[float]) -> tuple[Optional[float], Optional[float], Optional[float]]:
     """compute-atwv's (--cost-fa, --value-corr, --prior-kw-probability) for --compat kaldi.
@@ -353,7 +344,8 @@ def kaldi_costs(preset: Optional[str], p_target: Optional[float], c_miss: Option
     so a preset maps to cost_fa = C_fa, value_corr = C_miss, prior = P_target (sws2013: 1, 100,
     0.00015, beta 66.66). Without a --preset, compute-atwv's own defaults (0.1, 1, 1e-4: beta
     999.9) stay; --c-fa/--c-miss/--p-target override either. sws2012 derives P_target from the
-    reference count, which compute-atwv cannot: refused. None = compute-atwv's default."""
+    reference count, which compute-atwv cannot: refused (already when the options are checked:
+    termeval.std.options.StdOptions.check_combination). None = compute-atwv's default."""
     from termeval.std.score import PRESETS
     costs: list[Optional[float]] = [None, None, None]
     if preset is not None:

@@ -39,9 +39,8 @@ def check(args) -> None:
 
 def kaldi_costs(args) -> tuple[float, float, float]:
     """compute-atwv's (--cost-fa, --value-corr, --prior-kw-probability): an explicit --preset's
-    (kaldi_atwv.kaldi_costs), else compute-atwv's own defaults (0.1, 1, 1e-4: beta 999.9)."""
-    c = ka.kaldi_costs(args.preset if getattr(args, "preset_given", False) else None,
-                       args.p_target, args.c_miss, args.c_fa)
+    (kaldi_atwv.kaldi_costs; args.preset None: not given), else compute-atwv's own defaults (0.1, 1, 1e-4: beta 999.9)."""
+    c = ka.kaldi_costs(args.preset, args.p_target, args.c_miss, args.c_fa)
     return (0.1 if c[0] is None else c[0], 1.0 if c[1] is None else c[1], 1e-4 if c[2] is None else c[2])
 
 
@@ -56,9 +55,10 @@ def compute(args) -> RecipeRun:
     return score_recipe(args.kws_dir, args.detections, kst_on, scale, nbest, beta, args.decision_threshold, frames)
 
 
-def write_into(out: str, args, r: RecipeRun) -> str:
+def write_into(out: str, args, r: RecipeRun) -> tuple[str, list[str]]:
     """Every output of the run into the directory `out` (laid out as the exp dir); returns
-    compute-atwv's five lines. All contents are computed before the first file is written."""
+    compute-atwv's five lines and the warnings (printed on stderr as they arise). All contents
+    are computed before the first file is written."""
     from termeval.std.categories import read_categories
     from termeval.core.scores import Metric, write_scores
     from termeval.std.kaldi.category_stats import per_category_table
@@ -79,13 +79,17 @@ def write_into(out: str, args, r: RecipeRun) -> str:
             files[f"scoring/score.{k}.txt"] = "\n".join(t.lines()) + "\n"
     trials_text = r.trials_text or _trials_or_none(args.kws_dir)
     duration = float(trials_text) if trials_text else float(r.trials)
-    prog = os.path.basename(sys.argv[0])
+    warnings: list[str] = []
+
+    def warn(message: str) -> None:
+        warnings.append(message)
+        print(f"{os.path.basename(sys.argv[0])}: warning: {message}", file=sys.stderr)
     try:
         oracle = oracle_metrics(r.csv, duration, path="details/alignment.csv")
     except ZeroDivisionError:   # the Perl script dies there too
         oracle = None
-        print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
-              "kws_oracle_threshold.pl divides by zero, no metrics.txt", file=sys.stderr)
+        warn(f"a keyword has as many references as trials ({duration:g}): "
+             "kws_oracle_threshold.pl divides by zero, no metrics.txt")
     if oracle is not None:
         files["metrics.txt"] = oracle.text()
     cat_path = _categories_source(args)
@@ -94,8 +98,8 @@ def write_into(out: str, args, r: RecipeRun) -> str:
         try:
             files["details/per-category-score.txt"] = per_category_table(r.csv, duration, cats)
         except ZeroDivisionError:
-            print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
-                  "per_category_stats.pl divides by zero, no per-category-score.txt", file=sys.stderr)
+            warn(f"a keyword has as many references as trials ({duration:g}): "
+                 "per_category_stats.pl divides by zero, no per-category-score.txt")
     if args.f4de_reports:
         files.update(f4de_report_files(args, r))
     t = r.twv
@@ -112,26 +116,18 @@ def write_into(out: str, args, r: RecipeRun) -> str:
     extra = {"compat": "kaldi", "trials": t.duration, "n_unseen": t.n_unseen, "kst": kst_on,
              "ntrue_scale": r.ntrue if kst_on else None, "ntrue_scale_requested": scale if kst_on else None,
              "nbest": nbest, "kst_dropped_keywords": r.dropped,
-             "preset": args.preset if getattr(args, "preset_given", False) else None}
+             "preset": args.preset}
     extra.update(zip(("cost_fa", "value_corr", "prior_kw_probability"), kaldi_costs(args)))
     for rel, content in files.items():
         path = os.path.join(out, rel)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_text(path, content)
-    benchmark = f"kaldi_{args.preset}" if getattr(args, "preset_given", False) else "kaldi"
+    benchmark = f"kaldi_{args.preset}" if args.preset is not None else "kaldi"
     write_scores(out, "std", metrics, benchmark=benchmark, extra={"std": extra})
     if r.dropped:
-        print(f"{prog}: warning: KST dropped {len(r.dropped)} keyword(s) whose "
-              f"threshold reached 0.9999: {' '.join(r.dropped[:10])}", file=sys.stderr)
-    return text
-
-
-def run(args) -> int:
-    """`score_std --compat kaldi` in one process: compute, write into the exp dir, print
-    compute-atwv's five lines."""
-    r = compute(args)
-    sys.stdout.write(write_into(args.exp_dir, args, r))
-    return 0
+        warn(f"KST dropped {len(r.dropped)} keyword(s) whose "
+             f"threshold reached 0.9999: {' '.join(r.dropped[:10])}")
+    return text, warnings
 
 
 def f4de_report_files(args, r: RecipeRun) -> dict[str, str]:

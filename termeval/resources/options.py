@@ -1,0 +1,48 @@
+"""The options of the processing-load figures (steps/score_resources.sh, termeval.score_resources)
+and of their measurement (utils/measure_resources.sh)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from termeval.core.options import (
+    StepOptions, boolean, option, path_value, positive_real, probability, text_value)
+
+
+def _or_none(check: Any) -> Any:
+    def checked(value: Any, text: str | None = None) -> None:
+        if value is not None:
+            check(value, text)
+    checked.__name__ = f"{check.__name__}_or_none"
+    return checked
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResourcesOptions(StepOptions):
+    """Options of score_resources: ISF, SSF, PMU and PL (docs/std.md §5)."""
+    lam: float | None = option(None, "default 0.1 (seed)", flag="--lambda", metavar="LAM",
+                               check=_or_none(probability))
+    ssf_unit: str | None = option(None, "default hour (as the seed)", choices=("hour", "second"))
+    resources_file: str = option("", "docs/std.md §5.2 key=value file", role="input", check=text_value)
+    query_durations: str = option("", "`<example-id> <seconds>` file", role="input", check=text_value)
+    query_duration: float | None = option(None, "T_query in seconds", check=_or_none(positive_real))
+    audio_duration: float | None = option(None, "T_audio in seconds (overrides)", check=_or_none(positive_real))
+    reference: str = option(doc="a kws dir (ecf.xml or *.ecf.xml), an ECF file, a data dir with reco2dur or a "
+                                "reco2dur-style file: T_audio", positional=True, role="input", check=path_value,
+                            metavar="reference")
+    exp_dir: str | None = option(None, "holds resources/{index,search} (utils/measure_resources.sh); gets "
+                                       "scores/resources (None: only --resources-file, nothing written)",
+                                 positional=True, role="output", metavar="exp_dir")
+
+
+@dataclass(frozen=True, kw_only=True)
+class MeasureOptions(StepOptions):
+    """Options of measure_resources: the command after `--` is not an option (main splits it off)."""
+    interval: float = option(0.1, "seconds between /proc memory samples", check=positive_real)
+    append: bool = option(False, "add this run to an existing file of the phase: times add up, peaks "
+                                 "take the maximum (several steps of one phase)", check=boolean)
+    wait_orphans: bool = option(True, "wait for processes the command left running, so their CPU time counts "
+                                      "(false for a command that starts a daemon)", check=boolean)
+    exp_dir: str = option(doc="gets resources/<phase>", positional=True, role="output", check=path_value,
+                          metavar="exp_dir")
+    phase: str = option(doc="index or search", positional=True, choices=("index", "search"), metavar="{index,search}")

@@ -1,0 +1,107 @@
+"""The options of spoken term detection scoring (steps/score_std.sh, termeval.score_std)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from termeval.core.errors import InputError
+from termeval.core.options import (
+    BootstrapOptions, JobOptions, OptionError, boolean, finite, nonneg_real, number_list, open_probability,
+    option, path_value, positive_real, text_value)
+
+PRESETS = ("sws2013", "nist2006", "sws2012", "quesst")
+
+
+def or_none(check: Callable[..., None]) -> Callable[..., None]:
+    """`check`, with None (the option not given) accepted."""
+    def checked(value: Any, text: str | None = None) -> None:
+        if value is not None:
+            check(value, text)
+    checked.__name__ = f"{check.__name__}_or_none"
+    return checked
+
+
+def term_attr_spec(value: Any, text: str | None = None) -> None:
+    """--term-attr NAME:REGEX (or NAME:regex=REGEX), the regex compiled now."""
+    from termeval.std.termlist import parse_term_attr
+    text_value(value, text)
+    try:
+        parse_term_attr(value)
+    except InputError as e:
+        raise OptionError(e.message.removeprefix("--term-attr: ")) from None
+
+
+def _path(doc: str) -> Any:
+    return option(None, doc, role="input", check=or_none(path_value))
+
+
+@dataclass(frozen=True, kw_only=True)
+class StdOptions(BootstrapOptions, JobOptions):
+    """Options of score_std: ATWV, MTWV, OTWV, STWV, Cnxe, ... (docs/std-metrics.md)."""
+    kws_dir: str = option(doc="ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi hitlist (+ utt.map, segments, "
+                              "frame_length, utt2dur|reco2dur|trials, keywords.txt)",
+                          positional=True, role="input", check=path_value, metavar="kws_dir")
+    detections: str = option(doc="STDLIST or KWSLIST XML, or Kaldi text `kwid utt start end score` (auto-detected)",
+                             positional=True, role="input", check=path_value)
+    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written (None: nothing is "
+                                 "written)", positional=True, role="output", metavar="exp_dir")
+    preset: str | None = option(None, "operating point (default sws2013; --compat kaldi: compute-atwv's own "
+                                      "unless given)", choices=PRESETS)
+    p_target: float | None = option(None, "prior of a target (overrides the preset)",
+                                    check=or_none(open_probability))
+    c_miss: float | None = option(None, "cost of a miss (overrides the preset)", check=or_none(positive_real))
+    c_fa: float | None = option(None, "cost of a false alarm (overrides the preset)",
+                                check=or_none(positive_real))
+    trials_per_sec: float = option(1.0, "trials per term = round(rate x duration) (F4DE divides: see --compat)",
+                                   check=positive_real)
+    include_notarget_terms: bool = option(False, "F4DE -inc: terms without references enter the FA average",
+                                          check=boolean)
+    align: str = option("f4de", "f4de (one-to-one maximum matching, F4DE tie-breaks) or kaldi (greedy)",
+                        choices=("f4de", "kaldi"))
+    tolerance: float = option(0.5, "seconds between a detection's mid-point and the reference span",
+                              check=nonneg_real)
+    compat: str = option("none", "f4de: F4DE KWSEval's rules; kaldi: compute-atwv's numbers "
+                                 "(docs/std-kaldi-compat.md)", choices=("none", "f4de", "kaldi"))
+    cmin: str = option("newton", "newton (affine recalibration, seed eq. 44) or pav (lower bound)",
+                       choices=("newton", "pav"))
+    default_score: float | None = option(None, "score of censored trials for Cnxe (default: the minimum "
+                                               "submitted score)", check=or_none(finite))
+    decision_threshold: float = option(0.5, "YES iff score >= this, for detections without a decision "
+                                            "(Kaldi text)", check=finite)
+    format: str = option("auto", "format of the detections", choices=("auto", "stdlist", "kwslist", "kaldi"))
+    ecf: str | None = _path("override <kws-data-dir>/ecf.xml")
+    rttm: str | None = _path("override <kws-data-dir>/rttm")
+    termlist: str | None = _path("override tlist.xml/kwlist.xml")
+    term_attr: str | None = option(None, "NAME:REGEX, score only terms whose attribute matches (F4DE -q)",
+                                   check=or_none(term_attr_spec))
+    source_type: str | None = option(None, "comma-separated ECF source types to score (F4DE -Y)",
+                                     check=or_none(text_value))
+    write_alignment: bool = option(True, "write details/alignment.csv", check=boolean)
+    plots: bool = option(True, "draw det/twv plots", check=boolean)
+    breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
+                                "categories:FILE (--compat kaldi); 'none' for no breakdown "
+                                "(default: ngram,freq, plus oov when --lexicon is given)", check=text_value)
+    lexicon: str | None = _path("words.txt (oov breakdown) or lexicon.txt (phones breakdown, first pronunciation)")
+    freq_bins: str = option("1,2,5,10", "lower edges of the reference-count bins", check=text_value)
+    fa_per_hour: str = option("1,10", "report recall at these FA/hour (comma list)", check=number_list(0.0))
+    recall: str = option("0.5", "report FA/hour at these recalls (comma list)", check=number_list(0.0, 1.0))
+    p_at: str = option("10", "report mean precision at these ranks (comma list)",
+                       check=number_list(1, integer=True))
+    kst: bool = option(False, "--compat kaldi: results hold costs -ln(p); keyword-specific thresholding "
+                              "as Kaldi's normalize_results_kst.pl", check=boolean)
+    ntrue_scale: str = option("", "KST ntrue scale (default 1.0), or 'auto': score.sh's sweep", check=text_value)
+    nbest: str = option("", "--compat kaldi: filter_kws_results.pl --probs --nbest N", check=text_value)
+    f4de_reports: bool = option(False, "write details/sum.txt and details/bsum.txt in F4DE KWSEval's text "
+                                       "layout", check=boolean)
+
+    def check_combination(self) -> str | None:
+        """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs)."""
+        if self.compat == "kaldi" and self.preset == "sws2012" and self.p_target is None:
+            return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
+                    "reference count; give --p-target (its --prior-kw-probability)")
+        return None
+
+    @property
+    def scored_preset(self) -> str:
+        """The operating point of the default (F4DE-like) mode: --preset, else sws2013."""
+        return self.preset or "sws2013"
