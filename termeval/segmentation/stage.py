@@ -14,15 +14,17 @@ from typing import Any
 
 import numpy as np
 
-from termeval.run.driver import Shard
+from termeval.core.stage import Report, Shard, Stage
+from termeval.segmentation.options import SegmentationOptions
+from termeval.segmentation.report import stage_name
 from termeval.segmentation.stats import Settings
 
 
-def stage_name(s: Settings) -> str:
-    return "segmentation" if s.level == "word" else "segmentation_phone"
+def settings_of(opts: SegmentationOptions) -> Settings:
+    return Settings(opts.tolerance, opts.frame_shift, opts.level, opts.compat)
 
 
-class SegmentationStage:
+class SegmentationStage(Stage):
     """`name` is segmentation (--level word) or segmentation_phone; the exp dir may be shared
     with term discovery scores, so the stage owns only its own files."""
     updates = ("scores/scores.json",)
@@ -33,23 +35,18 @@ class SegmentationStage:
         self.outputs = (f"scores/{self.name}", "scores/scores.json", "scores/.summary",
                         f"details/{self.name}", f"units/units.{self.name}_file.npz",
                         f"units/units.{self.name}_speaker.npz")
-        self.text = ""
 
-    def load(self, args: Any) -> SimpleNamespace:
+    def load(self, a: SegmentationOptions) -> SimpleNamespace:
         from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
         from termeval.segmentation import checks
         s = self.settings
         checks.check_settings(s)
-        segments = None if args.segments == "none" else args.segments
-        if args.segments == "auto":
-            p = os.path.join(args.data_dir, "segments")
-            segments = p if os.path.isfile(p) else None
-        gold, tier = load_gold_tier(args.data_dir, s.level)
+        segments = a.segments_file()
+        gold, tier = load_gold_tier(a.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
-        pred = read_segmentation(args.segmentation, gold, utts, s.frame_shift, s.compat)
-        return SimpleNamespace(args=args, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
-
+        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, s.compat)
+        return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
     def identity(self, ctx: SimpleNamespace) -> dict:
         return {"n_utterances": len(ctx.utts), "n_reference": int(len(ctx.ref.utt)),
                 "n_predicted": int(len(ctx.pred.utt)), "settings": list(vars(self.settings).values())}
@@ -72,8 +69,9 @@ class SegmentationStage:
                     "recos": {u: ctx.gold.files[int(utts.reco[i])] for i, u in enumerate(utts.ids)}}
         return stats, merge(stats)
 
-    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> dict:
-        import json
+    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
+        from termeval.core.scores import format_line
+        from termeval.segmentation import checks
         from termeval.segmentation.report import write_report
         from termeval.segmentation.units import ci_hook, reference_files
         stats, m = merged
@@ -82,19 +80,15 @@ class SegmentationStage:
         if s.compat == "vqwordseg" and m["utts_skipped"]:
             notes.append(f"{m['utts_skipped']} utterances without reference or prediction skipped (as vqwordseg)")
         settings = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level, "compat": s.compat}
-        from termeval.segmentation import checks
         warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
         for w in warnings:
             print(f"score_segmentation.py: warning: {w}", file=sys.stderr)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
-        write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels), notes,
-                     dict(ctx.pred.counts), hook,
-                     system=os.path.basename(os.path.normpath(a.exp_dir)) if a.exp_dir else None, warnings=warnings)
-        with open(os.path.join(out, "scores", self.name), encoding="utf-8") as f:
-            self.text = "".join(f"{self.name}: {line}" for line in f)
-        with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
-            return json.load(f)
-
-    def summary(self, result: dict) -> str:
-        return self.text
+        scores: dict = {}
+        metrics = write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels),
+                               notes, dict(ctx.pred.counts), hook,
+                               system=os.path.basename(os.path.normpath(a.exp_dir)) if a.exp_dir else None,
+                               warnings=warnings, into=scores)
+        summary = "".join(f"{self.name}: {format_line(x)}\n" for x in metrics)
+        return Report(scores, summary, tuple(warnings))
