@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from termeval.core import guard
 from termeval.core.stage import Report, Shard, Stage
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import stage_name
@@ -42,6 +43,9 @@ class SegmentationStage(Stage):
         s = self.settings
         checks.check_settings(s)
         segments = a.segments_file()
+        if a.exp_dir:       # what the publish replaces holds no input (the output guard)
+            guard.check_outputs("score_segmentation", a.paths("input") + ([segments] if segments else []),
+                                [os.path.join(a.exp_dir, o) for o in self.outputs])
         gold, tier = load_gold_tier(a.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
