@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib
 import io
 import os
@@ -149,7 +150,6 @@ def build_options(options_class: type, values: Mapping[str, Any], where: str) ->
     """A step's validated Options from the API's keyword values: None is the option's default,
     a path option takes os.PathLike, a text option a list (a comma list); a value of another
     Python type is a TypeError naming the option; unknown names and bad values InputError."""
-    import dataclasses
     fields = {f.name: f for f in dataclasses.fields(options_class)}
     given = {}
     for name, v in values.items():

@@ -15,10 +15,14 @@ from typing import Any
 import numpy as np
 
 from termeval.core import guard
+from termeval.core.scores import format_line
 from termeval.core.stage import Report, Shard, Stage
+from termeval.segmentation import checks
+from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.options import SegmentationOptions
-from termeval.segmentation.report import stage_name
-from termeval.segmentation.stats import Settings
+from termeval.segmentation.report import merge, stage_name, write_report
+from termeval.segmentation.stats import Settings, job_stats
+from termeval.segmentation.units import ci_hook, reference_files
 
 
 def settings_of(opts: SegmentationOptions) -> Settings:
@@ -38,8 +42,6 @@ class SegmentationStage(Stage):
                         f"units/units.{self.name}_speaker.npz")
 
     def load(self, a: SegmentationOptions) -> SimpleNamespace:
-        from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
-        from termeval.segmentation import checks
         s = self.settings
         checks.check_settings(s)
         segments = a.segments_file()
@@ -51,6 +53,7 @@ class SegmentationStage(Stage):
         ref = cut_tier(tier, utts)
         pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, s.compat)
         return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
+
     def identity(self, ctx: SimpleNamespace) -> dict:
         return {"n_utterances": len(ctx.utts), "n_reference": int(len(ctx.ref.utt)),
                 "n_predicted": int(len(ctx.pred.utt)), "settings": list(vars(self.settings).values())}
@@ -60,13 +63,11 @@ class SegmentationStage(Stage):
         return (np.bincount(ctx.ref.utt, minlength=n) + np.bincount(ctx.pred.utt, minlength=n)).astype(np.float64)
 
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
-        from termeval.segmentation.stats import job_stats
         st = job_stats(ctx.ref, ctx.pred, ctx.utts, np.arange(lo, hi), self.settings)
         st["has_labels"] = bool(ctx.pred.labels)
         return Shard(st)
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:
-        from termeval.segmentation.report import merge
         stats = [s.meta for s in shards]
         utts = ctx.utts    # who owns each utterance: the resampling units of termeval.segmentation.units
         stats[0] = {**stats[0], "speakers": {u: utts.speaker[i] for i, u in enumerate(utts.ids)},
@@ -74,10 +75,6 @@ class SegmentationStage(Stage):
         return stats, merge(stats)
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
-        from termeval.core.scores import format_line
-        from termeval.segmentation import checks
-        from termeval.segmentation.report import write_report
-        from termeval.segmentation.units import ci_hook, reference_files
         stats, m = merged
         a, s, utts = ctx.args, self.settings, ctx.utts
         notes = [f"utterances: {'whole files' if utts.source == 'files' else utts.source}"]
