@@ -8,6 +8,9 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.score_quesst(kws_dir, detections, **options)
   termeval.score_segmentation(gold, segmentation, **options)
   termeval.score_resources(reference, exp_dir, **options)
+  termeval.score_text_segmentation(gold_text, segmented_text, **options)
+  termeval.export_text(data_dir, out_dir, **options)      texts of a data dir for a text segmenter
+  termeval.text_to_times(export_dir, segmented, out_dir)  a segmented text back to times
   termeval.compare_systems([exp_dir, ...], **options)
   termeval.prepare_gold(phones, words, **options)
   termeval.prepare_kws(data_dir, kws_dir, **options)
@@ -31,8 +34,9 @@ Where things are (README.md, "Where things are"; the steps are termeval/bin/<ste
   termeval.api        the Python API; termeval.run.command the `termeval` command
 """
 
-_API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_resources", "compare_systems",
-        "prepare_gold", "prepare_kws", "GoldData")
+_API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
+        "score_resources", "export_text", "text_to_times", "compare_systems", "prepare_gold", "prepare_kws",
+        "GoldData")
 __all__ = [*_API, "InputError", "__version__"]
 
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import importlib
 import io
 import os
@@ -34,10 +35,13 @@ from termeval.bootstrap.options import CompareOptions
 from termeval.kws.options import PrepareKwsOptions
 from termeval.quesst.options import QuesstOptions
 from termeval.resources.options import ResourcesOptions
+from termeval.segmentation.options import SegmentationOptions
 from termeval.std.options import StdOptions
+from termeval.textseg.options import ExportTextOptions, TextSegmentationOptions, TextToTimesOptions
 
-__all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_resources", "compare_systems",
-           "prepare_gold", "prepare_kws", "GoldData", "InputError"]
+__all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
+           "score_resources", "export_text", "text_to_times", "compare_systems", "prepare_gold", "prepare_kws",
+           "GoldData", "InputError"]
 
 # options the API sets itself (a job split needs an exp dir and processes: see `termeval` command)
 _RESERVED = {"job", "merge", "run_id", "help"}
@@ -144,6 +148,34 @@ def run_options(stage: Any, opts: Any) -> dict:
         return driver.run(stage, opts, opts.exp_dir, echo=False)
 
 
+_KINDS = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "None": (type(None),)}
+
+
+def build_options(options_class: type, values: Mapping[str, Any], where: str) -> Any:
+    """A step's validated Options from the API's keyword values: None is the option's default,
+    a path option takes os.PathLike, a text option a list (a comma list); a value of another
+    Python type is a TypeError naming the option; unknown names and bad values InputError."""
+    fields = {f.name: f for f in dataclasses.fields(options_class)}
+    given = {}
+    for name, v in values.items():
+        f = fields.get(name)
+        if f is None:
+            given[name] = v                   # refused by build, naming the options
+            continue
+        if v is None and f.default is not dataclasses.MISSING:
+            continue
+        kinds = [k.strip() for k in str(f.type).split("|")]
+        if isinstance(v, os.PathLike) and "str" in kinds:
+            v = os.fspath(v)
+        elif isinstance(v, (list, tuple)) and "str" in kinds and all(isinstance(x, (str, int, float)) for x in v):
+            v = ",".join(str(x) for x in v)
+        allowed = tuple(t for k in kinds for t in _KINDS.get(k, (object,)))
+        if not isinstance(v, allowed) or (isinstance(v, bool) and "bool" not in kinds):
+            raise TypeError(f"{where}: {name} must be {' or '.join(kinds)}, got {type(v).__name__} {v!r:.60}")
+        given[name] = v
+    return options_class.build(given, where)
+
+
 def _exp(exp_dir: Any) -> str | None:
     if exp_dir is None:
         return None
@@ -247,14 +279,69 @@ def score_tde(gold: Any, classes: Any, benchmark: str = "zrc2020", *,
         return run_step("score_tde", [data, cls], {"benchmark": benchmark, **options}, exp_dir, "score_tde")
 
 
+@with_options(SegmentationOptions, fixed=("data_dir", "segmentation", "exp_dir"))
 def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLike | None = None,
                        gold_options: Mapping[str, Any] | None = None, **options: Any) -> dict:
     """Word or phone segmentation scores (steps/score_segmentation.sh). segmentation: a class
     file, an interval file, a vqwordseg intervals/ dir, rows [(utt, onset, offset[, label]), ...]
-    or classes [[(file, onset, offset), ...], ...]. options: tolerance, level, compat, ..."""
+    or classes [[(file, onset, offset), ...], ...]."""
+    from termeval.segmentation.stage import SegmentationStage, settings_of
+    if isinstance(segmentation, Mapping) or segmentation is None:
+        raise TypeError(f"segmentation must be a path, rows [(utt, onset, offset[, label]), ...] or classes "
+                        f"[[(file, onset, offset), ...], ...], got {type(segmentation).__name__}")
+    exp = _exp(exp_dir)
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         seg = _path_or_rows(segmentation, s, "segmentation", nested=None)
-        return run_step("score_segmentation", [data, seg], options, exp_dir, "score_segmentation")
+        opts = build_options(SegmentationOptions, {"data_dir": data, "segmentation": seg, "exp_dir": exp,
+                                                   **options}, "score_segmentation")
+        return run_options(SegmentationStage(settings_of(opts)), opts)
+
+
+@with_options(TextSegmentationOptions, fixed=("gold", "segmented", "exp_dir"))
+def score_text_segmentation(gold_text: str | os.PathLike, segmented_text: str | os.PathLike, *,
+                            exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
+    """Text word segmentation scores as wordseg-eval computes them (steps/score_text_segmentation.sh):
+    the mapping scores/scores.json holds (text_token_fscore, text_boundary_noedge_fscore, ...),
+    plus wordseg-eval's printed lines under "wordseg_eval"."""
+    from termeval.textseg.stage import TextSegmentationStage
+    opts = build_options(TextSegmentationOptions, {"gold": _path(gold_text, "gold_text"),
+                                                   "segmented": _path(segmented_text, "segmented_text"),
+                                                   "exp_dir": _exp(exp_dir), **options}, "score_text_segmentation")
+    return run_options(TextSegmentationStage(opts), opts)
+
+
+@with_options(ExportTextOptions, fixed=("data_dir", "out_dir"))
+def export_text(data_dir: str | os.PathLike, out_dir: str | os.PathLike, **options: Any) -> dict:
+    """The texts a text segmenter reads and is scored on, from a gold data dir (utils/export_text.sh):
+    writes <out_dir>/gold.txt, prepared.txt and utt_phones (whole or not at all). Returns
+    {"utterances": n, "without_words": utterances left out, "gold": path, "prepared": path,
+    "utt_phones": path}."""
+    from termeval.run import driver
+    from termeval.textseg import export
+    opts = build_options(ExportTextOptions, {"data_dir": _path(data_dir, "data_dir"),
+                                             "out_dir": _path(out_dir, "out_dir"), **options}, "export_text")
+    write = export.prepare(opts.data_dir, opts.words, opts.unit_sep, opts.segments)
+    n, empty = driver.run_task("export_text", opts.out_dir, export.OUTPUTS, write, inputs=opts.paths("input"))
+    return {"utterances": n, "without_words": empty,
+            **{name.split(".")[0]: os.path.join(opts.out_dir, name) for name in export.OUTPUTS}}
+
+
+@with_options(TextToTimesOptions, fixed=("export_dir", "segmented", "out_dir"))
+def text_to_times(export_dir: str | os.PathLike, segmented: str | os.PathLike, out_dir: str | os.PathLike,
+                  **options: Any) -> dict:
+    """A segmented text mapped back to times through the gold phones of export_dir (written by
+    export_text; utils/text_to_times.sh): writes <out_dir>/intervals (for score_segmentation)
+    and <out_dir>/classes (for score_tde), whole or not at all. Returns {"words": n,
+    "intervals": path, "classes": path}."""
+    from termeval.run import driver
+    from termeval.textseg import totimes
+    opts = build_options(TextToTimesOptions, {"export_dir": _path(export_dir, "export_dir"),
+                                              "segmented": _path(segmented, "segmented"),
+                                              "out_dir": _path(out_dir, "out_dir"), **options}, "text_to_times")
+    write = totimes.prepare(opts.utt_phones(), opts.segmented, opts.unit_sep)
+    n = driver.run_task("text_to_times", opts.out_dir, totimes.OUTPUTS, write,
+                        inputs=[*opts.paths("input"), opts.utt_phones()])
+    return {"words": n, **{name: os.path.join(opts.out_dir, name) for name in totimes.OUTPUTS}}
 
 
 @with_options(StdOptions, fixed=("kws_dir", "detections", "exp_dir"))

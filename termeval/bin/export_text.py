@@ -3,34 +3,34 @@
 <out>/gold.txt (one utterance a line, words separated by spaces, each word its phones written
 together, or separated by --unit-sep, or its label with --words labels), <out>/prepared.txt
 (the phones separated by spaces) and <out>/utt_phones (the phones' times, for
-termeval.bin.text_to_times). Silences (phones in no word) are left out.
+termeval.bin.text_to_times). Silences (phones in no word) are left out. The three files
+appear whole or not at all (termeval.run.driver.run_task); an input at one of their paths is
+refused.
 
 Usage: python -m termeval.bin.export_text [options] <data-dir> <out-dir>
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from typing import Sequence
 
-from termeval.run.cli import make_parser, run
-from termeval.textseg.export import export
+from termeval.run.cli import options_of, parser_for, run
+from termeval.textseg.options import ExportTextOptions
 
 
-def get_parser():
-    p = make_parser(__doc__, prog="export_text.py")
-    p.add_argument("data_dir")
-    p.add_argument("out_dir")
-    p.add_argument("--words", choices=["phones", "labels"], default="phones",
-                   help="a word is written as its phones (default) or its label")
-    p.add_argument("--unit-sep", default="", help="separator of the phones inside a word (default none)")
-    p.add_argument("--segments", default=None, help="Kaldi segments file: utterances are its spans")
-    return p
+def get_parser() -> argparse.ArgumentParser:
+    return parser_for(ExportTextOptions, __doc__, prog="export_text.py")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    n, empty = export(args.data_dir, args.out_dir, args.words, args.unit_sep, args.segments)
-    print(f"export_text: {n} utterances in {args.out_dir}/gold.txt, prepared.txt, utt_phones"
+    parser = get_parser()
+    opts = options_of(parser, parser.parse_args(argv))
+    from termeval.run import driver       # numpy: not for --help
+    from termeval.textseg import export
+    write = export.prepare(opts.data_dir, opts.words, opts.unit_sep, opts.segments)
+    n, empty = driver.run_task("export_text", opts.out_dir, export.OUTPUTS, write, inputs=opts.paths("input"))
+    print(f"export_text: {n} utterances in {opts.out_dir}/gold.txt, prepared.txt, utt_phones"
           + (f"; {empty} without a word left out" if empty else ""), file=sys.stderr)
     return 0
 

@@ -25,34 +25,20 @@ from __future__ import annotations
 import argparse
 from typing import Sequence
 
-from termeval.run.cli import (
-    add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_float, run,
-    stage_main)
+from termeval.run.cli import add_job_options, parser_for, run, stage_main
+from termeval.segmentation.options import SegmentationOptions
 
 
 def get_parser() -> argparse.ArgumentParser:
-    p = make_parser(__doc__, prog="score_segmentation.py")
-    p.add_argument("data_dir")
-    p.add_argument("segmentation")
-    p.add_argument("exp_dir")
-    p.add_argument("--tolerance", type=nonneg_float, default=0.02, help="seconds (default 0.02)")
-    p.add_argument("--frame-shift", type=positive_float, default=0.01, help="seconds per frame (default 0.01)")
-    p.add_argument("--level", choices=["word", "phone"], default="word")
-    p.add_argument("--compat", choices=["none", "vqwordseg"], default="none")
-    p.add_argument("--segments", default="auto",
-                   help="Kaldi segments file of the utterances; auto: <data-dir>/segments if present, "
-                        "else whole files; none: whole files")
+    """The options of this step (its --help): SegmentationOptions, plus the driver's --job/--merge."""
+    p = parser_for(SegmentationOptions, __doc__, prog="score_segmentation.py")
     add_job_options(p, "utterances")
-    add_bootstrap_options(p, "recordings or speakers")
-    p.add_argument("--bootstrap-unit", choices=["file", "speaker"], default="file",
-                   help="resampling unit: recordings or speakers (default file)")
     return p
 
 
-def stage_of(args: argparse.Namespace) -> "termeval.run.driver.Stage":
-    from termeval.segmentation.stage import SegmentationStage
-    from termeval.segmentation.stats import Settings
-    return SegmentationStage(Settings(args.tolerance, args.frame_shift, args.level, args.compat))
+def stage_of(opts: SegmentationOptions) -> "termeval.core.stage.Stage":
+    from termeval.segmentation.stage import SegmentationStage, settings_of
+    return SegmentationStage(settings_of(opts))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -9,45 +9,33 @@ One utterance per line, words separated by spaces (--word-sep), the units of a w
 together or separated by --unit-sep. Prints wordseg-eval's `name<TAB>value` lines (%.4g, None
 when undefined) on stdout and writes <exp-dir>/scores/{wordseg_eval.txt,text_segmentation,
 scores.json} and <exp-dir>/details/text_segmentation/. Definitions: docs/text-segmentation.md.
+--summary FILE: the output guard refuses it when it is an input; inside the exp dir it is
+published with the scores (termeval/textseg/stage.py).
 """
 from __future__ import annotations
 
-from typing import Any, Sequence
+import argparse
+from typing import Sequence
 
-from termeval.run import driver as jobs
-from termeval.run.cli import add_job_options, make_parser, run
-from termeval.textseg.stage import TextSegmentationStage, prepare_args
+from termeval.run.cli import add_job_options, parser_for, run, stage_main
+from termeval.textseg.options import TextSegmentationOptions
 
 
-def get_parser():
-    p = make_parser(__doc__, prog="score_text_segmentation.py")
-    p.add_argument("gold")
-    p.add_argument("segmented")
-    p.add_argument("exp_dir")
-    p.add_argument("--compat", choices=["none", "wordseg"], default="none",
-                   help="wordseg: blank lines dropped from each file independently, its `_` "
-                        "placeholder in the type counts (default none)")
-    p.add_argument("--prepared", default=None,
-                   help="the prepared text (units separated by spaces, one utterance a line): "
-                        "adds adjusted_rand_index and checks words end at unit edges")
-    p.add_argument("--summary", default=None, help="write the over/under/mis-segmentation summary (JSON) here")
-    p.add_argument("--word-sep", default=None, help="word separator (default: spaces)")
-    p.add_argument("--unit-sep", default=None,
-                   help="separator of the units inside a word (e.g. '-', or 'space' with "
-                        "--word-sep ';eword'); default none: units written together")
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help): TextSegmentationOptions, plus the driver's --job/--merge."""
+    p = parser_for(TextSegmentationOptions, __doc__, prog="score_text_segmentation.py")
     add_job_options(p, "utterances")
     return p
 
 
-def stage_of(args: Any) -> TextSegmentationStage:
+def stage_of(opts: TextSegmentationOptions) -> "termeval.core.stage.Stage":
     """The Stage of this step (termeval.run.driver; the `termeval` command and the API run it)."""
-    return TextSegmentationStage()
+    from termeval.textseg.stage import TextSegmentationStage
+    return TextSegmentationStage(opts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    jobs.run_from_args(stage_of(args), prepare_args(args))
-    return 0
+    return stage_main(get_parser, stage_of, argv)
 
 
 if __name__ == "__main__":

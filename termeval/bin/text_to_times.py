@@ -2,33 +2,34 @@
 """Map a segmented text back to times through the gold phones (<export-dir>/utt_phones written
 by termeval.bin.export_text): writes <out-dir>/intervals (`<file> <onset> <offset> <word>`, for
 steps/score_segmentation.sh) and <out-dir>/classes (one class per distinct word, for
-steps/score_tde.sh).
+steps/score_tde.sh). Both files appear whole or not at all (termeval.run.driver.run_task); an
+input at one of their paths (the segmented text at <out-dir>/classes) is refused.
 
 Usage: python -m termeval.bin.text_to_times [--unit-sep SEP] <export-dir> <segmented.txt> <out-dir>
 """
 from __future__ import annotations
 
-import os
+import argparse
 import sys
 from typing import Sequence
 
-from termeval.run.cli import make_parser, run
-from termeval.textseg.totimes import text_to_times
+from termeval.run.cli import options_of, parser_for, run
+from termeval.textseg.options import TextToTimesOptions
 
 
-def get_parser():
-    p = make_parser(__doc__, prog="text_to_times.py")
-    p.add_argument("export_dir")
-    p.add_argument("segmented")
-    p.add_argument("out_dir")
-    p.add_argument("--unit-sep", default=None, help="separator of the phones inside a word (default none)")
-    return p
+def get_parser() -> argparse.ArgumentParser:
+    return parser_for(TextToTimesOptions, __doc__, prog="text_to_times.py")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    n = text_to_times(os.path.join(args.export_dir, "utt_phones"), args.segmented, args.out_dir, args.unit_sep)
-    print(f"text_to_times: {n} words -> {args.out_dir}/intervals, {args.out_dir}/classes", file=sys.stderr)
+    parser = get_parser()
+    opts = options_of(parser, parser.parse_args(argv))
+    from termeval.run import driver       # numpy: not for --help
+    from termeval.textseg import totimes
+    write = totimes.prepare(opts.utt_phones(), opts.segmented, opts.unit_sep)
+    n = driver.run_task("text_to_times", opts.out_dir, totimes.OUTPUTS, write,
+                        inputs=[*opts.paths("input"), opts.utt_phones()])
+    print(f"text_to_times: {n} words -> {opts.out_dir}/intervals, {opts.out_dir}/classes", file=sys.stderr)
     return 0
 
 

@@ -112,10 +112,11 @@ def command_line() -> str:
 
 def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark: str | None,
                  extra: Mapping[str, Any] | None = None, command: str | None = None,
-                 warnings: Sequence[str] | None = None) -> str:
+                 warnings: Sequence[str] | None = None, into: dict | None = None) -> str:
     """Write exp_dir/scores/<stage> and merge the metrics into exp_dir/scores/scores.json.
 
-    Returns the path of the stage file. `extra` keys are stored at the top level of
+    Returns the path of the stage file; `into` (a dict), when given, receives the mapping
+    written to scores.json (a stage's Report, without reading the file back). `extra` keys are stored at the top level of
     scores.json (e.g. {"counts": {...}, "folds": {...}}). A stage that is not a scoring
     benchmark (input preparation) passes benchmark=None and leaves the top-level
     `benchmark`/`command` of scores.json as they are. `warnings` (the lines the step printed as
@@ -179,6 +180,8 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
     with atomic_write(json_path) as f:
         json.dump(data, f, indent=1, ensure_ascii=False, allow_nan=False)
         f.write("\n")
+    if into is not None:
+        into.update(json.loads(json.dumps(data)))    # as read back from the file
     return stage_path
 
 

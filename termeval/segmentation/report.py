@@ -49,11 +49,13 @@ def _prf_row(c: np.ndarray) -> list[str]:
 def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                  all_clusters: list[str], has_labels: bool, extra_notes: list[str],
                  counts: dict[str, int], ci_hook: Callable | None = None,
-                 system: str | None = None, warnings: list[str] | None = None) -> list[Metric]:
+                 system: str | None = None, warnings: list[str] | None = None,
+                 into: dict | None = None) -> list[Metric]:
     """Score files and details into `exp_dir` (the run's output directory; `system` names the
     curve of the tolerance plot, default the directory's name). ci_hook(values, context) -> (intervals by metric name, extra
     scores.json keys) is called before writing (termeval.segmentation.units); context:
-    the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits."""
+    the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits.
+    Returns the metrics (their intervals included); `into` receives the scores.json mapping."""
     stage = stage_name(s)
     pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir
     b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
@@ -129,7 +131,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
         metrics = [Metric(x.name, x.value, x.support, ci.get(x.name)) for x in metrics]
         extra.update(more)
-    write_scores(exp_dir, stage, metrics, "segmentation", extra)
+    write_scores(exp_dir, stage, metrics, "segmentation", extra, into=into)
     _write_breakdowns(details, m, speaker_of)
     _write_sweep(details, sweep_tols, sweep, system or os.path.basename(os.path.normpath(exp_dir)))
     return metrics

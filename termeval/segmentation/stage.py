@@ -14,15 +14,22 @@ from typing import Any
 
 import numpy as np
 
-from termeval.run.driver import Shard
-from termeval.segmentation.stats import Settings
+from termeval.core import guard
+from termeval.core.scores import format_line
+from termeval.core.stage import Report, Shard, Stage
+from termeval.segmentation import checks
+from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
+from termeval.segmentation.options import SegmentationOptions
+from termeval.segmentation.report import merge, stage_name, write_report
+from termeval.segmentation.stats import Settings, job_stats
+from termeval.segmentation.units import ci_hook, reference_files
 
 
-def stage_name(s: Settings) -> str:
-    return "segmentation" if s.level == "word" else "segmentation_phone"
+def settings_of(opts: SegmentationOptions) -> Settings:
+    return Settings(opts.tolerance, opts.frame_shift, opts.level, opts.compat)
 
 
-class SegmentationStage:
+class SegmentationStage(Stage):
     """`name` is segmentation (--level word) or segmentation_phone; the exp dir may be shared
     with term discovery scores, so the stage owns only its own files."""
     updates = ("scores/scores.json",)
@@ -33,22 +40,19 @@ class SegmentationStage:
         self.outputs = (f"scores/{self.name}", "scores/scores.json", "scores/.summary",
                         f"details/{self.name}", f"units/units.{self.name}_file.npz",
                         f"units/units.{self.name}_speaker.npz")
-        self.text = ""
 
-    def load(self, args: Any) -> SimpleNamespace:
-        from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
-        from termeval.segmentation import checks
+    def load(self, a: SegmentationOptions) -> SimpleNamespace:
         s = self.settings
         checks.check_settings(s)
-        segments = None if args.segments == "none" else args.segments
-        if args.segments == "auto":
-            p = os.path.join(args.data_dir, "segments")
-            segments = p if os.path.isfile(p) else None
-        gold, tier = load_gold_tier(args.data_dir, s.level)
+        segments = a.segments_file()
+        if a.exp_dir:       # what the publish replaces holds no input (the output guard)
+            guard.check_outputs("score_segmentation", a.paths("input") + ([segments] if segments else []),
+                                [os.path.join(a.exp_dir, o) for o in self.outputs])
+        gold, tier = load_gold_tier(a.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
-        pred = read_segmentation(args.segmentation, gold, utts, s.frame_shift, s.compat)
-        return SimpleNamespace(args=args, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
+        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, s.compat)
+        return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
 
     def identity(self, ctx: SimpleNamespace) -> dict:
         return {"n_utterances": len(ctx.utts), "n_reference": int(len(ctx.ref.utt)),
@@ -59,42 +63,33 @@ class SegmentationStage:
         return (np.bincount(ctx.ref.utt, minlength=n) + np.bincount(ctx.pred.utt, minlength=n)).astype(np.float64)
 
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
-        from termeval.segmentation.stats import job_stats
         st = job_stats(ctx.ref, ctx.pred, ctx.utts, np.arange(lo, hi), self.settings)
         st["has_labels"] = bool(ctx.pred.labels)
         return Shard(st)
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:
-        from termeval.segmentation.report import merge
         stats = [s.meta for s in shards]
         utts = ctx.utts    # who owns each utterance: the resampling units of termeval.segmentation.units
         stats[0] = {**stats[0], "speakers": {u: utts.speaker[i] for i, u in enumerate(utts.ids)},
                     "recos": {u: ctx.gold.files[int(utts.reco[i])] for i, u in enumerate(utts.ids)}}
         return stats, merge(stats)
 
-    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> dict:
-        import json
-        from termeval.segmentation.report import write_report
-        from termeval.segmentation.units import ci_hook, reference_files
+    def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         stats, m = merged
         a, s, utts = ctx.args, self.settings, ctx.utts
         notes = [f"utterances: {'whole files' if utts.source == 'files' else utts.source}"]
         if s.compat == "vqwordseg" and m["utts_skipped"]:
             notes.append(f"{m['utts_skipped']} utterances without reference or prediction skipped (as vqwordseg)")
         settings = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level, "compat": s.compat}
-        from termeval.segmentation import checks
         warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
         for w in warnings:
             print(f"score_segmentation.py: warning: {w}", file=sys.stderr)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
-        write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels), notes,
-                     dict(ctx.pred.counts), hook,
-                     system=os.path.basename(os.path.normpath(a.exp_dir)) if a.exp_dir else None, warnings=warnings)
-        with open(os.path.join(out, "scores", self.name), encoding="utf-8") as f:
-            self.text = "".join(f"{self.name}: {line}" for line in f)
-        with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
-            return json.load(f)
-
-    def summary(self, result: dict) -> str:
-        return self.text
+        scores: dict = {}
+        metrics = write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels),
+                               notes, dict(ctx.pred.counts), hook,
+                               system=os.path.basename(os.path.normpath(a.exp_dir)) if a.exp_dir else None,
+                               warnings=warnings, into=scores)
+        summary = "".join(f"{self.name}: {format_line(x)}\n" for x in metrics)
+        return Report(scores, summary, tuple(warnings))

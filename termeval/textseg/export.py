@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
+from typing import Callable
 
 import numpy as np
 
@@ -73,12 +74,25 @@ def word_strings(u: Utterance, words: str = "phones", unit_sep: str = "") -> lis
     return [unit_sep.join(u.phones[a:b]) for _, a, b in u.words]
 
 
-def export(data_dir: str, out_dir: str, words: str = "phones", unit_sep: str = "",
-           segments: str | None = None) -> tuple[int, int]:
-    """Write gold.txt, prepared.txt and utt_phones; returns (utterances written, left out)."""
+OUTPUTS = ("gold.txt", "prepared.txt", "utt_phones")
+
+
+def prepare(data_dir: str, words: str = "phones", unit_sep: str = "",
+           segments: str | None = None) -> Callable[[str], tuple[int, int]]:
+    """Read and check the data dir (InputError before anything is written); returns
+    write(out_dir), which writes the OUTPUTS there and returns (utterances written, left out)
+    (termeval.run.driver.run_task publishes them whole)."""
     utts, empty = utterances(data_dir, segments)
     if unit_sep and any(unit_sep in p for u in utts for p in u.phones):
         raise InputError(f"--unit-sep '{unit_sep}' occurs inside a phone label", os.path.join(data_dir, "phones"))
+
+    def write(out_dir: str) -> tuple[int, int]:
+        _write(out_dir, utts, words, unit_sep)
+        return len(utts), empty
+    return write
+
+
+def _write(out_dir: str, utts: list[Utterance], words: str, unit_sep: str) -> None:
     with atomic_write(os.path.join(out_dir, "gold.txt")) as f:
         for u in utts:
             f.write(" ".join(word_strings(u, words, unit_sep)) + "\n")
@@ -89,4 +103,3 @@ def export(data_dir: str, out_dir: str, words: str = "phones", unit_sep: str = "
         for u in utts:
             on, off = fast_fmt_times(np.asarray(u.onset)), fast_fmt_times(np.asarray(u.offset))
             f.write(" ".join([u.id, u.file] + [x for t in zip(u.phones, on, off) for x in t]) + "\n")
-    return len(utts), empty

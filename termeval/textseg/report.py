@@ -3,7 +3,6 @@ scores/text_segmentation + scores.json (termeval's score files, names prefixed `
 details/text_segmentation/{per_utterance.tsv, summary.tsv, summary.json}, and the --summary file."""
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
@@ -39,7 +38,9 @@ def evaluate(ctx: Any, merged: dict) -> tuple[list[tuple[str, float | None]], di
     return scores, counts
 
 
-def write_report(ctx: Any, merged: dict, out: str) -> dict:
+def write_report(ctx: Any, merged: dict, out: str, summary_path: str | None = None) -> dict:
+    """Every file into `out` (laid out as an exp dir), the summary JSON also at `summary_path`
+    (--summary); the scores.json mapping with wordseg-eval's text under "wordseg_eval"."""
     scores, counts = evaluate(ctx, merged)
     text = wordseg_lines(scores)
     with atomic_write(os.path.join(out, "scores", "wordseg_eval.txt")) as f:
@@ -59,22 +60,21 @@ def write_report(ctx: Any, merged: dict, out: str) -> dict:
     extra = {"text_segmentation": {"settings": settings, "utterances": len(ctx.gold.words),
                                    "counts": {k: dict(zip(("correct", "segmented", "gold"), v))
                                               for k, v in counts.items()}}}
-    write_scores(out, STAGE, metrics, "text_segmentation", extra)
+    result: dict = {}
+    write_scores(out, STAGE, metrics, "text_segmentation", extra, into=result)
     details = os.path.join(out, "details", STAGE)
     _per_utterance(os.path.join(details, "per_utterance.tsv"), ctx, merged["counts"])
     summ = merged["summary"]
-    if ctx.args.summary_wanted:
+    if ctx.summary_wanted:
         with atomic_write(os.path.join(details, "summary.json")) as f:
             f.write(summary.to_json(summ))
         with atomic_write(os.path.join(details, "summary.tsv")) as f:
             f.write("word\ttotal\tcorrect\tover\tunder\tmis\n")
             for row in summary.table_rows(summ):
                 f.write("\t".join(str(x) for x in row) + "\n")
-    if a.summary:
-        with atomic_write(a.summary) as f:
+    if summary_path:
+        with atomic_write(summary_path) as f:
             f.write(summary.to_json(summ))
-    with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
-        result = json.load(f)
     result["wordseg_eval"] = text
     return result
 
@@ -92,8 +92,3 @@ def _per_utterance(path: str, ctx: Any, counts: np.ndarray) -> None:
 
 def _fmt(x: float | None) -> str:
     return "-" if x is None else f"{x:.6f}"
-
-
-def summary_text(result: dict) -> str:
-    """What the step prints on stdout: exactly wordseg-eval's output."""
-    return result.get("wordseg_eval", "")

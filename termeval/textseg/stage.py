@@ -1,5 +1,11 @@
 """The text segmentation Stage (termeval.run.driver protocol): wordseg-eval's measures over
-utterances (lines), additive per utterance range; lexicons and the summary merged by union/sum."""
+utterances (lines), additive per utterance range; lexicons and the summary merged by union/sum.
+
+The --summary file is an output like scores/ and details/: the output guard refuses it when it
+is an input, and any input inside <exp>/scores or <exp>/details; inside the exp dir it is
+written into the run's output directory and published with the scores (so
+`--summary <exp>/scores/summary.json` survives the publish of scores/), elsewhere it is
+replaced atomically when the report is written."""
 from __future__ import annotations
 
 import os
@@ -8,11 +14,16 @@ from typing import Any
 
 import numpy as np
 
+from termeval.core import guard
 from termeval.core.errors import InputError
-from termeval.run.driver import Shard
+from termeval.core.stage import Report, Shard, Stage
 from termeval.textseg import positions, rand, summary
-from termeval.textseg.report import summary_text, write_report
+from termeval.textseg.options import TextSegmentationOptions, separator
+from termeval.textseg.report import write_report
 from termeval.textseg.text import Text, check_unit_edges, pair_lines, read_prepared, read_text
+
+STEP = "score_text_segmentation"
+OUTPUTS = ("scores", "details")
 
 
 @dataclass
@@ -22,25 +33,32 @@ class Context:
     units: list[list[str]] | None     # units of each utterance (prepared text or --unit-sep)
     has_prepared: bool
     compat: str
-    args: Any
+    args: TextSegmentationOptions
+    summary_wanted: bool              # the summary is computed (--summary, or an exp dir's details)
 
 
-def _separator(value: str | None) -> str | None:
-    if value in (None, "", "none"):
+def summary_in_exp(opts: Any) -> str | None:
+    """The --summary file relative to the exp dir when it lies inside it, else None."""
+    if not opts.summary or not opts.exp_dir:
         return None
-    return {"space": " ", "tab": "\t"}.get(value, value)
+    exp, path = os.path.realpath(opts.exp_dir), os.path.realpath(opts.summary)
+    return os.path.relpath(path, exp) if path.startswith(exp.rstrip(os.sep) + os.sep) else None
 
 
-class TextSegmentationStage:
+class TextSegmentationStage(Stage):
+    """The stage of `opts`: a --summary file inside the exp dir is one of the outputs the run
+    publishes (inside scores/ or details/, with them)."""
     name = "text_segmentation"
-    outputs = ("scores", "details")
 
-    def load(self, args: Any) -> Context:
-        args = prepare_args(args)
+    def __init__(self, opts: Any) -> None:
+        rel = summary_in_exp(opts)
+        extra = rel is not None and rel.split(os.sep)[0] not in OUTPUTS
+        self.outputs = OUTPUTS + ((rel,) if extra else ())
+
+    def load(self, args: TextSegmentationOptions) -> Context:
+        check_outputs(args)
         compat = args.compat
-        wsep, usep = _separator(args.word_sep), _separator(args.unit_sep)
-        if usep is not None and usep == (wsep or " "):
-            raise InputError(f"--unit-sep and --word-sep are both '{usep}'")
+        wsep, usep = separator(args.word_sep), separator(args.unit_sep)
         keep = compat != "wordseg"
         gold = read_text(args.gold, compat, wsep, usep, keep_blank=keep)
         seg = read_text(args.segmented, compat, wsep, usep, keep_blank=keep)
@@ -67,7 +85,7 @@ class TextSegmentationStage:
                 check_unit_edges(seg, i, units[i], src)
         if not gold.words:
             raise InputError("no utterance (the text is empty)", gold.path)
-        return Context(gold, seg, units, has_prepared, compat, args)
+        return Context(gold, seg, units, has_prepared, compat, args, bool(args.summary or args.exp_dir))
 
     def identity(self, ctx: Context) -> dict:
         return {"utterances": len(ctx.gold.words), "compat": ctx.compat, "prepared": ctx.has_prepared,
@@ -87,7 +105,7 @@ class TextSegmentationStage:
                 sl = rand.word_lengths(ctx.seg.words[i], ctx.units[i])
                 sums[k] = rand.utterance_sums(gl, sl)
             arrays["rand"] = sums
-        summ = summary.summarize(seg, gold) if ctx.args.summary_wanted else {}
+        summ = summary.summarize(seg, gold) if ctx.summary_wanted else {}
         meta = {"seg_lexicon": sorted({w for u in seg for w in u}),
                 "gold_lexicon": sorted({w for u in gold for w in u}),
                 "summary": {c: dict(v) for c, v in summ.items()}}
@@ -102,24 +120,21 @@ class TextSegmentationStage:
             merged["rand"] = np.concatenate([s.arrays["rand"] for s in shards])
         return merged
 
-    def report(self, ctx: Context, merged: dict, out: str) -> dict:
-        return write_report(ctx, merged, out)
-
-    def summary(self, result: dict) -> str:
-        return summary_text(result)
-
-
-def summary_wanted(args: Any) -> bool:
-    return bool(getattr(args, "summary", None)) or bool(getattr(args, "exp_dir", None))
+    def report(self, ctx: Context, merged: dict, out: str) -> Report:
+        rel = summary_in_exp(ctx.args)
+        path = os.path.join(out, rel) if rel is not None else ctx.args.summary
+        result = write_report(ctx, merged, out, path)
+        return Report(result, result.get("wordseg_eval", ""))
 
 
-def prepare_args(args: Any) -> Any:
-    """Defaults the Stage reads (the Python API may pass a bare namespace)."""
-    for k, v in (("compat", "none"), ("prepared", None), ("summary", None), ("word_sep", None),
-                 ("unit_sep", None), ("exp_dir", None)):
-        if not hasattr(args, k):
-            setattr(args, k, v)
-    args.summary_wanted = summary_wanted(args)
-    if args.summary and os.path.isdir(args.summary):
-        raise InputError("--summary: is a directory, expected a file name", args.summary)
-    return args
+def check_outputs(opts: TextSegmentationOptions) -> None:
+    """The output guard, before anything is written: --summary must not be an input, nor a
+    directory, nor the place of scores/ or details/; no input may lie inside those."""
+    if opts.summary and os.path.isdir(opts.summary):
+        raise InputError("--summary: is a directory, expected a file name", opts.summary)
+    rel = summary_in_exp(opts)
+    if rel in OUTPUTS:
+        raise InputError(f"--summary: the step writes its {rel}/ directory there, expected a file name",
+                         opts.summary)
+    owned = [os.path.join(opts.exp_dir, o) for o in OUTPUTS] if opts.exp_dir else []
+    guard.check_outputs(STEP, opts.paths("input"), owned + ([opts.summary] if opts.summary else []))

@@ -11,6 +11,7 @@ the onset of its first phone to the offset of its last. Writes
 from __future__ import annotations
 
 import os
+from typing import Callable
 
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write, iter_lines
@@ -55,8 +56,13 @@ def map_words(words: list[str], phones: list[str], path: str, line: int,
     return spans
 
 
-def text_to_times(utt_phones: str, segmented: str, out_dir: str, unit_sep: str | None = None) -> int:
-    """Write <out>/intervals and <out>/classes; returns the number of words."""
+OUTPUTS = ("intervals", "classes")
+
+
+def prepare(utt_phones: str, segmented: str, unit_sep: str | None = None) -> Callable[[str], int]:
+    """Read and map the segmented text (InputError before anything is written); returns
+    write(out_dir), which writes the OUTPUTS there and returns the number of words
+    (termeval.run.driver.run_task publishes them whole)."""
     utts = read_utt_phones(utt_phones)
     lines = [(n, ln.strip()) for n, ln in iter_lines(segmented) if ln.strip()]
     if len(lines) != len(utts):
@@ -71,6 +77,14 @@ def text_to_times(utt_phones: str, segmented: str, out_dir: str, unit_sep: str |
         for w, (a, b) in zip(toks, map_words(toks, phones, segmented, n, units)):
             rows.append((file, on[a], off[b - 1], w))
             by_word.setdefault(w, []).append((file, on[a], off[b - 1]))
+
+    def write(out_dir: str) -> int:
+        _write(out_dir, rows, by_word)
+        return len(rows)
+    return write
+
+
+def _write(out_dir: str, rows: list[tuple[str, str, str, str]], by_word: dict[str, list]) -> None:
     with atomic_write(os.path.join(out_dir, "intervals")) as f:
         f.writelines(f"{r[0]} {r[1]} {r[2]} {r[3]}\n" for r in rows)
     with atomic_write(os.path.join(out_dir, "classes")) as f:
@@ -78,5 +92,3 @@ def text_to_times(utt_phones: str, segmented: str, out_dir: str, unit_sep: str |
             f.write(f"Class {k} {w}\n")
             f.writelines(f"{fl} {a} {b}\n" for fl, a, b in by_word[w])
             f.write("\n")
-    return len(rows)
-

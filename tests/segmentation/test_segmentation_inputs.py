@@ -281,3 +281,17 @@ def test_compat_utterance_whose_segments_all_end_at_frame_0_refused(toy):
     # a zero-length segment at frame 0 beside a real one is kept, as the script keeps it
     s = score(toy, "f1 0 0 1\nf1 0.00 0.50 1\nf2 0.00 0.40 2\nf2 0.40 0.90 3\n", "--compat", "vqwordseg", name="ok0")
     assert s["word_boundary_recall"] is not None
+
+
+def test_an_input_inside_the_outputs_is_refused(toy):
+    # the publish replaces details/segmentation whole: a segmentation kept there would be deleted
+    d = toy / "exp_in" / "details" / "segmentation"
+    d.mkdir(parents=True)
+    (d / "seg.txt").write_text(SEG)
+    with pytest.raises(InputError) as e:
+        score_segmentation.main([str(toy / "data"), str(d / "seg.txt"), str(toy / "exp_in")])
+    assert str(d / "seg.txt") in str(e.value)
+    assert (d / "seg.txt").read_text() == SEG and not (toy / "exp_in" / "scores").exists()
+    (toy / "exp_in" / "seg.txt").write_text(SEG)         # beside the outputs: scored
+    score_segmentation.main([str(toy / "data"), str(toy / "exp_in" / "seg.txt"), str(toy / "exp_in")])
+    assert (toy / "exp_in" / "scores" / "scores.json").is_file()

@@ -249,6 +249,6 @@ def test_termeval_command_and_api(tmp_path, root):
     assert r.stdout.splitlines()[-1] == "adjusted_rand_index\t0.7013"
     assert sorted(os.listdir(tmp_path / "exp" / "log")) == [
         "score_text_segmentation.1.log", "score_text_segmentation.2.log", "score_text_segmentation.merge.log"]
-    from termeval.api import run_step
-    s = run_step("score_text_segmentation", [p["gold.txt"], p["seg.txt"]], {}, None, "test")
+    import termeval
+    s = termeval.score_text_segmentation(p["gold.txt"], p["seg.txt"])
     assert s["text_token_precision"] == 0.4 and "text_adjusted_rand_index" not in s
