@@ -23,6 +23,8 @@ from typing import Sequence
 
 from termeval.run.cli import make_parser, positive_float, run, str2bool
 from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
+from termeval.core.warn import warn
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -49,6 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     from termeval.kws.alignment import read_alignment
     from termeval.std.lexicon import read_keyword_list, read_lexicon, read_words_txt
     from termeval.kws.prepare import build_files, publish_dir
+    check_outputs("prepare_kws", [args.data_dir, args.keywords, args.kwlist, args.ctm, args.words_txt,
+                                  args.lexicon], [args.kws_dir], [args.kws_dir])
     if (args.keywords is None) == (args.kwlist is None):
         raise InputError("give exactly one of --keywords FILE and --kwlist XML")
     src = args.keywords or args.kwlist
@@ -69,9 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = os.path.basename(sys.argv[0])
     if summary.no_occurrence:
         shown = " ".join(summary.no_occurrence[:10]) + (" ..." if len(summary.no_occurrence) > 10 else "")
-        print(f"{prog}: warning: {len(summary.no_occurrence)} keyword(s) never occur: {shown} "
-              "(kept; as in F4DE and compute-atwv they do not enter ATWV/MTWV unless "
-              "--include-notarget-terms true)", file=sys.stderr)
+        warn(prog, f"{len(summary.no_occurrence)} keyword(s) never occur: {shown} "
+             "(kept; as in F4DE and compute-atwv they do not enter ATWV/MTWV unless "
+             "--include-notarget-terms true)")
     print(f"{prog}: {summary.n_keywords} keywords, {summary.n_occurrences} occurrences in "
           f"{summary.n_utterances} utterances, trials {summary.trials:g} s -> {args.kws_dir}", file=sys.stderr)
     return 0

@@ -19,12 +19,11 @@ from __future__ import annotations
 
 import math
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from typing import Optional
 from xml.sax.saxutils import escape, quoteattr
 
+from termeval.core import publish
 from termeval.core.errors import InputError
 from termeval.kws.alignment import Alignment
 from termeval.std.categories import categories_text, keyword_attributes
@@ -122,26 +121,11 @@ def build_files(ali: Alignment, terms: TermList, frame_shift: float = 0.01, sour
 
 
 def publish_dir(files: dict[str, str], out_dir: str) -> None:
-    """Write every file into a fresh sibling directory, then swap it in: a reader never sees a
-    half-written kws dir, and a failure leaves the old one untouched."""
-    parent = os.path.dirname(os.path.abspath(out_dir)) or "."
-    os.makedirs(parent, exist_ok=True)
+    """Write every file into a fresh sibling directory, then swap it in (termeval.core.publish):
+    a reader never sees a half-written kws dir, and a failure leaves the old one untouched."""
     if os.path.exists(out_dir) and not os.path.isdir(out_dir):
         raise InputError("exists and is not a directory", out_dir)
-    tmp = tempfile.mkdtemp(prefix=".prepare_kws.", dir=parent)
-    try:
+    with publish.output_dir(out_dir) as tmp:
         for name, text in files.items():
             with open(os.path.join(tmp, name), "w", encoding="utf-8") as f:
                 f.write(text)
-        os.chmod(tmp, 0o755)
-        old = None
-        if os.path.isdir(out_dir):
-            old = tempfile.mkdtemp(prefix=".prepare_kws.old.", dir=parent)
-            os.rmdir(old)
-            os.rename(out_dir, old)
-        os.rename(tmp, out_dir)
-        if old:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise

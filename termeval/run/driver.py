@@ -46,22 +46,23 @@ import glob
 import json
 import os
 import shutil
-import socket
 import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 import numpy as np
 
+from termeval.core import lock
+from termeval.core import publish as publish_
 from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
+from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
 from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
 
 PROTOCOL = 1
-LOCK_NAME = ".termeval.lock"
-LOCK_ENV = "TERMEVAL_LOCKED"       # set by a shell step that holds the lock of its exp dir
 
 
 
@@ -123,71 +124,18 @@ def _guard(stage: Stage, ctx: Any, nj: int, job: int, lo: int, hi: int, run_id: 
 
 # ----------------------------------------------------------------------------- outputs
 
-@contextlib.contextmanager
-def exp_lock(exp_dir: str) -> Iterator[None]:
-    """Hold `<exp>/.termeval.lock` for the block: a second run on the same exp dir is refused
-    with one line naming the holder. A lock left by a dead process of this host is taken over.
-    Nothing is done when the calling shell step already holds it (TERMEVAL_LOCKED)."""
-    exp_dir = os.path.abspath(exp_dir)
-    held = os.environ.get(LOCK_ENV)
-    # the shell's te_lock exports the physical path (pwd -P): compare resolved paths
-    if held and (held == exp_dir or os.path.realpath(held) == os.path.realpath(exp_dir)):
-        yield
-        return
-    os.makedirs(exp_dir, exist_ok=True)
-    path = os.path.join(exp_dir, LOCK_NAME)
-    me = f"{os.getpid()} {socket.gethostname()}\n"
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            holder = _lock_holder(path)
-            if holder is None:       # stale: its process is gone
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-                continue
-            raise InputError(f"{exp_dir} is being written by another run (pid {holder}); "
-                             f"if it is not, remove {path}") from None
-        with os.fdopen(fd, "w") as f:
-            f.write(me)
-        break
-    else:
-        raise InputError(f"cannot take the lock {path}")
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            with open(path) as f:
-                mine = f.read() == me
-            if mine:
-                os.unlink(path)
-
-
-def _lock_holder(path: str) -> str | None:
-    """The pid holding the lock, or None if the lock is stale (a dead pid of this host)."""
-    try:
-        with open(path) as f:
-            fields = f.read().split()
-    except OSError:
-        return None
-    if len(fields) < 2 or not fields[0].isdigit():
-        return "unknown"
-    pid, host = int(fields[0]), fields[1]
-    if host != socket.gethostname():
-        return f"{pid} on {host}"
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        pass
-    return str(pid)
+def exp_lock(exp_dir: str):
+    """Hold `<exp>/.termeval.lock` for the block (termeval.core.lock.hold, the one lock): a
+    second run on the same exp dir is refused with one line naming the holder; a stale lock is
+    taken over; nothing is done when the calling shell step already holds it (TERMEVAL_LOCKED)."""
+    return lock.hold(os.path.abspath(exp_dir))
 
 
 def new_output_dir(exp_dir: str) -> str:
-    """A fresh temporary directory inside the exp dir (same filesystem: renames are atomic)."""
+    """A fresh temporary directory inside the exp dir (same filesystem: renames are atomic;
+    termeval.core.publish.new_dir, which also removes what dead runs left there)."""
     os.makedirs(exp_dir, exist_ok=True)
-    return tempfile.mkdtemp(prefix=".out.", dir=exp_dir)
+    return publish_.new_dir(os.path.join(os.path.abspath(exp_dir), "out"))
 
 
 def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
@@ -206,19 +154,18 @@ def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
 def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
     """Move each owned output `name` (a top-level directory like "scores", a file inside one
     like "scores/std", or a glob pattern) from `out` into the exp dir, replacing the old one
-    whole; an owned name the run did not write is removed (it belonged to an earlier run)."""
+    whole (termeval.core.publish.replace); an owned name the run did not write is removed (it
+    belonged to an earlier run)."""
     for name in owned_names(exp_dir, out, names):
         new, dest = os.path.join(out, name), os.path.join(exp_dir, name)
-        old = None
-        if os.path.lexists(dest):
-            old = tempfile.mkdtemp(prefix=".old.", dir=exp_dir)
-            os.rename(dest, os.path.join(old, os.path.basename(name)))
         if os.path.lexists(new):
             os.makedirs(os.path.dirname(dest), exist_ok=True)
-            os.rename(new, dest)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    shutil.rmtree(out, ignore_errors=True)
+            publish_.replace(new, dest)
+        elif os.path.lexists(dest):
+            gone = publish_.temp_path(dest)
+            os.rename(dest, gone)
+            publish_.remove(gone)
+    publish_.remove(out)
 
 
 def carry(exp_dir: str, out: str, names: Sequence[str]) -> None:
@@ -232,7 +179,59 @@ def carry(exp_dir: str, out: str, names: Sequence[str]) -> None:
 
 
 def discard(out: str) -> None:
-    shutil.rmtree(out, ignore_errors=True)
+    publish_.remove(out)
+
+
+# ----------------------------------------------------------------------------- the output guard
+
+# argparse/Options attributes that name what a stage reads (the default of io_paths)
+INPUT_ATTRS = ("data_dir", "class_file", "kws_dir", "detections", "gold", "segmented", "prepared",
+               "segmentation", "reference", "ref", "hyp", "ecf", "rttm", "kwlist", "termlist",
+               "queries", "resources_file", "query_durations", "utt2spk", "segments")
+OUTPUT_ATTRS = ("summary",)
+
+
+def io_paths(stage: Stage, args: Any, exp_dir: str) -> tuple[list[str], list[str], list[str]]:
+    """(inputs, outputs, needed dirs) of a run, for the output guard: the stage's own
+    `io_paths(args)` -> (inputs, outputs) when it has one; else the paths of an Options'
+    input/output roles, or the known attributes of an argparse namespace (INPUT_ATTRS,
+    OUTPUT_ATTRS); plus the stage's owned outputs under the exp dir, whose top directories
+    (scores, details, units) must be directories."""
+    owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+    tops = dict.fromkeys(n.split("/")[0] for n in owned)
+    dirs = [os.path.join(exp_dir, t) for t in tops
+            if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
+    outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)]
+    custom = getattr(stage, "io_paths", None)
+    if callable(custom):
+        ins, more = custom(args)
+        return list(ins), outs + list(more), dirs
+    if hasattr(args, "paths") and callable(args.paths):        # an Options dataclass
+        ins = args.paths("input")
+        more = [p for p in args.paths("output") if os.path.abspath(p) != os.path.abspath(exp_dir)]
+        return ins, outs + more, dirs
+    ins, more = [], []
+    for k in INPUT_ATTRS:
+        v = getattr(args, k, None)
+        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
+            ins.append(os.fspath(v))
+        elif isinstance(v, (list, tuple)):
+            ins += [os.fspath(x) for x in v if isinstance(x, (str, os.PathLike)) and os.fspath(x) not in ("", "-")]
+    for k in OUTPUT_ATTRS:
+        v = getattr(args, k, None)
+        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
+            more.append(os.fspath(v))
+    return ins, outs + more, dirs
+
+
+def check_io(stage: Stage, args: Any, exp_dir: str | None) -> None:
+    """The output guard (termeval.core.guard.check_outputs) of a run, before anything is written."""
+    if exp_dir is None:
+        return
+    ins, outs, dirs = io_paths(stage, args, exp_dir)
+    if os.path.lexists(exp_dir) and not os.path.isdir(exp_dir):
+        dirs = [exp_dir, *dirs]
+    check_outputs(getattr(stage, "name", "") or "this step", ins, outs, dirs)
 
 
 # ----------------------------------------------------------------------------- running
@@ -252,6 +251,7 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
+    check_io(stage, args, exp_dir)
     ctx = stage.load(args)
     if job is not None:
         if exp_dir is None:

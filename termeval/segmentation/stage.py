@@ -16,6 +16,7 @@ import numpy as np
 
 from termeval.run.driver import Shard
 from termeval.segmentation.stats import Settings
+from termeval.core.warn import warn
 
 
 def stage_name(s: Settings) -> str:
@@ -85,7 +86,7 @@ class SegmentationStage:
         from termeval.segmentation import checks
         warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
         for w in warnings:
-            print(f"score_segmentation.py: warning: {w}", file=sys.stderr)
+            warn("score_segmentation.py", w)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
         write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels), notes,

@@ -21,7 +21,9 @@ import numpy as np
 from termeval.core.datadir import load_gold
 from termeval.core.errors import InputError
 from termeval.segmentation.inputs import load_utterances
-from termeval.core.textio import atomic_write, fast_fmt_times
+from termeval.core import publish
+from termeval.core.guard import check_outputs
+from termeval.core.textio import fast_fmt_times
 
 
 @dataclass
@@ -32,6 +34,9 @@ class Utterance:
     onset: list[float]
     offset: list[float]
     words: list[tuple[str, int, int]]     # (label, first phone, last phone + 1)
+
+
+OUTPUTS = ("gold.txt", "prepared.txt", "utt_phones")
 
 
 def utterances(data_dir: str, segments: str | None = None) -> tuple[list[Utterance], int]:
@@ -76,17 +81,19 @@ def word_strings(u: Utterance, words: str = "phones", unit_sep: str = "") -> lis
 def export(data_dir: str, out_dir: str, words: str = "phones", unit_sep: str = "",
            segments: str | None = None) -> tuple[int, int]:
     """Write gold.txt, prepared.txt and utt_phones; returns (utterances written, left out)."""
+    check_outputs("export_text", [data_dir, segments], [os.path.join(out_dir, n) for n in OUTPUTS])
     utts, empty = utterances(data_dir, segments)
     if unit_sep and any(unit_sep in p for u in utts for p in u.phones):
         raise InputError(f"--unit-sep '{unit_sep}' occurs inside a phone label", os.path.join(data_dir, "phones"))
-    with atomic_write(os.path.join(out_dir, "gold.txt")) as f:
-        for u in utts:
-            f.write(" ".join(word_strings(u, words, unit_sep)) + "\n")
-    with atomic_write(os.path.join(out_dir, "prepared.txt")) as f:
-        for u in utts:
-            f.write(" ".join(u.phones) + "\n")
-    with atomic_write(os.path.join(out_dir, "utt_phones")) as f:
-        for u in utts:
-            on, off = fast_fmt_times(np.asarray(u.onset)), fast_fmt_times(np.asarray(u.offset))
-            f.write(" ".join([u.id, u.file] + [x for t in zip(u.phones, on, off) for x in t]) + "\n")
+    with publish.files(out_dir, OUTPUTS) as tmp:    # all three files or none (a full disk)
+        with open(tmp["gold.txt"], "w", encoding="utf-8", newline="\n") as f:
+            for u in utts:
+                f.write(" ".join(word_strings(u, words, unit_sep)) + "\n")
+        with open(tmp["prepared.txt"], "w", encoding="utf-8", newline="\n") as f:
+            for u in utts:
+                f.write(" ".join(u.phones) + "\n")
+        with open(tmp["utt_phones"], "w", encoding="utf-8", newline="\n") as f:
+            for u in utts:
+                on, off = fast_fmt_times(np.asarray(u.onset)), fast_fmt_times(np.asarray(u.offset))
+                f.write(" ".join([u.id, u.file] + [x for t in zip(u.phones, on, off) for x in t]) + "\n")
     return len(utts), empty

@@ -9,12 +9,14 @@ from typing import Any
 
 import numpy as np
 
+from termeval.core import publish
 from termeval.core.scores import Metric, write_scores
 from termeval.core.textio import atomic_write
 from termeval.textseg import positions, rand, summary
 from termeval.textseg.lexicon import type_counts
 
 STAGE = "text_segmentation"
+OUTPUTS = ("scores", "details")     # what a run replaces under the exp dir (the stage's outputs)
 
 
 def wordseg_lines(scores: list[tuple[str, float | None]]) -> str:
@@ -71,7 +73,10 @@ def write_report(ctx: Any, merged: dict, out: str) -> dict:
             for row in summary.table_rows(summ):
                 f.write("\t".join(str(x) for x in row) + "\n")
     if a.summary:
-        with atomic_write(a.summary) as f:
+        # a --summary inside an output the run replaces (<exp>/scores/summary.json) is written
+        # with it and published with it, not overwritten by the publish
+        path = publish.redirect(a.summary, a.exp_dir, out, OUTPUTS) if a.exp_dir else a.summary
+        with atomic_write(path) as f:
             f.write(summary.to_json(summ))
     with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
         result = json.load(f)

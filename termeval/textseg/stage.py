@@ -11,7 +11,7 @@ import numpy as np
 from termeval.core.errors import InputError
 from termeval.run.driver import Shard
 from termeval.textseg import positions, rand, summary
-from termeval.textseg.report import summary_text, write_report
+from termeval.textseg.report import OUTPUTS, summary_text, write_report
 from termeval.textseg.text import Text, check_unit_edges, pair_lines, read_prepared, read_text
 
 
@@ -33,7 +33,7 @@ def _separator(value: str | None) -> str | None:
 
 class TextSegmentationStage:
     name = "text_segmentation"
-    outputs = ("scores", "details")
+    outputs = OUTPUTS
 
     def load(self, args: Any) -> Context:
         args = prepare_args(args)

@@ -13,7 +13,12 @@ from __future__ import annotations
 import os
 
 from termeval.core.errors import InputError
-from termeval.core.textio import atomic_write, iter_lines
+from termeval.core import publish
+from termeval.core.guard import check_outputs
+from termeval.core.textio import iter_lines
+
+
+OUTPUTS = ("intervals", "classes")
 
 
 def read_utt_phones(path: str) -> list[tuple[str, str, list[str], list[str], list[str]]]:
@@ -57,6 +62,7 @@ def map_words(words: list[str], phones: list[str], path: str, line: int,
 
 def text_to_times(utt_phones: str, segmented: str, out_dir: str, unit_sep: str | None = None) -> int:
     """Write <out>/intervals and <out>/classes; returns the number of words."""
+    check_outputs("text_to_times", [utt_phones, segmented], [os.path.join(out_dir, n) for n in OUTPUTS])
     utts = read_utt_phones(utt_phones)
     lines = [(n, ln.strip()) for n, ln in iter_lines(segmented) if ln.strip()]
     if len(lines) != len(utts):
@@ -71,12 +77,13 @@ def text_to_times(utt_phones: str, segmented: str, out_dir: str, unit_sep: str |
         for w, (a, b) in zip(toks, map_words(toks, phones, segmented, n, units)):
             rows.append((file, on[a], off[b - 1], w))
             by_word.setdefault(w, []).append((file, on[a], off[b - 1]))
-    with atomic_write(os.path.join(out_dir, "intervals")) as f:
-        f.writelines(f"{r[0]} {r[1]} {r[2]} {r[3]}\n" for r in rows)
-    with atomic_write(os.path.join(out_dir, "classes")) as f:
-        for k, w in enumerate(sorted(by_word), 1):
-            f.write(f"Class {k} {w}\n")
-            f.writelines(f"{fl} {a} {b}\n" for fl, a, b in by_word[w])
-            f.write("\n")
+    with publish.files(out_dir, OUTPUTS) as tmp:    # both files or neither (a full disk)
+        with open(tmp["intervals"], "w", encoding="utf-8", newline="\n") as f:
+            f.writelines(f"{r[0]} {r[1]} {r[2]} {r[3]}\n" for r in rows)
+        with open(tmp["classes"], "w", encoding="utf-8", newline="\n") as f:
+            for k, w in enumerate(sorted(by_word), 1):
+                f.write(f"Class {k} {w}\n")
+                f.writelines(f"{fl} {a} {b}\n" for fl, a, b in by_word[w])
+                f.write("\n")
     return len(rows)
 

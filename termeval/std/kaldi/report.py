@@ -11,6 +11,7 @@ from typing import Optional
 from termeval.core.errors import InputError
 from termeval.std.kaldi import atwv as ka
 from termeval.std.kaldi.recipe import RecipeRun, _trials_or_none, check_options, known_keywords, score_recipe
+from termeval.core.warn import warn
 
 
 def _categories_source(args) -> Optional[str]:
@@ -84,8 +85,8 @@ def write_into(out: str, args, r: RecipeRun) -> str:
         oracle = oracle_metrics(r.csv, duration, path="details/alignment.csv")
     except ZeroDivisionError:   # the Perl script dies there too
         oracle = None
-        print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
-              "kws_oracle_threshold.pl divides by zero, no metrics.txt", file=sys.stderr)
+        warn(prog, f"a keyword has as many references as trials ({duration:g}): "
+             "kws_oracle_threshold.pl divides by zero, no metrics.txt")
     if oracle is not None:
         files["metrics.txt"] = oracle.text()
     cat_path = _categories_source(args)
@@ -94,8 +95,8 @@ def write_into(out: str, args, r: RecipeRun) -> str:
         try:
             files["details/per-category-score.txt"] = per_category_table(r.csv, duration, cats)
         except ZeroDivisionError:
-            print(f"{prog}: warning: a keyword has as many references as trials ({duration:g}): "
-                  "per_category_stats.pl divides by zero, no per-category-score.txt", file=sys.stderr)
+            warn(prog, f"a keyword has as many references as trials ({duration:g}): "
+                 "per_category_stats.pl divides by zero, no per-category-score.txt")
     if args.f4de_reports:
         files.update(f4de_report_files(args, r))
     t = r.twv
@@ -121,8 +122,8 @@ def write_into(out: str, args, r: RecipeRun) -> str:
     benchmark = f"kaldi_{args.preset}" if getattr(args, "preset_given", False) else "kaldi"
     write_scores(out, "std", metrics, benchmark=benchmark, extra={"std": extra})
     if r.dropped:
-        print(f"{prog}: warning: KST dropped {len(r.dropped)} keyword(s) whose "
-              f"threshold reached 0.9999: {' '.join(r.dropped[:10])}", file=sys.stderr)
+        warn(prog, f"KST dropped {len(r.dropped)} keyword(s) whose "
+             f"threshold reached 0.9999: {' '.join(r.dropped[:10])}")
     return text
 
 
