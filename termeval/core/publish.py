@@ -118,6 +118,12 @@ def atomic_file(path: str, mode: str = "w") -> Iterator[IO]:
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
         os.replace(tmp, path)
+    except OSError as e:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if e.filename is None and e.errno is not None:     # a write: name the file
+            raise OSError(e.errno, e.strerror, path) from None
+        raise
     except BaseException:
         with contextlib.suppress(OSError):
             os.unlink(tmp)

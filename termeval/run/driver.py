@@ -282,6 +282,9 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
                 if merge is not None:      # under a launcher its stdout goes to the log
                     _write_summary(out, stage.summary(result))
                 publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            except (InputError, OSError) as e:
+                discard(out)
+                raise _named_in_exp(e, out, exp_dir) from None
             except BaseException:
                 discard(out)
                 raise
@@ -293,6 +296,22 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
             sys.stdout.flush()
     return result
+
+
+def _named_in_exp(e: Exception, out: str, exp_dir: str) -> Exception:
+    """`e` naming the output's place in the exp dir, not in the temporary one (`out`) the run
+    was writing: "<exp>/details/x.png: cannot write this plot", not "<exp>/.termeval-tmp.../"."""
+    def moved(path: Any) -> Any:
+        if isinstance(path, str) and (path == out or path.startswith(out + os.sep)):
+            return os.path.join(exp_dir, os.path.relpath(path, out))
+        return path
+    if isinstance(e, InputError):
+        new = InputError(e.message.replace(out + os.sep, os.path.join(exp_dir, "")), moved(e.path), e.line)
+    elif e.filename is not None and e.errno is not None:
+        new = OSError(e.errno, e.strerror, moved(e.filename))
+    else:
+        return e
+    return new
 
 
 SUMMARY = os.path.join("scores", ".summary")   # what a launched run's shell step prints
