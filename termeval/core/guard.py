@@ -32,7 +32,7 @@ def check_outputs(step: str, inputs: Iterable[str], outputs: Iterable[str], dirs
     ins = [(p, _real(p)) for p in inputs if p not in (None, "", "-")]
     for d in dirs:
         if os.path.lexists(d) and not os.path.isdir(d):
-            raise InputError(f"exists and is not a directory ({step} writes a directory there; "
+            raise InputError("exists and is not a directory (the run writes a directory there; "
                              "move the file away)", d)
     for out in outputs:
         if out in (None, "", "-"):

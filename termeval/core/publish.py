@@ -15,8 +15,10 @@ removed. Outputs get the permissions of the user's umask (mkstemp/mkdtemp would 
   output_dir(dest)            context: yields a new_dir, put in place of dest when the block
                               succeeds, removed when it fails
   replace(new, dest)          put file/dir `new` in the place of dest (replacing it whole)
-  files(directory, names)     context: {name: temporary path} in `directory`; every file is
-                              renamed into place only when the block succeeds (all or none)
+  all_or_none(paths)          context: {path: temporary path}; every file is renamed into
+                              place only when the block succeeds (all or none)
+  files(directory, names)     the same for names in one directory
+  withdraw(path)              remove an output at once (renamed away, then removed)
   remove(path)                remove a file or directory tree, ignoring errors
   cleanup_stale(directory)    remove the temporaries of dead processes of this host
   process_alive(pid)          whether a process of this host exists
@@ -184,20 +186,39 @@ def output_dir(dest: str) -> Iterator[str]:
 
 
 @contextlib.contextmanager
-def files(directory: str, names: Sequence[str]) -> Iterator[dict[str, str]]:
-    """{name: temporary path} for files of `directory`: the block writes every temporary, and
+def all_or_none(paths: Sequence[str]) -> Iterator[dict[str, str]]:
+    """{path: temporary sibling path} for files anywhere: the block writes every temporary, and
     only when it succeeds are they all renamed into place (a failure, e.g. a full disk, leaves
     every old file as it was and no temporary)."""
-    os.makedirs(directory, exist_ok=True)
-    tmps = {n: temp_path(os.path.join(directory, n)) for n in names}
+    tmps: dict[str, str] = {}
     try:
+        for p in paths:
+            os.makedirs(os.path.dirname(os.path.abspath(p)), exist_ok=True)
+            tmps[p] = temp_path(p)
         yield tmps
-        for n, t in tmps.items():
-            os.replace(t, os.path.join(directory, n))
+        for p, t in tmps.items():
+            os.replace(t, p)
     except BaseException:
         for t in tmps.values():
             remove(t)
         raise
+
+
+@contextlib.contextmanager
+def files(directory: str, names: Sequence[str]) -> Iterator[dict[str, str]]:
+    """{name: temporary path} for files of `directory`, all renamed into place or none
+    (all_or_none)."""
+    with all_or_none([os.path.join(directory, n) for n in names]) as tmps:
+        yield {n: tmps[os.path.join(directory, n)] for n in names}
+
+
+def withdraw(path: str) -> None:
+    """Remove an output (a file or a whole directory) at once: renamed to a temporary, then
+    removed (a kill mid-way leaves a temporary that cleanup_stale removes, never half of it)."""
+    if os.path.lexists(path):
+        gone = temp_path(path)
+        os.rename(path, gone)
+        remove(gone)
 
 
 def inside(path: str, directory: str) -> bool:

@@ -161,10 +161,8 @@ def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
         if os.path.lexists(new):
             os.makedirs(os.path.dirname(dest), exist_ok=True)
             publish_.replace(new, dest)
-        elif os.path.lexists(dest):
-            gone = publish_.temp_path(dest)
-            os.rename(dest, gone)
-            publish_.remove(gone)
+        else:
+            publish_.withdraw(dest)
     publish_.remove(out)
 
 
