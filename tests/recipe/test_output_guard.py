@@ -250,3 +250,15 @@ def test_scoring_on_a_full_disk_is_one_line(root, work, monkeypatch, capsys):
     assert err[-1].startswith(f"score_segmentation.py: error: [Errno 28] No space left on device: '{exp}/scores/")
     assert snapshot(exp / "scores") == before
     assert not [n for n in os.listdir(exp) if n.startswith(".")]
+
+
+def test_run_pl_with_an_unwritable_log_is_one_line(root, tmp_path):
+    """utils/run.pl (the default launcher) on a full disk or a bad log path: one line, no traceback."""
+    (tmp_path / "file").write_text("x")
+    r = subprocess.run([os.path.join(root, "utils", "run.pl"), "JOB=1:2", str(tmp_path / "file" / "x.JOB.log"),
+                        "true"], capture_output=True, text=True)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    lines = r.stderr.splitlines()
+    assert sorted(ln.rsplit(": ", 1)[0] for ln in lines[:2]) == [
+        f"run.pl: error: cannot write the log {tmp_path}/file/x.{j}.log" for j in (1, 2)]
+    assert lines[2:] == [f"run.pl: 2 / 2 failed, log is in {tmp_path}/file/x.*.log"]
