@@ -115,7 +115,10 @@ def atomic_file(path: str, mode: str = "w") -> Iterator[IO]:
     os.makedirs(directory, exist_ok=True)
     tmp = temp_path(path)
     kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)   # the umask applies
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)   # the umask applies
+    except OSError as e:                  # named as the output, not as its temporary
+        raise OSError(e.errno, e.strerror, path) from None
     try:
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
@@ -141,10 +144,12 @@ def new_dir(dest: str) -> str:
     while True:
         tmp = temp_path(dest)
         try:
-            os.mkdir(tmp, 0o777)
+            os.mkdir(tmp, 0o777)          # the umask applies (mkdtemp would give 0700)
             return tmp
         except FileExistsError:
             continue
+        except OSError as e:              # named as the output, not as its temporary
+            raise OSError(e.errno, e.strerror, dest) from None
 
 
 def replace(new: str, dest: str, keep_existing: bool = False) -> None:

@@ -135,7 +135,10 @@ def new_output_dir(exp_dir: str) -> str:
     """A fresh temporary directory inside the exp dir (same filesystem: renames are atomic;
     termeval.core.publish.new_dir, which also removes what dead runs left there)."""
     os.makedirs(exp_dir, exist_ok=True)
-    return publish_.new_dir(os.path.join(os.path.abspath(exp_dir), "out"))
+    try:
+        return publish_.new_dir(os.path.join(os.path.abspath(exp_dir), "out"))
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, exp_dir) from None
 
 
 def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
