@@ -37,7 +37,12 @@ be written atomically and keyed on the content of the inputs (never trusted othe
 report). Shards are written atomically with their metadata (stage, split, range, identity,
 run id) and the merge refuses any shard written for another split, other inputs or another
 run. Reports are written into a temporary directory inside the exp dir and moved into place
-only when complete (`publish`), and one exp dir is written by one run at a time (`exp_lock`).
+only when complete (`publish`, on termeval.core.publish), one exp dir is written by one run at a
+time (`exp_lock`, termeval.core.lock), and a run whose outputs would overwrite or delete one of
+its inputs (or whose scores/ is a regular file) is refused before anything is written
+(`check_io`, termeval.core.guard). A stage may name its paths itself with
+`io_paths(args) -> (inputs, outputs)`; by default they are read from an Options' roles
+(`opts.paths("input")`) or from the known attributes of an argparse namespace (INPUT_ATTRS).
 """
 from __future__ import annotations
 
