@@ -214,14 +214,12 @@ te_lock() {
   local dir msg
   msg=$("${te_python[@]}" -m termeval.run.lock take "$1" "$$" "$1" 2>&1) || te_die "${msg:-$1: cannot take the lock}"
   dir=$(cd "$1" && pwd -P)
-  te_lock_file=$dir/.termeval.lock
+  te_lock_dir=$dir
   trap 'te_unlock' EXIT
   export TERMEVAL_LOCKED=$dir
 }
-te_unlock() {
-  if [ -n "${te_lock_file:-}" ] && [ "$(cat "$te_lock_file" 2>/dev/null)" = "$$ $(hostname)" ]; then
-    rm -f "$te_lock_file"
-  fi
+te_unlock() {   # removes the lock if it is still this step's (python -m termeval.run.lock release)
+  [ -z "${te_lock_dir:-}" ] || "${te_python[@]}" -m termeval.run.lock release "$te_lock_dir" "$$" 2>/dev/null || true
 }
 
 # te_run_local <log> <module> args...: run termeval.bin.<module> in this process's place (no
