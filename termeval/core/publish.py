@@ -194,11 +194,13 @@ def output_dir(dest: str) -> Iterator[str]:
 def all_or_none(paths: Sequence[str]) -> Iterator[dict[str, str]]:
     """{path: temporary sibling path} for files anywhere: the block writes every temporary, and
     only when it succeeds are they all renamed into place (a failure, e.g. a full disk, leaves
-    every old file as it was and no temporary)."""
+    every old file as it was and no temporary). Temporaries of dead runs there are removed."""
     tmps: dict[str, str] = {}
+    for d in dict.fromkeys(os.path.dirname(os.path.abspath(p)) for p in paths):
+        os.makedirs(d, exist_ok=True)
+        cleanup_stale(d)                  # what a killed run of this output left there
     try:
         for p in paths:
-            os.makedirs(os.path.dirname(os.path.abspath(p)), exist_ok=True)
             tmps[p] = temp_path(p)
         yield tmps
         for p, t in tmps.items():

@@ -113,3 +113,14 @@ def test_redirect_into_the_published_output(tmp_path):
     assert publish.redirect(f"{exp}/scores/summary.json", exp, out, ("scores", "details")) == f"{out}/scores/summary.json"
     assert publish.redirect(f"{exp}/summary.json", exp, out, ("scores",)) == f"{exp}/summary.json"
     assert publish.redirect(str(tmp_path / "s.json"), exp, out, ("scores",)) == str(tmp_path / "s.json")
+
+
+def test_a_multi_file_output_removes_a_killed_runs_temporaries(tmp_path):
+    d = tmp_path / "times"
+    d.mkdir()
+    t = d / f"{publish.TMP_PREFIX}{dead_pid()}.{publish.host_tag()}.0badc0de.intervals"
+    t.write_text("half")
+    with publish.files(str(d), ["intervals", "classes"]) as tmps:
+        for p in tmps.values():
+            open(p, "w").close()
+    assert sorted(os.listdir(d)) == ["classes", "intervals"]
