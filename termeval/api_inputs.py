@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import hashlib
 import os
 import re
 import tempfile
 from collections import OrderedDict
 from typing import Any, Callable, Iterator, Sequence
 
+from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 
 NO_DIR = os.path.join(os.devnull, "termeval-no-output")   # a path nothing can be written under
@@ -177,21 +177,6 @@ def scratch() -> Iterator[Scratch]:
 
 # ----------------------------------------------------------------------------- gold
 
-def _hash_path(h: "hashlib._Hash", path: str) -> None:
-    if os.path.isdir(path):
-        for root, dirs, files in os.walk(path):
-            dirs.sort()
-            for f in sorted(files):
-                p = os.path.join(root, f)
-                h.update(os.path.relpath(p, path).encode() + b"\0")
-                _hash_path(h, p)
-    elif os.path.isfile(path):
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-    h.update(b"\1")
-
-
 def prepare(inputs: Sequence[Any], fmt: str | None, option_argv: Callable[[Any], list[str]],
             parse: Callable[[Any, list[str]], Any]) -> GoldData:
     """The data-dir texts of gold `inputs` (paths, '-', or row lists), memoised on content."""
@@ -203,17 +188,15 @@ def prepare(inputs: Sequence[Any], fmt: str | None, option_argv: Callable[[Any],
     parser = step.get_parser()
     opts = ["--format", fmt] + option_argv(parser)
     with scratch() as s:
-        paths, h = [], hashlib.sha256("\0".join(opts).encode() + b"\2")
+        paths = []
         for i, x in enumerate(inputs):
             if _is_path(x):
                 paths.append(os.fspath(x))
-                _hash_path(h, os.fspath(x))
             else:
                 name = ("phones", "words")[i] if len(inputs) > 1 else "phones"
                 text, where = interval_rows_text(x, name)
-                h.update(text.encode() + b"\1")
                 paths.append(s.write(name, text, where))
-        key = h.hexdigest()
+        key = content_digest(paths, {"options": opts})     # files and dirs by content (rows: their text)
         if key in _prepared:
             _prepared.move_to_end(key)
             return _prepared[key]

@@ -47,6 +47,14 @@ def run_task(task: int | None, jobname: str | None, log: str, command: str) -> i
     if jobname is not None:
         log = log.replace(jobname, str(task))
         command = command.replace(jobname, str(task))
+    try:
+        return _run_task(log, command)
+    except OSError as e:  # the log cannot be written (disk full, read-only): one line, no traceback
+        print(f"run.pl: error: cannot write the log {log}: {e.strerror or e}", file=sys.stderr)
+        return 1
+
+
+def _run_task(log: str, command: str) -> int:
     logdir = os.path.dirname(log)
     if logdir:
         os.makedirs(logdir, exist_ok=True)

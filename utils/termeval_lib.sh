@@ -206,28 +206,20 @@ unset te_a
 
 # te_lock <exp-dir>: one run per exp dir. Takes <exp-dir>/.termeval.lock (pid host) for the
 # rest of the step (released on exit) and exports TERMEVAL_LOCKED so the step's own Python
-# processes do not take it again; a lock of a dead process on this host is taken over.
+# processes do not take it again. The lock is termeval's one lock (termeval/core/lock.py, through
+# python -m termeval.run.lock): a stale lock (dead pid of this host, or empty/garbled and old) is
+# taken over; one that cannot be written (disk full, read-only) is an error naming that, and
+# temporaries of dead runs in <exp-dir> are removed.
 te_lock() {
-  local dir lock holder pid host
-  mkdir -p "$1" 2>/dev/null || te_die "$1: cannot create this directory"
-  dir=$(cd "$1" && pwd -P) lock=$dir/.termeval.lock
-  if ! (set -o noclobber; echo "$$ $(hostname)" > "$lock") 2>/dev/null; then
-    read -r pid host < "$lock" 2>/dev/null || true
-    if [ "${host:-}" = "$(hostname)" ] && [[ "${pid:-}" =~ ^[0-9]+$ ]] && ! kill -0 "$pid" 2>/dev/null; then
-      rm -f "$lock"
-      (set -o noclobber; echo "$$ $(hostname)" > "$lock") 2>/dev/null || te_die "$1 is being written by another run"
-    else
-      te_die "$1 is being written by another run (pid ${pid:-?}${host:+ on $host}); if it is not, remove $lock"
-    fi
-  fi
-  te_lock_file=$lock
+  local dir msg
+  msg=$("${te_python[@]}" -m termeval.run.lock take "$1" "$$" "$1" 2>&1) || te_die "${msg:-$1: cannot take the lock}"
+  dir=$(cd "$1" && pwd -P)
+  te_lock_dir=$dir
   trap 'te_unlock' EXIT
   export TERMEVAL_LOCKED=$dir
 }
-te_unlock() {
-  if [ -n "${te_lock_file:-}" ] && [ "$(cat "$te_lock_file" 2>/dev/null)" = "$$ $(hostname)" ]; then
-    rm -f "$te_lock_file"
-  fi
+te_unlock() {   # removes the lock if it is still this step's (python -m termeval.run.lock release)
+  [ -z "${te_lock_dir:-}" ] || "${te_python[@]}" -m termeval.run.lock release "$te_lock_dir" "$$" 2>/dev/null || true
 }
 
 # te_run_local <log> <module> args...: run termeval.bin.<module> in this process's place (no

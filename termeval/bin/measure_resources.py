@@ -22,6 +22,7 @@ from termeval.core.errors import InputError
 from termeval.resources import measure, resources
 from termeval.resources.options import MeasureOptions
 from termeval.run.cli import options_of, parser_for, run
+from termeval.core.warn import warn
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -55,8 +56,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     resources.write_kv(out_path, values)
     prog = os.path.basename(sys.argv[0])
     if res["still_running"]:
-        print(f"{prog}: warning: {res['still_running']} process(es) started by the command were "
-              "still running when it exited; their CPU time is not counted", file=sys.stderr)
+        warn(prog, f"{res['still_running']} process(es) started by the command were "
+             "still running when it exited; their CPU time is not counted")
     print(f"{prog}: {a.phase}: exit {res['exit_status']}, cpu {res['cpu_s']:.3f} s, wall "
           f"{res['wall_s']:.3f} s, peak {res['peak_mem_kb'] / 1024:.1f} MiB "
           f"({res['max_processes']} processes at most) -> {out_path}", file=sys.stderr)

@@ -24,6 +24,7 @@ from typing import Sequence
 
 from termeval.kws.options import PrepareKwsOptions
 from termeval.run.cli import options_of, parser_for, run
+from termeval.core.warn import warn
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -41,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     prog = os.path.basename(sys.argv[0])
     warnings, line = prepare.messages(summary)
     for w in warnings:
-        print(f"{prog}: warning: {w}", file=sys.stderr)
+        warn(prog, w)
     print(f"{prog}: {line} -> {opts.kws_dir}", file=sys.stderr)
     return 0
 

@@ -68,6 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from termeval.run import driver as jobs
     stage = stage_of(args)
     if args.prepare_only:
+        jobs.check_io(stage, args, args.exp_dir)     # the output guard, before the classes are written
         if hasattr(stage, "prepare"):
             stage.prepare(args)
         return 0

@@ -19,6 +19,7 @@ from termeval.run.cli import make_parser, nonneg_int, positive_int, run
 from termeval.core.errors import InputError
 from termeval.zrc.score import score_submission
 from termeval.zrc.submission import LANGUAGES, MetaErrors, read_submission
+from termeval.core.warn import warn
 
 
 def get_parser():
@@ -45,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{prog}: error: {line}", file=sys.stderr)
         raise InputError(e.lines[-1]) from None
     for w in sub.warnings:
-        print(f"score_zrc_submission: warning: {w}", file=sys.stderr)
+        warn("score_zrc_submission", w)
     for lang in sub.skipped:
         print(f"score_zrc_submission: {lang}.txt is empty: skipped", file=sys.stderr)
     nj = args.nj or int(sub.params.get("njobs", 1))

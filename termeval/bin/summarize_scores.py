@@ -28,6 +28,7 @@ from termeval.core.version import __version__
 from termeval.run.cli import make_parser, run
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
+from termeval.core.warn import warn as core_warn
 
 TDE = ["ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore"]
 # Headline metrics per table family, in this order (at most ten).
@@ -66,7 +67,7 @@ def fmt(v) -> str:
 
 
 def warn(message: str) -> None:
-    print(f"summarize_scores: warning: {message}", file=sys.stderr)
+    core_warn("summarize_scores", message)
 
 
 def find_scores(exp_root: str) -> list[str]:

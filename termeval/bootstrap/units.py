@@ -8,7 +8,6 @@ refuses systems whose identities differ.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import zipfile
@@ -19,6 +18,7 @@ import numpy as np
 
 from termeval.bootstrap.cells import Cells
 from termeval.bootstrap.engine import UnitStats
+from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
 
@@ -129,13 +129,7 @@ def checked_units(meta, ids: np.ndarray, X: np.ndarray, cells: Cells | None) -> 
 
 
 def data_identity(files: Iterable[str], settings: Mapping) -> str:
-    """sha256 over the contents of the reference files (by basename) and the settings."""
-    h = hashlib.sha256()
-    for p in sorted(files, key=os.path.basename):
-        h.update(os.path.basename(p).encode() + b"\0")
-        with open(p, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        h.update(b"\0")
-    h.update(json.dumps(dict(settings), sort_keys=True).encode())
-    return h.hexdigest()[:16]
+    """sha256 over the contents of the reference files (by basename) and the settings (the one
+    digest, termeval.core.digest; 16 hex digits)."""
+    return content_digest(sorted(files, key=os.path.basename), settings, algorithm="sha256",
+                          missing_ok=False)[:16]

@@ -53,9 +53,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
-import shutil
 import sys
-import tempfile
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -64,9 +62,10 @@ from termeval.classes.records import PreparedClasses
 from termeval.classes.fast import parse_plain, write_fragment_files
 from termeval.classes.tokens import HEADER_WORDS, class_file_tokens, detect_format, header_id, norm_id
 from termeval.core.datadir import class_key, file_starts
+from termeval.core import publish
 from termeval.core.errors import InputError
 from termeval.core.kaldi_files import read_durations
-from termeval.core.textio import atomic_write, file_mode, fmt_time
+from termeval.core.textio import atomic_write, fmt_time
 
 DEFAULT_TOLERANCE = 1e-6
 DEFAULT_END_TOLERANCE = 0.01  # one 10 ms frame
@@ -337,10 +336,7 @@ def parse_class_file(path: str, durations: dict[str, float], lenient: bool = Fal
 
 def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False) -> None:
     """Write the prepared class dir; built in a temp dir beside it and swapped in at the end."""
-    parent = os.path.dirname(os.path.abspath(class_dir))
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="." + os.path.basename(class_dir) + ".", dir=parent)
-    try:
+    with publish.output_dir(class_dir) as tmp:
         keys = [class_key(c) for c in range(len(prep.names))]
         write_fragment_files(prep, tmp, keys, FAST_CLASSES)   # segments, utt2class, class2utt
         with atomic_write(os.path.join(tmp, "class_names")) as f:
@@ -350,18 +346,6 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
         if lenient:
             with atomic_write(os.path.join(tmp, "discarded")) as f:
                 f.write("".join(f"{n} {a} {r} {t}\n" for n, a, r, t in prep.discarded))
-        os.chmod(tmp, file_mode(directory=True))
-        old = None
-        if os.path.exists(class_dir):
-            old = tempfile.mkdtemp(prefix="." + os.path.basename(class_dir) + ".old.", dir=parent)
-            os.rmdir(old)
-            os.replace(class_dir, old)
-        os.replace(tmp, class_dir)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def summary(prep: PreparedClasses) -> str:

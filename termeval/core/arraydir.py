@@ -9,13 +9,12 @@ meanwhile, that copy (same key: same content) is kept.
 """
 from __future__ import annotations
 
-import contextlib
 import os
-import shutil
-import tempfile
 from typing import Mapping
 
 import numpy as np
+
+from termeval.core import publish
 
 KEY_FILE = "key"
 
@@ -32,10 +31,7 @@ def key_matches(path: str, key: str) -> bool:
 def save(path: str, arrays: Mapping[str, np.ndarray], key: str, texts: Mapping[str, str] | None = None) -> None:
     """Write `arrays` (name -> array, as <name>.npy), the text files `texts` (name -> content)
     and the key to the directory `path`, atomically."""
-    parent = os.path.dirname(os.path.abspath(path))
-    name = os.path.basename(os.path.abspath(path))
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix=f".{name}.", dir=parent)
+    tmp = publish.new_dir(path)
     try:
         for n, a in arrays.items():
             np.save(os.path.join(tmp, n + ".npy"), a)
@@ -44,17 +40,8 @@ def save(path: str, arrays: Mapping[str, np.ndarray], key: str, texts: Mapping[s
                 f.write(text)
         with open(os.path.join(tmp, KEY_FILE), "w", encoding="utf-8") as f:
             f.write(key + "\n")
-        old = None
-        if os.path.lexists(path):
-            old = tempfile.mkdtemp(prefix=f".{name}-old.", dir=parent)
-            with contextlib.suppress(FileNotFoundError):
-                os.rename(path, os.path.join(old, name))
-        try:
-            os.rename(tmp, path)
-        except OSError:      # another process put its copy there meanwhile: content-keyed, keep it
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        # another process that put its copy there meanwhile (same key: same content) wins
+        publish.replace(tmp, path, keep_existing=True)
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        publish.remove(tmp)
         raise

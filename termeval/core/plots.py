@@ -5,13 +5,11 @@ machinery cost about 0.15 CPU-s to import and change no pixel), saved as <base>.
 """
 from __future__ import annotations
 
-import contextlib
 import os
-import tempfile
 from typing import Any
 
 from termeval.core.errors import InputError
-from termeval.core.textio import file_mode
+from termeval.core import publish
 
 
 def new_figure(figsize: tuple[float, float], nrows: int = 1, ncols: int = 1, **subplots: Any):
@@ -38,26 +36,16 @@ def save_figure(fig, out_base: str, dpi: float | None = None, formats: tuple[str
     shapes (OSError, but also AttributeError or ValueError from deep inside a backend): any
     failure is one InputError naming the plot file, no temp file is left. Returns the paths."""
     directory = os.path.dirname(os.path.abspath(out_base))
-    done: list[tuple[str, str]] = []
+    base = os.path.basename(out_base)
     path = f"{out_base}.{formats[0]}"
     try:
-        os.makedirs(directory, exist_ok=True)
-        for fmt in formats:
-            path = f"{out_base}.{fmt}"
-            fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-            done.append((tmp, path))
-            with os.fdopen(fd, "wb") as f:
-                fig.savefig(f, format=fmt, **({} if dpi is None else {"dpi": dpi}))
-        for tmp, final in done:
-            os.chmod(tmp, file_mode())
-            os.replace(tmp, final)
-        done = []
+        with publish.files(directory, [f"{base}.{fmt}" for fmt in formats]) as tmps:
+            for fmt in formats:
+                path = f"{out_base}.{fmt}"
+                with open(tmps[f"{base}.{fmt}"], "wb") as f:
+                    fig.savefig(f, format=fmt, **({} if dpi is None else {"dpi": dpi}))
     except (KeyboardInterrupt, MemoryError):
         raise
     except Exception as e:  # noqa: BLE001 -- any writer failure is this plot's
         raise InputError(f"cannot write this plot ({type(e).__name__}: {e}); is the disk full?", path) from None
-    finally:
-        for tmp, _ in done:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
     return [f"{out_base}.{fmt}" for fmt in formats]

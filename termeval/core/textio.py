@@ -6,42 +6,20 @@ file. kaldiio is not used for text (its text mode mangles int vectors and symbol
 """
 from __future__ import annotations
 
-import contextlib
 import math
 import os
-import tempfile
 from dataclasses import dataclass
-from typing import IO, Iterable, Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-from termeval.core import textfast
+from termeval.core import publish, textfast
+from termeval.core.publish import file_mode  # noqa: F401  (steps import it from here)
 from termeval.core.errors import InputError
 
 
-def file_mode(directory: bool = False) -> int:
-    """Permissions a normally created file (or directory) gets under the current umask."""
-    mask = os.umask(0)
-    os.umask(mask)
-    return (0o777 if directory else 0o666) & ~mask
-
-
-@contextlib.contextmanager
-def atomic_write(path: str, mode: str = "w") -> Iterator[IO]:
-    """Open a temp file next to `path`; rename it to `path` only if the block succeeds."""
-    directory = os.path.dirname(os.path.abspath(path))
-    os.makedirs(directory, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix="." + os.path.basename(path) + ".", suffix=".tmp", dir=directory)
-    try:
-        kwargs = {} if "b" in mode else {"encoding": "utf-8", "newline": "\n"}
-        with os.fdopen(fd, mode, **kwargs) as f:
-            yield f
-        os.chmod(tmp, file_mode())  # mkstemp creates 0600; give the usual permissions
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+# the one publish (termeval/core/publish.py): a temporary sibling renamed into place
+atomic_write = publish.atomic_file
 
 
 def write_text(path: str, text: str) -> None:

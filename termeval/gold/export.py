@@ -3,16 +3,16 @@ from __future__ import annotations
 
 import os
 
+from termeval.core import publish
 from termeval.core.errors import InputError
 from termeval.gold.validate import check_prepared_bytes
 from termeval.gold.write import same_file
-from termeval.core.textio import atomic_write, file_mode
 
 
 def export_zr(data_dir: str, out_phn: str, out_wrd: str, drop_sil: bool = False,
               sil_label: str = "SIL") -> tuple[int, int]:
     """Write phones/words of a prepared data dir as .phn/.wrd (optionally without silence)."""
-    counts = []
+    counts, texts = [], {}
     for name, out in (("phones", out_phn), ("words", out_wrd)):
         src = os.path.join(data_dir, name)
         if not os.path.isfile(src):
@@ -23,8 +23,12 @@ def export_zr(data_dir: str, out_phn: str, out_wrd: str, drop_sil: bool = False,
         if drop_sil and name == "phones":
             tail = (" " + sil_label).encode("utf-8")
             raw = b"".join(ln + b"\n" for ln in raw[:-1].split(b"\n") if not ln.endswith(tail))
-        with atomic_write(out, "wb") as f:
-            f.write(raw)
-        os.chmod(out, file_mode())
+        texts[out] = raw
         counts.append(raw.count(b"\n"))
+    if os.path.abspath(out_phn) == os.path.abspath(out_wrd):
+        raise InputError("the .phn and .wrd outputs are the same file", out_phn)
+    with publish.all_or_none(list(texts)) as tmps:      # both files or neither (a full disk)
+        for out, raw in texts.items():
+            with open(tmps[out], "wb") as f:
+                f.write(raw)
     return counts[0], counts[1]

@@ -2,13 +2,12 @@
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from dataclasses import dataclass, field
 from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
+from termeval.core import publish
 from termeval.core.errors import InputError
 from termeval.gold.ctm import derive_words
 from termeval.gold.intervals import Intervals, Options, factorize
@@ -16,7 +15,7 @@ from termeval.gold.normalize import check_values, check_word_edges, drop_silent_
     normalize_phone_labels, order_intervals, sort_files_table, unify_files
 from termeval.gold.speakers import assign_speakers
 from termeval.gold.zr import read_zr
-from termeval.core.textio import atomic_write, file_mode, fmt_time
+from termeval.core.textio import fmt_time
 
 
 @dataclass
@@ -130,28 +129,18 @@ def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Seque
                 raise InputError(f"output file would overwrite the input {inp}", target)
             if inp and os.path.isdir(inp) and same_file(data_dir, inp):
                 raise InputError(f"output data dir is the input directory {inp}; choose another", data_dir)
-    parent = os.path.dirname(os.path.abspath(data_dir))
-    os.makedirs(parent, exist_ok=True)
-    tmp = tempfile.mkdtemp(prefix="." + os.path.basename(os.path.abspath(data_dir)) + ".", suffix=".tmp",
-                           dir=parent)
-    try:
-        mode = file_mode()  # mkstemp files are 0600; data dirs are shared like any other
+    def fill(paths: dict[str, str]) -> None:
         for name, chunks in texts.items():
-            target = os.path.join(tmp, name)
-            with atomic_write(target) as f:
+            with open(paths[name], "w", encoding="utf-8", newline="\n") as f:
                 for text in chunks:
                     f.write(text)
-            os.chmod(target, mode)
-        if not os.path.isdir(data_dir):
-            os.chmod(tmp, file_mode(directory=True))
-            os.rename(tmp, data_dir)
-            return
-        for name in texts:
-            os.replace(os.path.join(tmp, name), os.path.join(data_dir, name))
-        os.rmdir(tmp)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
+
+    if not os.path.isdir(data_dir):               # a new dir: renamed into place whole
+        with publish.output_dir(data_dir) as tmp:
+            fill({name: os.path.join(tmp, name) for name in texts})
+        return
+    with publish.files(data_dir, list(texts)) as tmps:   # an existing one: all files or none
+        fill(tmps)
 
 
 def prepare_zr(phn: str, wrd: str, data_dir: str, opts: Options = Options(), spk_rule: str = "auto",

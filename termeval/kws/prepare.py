@@ -25,6 +25,7 @@ from typing import Callable, Optional
 from xml.sax.saxutils import escape, quoteattr
 
 from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
 from termeval.kws.alignment import Alignment
 from termeval.std.categories import categories_text, keyword_attributes
 from termeval.std.ecf import read_ecf
@@ -141,8 +142,7 @@ def build_dir(opts, dest: str) -> KwsSummary:
     with tempfile.TemporaryDirectory(prefix="prepare_kws.", dir=os.path.dirname(dest)) as work:
         files, summary = build_files(ali, terms, opts.frame_shift, opts.ecf_source_type, opts.language,
                                      vocab, lexicon, work)
-    os.makedirs(dest)
-    os.chmod(dest, 0o755)
+    os.makedirs(dest)                  # mode from the umask, as every output
     for name, text in files.items():
         with open(os.path.join(dest, name), "w", encoding="utf-8") as f:
             f.write(text)
@@ -155,6 +155,7 @@ def task(opts) -> tuple[str, list[str], Callable[[str], KwsSummary]]:
     dir or other kws dirs being prepared at the same time; the kws dir itself is replaced by one
     rename). It is written under a temporary directory beside it and replaces the old one whole,
     so a reader never sees a half-written kws dir and a failure leaves the old one untouched."""
+    check_outputs("prepare_kws", opts.paths("input"), [opts.kws_dir], [opts.kws_dir])   # named as given
     kws = os.path.normpath(opts.kws_dir)
     if os.path.exists(kws) and not os.path.isdir(kws):
         raise InputError("exists and is not a directory", opts.kws_dir)

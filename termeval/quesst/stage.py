@@ -7,7 +7,6 @@ query order are the pairs one process finds). The merge builds the trials and sc
 from __future__ import annotations
 
 import os
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -17,6 +16,7 @@ from termeval.core.options import split_number_list
 from termeval.core.errors import InputError
 from termeval.core.stage import Report, Shard, Stage
 from termeval.quesst.options import QuesstOptions
+from termeval.core.warn import warn
 
 # QUESST details lie in details/quesst/; STD's files of a shared exp dir are left alone and
 # both stages merge their metrics into scores/scores.json.
@@ -73,9 +73,9 @@ class QuesstStage(Stage):
                  np.concatenate([s.arrays["score"] for s in shards]).astype(np.float64),
                  np.concatenate([s.arrays["decision"] for s in shards]).astype(bool))
         tr, warnings = quesst_io.trials_from_mapped(ctx.ref, ctx.mapped, pairs)
+        ctx.warnings = []
         for w in warnings:
-            print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
-        ctx.warnings = list(warnings)
+            warn(None, w, ctx.warnings)
         return tr, quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:

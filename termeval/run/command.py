@@ -123,7 +123,9 @@ def _run_stage(mod: Any, rest: list[str], exp_dir: str, name: str, nj: int) -> i
     with jobs.exp_lock(exp_dir):
         os.environ[jobs.LOCK_ENV] = os.path.abspath(exp_dir)
         try:
-            stage = mod.stage_of(mod.get_parser().parse_args(rest))
+            args = mod.get_parser().parse_args(rest)
+            stage = mod.stage_of(args)
+            jobs.check_io(stage, args, exp_dir)   # the output guard, before anything is written
             if hasattr(stage, "prepare"):    # what the jobs share (zrc2020: the classes), done once
                 stage.prepare(mod.get_parser().parse_args(rest))
             run_jobs(module, [rest + ["--nj", str(nj), "--job", str(j), "--run-id", run_id]
@@ -171,34 +173,10 @@ def _logged(log: str, fn: Any) -> int:
 
 
 def run_jobs(module: str, argvs: list[list[str]], exp_dir: str, log_name: str) -> None:
-    """Run `python -m termeval.bin.<module> <argv>` for each argv, in parallel up to the core
-    count, each logged to <exp-dir>/log/<log_name>.J.log (run.pl's header and end lines);
-    InputError naming the first failed job's error line and log."""
-    import subprocess
-    from concurrent.futures import ThreadPoolExecutor
-    from termeval.core.errors import InputError
-    logdir = os.path.join(exp_dir, "log")
-    os.makedirs(logdir, exist_ok=True)
-    env = dict(os.environ)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-
-    def one(j: int) -> tuple[int, str]:
-        log = os.path.join(logdir, f"{log_name}.{j}.log")
-        cmd = [sys.executable, "-m", f"termeval.bin.{module}", *argvs[j - 1]]
-        with open(log, "w", encoding="utf-8") as f:
-            f.write(f"# {' '.join(cmd)}\n# Started at {time.ctime()}\n")
-            f.flush()
-            rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, env=env).returncode
-            f.write(f"# Ended (code {rc}) at {time.ctime()}\n")
-        return rc, log
-
-    with ThreadPoolExecutor(max_workers=min(len(argvs), os.cpu_count() or 1)) as ex:
-        results = list(ex.map(one, range(1, len(argvs) + 1)))
-    failed = [(j, log) for j, (rc, log) in enumerate(results, 1) if rc != 0]
-    if failed:
-        j, log = failed[0]
-        with open(log, encoding="utf-8", errors="replace") as f:
-            errs = [ln.strip() for ln in f if ": error: " in ln]
-        why = errs[-1].split(": error: ", 1)[1] if errs else "see its log"
-        raise InputError(f"{len(failed)} / {len(argvs)} jobs failed; job {j}: {why} (log: {log})")
+    """Run `python -m termeval.bin.<module> <argv>` for each argv through the one launcher
+    (termeval.run.launcher.run_local: local processes, at most the core count at a time), each
+    logged to <exp-dir>/log/<log_name>.J.log (run.pl's header and end lines); InputError naming
+    the first failed job's error line and log."""
+    from termeval.run.launcher import run_local
+    logs = [os.path.join(exp_dir, "log", f"{log_name}.{j}.log") for j in range(1, len(argvs) + 1)]
+    run_local(module, argvs, logs, step=os.path.basename(sys.argv[0]))

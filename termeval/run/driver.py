@@ -37,7 +37,12 @@ be written atomically and keyed on the content of the inputs (never trusted othe
 report). Shards are written atomically with their metadata (stage, split, range, identity,
 run id) and the merge refuses any shard written for another split, other inputs or another
 run. Reports are written into a temporary directory inside the exp dir and moved into place
-only when complete (`publish`), and one exp dir is written by one run at a time (`exp_lock`).
+only when complete (`publish`, on termeval.core.publish), one exp dir is written by one run at a
+time (`exp_lock`, termeval.core.lock), and a run whose outputs would overwrite or delete one of
+its inputs (or whose scores/ is a regular file) is refused before anything is written
+(`check_io`, termeval.core.guard). A stage may name its paths itself with
+`io_paths(args) -> (inputs, outputs)`; by default they are read from an Options' roles
+(`opts.paths("input")`) or from the known attributes of an argparse namespace (INPUT_ATTRS).
 """
 from __future__ import annotations
 
@@ -46,22 +51,23 @@ import glob
 import json
 import os
 import shutil
-import socket
 import sys
 import tempfile
 import zipfile
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol, Sequence
+from typing import Any, Protocol, Sequence
 
 import numpy as np
 
+from termeval.core import lock
+from termeval.core import publish as publish_
 from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
+from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
 from termeval.core.stage import DEFAULT_OUTPUTS, Report, Shard, Stage, is_share, running_as_share  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
 
 PROTOCOL = 1
-LOCK_NAME = ".termeval.lock"
-LOCK_ENV = "TERMEVAL_LOCKED"       # set by a shell step that holds the lock of its exp dir
 
 
 
@@ -123,71 +129,21 @@ def _guard(stage: Stage, ctx: Any, nj: int, job: int, lo: int, hi: int, run_id: 
 
 # ----------------------------------------------------------------------------- outputs
 
-@contextlib.contextmanager
-def exp_lock(exp_dir: str) -> Iterator[None]:
-    """Hold `<exp>/.termeval.lock` for the block: a second run on the same exp dir is refused
-    with one line naming the holder. A lock left by a dead process of this host is taken over.
-    Nothing is done when the calling shell step already holds it (TERMEVAL_LOCKED)."""
-    exp_dir = os.path.abspath(exp_dir)
-    held = os.environ.get(LOCK_ENV)
-    # the shell's te_lock exports the physical path (pwd -P): compare resolved paths
-    if held and (held == exp_dir or os.path.realpath(held) == os.path.realpath(exp_dir)):
-        yield
-        return
-    os.makedirs(exp_dir, exist_ok=True)
-    path = os.path.join(exp_dir, LOCK_NAME)
-    me = f"{os.getpid()} {socket.gethostname()}\n"
-    for _ in range(2):
-        try:
-            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-        except FileExistsError:
-            holder = _lock_holder(path)
-            if holder is None:       # stale: its process is gone
-                with contextlib.suppress(FileNotFoundError):
-                    os.unlink(path)
-                continue
-            raise InputError(f"{exp_dir} is being written by another run (pid {holder}); "
-                             f"if it is not, remove {path}") from None
-        with os.fdopen(fd, "w") as f:
-            f.write(me)
-        break
-    else:
-        raise InputError(f"cannot take the lock {path}")
-    try:
-        yield
-    finally:
-        with contextlib.suppress(OSError):
-            with open(path) as f:
-                mine = f.read() == me
-            if mine:
-                os.unlink(path)
-
-
-def _lock_holder(path: str) -> str | None:
-    """The pid holding the lock, or None if the lock is stale (a dead pid of this host)."""
-    try:
-        with open(path) as f:
-            fields = f.read().split()
-    except OSError:
-        return None
-    if len(fields) < 2 or not fields[0].isdigit():
-        return "unknown"
-    pid, host = int(fields[0]), fields[1]
-    if host != socket.gethostname():
-        return f"{pid} on {host}"
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        pass
-    return str(pid)
+def exp_lock(exp_dir: str):
+    """Hold `<exp>/.termeval.lock` for the block (termeval.core.lock.hold, the one lock): a
+    second run on the same exp dir is refused with one line naming the holder; a stale lock is
+    taken over; nothing is done when the calling shell step already holds it (TERMEVAL_LOCKED)."""
+    return lock.hold(os.path.abspath(exp_dir))
 
 
 def new_output_dir(exp_dir: str) -> str:
-    """A fresh temporary directory inside the exp dir (same filesystem: renames are atomic)."""
+    """A fresh temporary directory inside the exp dir (same filesystem: renames are atomic;
+    termeval.core.publish.new_dir, which also removes what dead runs left there)."""
     os.makedirs(exp_dir, exist_ok=True)
-    return tempfile.mkdtemp(prefix=".out.", dir=exp_dir)
+    try:
+        return publish_.new_dir(os.path.join(os.path.abspath(exp_dir), "out"))
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, exp_dir) from None
 
 
 def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
@@ -206,19 +162,16 @@ def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
 def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
     """Move each owned output `name` (a top-level directory like "scores", a file inside one
     like "scores/std", or a glob pattern) from `out` into the exp dir, replacing the old one
-    whole; an owned name the run did not write is removed (it belonged to an earlier run)."""
+    whole (termeval.core.publish.replace); an owned name the run did not write is removed (it
+    belonged to an earlier run)."""
     for name in owned_names(exp_dir, out, names):
         new, dest = os.path.join(out, name), os.path.join(exp_dir, name)
-        old = None
-        if os.path.lexists(dest):
-            old = tempfile.mkdtemp(prefix=".old.", dir=exp_dir)
-            os.rename(dest, os.path.join(old, os.path.basename(name)))
         if os.path.lexists(new):
             os.makedirs(os.path.dirname(dest), exist_ok=True)
-            os.rename(new, dest)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
-    shutil.rmtree(out, ignore_errors=True)
+            publish_.replace(new, dest)
+        else:
+            publish_.withdraw(dest)
+    publish_.remove(out)
 
 
 def carry(exp_dir: str, out: str, names: Sequence[str]) -> None:
@@ -232,7 +185,59 @@ def carry(exp_dir: str, out: str, names: Sequence[str]) -> None:
 
 
 def discard(out: str) -> None:
-    shutil.rmtree(out, ignore_errors=True)
+    publish_.remove(out)
+
+
+# ----------------------------------------------------------------------------- the output guard
+
+# argparse/Options attributes that name what a stage reads (the default of io_paths)
+INPUT_ATTRS = ("data_dir", "class_file", "kws_dir", "detections", "gold", "segmented", "prepared",
+               "segmentation", "reference", "ref", "hyp", "ecf", "rttm", "kwlist", "termlist",
+               "queries", "resources_file", "query_durations", "utt2spk", "segments")
+OUTPUT_ATTRS = ("summary",)
+
+
+def io_paths(stage: Stage, args: Any, exp_dir: str) -> tuple[list[str], list[str], list[str]]:
+    """(inputs, outputs, needed dirs) of a run, for the output guard: the stage's own
+    `io_paths(args)` -> (inputs, outputs) when it has one; else the paths of an Options'
+    input/output roles, or the known attributes of an argparse namespace (INPUT_ATTRS,
+    OUTPUT_ATTRS); plus the stage's owned outputs under the exp dir, whose top directories
+    (scores, details, units) must be directories."""
+    owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+    tops = dict.fromkeys(n.split("/")[0] for n in owned)
+    dirs = [os.path.join(exp_dir, t) for t in tops
+            if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
+    outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)]
+    custom = getattr(stage, "io_paths", None)
+    if callable(custom):
+        ins, more = custom(args)
+        return list(ins), outs + list(more), dirs
+    if hasattr(args, "paths") and callable(args.paths):        # an Options dataclass
+        ins = args.paths("input")
+        more = [p for p in args.paths("output") if os.path.abspath(p) != os.path.abspath(exp_dir)]
+        return ins, outs + more, dirs
+    ins, more = [], []
+    for k in INPUT_ATTRS:
+        v = getattr(args, k, None)
+        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
+            ins.append(os.fspath(v))
+        elif isinstance(v, (list, tuple)):
+            ins += [os.fspath(x) for x in v if isinstance(x, (str, os.PathLike)) and os.fspath(x) not in ("", "-")]
+    for k in OUTPUT_ATTRS:
+        v = getattr(args, k, None)
+        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
+            more.append(os.fspath(v))
+    return ins, outs + more, dirs
+
+
+def check_io(stage: Stage, args: Any, exp_dir: str | None) -> None:
+    """The output guard (termeval.core.guard.check_outputs) of a run, before anything is written."""
+    if exp_dir is None:
+        return
+    ins, outs, dirs = io_paths(stage, args, exp_dir)
+    if os.path.lexists(exp_dir) and not os.path.isdir(exp_dir):
+        dirs = [exp_dir, *dirs]
+    check_outputs(getattr(stage, "name", "") or "this step", ins, outs, dirs)
 
 
 # ----------------------------------------------------------------------------- running
@@ -246,6 +251,7 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
+    check_io(stage, args, exp_dir)
     with running_as_share(job is not None or merge is not None):
         ctx = stage.load(args)
     if job is not None:
@@ -277,6 +283,9 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
                 if merge is not None:      # under a launcher its stdout goes to the log
                     _write_summary(out, report.summary)
                 publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            except (InputError, OSError) as e:
+                discard(out)
+                raise _named_in_exp(e, out, exp_dir) from None
             except BaseException:
                 discard(out)
                 raise
@@ -297,8 +306,7 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
     (as they will stand under out_root) and returns its result; then each owned name of
     `outputs` is moved into place whole (publish), under out_root's lock. A failed write leaves
     out_root as it was. `inputs`: the run's input paths, which no output may be or hold."""
-    from termeval.core import guard
-    guard.check_outputs(name, inputs, [os.path.join(out_root, o) for o in outputs])
+    check_outputs(name, inputs, [os.path.join(out_root, o) for o in outputs])
     ctx = exp_lock(out_root) if lock else contextlib.nullcontext()
     with ctx:
         out = new_output_dir(out_root)
@@ -317,6 +325,22 @@ def as_report(stage: Stage, got: Any) -> Report:
     if isinstance(got, Report):
         return got
     return Report(got, stage.summary(got) if hasattr(stage, "summary") else "")
+
+
+def _named_in_exp(e: Exception, out: str, exp_dir: str) -> Exception:
+    """`e` naming the output's place in the exp dir, not in the temporary one (`out`) the run
+    was writing: "<exp>/details/x.png: cannot write this plot", not "<exp>/.termeval-tmp.../"."""
+    def moved(path: Any) -> Any:
+        if isinstance(path, str) and (path == out or path.startswith(out + os.sep)):
+            return os.path.join(exp_dir, os.path.relpath(path, out))
+        return path
+    if isinstance(e, InputError):
+        new = InputError(e.message.replace(out + os.sep, os.path.join(exp_dir, "")), moved(e.path), e.line)
+    elif e.filename is not None and e.errno is not None:
+        new = OSError(e.errno, e.strerror, moved(e.filename))
+    else:
+        return e
+    return new
 
 
 SUMMARY = os.path.join("scores", ".summary")   # what a launched run's shell step prints

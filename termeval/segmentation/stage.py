@@ -8,7 +8,6 @@ so any split gives the same files) and report.write_report writes the scores.
 from __future__ import annotations
 
 import os
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -23,6 +22,7 @@ from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, stage_name, write_report
 from termeval.segmentation.stats import Settings, job_stats
 from termeval.segmentation.units import ci_hook, reference_files
+from termeval.core.warn import warn
 
 
 def settings_of(opts: SegmentationOptions) -> Settings:
@@ -83,7 +83,7 @@ class SegmentationStage(Stage):
         settings = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level, "compat": s.compat}
         warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
         for w in warnings:
-            print(f"score_segmentation.py: warning: {w}", file=sys.stderr)
+            warn("score_segmentation.py", w)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
         scores: dict = {}

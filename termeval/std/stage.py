@@ -9,7 +9,6 @@ means follow the whole keyword list) is one unit scored whole in the merge.
 from __future__ import annotations
 
 import os
-import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -19,6 +18,7 @@ from termeval.core.errors import InputError
 from termeval.core.options import split_number_list
 from termeval.core.stage import Report, Shard, Stage
 from termeval.std.options import StdOptions
+from termeval.core.warn import warn
 
 # What a run owns in the exp dir (STD details lie at the top of details/, next to QUESST's
 # details/quesst/, and both stages merge their metrics into scores/scores.json).
@@ -112,7 +112,7 @@ class StdStage(Stage):
                         np.concatenate([s.arrays["ref"] for s in shards]).astype(np.int64), stats)
         res = finish(ctx.prep, ali)
         for w in res.warnings:
-            print(f"{os.path.basename(sys.argv[0])}: warning: {w}", file=sys.stderr)
+            warn(None, w)
         return res
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:

@@ -13,13 +13,13 @@ same-size rewrite within the same second is still seen).
 """
 from __future__ import annotations
 
-import hashlib
 import importlib
-import json
 import os
 import sys
 import tempfile
-from typing import Any, Iterable, Mapping
+from typing import Any
+
+from termeval.core.digest import content_digest  # noqa: F401  (the one digest; importers use this name)
 
 BENCHMARKS: dict[str, str] = {
     "zrc2020": "termeval.tde.zrc2020.stage:Zrc2020Stage",
@@ -40,22 +40,6 @@ def stage_for(benchmark: str) -> Any:
         from termeval.core.errors import InputError
         raise InputError(f"--benchmark: expected one of {' '.join(BENCHMARKS)}, got '{benchmark}'") from None
     return getattr(importlib.import_module(module), factory)(benchmark)
-
-
-def content_digest(paths: Iterable[str], settings: Mapping | None = None) -> str:
-    """blake2b of the bytes of `paths` (a missing file counts as such) and of `settings`."""
-    h = hashlib.blake2b(digest_size=16)
-    for p in paths:
-        h.update(os.path.basename(p).encode() + b"\0")
-        try:
-            with open(p, "rb") as f:
-                for block in iter(lambda: f.read(1 << 22), b""):
-                    h.update(block)
-        except FileNotFoundError:
-            h.update(b"\0missing")
-        h.update(b"\0")
-    h.update(json.dumps(dict(settings or {}), sort_keys=True).encode())
-    return h.hexdigest()
 
 
 PREPARE_OPTIONS = ("lenient", "format", "tolerance", "end_tolerance")

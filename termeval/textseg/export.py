@@ -35,6 +35,9 @@ class Utterance:
     words: list[tuple[str, int, int]]     # (label, first phone, last phone + 1)
 
 
+OUTPUTS = ("gold.txt", "prepared.txt", "utt_phones")
+
+
 def utterances(data_dir: str, segments: str | None = None) -> tuple[list[Utterance], int]:
     """The utterances of the data dir with their in-word phones, and how many had no word."""
     gold = load_gold(data_dir)

@@ -14,6 +14,7 @@ from termeval.textseg import positions, rand, summary
 from termeval.textseg.lexicon import type_counts
 
 STAGE = "text_segmentation"
+OUTPUTS = ("scores", "details")     # what a run replaces under the exp dir (the stage's outputs)
 
 
 def wordseg_lines(scores: list[tuple[str, float | None]]) -> str:

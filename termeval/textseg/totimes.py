@@ -17,6 +17,9 @@ from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write, iter_lines
 
 
+OUTPUTS = ("intervals", "classes")
+
+
 def read_utt_phones(path: str) -> list[tuple[str, str, list[str], list[str], list[str]]]:
     out = []
     for n, line in iter_lines(path):

@@ -4,16 +4,14 @@ written into a temporary directory beside scores/ and moved into place at the en
 run leaves the previous scores/ as it was."""
 from __future__ import annotations
 
-import concurrent.futures
 import datetime
 import json
 import os
-import shutil
 import sys
-import tempfile
 import time
 
-from termeval.core.errors import InputError
+from termeval.core import publish
+from termeval.core.guard import check_outputs
 from termeval.core.textio import atomic_write
 from termeval.zrc import gold as zrc_gold
 from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_table
@@ -39,13 +37,12 @@ def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bo
     if nj == 1:
         return _run(base + files)
     from termeval.bin import score_tde
+    from termeval.run.launcher import run_local
     args = score_tde.get_parser().parse_args(base + files)
     score_tde.stage_of(args).prepare(args)          # once, before the jobs (they never prepare)
     run_id = f"zrc-{os.getpid()}-{time.time_ns()}"
-    with concurrent.futures.ProcessPoolExecutor(max_workers=nj) as pool:
-        for f in [pool.submit(_run, base + ["--nj", str(nj), "--job", str(j), "--run-id", run_id] + files)
-                  for j in range(1, nj + 1)]:
-            f.result()
+    run_local("score_tde", [base + ["--nj", str(nj), "--job", str(j), "--run-id", run_id] + files
+                            for j in range(1, nj + 1)], step="score_zrc_submission")
     return _run(base + ["--merge", str(nj), "--run-id", run_id] + files)
 
 
@@ -55,10 +52,12 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
     time per language in seconds, the stdout summary)."""
     golds = {lang: zrc_gold.locate(lang, dataset) for lang in sub.class_files}   # all missing gold first
     scores_dir = os.path.join(sub.path, "scores")
-    if os.path.lexists(scores_dir) and not os.path.isdir(scores_dir):
-        raise InputError("exists and is not a directory", scores_dir)
-    tmp = tempfile.mkdtemp(prefix=".scores.", dir=sub.path)
-    try:
+    check_outputs("score_zrc_submission", list(sub.class_files.values()), [scores_dir], [scores_dir])
+    from termeval.run.launcher import cap
+    jobs = cap(nj, "score_zrc_submission", "jobs (njobs)") if nj > 1 else 1   # local processes
+    # written into a temporary sibling of scores/ (termeval.core.publish), put in place whole at
+    # the end: a failed run leaves the previous scores/ as it was; temporaries of dead runs go
+    with publish.output_dir(scores_dir) as tmp:
         per_lang: dict[str, dict] = {}
         wall: dict[str, float] = {}
         for lang, class_file in sub.class_files.items():
@@ -67,7 +66,7 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
             data = os.path.join(exp, "data")
             print(f"score_zrc_submission: {lang}: gold from {golds[lang].source}", file=log)
             zrc_gold.prepare(golds[lang], data)
-            per_lang[lang] = score_language(data, class_file, exp, nj, bootstrap)
+            per_lang[lang] = score_language(data, class_file, exp, jobs, bootstrap)
             wall[lang] = time.time() - t
             print(f"score_zrc_submission: {lang}: scored in {wall[lang]:.1f} s", file=log)
         with atomic_write(os.path.join(tmp, "scores.json")) as f:
@@ -88,19 +87,4 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
             f.write("\n")
         with atomic_write(os.path.join(tmp, "termeval", "summary.txt")) as f:
             f.write(table)
-        _replace(scores_dir, tmp)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
     return per_lang, wall, table
-
-
-def _replace(dest: str, new: str) -> None:
-    """Put directory `new` in the place of `dest` (an existing dest is moved away first)."""
-    old = None
-    if os.path.lexists(dest):
-        old = tempfile.mkdtemp(prefix=".scores.old.", dir=os.path.dirname(dest))
-        os.rename(dest, os.path.join(old, "scores"))
-    os.rename(new, dest)
-    if old is not None:
-        shutil.rmtree(old, ignore_errors=True)

@@ -221,3 +221,38 @@ def test_lazy_stage_jobs_read_their_share_only(tmp_path):
     assert jobs.run(st, m, str(tmp_path / "b"), merge=nj, run_id="r", echo=False) == {"count": 3, "sum": 11}
     assert st.read == []                      # the merge reads shards, no line
     assert (tmp_path / "a" / "scores" / "lazy").read_bytes() == (tmp_path / "b" / "scores" / "lazy").read_bytes()
+
+
+# ----------------------------------------------------------------------------- the output guard
+
+def test_the_guard_reads_namespace_options_and_stage_paths(tmp_path):
+    """driver.io_paths: a stage's own io_paths(args), else an Options' roles (paths()), else
+    the known attributes of an argparse namespace; outputs = the owned ones under the exp dir."""
+    exp = tmp_path / "exp"
+    (exp / "scores").mkdir(parents=True)
+    gold = exp / "scores" / "gold.txt"
+    gold.write_text("x\n")
+    ns = types.SimpleNamespace(values=[1], gold=str(gold))
+    with pytest.raises(InputError, match=r"exp/scores: the output of toy contains its input .*gold.txt"):
+        jobs.run(SumStage(), ns, str(exp))
+    assert gold.read_text() == "x\n"
+
+    class Opts(types.SimpleNamespace):
+        def paths(self, role):
+            return [str(gold)] if role == "input" else [str(exp)]
+    with pytest.raises(InputError, match="contains its input"):
+        jobs.run(SumStage(), Opts(values=[1]), str(exp))
+
+    class Own(SumStage):            # its own inputs: `gold` is not one of them
+        def io_paths(self, args):
+            return [args.reads], [str(tmp_path / "summary.json")]
+    jobs.check_io(Own(), types.SimpleNamespace(values=[1], gold=str(gold), reads=str(tmp_path / "a")), str(exp))
+    with pytest.raises(InputError, match="summary.json: the output of toy is its input"):
+        jobs.check_io(Own(), types.SimpleNamespace(reads=str(tmp_path / "summary.json")), str(exp))
+
+
+def test_an_exp_dir_that_is_a_file_is_refused(tmp_path):
+    (tmp_path / "exp").write_text("x\n")
+    with pytest.raises(InputError, match="exp: exists and is not a directory"):
+        jobs.run(SumStage(), args_of([1]), str(tmp_path / "exp"))
+    assert (tmp_path / "exp").read_text() == "x\n"

@@ -107,11 +107,18 @@ def example_src(root, tmp_path_factory):
     return str(src)
 
 
+# What the steps of this test could write into termeval's tree if they resolved a path against
+# it instead of the caller's directory: the exp and data dirs they are given (relative paths),
+# the summary, and what a stage writes beside its exp dir. Only these are compared, not the whole
+# checkout (a concurrent `pip install .` or editor in the checkout is not this test's business).
+OWN_PATHS = ("exp", "data", "RESULTS.md", "log", "jobs", "scores", "details", "units", "classes")
+
+
 def git_status(root: str) -> str | None:
     if not os.path.isdir(os.path.join(root, ".git")) and not os.path.isfile(os.path.join(root, ".git")):
         return None
-    r = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all"],
-                       cwd=root, capture_output=True, text=True)
+    r = subprocess.run(["git", "status", "--porcelain", "--ignored", "--untracked-files=all", "--",
+                        *OWN_PATHS], cwd=root, capture_output=True, text=True)
     return r.stdout if r.returncode == 0 else None
 
 

@@ -268,3 +268,55 @@ def test_meta_errors_one_line_each_and_warnings(layout, root):
                        capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "warning: " in r.stderr and "publication.paper_url: recommended" in r.stderr
+
+
+# ----------------------------------------------------------------------------- leftovers, modes, njobs
+
+def test_temporaries_of_a_killed_run_are_removed_by_the_next(layout, root):
+    """kill -9 of a run leaves its temporary scores dir (.termeval-tmp.<pid>.<host>.*); the next
+    run removes those of dead processes of this host, and never those of a live one."""
+    from termeval.core import publish
+    tmp, ds, sub = layout
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    live = subprocess.Popen(["sleep", "60"])
+    try:
+        stale = sub / f"{publish.TMP_PREFIX}{dead.pid}.{publish.host_tag()}.0badc0de.scores"
+        busy = sub / f"{publish.TMP_PREFIX}{live.pid}.{publish.host_tag()}.0badc0de.scores"
+        for d in (stale, busy):
+            (d / "termeval" / "english").mkdir(parents=True)
+            (d / "termeval" / "english" / "half").write_text("x")
+        r = subprocess.run([os.path.join(root, "steps", "score_zrc_submission.sh"), "--zrc-dataset", str(ds),
+                            str(sub)], capture_output=True, text=True)
+        assert r.returncode == 0, r.stderr
+        assert not stale.exists() and (busy / "termeval" / "english" / "half").is_file()
+        assert sorted(n for n in os.listdir(sub) if n.startswith(".")) == [busy.name]
+    finally:
+        live.kill()
+        live.wait()
+
+
+def test_scores_follow_the_umask(layout):
+    import stat
+    tmp, ds, sub = layout
+    old = os.umask(0o022)
+    try:
+        run_main(sub, ds)
+    finally:
+        os.umask(old)
+    for d in (sub / "scores", sub / "scores" / "termeval", sub / "scores" / "termeval" / "english" / "scores"):
+        assert stat.S_IMODE(os.stat(d).st_mode) == 0o755, d
+    assert stat.S_IMODE(os.stat(sub / "scores" / "scores.json").st_mode) == 0o644
+
+
+def test_huge_njobs_is_capped_at_the_cores(layout, capsys):
+    from termeval.run.launcher import cores
+    tmp, ds, sub = layout
+    (sub / "params.yaml").write_text("njobs: 99999999999\nquiet: false\n")
+    _, board = run_main(sub, ds)
+    err = capsys.readouterr().err
+    if cores() < 99999999999:
+        assert f"score_zrc_submission: note: 99999999999 jobs (njobs) asked, {cores()} core" in err
+    assert board["details"]["parameters"]["njobs"] == 99999999999
+    assert json.load(open(sub / "scores" / "termeval" / "run.json"))["nj"] == 99999999999
+    assert json.load(open(sub / "scores" / "scores.json"))["english"]["nlp"]["ned"] == 0.25

@@ -5,10 +5,10 @@ scores/std. Every output is computed before the first is written."""
 from __future__ import annotations
 
 import os
-import sys
 from typing import Optional
 
 from termeval.core.errors import InputError
+from termeval.core.warn import warn as core_warn
 from termeval.std.kaldi import atwv as ka
 from termeval.std.kaldi.recipe import RecipeRun, _trials_or_none, check_options, known_keywords, score_recipe
 
@@ -82,8 +82,7 @@ def write_into(out: str, args, r: RecipeRun) -> tuple[str, list[str]]:
     warnings: list[str] = []
 
     def warn(message: str) -> None:
-        warnings.append(message)
-        print(f"{os.path.basename(sys.argv[0])}: warning: {message}", file=sys.stderr)
+        core_warn(None, message, warnings)
     try:
         oracle = oracle_metrics(r.csv, duration, path="details/alignment.csv")
     except ZeroDivisionError:   # the Perl script dies there too

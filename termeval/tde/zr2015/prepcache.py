@@ -39,7 +39,7 @@ def cache_dir(exp_dir: str) -> str:
 
 def input_key(data_dir: str, class_file: str, folds: str, mode: str) -> str:
     """Digest of the bytes of every input and of the settings that shape the preparation."""
-    from termeval.tde.registry import content_digest
+    from termeval.core.digest import content_digest
     from termeval.tde.zr2015.folds import FOLD_SUFFIXES
     paths = [os.path.join(data_dir, f) for f in DATA_FILES]
     if os.path.isdir(class_file):

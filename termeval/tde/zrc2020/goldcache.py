@@ -4,7 +4,7 @@ Parsing the text data dir is the expensive part of reading it. `load` keeps
   * a process-level memo (the Python API scoring many systems against the same gold in one
     process parses it once), and
   * <exp-dir>/tde/gold.npz (the arrays, for later runs and for --nj jobs),
-both keyed on a digest of the CONTENTS of the data dir's files (termeval.tde.registry.content_digest),
+both keyed on a digest of the CONTENTS of the data dir's files (termeval.core.digest.content_digest),
 never on paths or modification times: an edited data dir is always parsed afresh, even when
 rewritten with the same size within the same second.
 """
@@ -16,7 +16,7 @@ import zipfile
 import numpy as np
 
 from termeval.core.datadir import Gold, Tier, empty_tier, load_gold
-from termeval.tde.registry import content_digest
+from termeval.core.digest import content_digest
 from termeval.core.textio import atomic_write
 
 FILES = ("phones", "words", "reco2dur", "utt2spk")

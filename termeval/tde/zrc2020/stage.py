@@ -37,6 +37,7 @@ from termeval.tde.zrc2020 import classcache, goldcache
 from termeval.tde.zrc2020.units import all_tables
 from termeval.tde.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
 from termeval.tde.zrc2020.transcribe import transcribe
+from termeval.core.warn import warn
 
 _corpus_memo: dict[tuple[str, str], Corpus] = {}
 
@@ -228,7 +229,7 @@ class Zrc2020Stage:
                               "class_metrics_unit": "class"},
                 "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
         for w in more["warnings"]:
-            print(f"score_tde.py: warning: {w}", file=sys.stderr)
+            warn("score_tde.py", w)
         write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts))
         with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
             return json.load(f)

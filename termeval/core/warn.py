@@ -1,0 +1,22 @@
+"""The one warning helper: `warn(step, message, sink)` prints `<step>: warning: <message>` on
+stderr and appends the message to `sink` (the list a stage keeps under "warnings" in
+scores.json: termeval/core/scores.py write_scores(..., warnings=...))."""
+from __future__ import annotations
+
+import os
+import sys
+from typing import IO, MutableSequence
+
+
+def step_name() -> str:
+    """The running step's name as its error lines show it (the program's base name)."""
+    return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "termeval"
+
+
+def warn(step: str | None, message: str, sink: MutableSequence[str] | None = None,
+         stream: IO | None = None) -> None:
+    """Print `<step>: warning: <message>` on stderr (step None: the program's name) and append
+    `message` to `sink` when given."""
+    print(f"{step or step_name()}: warning: {message}", file=stream or sys.stderr)
+    if sink is not None:
+        sink.append(message)
