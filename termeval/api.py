@@ -31,6 +31,7 @@ from termeval import api_inputs
 from termeval.api_inputs import NO_DIR, GoldData
 from termeval.core.errors import InputError
 from termeval.quesst.options import QuesstOptions
+from termeval.tde.options import TdeOptions
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
            "prepare_gold", "GoldData", "InputError"]
@@ -140,6 +141,35 @@ def run_options(stage: Any, opts: Any) -> dict:
         return driver.run(stage, opts, opts.exp_dir, echo=False)
 
 
+_PYTHON_TYPES = {"bool": (bool,), "int": (int,), "float": (int, float), "str": (str, os.PathLike)}
+
+
+def typed_values(options_class: type, values: Mapping[str, Any], where: str) -> dict:
+    """The keyword options of an API call checked against the fields of `options_class`: a
+    value of the wrong Python type raises TypeError naming the argument; None keeps the default;
+    a list of strings for a text field is its comma list; a name the command line does not
+    have (the driver's own fields) is refused as unknown (InputError, the names listed)."""
+    import dataclasses
+    fields = {f.name: f for f in dataclasses.fields(options_class)}
+    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True))
+    out: dict = {}
+    for name, v in values.items():
+        f = fields.get(name)
+        if f is None or not f.metadata.get("cli", True):
+            raise InputError(f"{where}: unknown option {name!r} (options: {', '.join(public)})")
+        if v is None and f.default is not None:
+            continue
+        kinds = str(f.type).replace(" ", "").split("|")
+        if "str" in kinds and isinstance(v, (list, tuple)) and all(isinstance(x, str) for x in v):
+            v = ",".join(v)
+        if not ((v is None and "None" in kinds) or any(
+                isinstance(v, _PYTHON_TYPES[k]) and not (k != "bool" and isinstance(v, bool))
+                for k in kinds if k in _PYTHON_TYPES)):
+            raise TypeError(f"{where}: {name} must be {' or '.join(kinds)}, got {type(v).__name__} {v!r}")
+        out[name] = os.fspath(v) if isinstance(v, os.PathLike) else v
+    return out
+
+
 def _exp(exp_dir: Any) -> str | None:
     if exp_dir is None:
         return None
@@ -226,21 +256,26 @@ def prepare_gold(phones: Any, words: Any = None, *, format: str | None = None,
     return g
 
 
+@with_options(TdeOptions, fixed=("data_dir", "class_file", "exp_dir", "benchmark"))
 def score_tde(gold: Any, classes: Any, benchmark: str = "zrc2020", *,
               exp_dir: str | os.PathLike | None = None, gold_options: Mapping[str, Any] | None = None,
               **options: Any) -> dict:
-    """Term discovery scores (steps/score_tde.sh): zrc2020 (tdev2), zr2015 or zr2017.
+    """Term discovery scores (steps/score_tde.sh): zrc2020 (tdev2), zr2015, zr2017, zr2015-doc
+    or lrec2014; the mapping scores/scores.json holds.
 
     gold: a prepared data dir, a (phones, words) pair of paths or row lists, a TextGrid dir, or
     prepare_gold(...); raw gold is prepared with gold_options (default: the SIL-less
     preparation for zr2015/zr2017, prepare_gold's defaults for zrc2020). classes: a class (or
-    pairs) file, or [[(file, onset, offset), ...], ...]. options: nj, lenient, end_tolerance,
-    workers, folds, bootstrap, seed, ci, bootstrap_unit, ..."""
-    if gold_options is None and benchmark in ("zr2015", "zr2017"):
+    pairs) file, or [[(file, onset, offset), ...], ...]."""
+    from termeval.tde.registry import stage_for
+    values = typed_values(TdeOptions, {"benchmark": benchmark, **options}, "score_tde")
+    exp = _exp(exp_dir)
+    if gold_options is None and values["benchmark"] in ("zr2015", "zr2017"):
         gold_options = TDE15_GOLD
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         cls = _path_or_rows(classes, s, "classes", nested=True)
-        return run_step("score_tde", [data, cls], {"benchmark": benchmark, **options}, exp_dir, "score_tde")
+        opts = TdeOptions.build({**values, "data_dir": data, "class_file": cls, "exp_dir": exp}, "score_tde")
+        return run_options(stage_for(opts.benchmark), opts)
 
 
 def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLike | None = None,

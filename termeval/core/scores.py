@@ -112,7 +112,7 @@ def command_line() -> str:
 
 def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark: str | None,
                  extra: Mapping[str, Any] | None = None, command: str | None = None,
-                 warnings: Sequence[str] | None = None) -> str:
+                 warnings: Sequence[str] | None = None, into: dict | None = None) -> str:
     """Write exp_dir/scores/<stage> and merge the metrics into exp_dir/scores/scores.json.
 
     Returns the path of the stage file. `extra` keys are stored at the top level of
@@ -120,7 +120,8 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
     benchmark (input preparation) passes benchmark=None and leaves the top-level
     `benchmark`/`command` of scores.json as they are. `warnings` (the lines the step printed as
     `<script>: warning: ...`) are kept as scores.json "warnings" -> {stage: [...]}; a stage
-    re-run without warnings drops its entry.
+    re-run without warnings drops its entry. `into`, if given, is made the mapping scores.json
+    now holds (a stage's report returns it without reading the file back).
     """
     scores_dir = os.path.join(exp_dir, "scores")
     os.makedirs(scores_dir, exist_ok=True)
@@ -179,6 +180,9 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
     with atomic_write(json_path) as f:
         json.dump(data, f, indent=1, ensure_ascii=False, allow_nan=False)
         f.write("\n")
+    if into is not None:
+        into.clear()
+        into.update(data)
     return stage_path
 
 

@@ -15,12 +15,14 @@
             its classes and their transcription only (memory-mapped slices of <exp>/tde/classes/)
   merge     stats.merge (the shard statistics and the gold; no class array)
   report    scores/{prepare,matching,clustering,parsing}, scores.json, details/, units/
-            (zrc2020/report.py, zrc2020/units.py) into the fresh `out` dir
-  summary   the score lines, `matching: ned ...`
+            (zrc2020/report.py, zrc2020/units.py) into the fresh `out` dir; the Report's
+            summary is the score lines, `matching: ned ...`
+
+`opts` is the step's TdeOptions (termeval/tde/options.py); opts.job / opts.merge tell a job or
+the merge from one process.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -33,6 +35,7 @@ from termeval.run import driver as jobs
 from termeval.tde import registry as tde
 from termeval.core.datadir import Classes, load_classes
 from termeval.core.errors import InputError
+from termeval.core.stage import Report, Stage
 from termeval.tde.zrc2020 import classcache, goldcache
 from termeval.tde.zrc2020.units import all_tables
 from termeval.tde.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
@@ -93,14 +96,14 @@ def read_counts(class_dir: str) -> dict:
         return {k: int(v) for k, v in (line.split() for line in f if line.strip())}
 
 
-class Zrc2020Stage:
+class Zrc2020Stage(Stage):
     name = "tde_stats"
     outputs = jobs.DEFAULT_OUTPUTS
 
     def __init__(self, benchmark: str = "zrc2020"):
         self.benchmark = benchmark
 
-    def prepare(self, args: Any) -> str:
+    def prepare(self, args: Any) -> None:
         """What a step runs once before launching jobs: prepare <exp>/classes if needed and
         save the gold and class arrays (<exp>/tde/) the jobs and the merge read, so that no
         job parses text and each reads only its classes."""
@@ -116,7 +119,6 @@ class Zrc2020Stage:
             # every fragment's transcription, as compute_shard would make it (elementwise)
             tr = transcribe(corpus.phones, classes.file.astype(np.int64), classes.onset, classes.offset)
             classcache.save(classes, cache, key, tr, corpus.phones, corpus.gold.files)
-        return stamp
 
     def load(self, args: Any) -> Context:
         """One process: everything. A job or the merge: the gold and the class boundaries only
@@ -211,15 +213,17 @@ class Zrc2020Stage:
             s.units = {}
         return metrics, counts, stats, parts
 
-    def report(self, ctx: Context, merged: tuple, out: str) -> dict:
+    def report(self, ctx: Context, merged: tuple, out: str) -> Report:
         from termeval.bootstrap.units import data_identity
         from termeval.classes.parse import COUNT_NAMES
         from termeval.core.scores import Metric, write_scores
-        from termeval.tde.zrc2020.report import final_scores, gold_warnings, write_report
+        from termeval.tde.zrc2020.report import final_scores, gold_warnings, summary_lines, write_report
         from termeval.tde.zrc2020.units import save_and_bootstrap
         a = ctx.args
         metrics, counts, stats, parts = merged
-        write_scores(out, "prepare", [Metric(k, ctx.prepare_counts[k]) for k in COUNT_NAMES], benchmark=None)
+        scores: dict = {}
+        write_scores(out, "prepare", [Metric(k, ctx.prepare_counts[k]) for k in COUNT_NAMES], benchmark=None,
+                     into=scores)
         ci = save_and_bootstrap(out, ctx.corpus, stats, parts, final_scores(metrics), a.bootstrap,
                                 a.seed, a.ci, a.bootstrap_unit)
         ref = [os.path.join(a.data_dir, f) for f in ("phones", "words", "reco2dur", "utt2spk")]
@@ -229,10 +233,6 @@ class Zrc2020Stage:
                 "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
         for w in more["warnings"]:
             print(f"score_tde.py: warning: {w}", file=sys.stderr)
-        write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts))
-        with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
-            return json.load(f)
-
-    def summary(self, result: dict) -> str:
-        from termeval.tde.zrc2020.report import summary_lines
-        return summary_lines(result)
+        warnings = tuple(more["warnings"])
+        write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts), into=scores)
+        return Report(scores, summary_lines(scores), warnings)
