@@ -8,6 +8,7 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.score_quesst(kws_dir, detections, **options)
   termeval.score_segmentation(gold, segmentation, **options)
   termeval.compare_systems([exp_dir, ...], **options)
+  termeval.score_zrc_submission(submission_dir, **options)
   termeval.prepare_gold(phones, words, **options)
   termeval.InputError      what bad input raises (one line naming the file and line)
 
@@ -31,7 +32,7 @@ Where things are (README.md, "Where things are"; the steps are termeval/bin/<ste
 __version__ = "0.1.0"
 
 _API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
-        "prepare_gold", "GoldData")
+        "score_zrc_submission", "prepare_gold", "GoldData")
 __all__ = [*_API, "InputError", "__version__"]
 
 

@@ -32,9 +32,10 @@ from termeval.api_inputs import NO_DIR, GoldData
 from termeval.core.errors import InputError
 from termeval.quesst.options import QuesstOptions
 from termeval.tde.options import TdeOptions
+from termeval.zrc.options import ZrcOptions
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "compare_systems",
-           "prepare_gold", "GoldData", "InputError"]
+           "score_zrc_submission", "prepare_gold", "GoldData", "InputError"]
 
 # options the API sets itself (a job split needs an exp dir and processes: see `termeval` command)
 _RESERVED = {"job", "merge", "run_id", "help"}
@@ -304,6 +305,20 @@ def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
     opts = QuesstOptions.build({"kws_dir": _path(kws_dir, "kws_dir"), "detections": _path(detections, "detections"),
                                 "exp_dir": _exp(exp_dir), **options}, "score_quesst")
     return run_options(QuesstStage(), opts)
+
+
+@with_options(ZrcOptions, fixed=("submission_dir",))
+def score_zrc_submission(submission_dir: str | os.PathLike, **options: Any) -> dict:
+    """A zrc TDE17 submission directory scored as zrc 0.9.4 scores it, with termeval's zrc2020
+    metrics (steps/score_zrc_submission.sh): writes <submission-dir>/scores/ (scores.json,
+    leaderboard.json, termeval/<lang>/) and returns the content of its scores.json (zrc's
+    file: one block per language). `languages` may be a list."""
+    from termeval.zrc.step import score_directory
+    values = typed_values(ZrcOptions, options, "score_zrc_submission")
+    opts = ZrcOptions.build({**values, "submission_dir": _path(submission_dir, "submission_dir")},
+                            "score_zrc_submission")
+    with _gold_memo(), _quiet():
+        return score_directory(opts, log=sys.stderr)[0]
 
 
 def _path(x: Any, name: str) -> str:
