@@ -30,6 +30,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from termeval import api_inputs
 from termeval.api_inputs import NO_DIR, GoldData
 from termeval.core.errors import InputError
+from termeval.gold.options import GoldOptions
 from termeval.quesst.options import QuesstOptions
 from termeval.tde.options import TdeOptions
 from termeval.zrc.options import ZrcOptions
@@ -241,17 +242,18 @@ def _path_or_rows(x: Any, s: api_inputs.Scratch, name: str, nested: bool | None)
 
 # ----------------------------------------------------------------------------- the API
 
+@with_options(GoldOptions, fixed=("format", "inputs"))
 def prepare_gold(phones: Any, words: Any = None, *, format: str | None = None,
                  data_dir: str | os.PathLike | None = None, **options: Any) -> GoldData:
     """Gold alignments prepared as steps/prepare_gold.sh does, held in memory.
 
     phones, words: ZeroSpeech .phn/.wrd paths, phone and word CTM paths (words '-': derived from
     the position suffixes), a TextGrid directory alone, or row lists [(file, onset, offset,
-    label), ...]. format: zr, ctm or textgrid (default: from the inputs). options: those of
-    prepare_gold (fill_gaps, sort, spk_rule, phones_txt, segments, ...). With data_dir= the
+    label), ...]. format: zr, ctm or textgrid (default: from the inputs). With data_dir= the
     data dir is written too. The same inputs and options are prepared once per process."""
+    values = typed_values(GoldOptions, options if format is None else {**options, "format": format}, "prepare_gold")
     inputs = [phones] if words is None else [phones, words]
-    g = api_inputs.prepare(inputs, format, lambda p: options_argv(p, options, "prepare_gold"), _parse)
+    g = api_inputs.prepare(inputs, values.pop("format", None), values)
     if data_dir is not None:
         g.write(data_dir, [os.fspath(x) for x in inputs if isinstance(x, (str, os.PathLike)) and x != "-"])
     return g
