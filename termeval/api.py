@@ -82,11 +82,6 @@ def options_argv(parser: argparse.ArgumentParser, options: Mapping[str, Any], wh
     return argv
 
 
-def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    with _argparse_raises():
-        return parser.parse_args(argv)
-
-
 @contextlib.contextmanager
 def _argparse_raises() -> Iterator[None]:
     """argparse errors (its usage line + exit 2 in a step) raise InputError(message) instead."""
@@ -149,15 +144,16 @@ _PYTHON_TYPES = {"bool": (bool,), "int": (int,), "float": (int, float), "str": (
 def typed_values(options_class: type, values: Mapping[str, Any], where: str) -> dict:
     """The keyword options of an API call checked against the fields of `options_class`: a
     value of the wrong Python type raises TypeError naming the argument; None keeps the default;
-    a list of strings for a text field is its comma list; a name the command line does not
-    have (the driver's own fields) is refused as unknown (InputError, the names listed)."""
+    a list of strings for a text field is its comma list; a name that is not an option of the
+    command line (the driver's own fields, the positional arguments the function takes itself)
+    is refused as unknown (InputError, the options listed)."""
     import dataclasses
     fields = {f.name: f for f in dataclasses.fields(options_class)}
-    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True))
+    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True) and not f.metadata.get("positional"))
     out: dict = {}
     for name, v in values.items():
         f = fields.get(name)
-        if f is None or not f.metadata.get("cli", True):
+        if name not in public:
             raise InputError(f"{where}: unknown option {name!r} (options: {', '.join(public)})")
         if v is None and f.default is not None:
             continue
