@@ -269,7 +269,7 @@ def score_tde(gold: Any, classes: Any, benchmark: str = "zrc2020", *,
     from termeval.tde.registry import stage_for
     values = typed_values(TdeOptions, {"benchmark": benchmark, **options}, "score_tde")
     exp = _exp(exp_dir)
-    if gold_options is None and values["benchmark"] in ("zr2015", "zr2017"):
+    if gold_options is None and values.get("benchmark") in ("zr2015", "zr2017"):
         gold_options = TDE15_GOLD
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         cls = _path_or_rows(classes, s, "classes", nested=True)
