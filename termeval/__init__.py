@@ -12,6 +12,7 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.export_text(data_dir, out_dir, **options)      texts of a data dir for a text segmenter
   termeval.text_to_times(export_dir, segmented, out_dir)  a segmented text back to times
   termeval.compare_systems([exp_dir, ...], **options)
+  termeval.score_zrc_submission(submission_dir, **options)
   termeval.prepare_gold(phones, words, **options)
   termeval.prepare_kws(data_dir, kws_dir, **options)
   termeval.InputError      what bad input raises (one line naming the file and line)
@@ -35,8 +36,8 @@ Where things are (README.md, "Where things are"; the steps are termeval/bin/<ste
 """
 
 _API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
-        "score_resources", "export_text", "text_to_times", "compare_systems", "prepare_gold", "prepare_kws",
-        "GoldData")
+        "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
+        "prepare_gold", "prepare_kws", "GoldData")
 __all__ = [*_API, "InputError", "__version__"]
 
 

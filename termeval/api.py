@@ -4,105 +4,53 @@
     scores = termeval.score_tde("data/mandarin", "kamper_mandarin.class")   # zrc2020
     scores["ned"], scores["boundary_fscore"]
 
-Each function builds the argv of its step (termeval/bin/<step>.py) from its arguments and
-keyword options (the step's option names with '_' for '-': nj, bootstrap, seed, ci, folds,
-preset, ...; True/False for true/false, a list for a comma list), so that the step's own parser
-validates them, and runs the step's Stage through termeval.run.driver.run in this process. The result
-is the mapping the step writes to scores/scores.json. With exp_dir= the step's files are written
+Each function takes the step's options as typed keyword arguments (the fields of the step's
+Options dataclass, e.g. termeval/tde/options.py: nj, bootstrap, seed, ci, folds, preset, ...;
+`help(termeval.score_tde)` lists them; a list for a comma list), builds the Options directly
+(no argv, no argparse: the same checks and messages as the command line, Options.validate)
+and runs the step's Stage through the one driver (termeval.run.driver.run) in this process;
+two threads may call it at once. The result is the mapping the step writes to
+scores/scores.json. With exp_dir= the step's files are written
 there as by the shell step; without it nothing is written anywhere (temporary inputs and reports
 live in a temporary directory removed before the call returns). Bad input raises
 termeval.InputError, whose message is the line the step prints after `<step>: error: `
-(argparse's messages included: `argument --nj: must be a positive integer, got '0'`).
+(option checks included: `argument --nj: must be a positive integer, got '0'`); a value of the
+wrong Python type raises TypeError naming the argument.
 
 Gold alignments and classes may be paths or in-memory rows (termeval.api_inputs); gold given
 as rows or files is prepared once per process, and a parsed data dir is parsed once per process.
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
-import importlib
 import io
 import os
 import sys
 from typing import Any, Iterator, Mapping, Sequence
 
 from termeval import api_inputs
-from termeval.api_inputs import NO_DIR, GoldData
+from termeval.api_inputs import GoldData
 from termeval.core.errors import InputError
+from termeval.core.warn import warn
 from termeval.bootstrap.options import CompareOptions
+from termeval.gold.options import GoldOptions
 from termeval.kws.options import PrepareKwsOptions
 from termeval.quesst.options import QuesstOptions
 from termeval.resources.options import ResourcesOptions
 from termeval.segmentation.options import SegmentationOptions
 from termeval.std.options import StdOptions
+from termeval.tde.options import TdeOptions
 from termeval.textseg.options import ExportTextOptions, TextSegmentationOptions, TextToTimesOptions
+from termeval.zrc.options import ZrcOptions
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
-           "score_resources", "export_text", "text_to_times", "compare_systems", "prepare_gold", "prepare_kws",
-           "GoldData", "InputError"]
+           "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
+           "prepare_gold", "prepare_kws", "GoldData", "InputError"]
 
-# options the API sets itself (a job split needs an exp dir and processes: see `termeval` command)
-_RESERVED = {"job", "merge", "run_id", "help"}
 _api_gold_memo: dict = {}          # termeval.core.datadir's memo of parsed data dirs, while a call runs
 # the SIL-less preparation the 2015/2017 definitions need (README, "zr2015 / zr2017")
 TDE15_GOLD = {"drop_silence": True, "fill_gaps": False, "sort": True}
-
-
-# ----------------------------------------------------------------------------- options -> argv
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, float):
-        return repr(v)
-    if isinstance(v, os.PathLike):
-        return os.fspath(v)
-    if isinstance(v, (list, tuple)):
-        return ",".join(_value(x) for x in v)
-    return str(v)
-
-
-def options_argv(parser: argparse.ArgumentParser, options: Mapping[str, Any], where: str) -> list[str]:
-    """`--name=value` for each option (None = the step's default); unknown names refused."""
-    argv = []
-    known = parser._option_string_actions
-    for name, v in options.items():
-        flag = "--" + name.replace("_", "-")
-        if name in _RESERVED or flag not in known:
-            opts = sorted(s[2:].replace("-", "_") for s in known if s.startswith("--")
-                          and s[2:].replace("-", "_") not in _RESERVED and known[s].help != argparse.SUPPRESS)
-            raise InputError(f"{where}: unknown option {name!r} (options: {', '.join(opts)})")
-        if v is None:
-            continue
-        action = known[flag]
-        if action.nargs == 0:            # store_true/store_false flags
-            if not isinstance(v, bool):
-                raise InputError(f"{where}: option {name!r} takes True or False, got {v!r}")
-            if v != action.default:
-                argv.append(flag)
-            continue
-        argv.append(f"{flag}={_value(v)}")
-    return argv
-
-
-def _parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    with _argparse_raises():
-        return parser.parse_args(argv)
-
-
-@contextlib.contextmanager
-def _argparse_raises() -> Iterator[None]:
-    """argparse errors (its usage line + exit 2 in a step) raise InputError(message) instead."""
-    def error(self: argparse.ArgumentParser, message: str) -> None:
-        raise InputError(message)
-    saved = argparse.ArgumentParser.error
-    argparse.ArgumentParser.error = error          # type: ignore[method-assign]
-    try:
-        yield
-    finally:
-        argparse.ArgumentParser.error = saved      # type: ignore[method-assign]
 
 
 @contextlib.contextmanager
@@ -121,7 +69,6 @@ def with_options(options_class: type, fixed: Sequence[str] = ()) -> Any:
     """Decorator of an API function taking a step's options as keyword arguments: its
     signature (help(), IDEs) and docstring list the fields of `options_class` (name, type,
     default, doc); `fixed` names the fields the function sets itself."""
-    import dataclasses
     import inspect
 
     def wrap(fn: Any) -> Any:
@@ -148,32 +95,40 @@ def run_options(stage: Any, opts: Any) -> dict:
         return driver.run(stage, opts, opts.exp_dir, echo=False)
 
 
-_KINDS = {"str": (str,), "int": (int,), "float": (int, float), "bool": (bool,), "None": (type(None),)}
+_PYTHON_TYPES = {"bool": (bool,), "int": (int,), "float": (int, float), "str": (str, os.PathLike)}
 
 
-def build_options(options_class: type, values: Mapping[str, Any], where: str) -> Any:
-    """A step's validated Options from the API's keyword values: None is the option's default,
-    a path option takes os.PathLike, a text option a list (a comma list); a value of another
-    Python type is a TypeError naming the option; unknown names and bad values InputError."""
+def typed_values(options_class: type, values: Mapping[str, Any], where: str) -> dict:
+    """The keyword options of an API call checked against the fields of `options_class`: a
+    value of the wrong Python type raises TypeError naming the argument; None keeps the default;
+    a list of strings for a text field is its comma list; a name that is not an option of the
+    command line (the driver's own fields, the positional arguments the function takes itself)
+    is refused as unknown (InputError, the options listed)."""
     fields = {f.name: f for f in dataclasses.fields(options_class)}
-    given = {}
+    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True) and not f.metadata.get("positional"))
+    out: dict = {}
     for name, v in values.items():
         f = fields.get(name)
-        if f is None:
-            given[name] = v                   # refused by build, naming the options
+        if name not in public:
+            raise InputError(f"{where}: unknown option {name!r} (options: {', '.join(public)})")
+        if v is None and f.default is not None:
             continue
-        if v is None and f.default is not dataclasses.MISSING:
-            continue
-        kinds = [k.strip() for k in str(f.type).split("|")]
-        if isinstance(v, os.PathLike) and "str" in kinds:
-            v = os.fspath(v)
-        elif isinstance(v, (list, tuple)) and "str" in kinds and all(isinstance(x, (str, int, float)) for x in v):
-            v = ",".join(str(x) for x in v)
-        allowed = tuple(t for k in kinds for t in _KINDS.get(k, (object,)))
-        if not isinstance(v, allowed) or (isinstance(v, bool) and "bool" not in kinds):
-            raise TypeError(f"{where}: {name} must be {' or '.join(kinds)}, got {type(v).__name__} {v!r:.60}")
-        given[name] = v
-    return options_class.build(given, where)
+        kinds = str(f.type).replace(" ", "").split("|")
+        if "str" in kinds and isinstance(v, (list, tuple)) and all(
+                isinstance(x, (str, int, float)) and not isinstance(x, bool) for x in v):
+            v = ",".join(str(x) for x in v)          # a comma-list option given as a list
+        if not ((v is None and "None" in kinds) or any(
+                isinstance(v, _PYTHON_TYPES[k]) and not (k != "bool" and isinstance(v, bool))
+                for k in kinds if k in _PYTHON_TYPES)):
+            raise TypeError(f"{where}: {name} must be {' or '.join(kinds)}, got {type(v).__name__} {v!r}")
+        out[name] = os.fspath(v) if isinstance(v, os.PathLike) else v
+    return out
+
+
+def build_options(options_class: type, options: Mapping[str, Any], where: str, **fixed: Any) -> Any:
+    """A step's validated Options from an API call: the caller's keyword `options` checked by
+    typed_values, and the arguments the function sets itself (`fixed`: paths, exp_dir)."""
+    return options_class.build({**typed_values(options_class, options, where), **fixed}, where)
 
 
 def _exp(exp_dir: Any) -> str | None:
@@ -185,24 +140,6 @@ def _exp(exp_dir: Any) -> str | None:
 
 
 # ----------------------------------------------------------------------------- running a step
-
-def _step(module: str) -> Any:
-    return importlib.import_module(f"termeval.bin.{module}")
-
-
-def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any],
-             exp_dir: str | os.PathLike | None, where: str) -> dict:
-    """Parse the step's argv and run its Stage in this process; the scores mapping."""
-    mod = _step(module)
-    parser = mod.get_parser()
-    exp = os.fspath(exp_dir) if exp_dir is not None else None
-    argv = options_argv(parser, options, where) + ["--", *positionals, exp if exp is not None else NO_DIR]
-    with _argparse_raises(), _gold_memo(), _quiet():
-        args = parser.parse_args(argv)
-        args.exp_dir = exp                # None: the stage writes nothing (termeval.run.driver.run)
-        from termeval.run import driver as jobs
-        return jobs.run(mod.stage_of(args), args, exp, echo=False)
-
 
 @contextlib.contextmanager
 def _quiet() -> Iterator[None]:
@@ -246,37 +183,43 @@ def _path_or_rows(x: Any, s: api_inputs.Scratch, name: str, nested: bool | None)
 
 # ----------------------------------------------------------------------------- the API
 
+@with_options(GoldOptions, fixed=("format", "inputs"))
 def prepare_gold(phones: Any, words: Any = None, *, format: str | None = None,
                  data_dir: str | os.PathLike | None = None, **options: Any) -> GoldData:
     """Gold alignments prepared as steps/prepare_gold.sh does, held in memory.
 
     phones, words: ZeroSpeech .phn/.wrd paths, phone and word CTM paths (words '-': derived from
     the position suffixes), a TextGrid directory alone, or row lists [(file, onset, offset,
-    label), ...]. format: zr, ctm or textgrid (default: from the inputs). options: those of
-    prepare_gold (fill_gaps, sort, spk_rule, phones_txt, segments, ...). With data_dir= the
+    label), ...]. format: zr, ctm or textgrid (default: from the inputs). With data_dir= the
     data dir is written too. The same inputs and options are prepared once per process."""
+    values = typed_values(GoldOptions, options if format is None else {**options, "format": format}, "prepare_gold")
     inputs = [phones] if words is None else [phones, words]
-    g = api_inputs.prepare(inputs, format, lambda p: options_argv(p, options, "prepare_gold"), _parse)
+    g = api_inputs.prepare(inputs, values.pop("format", None), values)
     if data_dir is not None:
         g.write(data_dir, [os.fspath(x) for x in inputs if isinstance(x, (str, os.PathLike)) and x != "-"])
     return g
 
 
+@with_options(TdeOptions, fixed=("data_dir", "class_file", "exp_dir", "benchmark"))
 def score_tde(gold: Any, classes: Any, benchmark: str = "zrc2020", *,
               exp_dir: str | os.PathLike | None = None, gold_options: Mapping[str, Any] | None = None,
               **options: Any) -> dict:
-    """Term discovery scores (steps/score_tde.sh): zrc2020 (tdev2), zr2015 or zr2017.
+    """Term discovery scores (steps/score_tde.sh): zrc2020 (tdev2), zr2015, zr2017, zr2015-doc
+    or lrec2014; the mapping scores/scores.json holds.
 
     gold: a prepared data dir, a (phones, words) pair of paths or row lists, a TextGrid dir, or
     prepare_gold(...); raw gold is prepared with gold_options (default: the SIL-less
     preparation for zr2015/zr2017, prepare_gold's defaults for zrc2020). classes: a class (or
-    pairs) file, or [[(file, onset, offset), ...], ...]. options: nj, lenient, end_tolerance,
-    workers, folds, bootstrap, seed, ci, bootstrap_unit, ..."""
-    if gold_options is None and benchmark in ("zr2015", "zr2017"):
+    pairs) file, or [[(file, onset, offset), ...], ...]."""
+    from termeval.tde.registry import stage_for
+    values = typed_values(TdeOptions, {"benchmark": benchmark, **options}, "score_tde")
+    exp = _exp(exp_dir)
+    if gold_options is None and values.get("benchmark") in ("zr2015", "zr2017"):
         gold_options = TDE15_GOLD
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         cls = _path_or_rows(classes, s, "classes", nested=True)
-        return run_step("score_tde", [data, cls], {"benchmark": benchmark, **options}, exp_dir, "score_tde")
+        opts = TdeOptions.build({**values, "data_dir": data, "class_file": cls, "exp_dir": exp}, "score_tde")
+        return run_options(stage_for(opts.benchmark), opts)
 
 
 @with_options(SegmentationOptions, fixed=("data_dir", "segmentation", "exp_dir"))
@@ -292,8 +235,8 @@ def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLi
     exp = _exp(exp_dir)
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         seg = _path_or_rows(segmentation, s, "segmentation", nested=None)
-        opts = build_options(SegmentationOptions, {"data_dir": data, "segmentation": seg, "exp_dir": exp,
-                                                   **options}, "score_segmentation")
+        opts = build_options(SegmentationOptions, options, "score_segmentation", data_dir=data, segmentation=seg,
+                             exp_dir=exp)
         return run_options(SegmentationStage(settings_of(opts)), opts)
 
 
@@ -304,9 +247,9 @@ def score_text_segmentation(gold_text: str | os.PathLike, segmented_text: str | 
     the mapping scores/scores.json holds (text_token_fscore, text_boundary_noedge_fscore, ...),
     plus wordseg-eval's printed lines under "wordseg_eval"."""
     from termeval.textseg.stage import TextSegmentationStage
-    opts = build_options(TextSegmentationOptions, {"gold": _path(gold_text, "gold_text"),
-                                                   "segmented": _path(segmented_text, "segmented_text"),
-                                                   "exp_dir": _exp(exp_dir), **options}, "score_text_segmentation")
+    opts = build_options(TextSegmentationOptions, options, "score_text_segmentation",
+                         gold=_path(gold_text, "gold_text"), segmented=_path(segmented_text, "segmented_text"),
+                         exp_dir=_exp(exp_dir))
     return run_options(TextSegmentationStage(opts), opts)
 
 
@@ -318,8 +261,8 @@ def export_text(data_dir: str | os.PathLike, out_dir: str | os.PathLike, **optio
     "utt_phones": path}."""
     from termeval.run import driver
     from termeval.textseg import export
-    opts = build_options(ExportTextOptions, {"data_dir": _path(data_dir, "data_dir"),
-                                             "out_dir": _path(out_dir, "out_dir"), **options}, "export_text")
+    opts = build_options(ExportTextOptions, options, "export_text", data_dir=_path(data_dir, "data_dir"),
+                         out_dir=_path(out_dir, "out_dir"))
     write = export.prepare(opts.data_dir, opts.words, opts.unit_sep, opts.segments)
     n, empty = driver.run_task("export_text", opts.out_dir, export.OUTPUTS, write, inputs=opts.paths("input"))
     return {"utterances": n, "without_words": empty,
@@ -335,9 +278,8 @@ def text_to_times(export_dir: str | os.PathLike, segmented: str | os.PathLike, o
     "intervals": path, "classes": path}."""
     from termeval.run import driver
     from termeval.textseg import totimes
-    opts = build_options(TextToTimesOptions, {"export_dir": _path(export_dir, "export_dir"),
-                                              "segmented": _path(segmented, "segmented"),
-                                              "out_dir": _path(out_dir, "out_dir"), **options}, "text_to_times")
+    opts = build_options(TextToTimesOptions, options, "text_to_times", export_dir=_path(export_dir, "export_dir"),
+                         segmented=_path(segmented, "segmented"), out_dir=_path(out_dir, "out_dir"))
     write = totimes.prepare(opts.utt_phones(), opts.segmented, opts.unit_sep)
     n = driver.run_task("text_to_times", opts.out_dir, totimes.OUTPUTS, write,
                         inputs=[*opts.paths("input"), opts.utt_phones()])
@@ -351,8 +293,8 @@ def score_std(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
     mapping scores/scores.json holds. A comma-list option may be a list (breakdown=["ngram",
     "freq"])."""
     from termeval.std.stage import StdStage
-    opts = StdOptions.build({"kws_dir": _path(kws_dir, "kws_dir"), "detections": _path(detections, "detections"),
-                             "exp_dir": _exp(exp_dir), **_plain(options)}, "score_std")
+    opts = build_options(StdOptions, options, "score_std", kws_dir=_path(kws_dir, "kws_dir"),
+                         detections=_path(detections, "detections"), exp_dir=_exp(exp_dir))
     return run_options(StdStage(), opts)
 
 
@@ -362,27 +304,28 @@ def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
     """QUESST per-document scores (steps/score_quesst.sh): every (query, document) pair is a
     trial; the mapping scores/scores.json holds (act_twv, max_twv, act_cnxe, min_cnxe, ...)."""
     from termeval.quesst.stage import QuesstStage
-    opts = QuesstOptions.build({"kws_dir": _path(kws_dir, "kws_dir"), "detections": _path(detections, "detections"),
-                                "exp_dir": _exp(exp_dir), **options}, "score_quesst")
+    opts = build_options(QuesstOptions, options, "score_quesst", kws_dir=_path(kws_dir, "kws_dir"),
+                         detections=_path(detections, "detections"), exp_dir=_exp(exp_dir))
     return run_options(QuesstStage(), opts)
+
+
+@with_options(ZrcOptions, fixed=("submission_dir",))
+def score_zrc_submission(submission_dir: str | os.PathLike, **options: Any) -> dict:
+    """A zrc TDE17 submission directory scored as zrc 0.9.4 scores it, with termeval's zrc2020
+    metrics (steps/score_zrc_submission.sh): writes <submission-dir>/scores/ (scores.json,
+    leaderboard.json, termeval/<lang>/) and returns the content of its scores.json (zrc's
+    file: one block per language). `languages` may be a list."""
+    from termeval.zrc.step import score_directory
+    opts = build_options(ZrcOptions, options, "score_zrc_submission",
+                         submission_dir=_path(submission_dir, "submission_dir"))
+    with _gold_memo(), _quiet():
+        return score_directory(opts, log=sys.stderr)[0]
 
 
 def _path(x: Any, name: str) -> str:
     if not isinstance(x, (str, os.PathLike)):
         raise TypeError(f"{name} must be a path (str or os.PathLike), got {type(x).__name__}")
     return os.fspath(x)
-
-
-def _plain(options: Mapping[str, Any]) -> dict:
-    """Option values as the Options fields hold them: a list or tuple is a comma list, a path
-    its str; None is the step's default (left out)."""
-    def plain(v: Any) -> Any:
-        if isinstance(v, os.PathLike):
-            return os.fspath(v)
-        if isinstance(v, (list, tuple)):
-            return ",".join(str(plain(x)) for x in v)
-        return v
-    return {k: plain(v) for k, v in options.items() if v is not None}
 
 
 @with_options(ResourcesOptions, fixed=("reference", "exp_dir"))
@@ -393,8 +336,8 @@ def score_resources(reference: str | os.PathLike, exp_dir: str | os.PathLike | N
     measured phases (resources/{index,search}, utils/measure_resources.sh) and gets
     scores/resources; without it the phases come from resources_file= and nothing is written."""
     from termeval.resources.stage import ResourcesStage
-    opts = ResourcesOptions.build({"reference": _path(reference, "reference"), "exp_dir": _exp(exp_dir),
-                                   **_plain(options)}, "score_resources")
+    opts = build_options(ResourcesOptions, options, "score_resources", reference=_path(reference, "reference"),
+                         exp_dir=_exp(exp_dir))
     return run_options(ResourcesStage(), opts)
 
 
@@ -406,11 +349,11 @@ def prepare_kws(data_dir: str | os.PathLike, kws_dir: str | os.PathLike, **optio
     searched seconds as F4DE counts them) and no_occurrence (keywords that never occur)."""
     from termeval.kws import prepare
     from termeval.run import driver
-    opts = PrepareKwsOptions.build({"data_dir": _path(data_dir, "data_dir"), "kws_dir": _path(kws_dir, "kws_dir"),
-                                    **_plain(options)}, "prepare_kws")
+    opts = build_options(PrepareKwsOptions, options, "prepare_kws", data_dir=_path(data_dir, "data_dir"),
+                         kws_dir=_path(kws_dir, "kws_dir"))
     summary = driver.run_task("prepare_kws", *prepare.task(opts), inputs=opts.paths("input"), lock=False)
     for w in prepare.messages(summary)[0]:
-        print(f"prepare_kws: warning: {w}", file=sys.stderr)
+        warn("prepare_kws", w)
     return {"kws_dir": opts.kws_dir, "n_keywords": summary.n_keywords, "n_occurrences": summary.n_occurrences,
             "n_utterances": summary.n_utterances, "trials": summary.trials,
             "no_occurrence": list(summary.no_occurrence)}
@@ -429,7 +372,7 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
     dirs = tuple(_path(x, f"systems[{i}]") for i, x in enumerate(systems))
     if "plot" in options and isinstance(options["plot"], bool):
         options = {**options, "plot": "true" if options["plot"] else "false"}
-    opts = CompareOptions.build({"systems": dirs, "out_dir": _exp(out_dir), **_plain(options)}, "compare_systems")
+    opts = build_options(CompareOptions, options, "compare_systems", systems=dirs, out_dir=_exp(out_dir))
     with contextlib.redirect_stdout(io.StringIO()):
         res = compare.run_compare(opts)
         for t, note in res.get("not_compared", {}).items():

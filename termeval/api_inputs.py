@@ -2,7 +2,7 @@
 segmentations given as paths or as in-memory rows, turned into what the steps read.
 
 Gold given as rows or as files (.phn/.wrd, CTM, a TextGrid dir) is prepared by the step's own
-code (termeval.bin.prepare_gold.prepare_texts) into the texts of a data dir, kept in memory
+code (termeval.gold.texts.prepare_texts, on a GoldOptions) into the texts of a data dir, kept in memory
 and reused for the rest of the process (keyed on the content of the inputs and the options).
 A step reads a data dir, so each call writes those texts into a temporary directory that is
 removed when the call returns; the parsed gold is handed over through termeval.core.datadir's memo,
@@ -18,7 +18,7 @@ import os
 import re
 import tempfile
 from collections import OrderedDict
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Iterator, Mapping, Sequence
 
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
@@ -177,17 +177,18 @@ def scratch() -> Iterator[Scratch]:
 
 # ----------------------------------------------------------------------------- gold
 
-def prepare(inputs: Sequence[Any], fmt: str | None, option_argv: Callable[[Any], list[str]],
-            parse: Callable[[Any, list[str]], Any]) -> GoldData:
-    """The data-dir texts of gold `inputs` (paths, '-', or row lists), memoised on content."""
-    from termeval.bin import prepare_gold as step
+def prepare(inputs: Sequence[Any], fmt: str | None, options: Mapping[str, Any]) -> GoldData:
+    """The data-dir texts of gold `inputs` (paths, '-', or row lists) prepared with the keyword
+    `options` of prepare_gold (GoldOptions fields), memoised on content."""
+    import json
+    from termeval.gold import texts as gold_texts
+    from termeval.gold.options import GoldOptions
     if fmt is None:
         first = inputs[0]
         fmt = ("textgrid" if _is_path(first) and os.path.isdir(first) else
                "ctm" if _is_path(first) and os.fspath(first).lower().endswith(".ctm") else "zr")
-    parser = step.get_parser()
-    opts = ["--format", fmt] + option_argv(parser)
     with scratch() as s:
+        settings = {**options, "format": fmt}
         paths = []
         for i, x in enumerate(inputs):
             if _is_path(x):
@@ -196,12 +197,13 @@ def prepare(inputs: Sequence[Any], fmt: str | None, option_argv: Callable[[Any],
                 name = ("phones", "words")[i] if len(inputs) > 1 else "phones"
                 text, where = interval_rows_text(x, name)
                 paths.append(s.write(name, text, where))
-        key = content_digest(paths, {"options": opts})     # files and dirs by content (rows: their text)
+        # files and dirs by content (rows: their text), and the options
+        key = content_digest(paths, {"options": json.loads(json.dumps(settings, sort_keys=True, default=str))})
         if key in _prepared:
             _prepared.move_to_end(key)
             return _prepared[key]
-        a = parse(parser, opts + ["--"] + paths + [NO_DIR])
-        texts, _, summary = step.prepare_texts(parser, a)
+        a = GoldOptions.build({**settings, "inputs": (*paths, NO_DIR)}, "prepare_gold")
+        texts, _, summary = gold_texts.prepare_texts(a)
     g = GoldData({k: "".join(v) for k, v in texts.items()}, summary, key)
     _prepared[key] = g
     while len(_prepared) > PREPARED_MEMO_SIZE:

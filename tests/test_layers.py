@@ -19,8 +19,8 @@ LAYERS = {
     "termeval.tde": 2, "termeval.std": 2,                                        # benchmarks
     "termeval.quesst": 3, "termeval.kws": 3, "termeval.segmentation": 3,        # on std's readers
     "termeval.resources": 4, "termeval.textseg": 4,                              # on quesst / segmentation
-    "termeval.zrc": 5,                                                           # facades over benchmarks
-    "termeval.run": 6,                                                           # driver, launcher, command
+    "termeval.run": 5,                                                           # driver, launcher, command
+    "termeval.zrc": 6,                                                           # facade: runs a benchmark
     "termeval.api_inputs": 7, "termeval.api": 8,                                 # the Python API
     "termeval.bin": 9,                                                           # entry points
     "termeval": 10, "termeval.__main__": 10,                                     # the package's face

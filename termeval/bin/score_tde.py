@@ -16,63 +16,45 @@ clustering,parsing,tde15_input,scores.json}, <exp-dir>/details/tde15/, <exp-dir>
 The score lines are printed on stdout. Scores, details and units are replaced whole by a
 successful run and left as they were by a failed one. One process by default; --nj N --job J
 computes one share (termeval/run/driver.py), --merge N reports from the N shares.
+An option the chosen benchmark does not read keeps its default (another value is refused).
+The options: termeval/tde/options.py (TdeOptions); the stages: termeval/tde/registry.py.
 """
 from __future__ import annotations
 
 import argparse
-from typing import Any, Sequence
+from typing import Sequence
 
-from termeval.run.cli import add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_int, run, str2bool
-from termeval.tde.registry import BENCHMARKS
+from termeval.run.cli import add_job_options, options_of, parser_for, run
+from termeval.tde.options import TdeOptions
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """The options of this step (its --help)."""
-    p = make_parser(__doc__)
-    p.add_argument("--benchmark", choices=tuple(BENCHMARKS), default="zrc2020", help="default zrc2020")
-    p.add_argument("--lenient", type=str2bool, default=False,
-                   help="zrc2020: passed to the class preparation (termeval/classes/parse.py); zr2015/zr2017: "
-                        "accept what the original tool silently accepted, with counts (default false)")
-    p.add_argument("--end-tolerance", type=nonneg_float, default=0.01,
-                   help="zrc2020: fragments ending at most this far past their file's end are clipped (default 0.01)")
-    p.add_argument("--pairs-clustering", choices=("pairs", "components"), default="pairs",
-                   help="zrc2020, zr2015-doc, lrec2014 with a pairs file: one class per pair (default) or "
-                        "the connected components of the pairs as classes (as steps/prepare_classes.sh)")
-    p.add_argument("--workers", type=positive_int, default=1, help="zrc2020: edit-distance threads (default 1)")
-    p.add_argument("--folds", default="auto",
-                   help="zr2015/zr2017: <prefix> of .split/.intervals.cross/.intervals.within[/.classes], "
-                        "'none' (whole corpus; within = one fold per speaker) or 'auto' (default); "
-                        "zr2015-doc: none|equal:N|auto (= equal:10); lrec2014: none|random:BxFRAC[:SEED]|auto "
-                        "(= random:50x0.04:777)")
-    p.add_argument("--measures", default="all", help="zr2015/zr2017: comma list of matching,ned,coverage,"
-                                                     "grouping,token_type,boundary (default all)")
-    add_bootstrap_options(p, "classes, recordings or speakers")
-    p.add_argument("--bootstrap-unit", default="file", choices=("file", "speaker"),
-                   help="resampling unit of the non-class metrics (default file)")
+    """The options of this step (its --help): TdeOptions, --prepare-only and the driver's --job/--merge."""
+    p = parser_for(TdeOptions, __doc__)
     p.add_argument("--prepare-only", action="store_true",
-                   help="prepare what the jobs read (zrc2020, zr2015-doc, lrec2014: <exp-dir>/classes; zr2015, zr2017: <exp-dir>/tde/zr2015) and stop (run once before --job)")
+                   help="prepare what the jobs read (zrc2020, zr2015-doc, lrec2014: <exp-dir>/classes; zr2015, "
+                        "zr2017: <exp-dir>/tde/zr2015) and stop (run once before --job)")
     add_job_options(p, "classes (zrc2020) or folds (zr2015/zr2017)")
-    p.add_argument("data_dir")
-    p.add_argument("class_file")
-    p.add_argument("exp_dir")
     return p
 
 
-def stage_of(args: argparse.Namespace) -> Any:
+def stage_of(opts: TdeOptions) -> "termeval.core.stage.Stage":
     from termeval.tde.registry import stage_for
-    return stage_for(args.benchmark)
+    return stage_for(opts.benchmark)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    from termeval.run import driver as jobs
-    stage = stage_of(args)
+    parser = get_parser()
+    args = parser.parse_args(argv)
+    opts = options_of(parser, args)
+    stage = stage_of(opts)
     if args.prepare_only:
-        jobs.check_io(stage, args, args.exp_dir)     # the output guard, before the classes are written
-        if hasattr(stage, "prepare"):
-            stage.prepare(args)
+        from termeval.run import driver
+        driver.check_io(stage, opts, opts.exp_dir)     # the output guard, before the classes are written
+        stage.prepare(opts)
         return 0
-    jobs.run_from_args(stage, args)
+    from termeval.run import driver    # numpy: not for --help
+    driver.run(stage, opts, opts.exp_dir, nj=opts.nj, job=opts.job, merge=opts.merge, run_id=args.run_id)
     return 0
 
 

@@ -8,51 +8,39 @@ Writes <submission-dir>/scores/scores.json (zrc's file, field for field),
 scores/leaderboard.json (zrc's TDE17 leaderboard entry), scores/termeval/<lang>/ (termeval's
 full score dirs, with the gold data dir), scores/termeval/run.json (gold used, wall time per
 language) and prints languages x headline metrics (percent) on stdout.
+The options: termeval/zrc/options.py (ZrcOptions); the work: termeval/zrc/step.py.
 """
 from __future__ import annotations
 
+import argparse
 import os
 import sys
 from typing import Sequence
 
-from termeval.run.cli import make_parser, nonneg_int, positive_int, run
 from termeval.core.errors import InputError
-from termeval.zrc.score import score_submission
-from termeval.zrc.submission import LANGUAGES, MetaErrors, read_submission
-from termeval.core.warn import warn
+from termeval.run.cli import options_of, parser_for, run
+from termeval.zrc.options import ZrcOptions
 
 
-def get_parser():
-    p = make_parser(__doc__, prog="score_zrc_submission.py")
-    p.add_argument("submission_dir")
-    p.add_argument("--zrc-dataset", default=None,
-                   help="zrc dataset dir with index.json (default $APP_DIR/datasets/zrc2017-test-dataset, "
-                        "APP_DIR default ~/zr-data)")
-    p.add_argument("--languages", default=None,
-                   help=f"comma-separated subset of {','.join(LANGUAGES)} (default: every <lang>.txt present)")
-    p.add_argument("--nj", type=positive_int, default=None, help="jobs per language (default: params.yaml njobs, else 1)")
-    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="bootstrap resamples (termeval's scores; default 0)")
-    return p
+def get_parser() -> argparse.ArgumentParser:
+    """The options of this step (its --help): ZrcOptions."""
+    return parser_for(ZrcOptions, __doc__, prog="score_zrc_submission.py")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = get_parser().parse_args(argv)
-    langs = [l for l in args.languages.replace(" ", ",").split(",") if l] if args.languages else None
+    parser = get_parser()
+    opts = options_of(parser, parser.parse_args(argv))
+    from termeval.zrc.step import score_directory     # numpy: not for --help
+    from termeval.zrc.submission import MetaErrors
     try:
-        sub = read_submission(args.submission_dir, langs)
+        _, table = score_directory(opts)
     except MetaErrors as e:
         prog = os.path.basename(sys.argv[0])
         for line in e.lines[:-1]:
             print(f"{prog}: error: {line}", file=sys.stderr)
         raise InputError(e.lines[-1]) from None
-    for w in sub.warnings:
-        warn("score_zrc_submission", w)
-    for lang in sub.skipped:
-        print(f"score_zrc_submission: {lang}.txt is empty: skipped", file=sys.stderr)
-    nj = args.nj or int(sub.params.get("njobs", 1))
-    _, _, table = score_submission(sub, args.zrc_dataset, nj, args.bootstrap)
     sys.stdout.write(table)
-    print(f"score_zrc_submission: scores in {os.path.join(args.submission_dir, 'scores')} "
+    print(f"score_zrc_submission: scores in {os.path.join(opts.submission_dir, 'scores')} "
           "(scores.json, leaderboard.json, termeval/<lang>/)", file=sys.stderr)
     return 0
 

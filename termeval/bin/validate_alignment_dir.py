@@ -4,7 +4,8 @@
 Usage: python -m termeval.bin.validate_alignment_dir [--boundary-tolerance SEC] [--sil-label SIL] <data-dir>
  e.g.: python -m termeval.bin.validate_alignment_dir data/mandarin
 
-See utils/validate_alignment_dir.sh --help for the list of checks.
+See utils/validate_alignment_dir.sh --help for the list of checks. The options:
+termeval/gold/options.py (ValidateOptions).
 """
 from __future__ import annotations
 
@@ -14,21 +15,19 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.run.cli import make_parser, nonneg_float, run
 from termeval.gold import validate_data_dir
+from termeval.gold.options import ValidateOptions
+from termeval.run.cli import options_of, parser_for, run
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """The options of this step (its --help)."""
-    p = make_parser(__doc__)
-    p.add_argument("--boundary-tolerance", type=nonneg_float, default=0.001)
-    p.add_argument("--sil-label", default="SIL")
-    p.add_argument("data_dir")
-    return p
+    """The options of this step (its --help): ValidateOptions."""
+    return parser_for(ValidateOptions, __doc__)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    a = get_parser().parse_args(argv)
+    p = get_parser()
+    a = options_of(p, p.parse_args(argv))
     enabled = gc.isenabled()
     gc.disable()  # many small objects, no cycles
     try:
@@ -37,6 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if enabled:
             gc.enable()
     print(f"{os.path.basename(sys.argv[0])}: {a.data_dir}: OK ({summary})", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

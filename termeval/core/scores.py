@@ -115,13 +115,13 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
                  warnings: Sequence[str] | None = None, into: dict | None = None) -> str:
     """Write exp_dir/scores/<stage> and merge the metrics into exp_dir/scores/scores.json.
 
-    Returns the path of the stage file; `into` (a dict), when given, receives the mapping
-    written to scores.json (a stage's Report, without reading the file back). `extra` keys are stored at the top level of
+    Returns the path of the stage file. `extra` keys are stored at the top level of
     scores.json (e.g. {"counts": {...}, "folds": {...}}). A stage that is not a scoring
     benchmark (input preparation) passes benchmark=None and leaves the top-level
     `benchmark`/`command` of scores.json as they are. `warnings` (the lines the step printed as
     `<script>: warning: ...`) are kept as scores.json "warnings" -> {stage: [...]}; a stage
-    re-run without warnings drops its entry.
+    re-run without warnings drops its entry. `into`, if given, is made the mapping scores.json
+    now holds (a stage's report returns it without reading the file back).
     """
     scores_dir = os.path.join(exp_dir, "scores")
     os.makedirs(scores_dir, exist_ok=True)
@@ -181,6 +181,7 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
         json.dump(data, f, indent=1, ensure_ascii=False, allow_nan=False)
         f.write("\n")
     if into is not None:
+        into.clear()
         into.update(json.loads(json.dumps(data)))    # as read back from the file
     return stage_path
 

@@ -31,6 +31,8 @@ from typing import Any, Iterator, Mapping, Sequence
 
 import numpy as np
 
+from termeval.core.errors import InputError
+
 DEFAULT_OUTPUTS = ("scores", "details", "units")
 # Set by the driver while a stage runs as job J or as the merge: its `load` should then read
 # only what every process needs (what keeps a job's memory to its share, issue 24).
@@ -70,6 +72,21 @@ class Report:
     scores: Mapping[str, Any]
     summary: str = ""
     warnings: tuple[str, ...] = ()
+
+
+def balanced_ranges(cost: np.ndarray, nj: int) -> list[tuple[int, int]]:
+    """nj contiguous ranges [lo, hi) of the units 0..len(cost)-1 with about equal total cost
+    (some ranges are empty when there are fewer units than jobs)."""
+    if nj < 1:
+        raise InputError(f"--nj must be >= 1, got {nj}")
+    cost = np.asarray(cost, np.float64)
+    n = len(cost)
+    if n == 0:
+        return [(0, 0)] * nj
+    cum = np.cumsum(cost + 1.0)  # + 1: a unit costs something anyway
+    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nj) / nj, side="left") + 1
+    bounds = np.maximum.accumulate(np.r_[0, np.minimum(cuts, n), n].astype(np.int64))
+    return [(int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 
 class Stage:

@@ -55,7 +55,9 @@ the file id before its first `-`, else the whole id: the Kaldi convention that t
 collapse to one speaker), `whole`, `prefix:N`, `field:SEP:K` (K-th field, 1-based).
 
 Modules: intervals (Options, the Intervals table), zr, ctm, textgrid (readers), normalize
-(labels, checks, gap filling), speakers, write (prepare + data dir), validate, export; the
+(labels, checks, gap filling), speakers, write (prepare + data dir), validate, export, options
+(the steps' typed options: GoldOptions, ValidateOptions, ExportZrOptions), texts (prepare_texts:
+a GoldOptions -> the data dir's texts); the
 Kaldi files (segments, utt2spk, symbol tables, reco2dur) are read by termeval.core.kaldi_files.
 Every public name is re-exported here: `from termeval.gold import X` works for all of them.
 """
@@ -71,22 +73,24 @@ from termeval.gold.textgrid import TgTier, find_textgrids, parse_textgrid, read_
 from termeval.gold.normalize import check_values, check_word_edges, drop_silent_words, fill_gaps, \
     nearest_edges, normalize_phone_labels, order_intervals, phone_edges, sort_files_table, unify_files
 from termeval.gold.speakers import assign_speakers, speaker_rule
-from termeval.gold.write import PreparedGold, data_dir_texts, format_tier, format_times, prepare, \
+from termeval.gold.write import PreparedGold, check_data_dir_outputs, data_dir_texts, format_tier, format_times, prepare, \
     prepare_zr, same_file, summary, write_data_dir
 from termeval.gold.validate import check_prepared_bytes, validate_data_dir
 from termeval.gold.export import export_zr
+from termeval.gold.options import ExportZrOptions, GoldOptions, ValidateOptions
+from termeval.gold.texts import prepare_texts
 from termeval.core.kaldi_files import Segment, read_segments, read_symbol_table, read_utt2spk
 from termeval.core.textio import CHUNK_BYTES, Table, read_bytes, read_table
 
 __all__ = [
-    "CHUNK_BYTES", "CTM_FIELDS", "DATA_FILES", "DEFAULT_SILENCE_LABELS", "InputError", "Intervals",
-    "Options", "PreparedGold", "Segment", "Table", "TgTier", "ZR_FIELDS", "assign_speakers",
-    "check_prepared_bytes", "check_values", "check_word_edges", "data_dir_texts", "derive_words",
+    "CHUNK_BYTES", "CTM_FIELDS", "DATA_FILES", "DEFAULT_SILENCE_LABELS", "ExportZrOptions", "GoldOptions",
+    "InputError", "Intervals", "Options", "PreparedGold", "Segment", "Table", "TgTier", "ZR_FIELDS", "assign_speakers",
+    "check_data_dir_outputs", "check_prepared_bytes", "check_values", "check_word_edges", "data_dir_texts", "derive_words",
     "dict_codes", "drop_silent_words", "export_zr", "factorize", "file_starts", "fill_gaps",
     "find_textgrids", "format_tier", "format_times", "make_intervals", "nearest_edges",
     "normalize_phone_labels", "order_intervals", "parse_textgrid", "phone_edges", "prepare",
-    "prepare_zr", "read_bytes", "read_ctm", "read_segments", "read_symbol_table", "read_table",
+    "prepare_texts", "prepare_zr", "read_bytes", "read_ctm", "read_segments", "read_symbol_table", "read_table",
     "read_textgrid_dir", "read_utt2spk", "read_zr", "relabel", "round_times", "same_file",
     "sort_files_table", "sorted_codes", "speaker_rule", "summary", "unify_files",
-    "validate_data_dir", "write_data_dir",
+    "ValidateOptions", "validate_data_dir", "write_data_dir",
 ]

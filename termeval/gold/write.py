@@ -116,19 +116,26 @@ def same_file(a: str, b: str) -> bool:
         return False
 
 
-def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Sequence[str] = ()) -> None:
-    """Write all files into a temp dir beside `data_dir`, then move them into place: a new dir is
-    renamed in one step; in an existing dir each file is replaced atomically. Refuses to
-    overwrite an input file."""
+def check_data_dir_outputs(names: Sequence[str], data_dir: str, inputs: Sequence[str] = ()) -> None:
+    """Refuse a data dir that is a file, an output file that is an input, a data dir that is an
+    input directory (before anything is written)."""
     if os.path.exists(data_dir) and not os.path.isdir(data_dir):
         raise InputError("output data dir exists and is not a directory", data_dir)
-    for name in texts:
+    for name in names:
         target = os.path.join(data_dir, name)
         for inp in inputs:
             if inp and same_file(target, inp):
                 raise InputError(f"output file would overwrite the input {inp}", target)
             if inp and os.path.isdir(inp) and same_file(data_dir, inp):
                 raise InputError(f"output data dir is the input directory {inp}; choose another", data_dir)
+
+
+def write_data_dir(texts: dict[str, Iterable[str]], data_dir: str, inputs: Sequence[str] = ()) -> None:
+    """Write all files of the data dir whole (termeval.core.publish): a new dir is renamed into
+    place in one step; in an existing dir all files are replaced or none. Refuses to overwrite
+    an input file."""
+    check_data_dir_outputs(list(texts), data_dir, inputs)
+
     def fill(paths: dict[str, str]) -> None:
         for name, chunks in texts.items():
             with open(paths[name], "w", encoding="utf-8", newline="\n") as f:

@@ -54,8 +54,7 @@ import shutil
 import sys
 import tempfile
 import zipfile
-from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -64,7 +63,7 @@ from termeval.core import publish as publish_
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
-from termeval.core.stage import DEFAULT_OUTPUTS, Report, Shard, Stage, is_share, running_as_share  # noqa: F401  (stages import Shard from here too)
+from termeval.core.stage import DEFAULT_OUTPUTS, Report, Shard, Stage, balanced_ranges, is_share, running_as_share  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
 
 PROTOCOL = 1
@@ -74,19 +73,6 @@ PROTOCOL = 1
 
 # ----------------------------------------------------------------------------- the split
 
-def balanced_ranges(cost: np.ndarray, nj: int) -> list[tuple[int, int]]:
-    """nj contiguous ranges [lo, hi) of the units 0..len(cost)-1 with about equal total cost
-    (some ranges are empty when there are fewer units than jobs)."""
-    if nj < 1:
-        raise InputError(f"--nj must be >= 1, got {nj}")
-    cost = np.asarray(cost, np.float64)
-    n = len(cost)
-    if n == 0:
-        return [(0, 0)] * nj
-    cum = np.cumsum(cost + 1.0)  # + 1: a unit costs something anyway
-    cuts = np.searchsorted(cum, cum[-1] * np.arange(1, nj) / nj, side="left") + 1
-    bounds = np.maximum.accumulate(np.r_[0, np.minimum(cuts, n), n].astype(np.int64))
-    return [(int(lo), int(hi)) for lo, hi in zip(bounds[:-1], bounds[1:])]
 
 
 # ----------------------------------------------------------------------------- shard files

@@ -18,15 +18,17 @@ te_launch, the Kaldi way) and share this Python side's lock (termeval/core/lock.
 """
 from __future__ import annotations
 
+import dataclasses
 import os
 import shlex
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from typing import Sequence
+from typing import Any, Sequence
 
 from termeval.core.errors import InputError
+from termeval.core.options import flag_of
 
 
 def cores() -> int:
@@ -101,6 +103,31 @@ def run_local(module: str, argvs: Sequence[Sequence[str]], logs: Sequence[str] |
                                 "see its log" if logs is not None else
                                 (text.strip().splitlines() or [f"exit code {rc}"])[-1][:300])
     raise InputError(f"{len(failed)} / {len(argvs)} jobs failed; job {j + 1}: {why}{where}")
+
+
+def argv_for(opts: Any) -> list[str]:
+    """The command line of a step's Options (what a launched job parses back into the same
+    Options): `--flag=value` for every option that differs from its default, then the
+    positional arguments in their order. Options not on the command line (cli=False) must be
+    at their defaults."""
+    options, positionals = [], []
+    for f in dataclasses.fields(opts):
+        value = getattr(opts, f.name)
+        if f.metadata.get("positional"):
+            positionals.append(os.fspath(value))
+        elif value != f.default:
+            if not f.metadata.get("cli", True):
+                raise ValueError(f"{f.name} is not on the command line")
+            options.append(f"{flag_of(f)}={_text(value)}")
+    return options + ["--", *positionals]
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return repr(value)
+    return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
 
 
 def run_cmd(cmd: str, module: str, argv: Sequence[str], nj: int, log: str, name: str = "JOB") -> None:

@@ -77,15 +77,6 @@ def parse_term_attr(spec: str) -> tuple[str, str]:
     return name, rx
 
 
-def term_attr_option(value: str) -> str:
-    """argparse type of --term-attr: the NAME:REGEX form and the regex checked at parse time."""
-    import argparse
-    try:
-        parse_term_attr(value)
-    except InputError as e:
-        raise argparse.ArgumentTypeError(e.message.removeprefix("--term-attr: ")) from None
-    return value
-
 
 def read_termlist(path: str) -> TermList:
     """Read a TLIST (`termlist`) or KWLIST (`kwlist`) XML file. Duplicate ids are errors."""

@@ -3,7 +3,7 @@ preparation a scoring run does first.
 
 BENCHMARKS maps a `--benchmark` name to the `module:factory` of its Stage (termeval/run/driver.py);
 the factory takes the benchmark name. A new TDE benchmark adds one line (and its options to
-termeval/bin/score_tde.py). Modules are imported only when a stage is built, so `--help` and
+termeval/tde/options.py, TdeOptions). Modules are imported only when a stage is built, so `--help` and
 `import termeval` stay light.
 
 `prepare_classes` turns a class (or pairs) file into `<exp-dir>/classes` and reuses an existing

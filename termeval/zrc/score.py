@@ -13,37 +13,37 @@ import time
 from termeval.core import publish
 from termeval.core.guard import check_outputs
 from termeval.core.textio import atomic_write
+from termeval.tde.options import TdeOptions
 from termeval.zrc import gold as zrc_gold
 from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_table
 from termeval.zrc.submission import Submission
 
 
-def _run(argv: list[str]) -> dict | None:
-    """score_tde's zrc2020 stage on `argv` (its options), through the one job protocol."""
-    from termeval.run import driver as jobs
-    from termeval.bin import score_tde
-    args = score_tde.get_parser().parse_args(argv)
-    return jobs.run(score_tde.stage_of(args), args, args.exp_dir, nj=args.nj, job=args.job,
-                    merge=args.merge, run_id=args.run_id, echo=False)
+def _run(opts: TdeOptions, run_id: str | None = None) -> dict | None:
+    """score_tde's zrc2020 stage on `opts`, through the one driver."""
+    from termeval.run import driver as jobs     # numpy and the stages: not for --help
+    from termeval.tde.registry import stage_for
+    return jobs.run(stage_for(opts.benchmark), opts, opts.exp_dir, nj=opts.nj, job=opts.job,
+                    merge=opts.merge, run_id=run_id, echo=False)
 
 
 def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0) -> dict:
     """termeval's zrc2020 scores of one class file against a gold data dir, written to exp_dir
     (classes/, scores/, details/, units/); returns its scores.json mapping. The one place that
-    runs the zrc2020 benchmark: python -m termeval.bin.score_tde's stage (termeval.run.driver), in
+    runs the zrc2020 benchmark: score_tde's stage (TdeOptions, termeval.run.driver), in
     one process, or as nj jobs in a process pool and a merge."""
-    base = ["--benchmark", "zrc2020", "--bootstrap", str(bootstrap)]
-    files = [data_dir, class_file, exp_dir]
+    opts = TdeOptions(benchmark="zrc2020", bootstrap=bootstrap, data_dir=data_dir, class_file=class_file,
+                      exp_dir=exp_dir).validate()
     if nj == 1:
-        return _run(base + files)
-    from termeval.bin import score_tde
-    from termeval.run.launcher import run_local
-    args = score_tde.get_parser().parse_args(base + files)
-    score_tde.stage_of(args).prepare(args)          # once, before the jobs (they never prepare)
+        return _run(opts)
+    from termeval.run.launcher import argv_for, run_local
+    from termeval.tde.registry import stage_for
+    stage_for(opts.benchmark).prepare(opts)          # once, before the jobs (they never prepare)
     run_id = f"zrc-{os.getpid()}-{time.time_ns()}"
-    run_local("score_tde", [base + ["--nj", str(nj), "--job", str(j), "--run-id", run_id] + files
-                            for j in range(1, nj + 1)], step="score_zrc_submission")
-    return _run(base + ["--merge", str(nj), "--run-id", run_id] + files)
+    argv = argv_for(opts)
+    run_local("score_tde", [["--nj", str(nj), "--job", str(j), "--run-id", run_id, *argv] for j in range(1, nj + 1)],
+              step="score_zrc_submission")
+    return _run(opts.replace(nj=nj, merge=nj), run_id)
 
 
 def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: int = 0,

@@ -163,7 +163,7 @@ def test_bad_input_raises_input_error_with_the_step_line(example):
 
 
 def test_gold_is_prepared_and_parsed_once_per_process(monkeypatch):
-    from termeval.bin import prepare_gold as step
+    from termeval.gold import texts as step
     calls = {"prepare": 0, "parse": 0}
     prep, parse = step.prepare_texts, data._parse_gold
 

@@ -17,7 +17,9 @@ from termeval.core.errors import InputError
 from termeval.core.scores import Metric, write_scores
 from termeval.std import breakdown
 from termeval.std.score import Params, option_warnings
-from termeval.std.termlist import TermList, term_attr_option
+from termeval.core.options import OptionError
+from termeval.std.options import term_attr_spec
+from termeval.std.termlist import TermList
 
 
 @pytest.fixture(scope="module")
@@ -98,9 +100,9 @@ def test_term_attr_selection_must_select_something():
     with pytest.raises(InputError, match="keywords.txt: --term-attr: no term has the attribute 'NGram' "
                                          r"\(the term list has no attributes\)"):
         bare.select("NGram", "1")
-    assert term_attr_option("NGram:regex=^1$") == "NGram:regex=^1$"
-    with pytest.raises(argparse.ArgumentTypeError, match="^invalid regular expression"):
-        term_attr_option("NGram:(")
+    assert term_attr_spec("NGram:regex=^1$") is None
+    with pytest.raises(OptionError, match="^invalid regular expression"):
+        term_attr_spec("NGram:(")
 
 
 def test_breakdown_attr_must_name_an_attribute_some_term_has():

@@ -1,10 +1,10 @@
-"""The jobs.Stage of `--benchmark zr2015-doc` and `--benchmark lrec2014`.
+"""The protocol.Stage of `--benchmark zr2015-doc` and `--benchmark lrec2014`.
 
 Units are folds: with `--folds none` one unit (the corpus); `equal:N` N parts; for lrec2014
 `random:BxFRAC` unit 0 is the whole corpus (every key but matching/grouping) and units 1..B
 the batches (matching/grouping only, §2.10). A shard holds the values and counts of its
 folds, each computed from that fold's own counts; the merge puts them in unit order, so
---nj changes no value.
+--nj changes no value. `args` is the step's TdeOptions (termeval/tde/options.py).
 """
 from __future__ import annotations
 
@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from termeval.run import driver as jobs
+from termeval.core import stage as protocol
 from termeval.tde import registry as tde
 from termeval.core.datadir import load_classes, load_gold
 from termeval.core.errors import InputError
+from termeval.core.stage import Report, Stage
 from termeval.tde.seeddoc.common import Corpus, Strings, build_corpus
 from termeval.tde.seeddoc.folds import FoldSpec, make_folds, parse_folds
 from termeval.tde.seeddoc.foldscore import score_fold
@@ -51,7 +52,7 @@ class SeedContext:
         return self._levels
 
 
-class SeedStage:
+class SeedStage(Stage):
     """Stage of one seed mode ("zr2015-doc" or "lrec2014")."""
     outputs = ("scores",)
 
@@ -61,9 +62,9 @@ class SeedStage:
         self.mode = mode
         self.name = "tde_" + mode.replace("-", "_")
 
-    def prepare(self, args: Any) -> str:
+    def prepare(self, args: Any) -> None:
         """Prepare <exp>/classes if needed (what a step runs once before launching jobs)."""
-        return tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"))[0]
+        tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"))
 
     def _prepare(self, args: Any, class_dir: str) -> None:
         if getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None:
@@ -115,7 +116,7 @@ class SeedStage:
         return np.asarray([float(per_file.sum() if f < 0 else per_file[ctx.folds[f]].sum())
                            for f, _, _ in ctx.units], np.float64)
 
-    def compute(self, ctx: SeedContext, lo: int, hi: int) -> jobs.Shard:
+    def compute(self, ctx: SeedContext, lo: int, hi: int) -> protocol.Shard:
         res = []
         for u in range(lo, hi):
             f, pairs, others = ctx.units[u]
@@ -126,19 +127,17 @@ class SeedStage:
                 c = c.restrict(mask)
             values, counts = score_fold(c, ctx.strings, ctx.levels, self.mode, pairs, others)
             res.append({"unit": u, "values": values, "counts": counts})
-        return jobs.Shard({"units": res})
+        return protocol.Shard({"units": res})
 
-    def merge(self, ctx: SeedContext, shards: list[jobs.Shard]) -> list[dict]:
+    def merge(self, ctx: SeedContext, shards: list[protocol.Shard]) -> list[dict]:
         units = [u for s in shards for u in s.meta["units"]]
         if [u["unit"] for u in units] != list(range(len(ctx.units))):
             raise InputError("job outputs do not cover every fold once; re-run the step")
         return units
 
-    def report(self, ctx: SeedContext, merged: list[dict], out: str) -> dict:
-        return report_scores(ctx, merged, out)
-
-    def summary(self, result: dict) -> str:
-        return summary_lines(result)
+    def report(self, ctx: SeedContext, merged: list[dict], out: str) -> Report:
+        result = report_scores(ctx, merged, out)
+        return Report(result, summary_lines(result))
 
 
 def _read_counts(class_dir: str) -> dict:

@@ -169,10 +169,11 @@ def stage_metrics(values: dict, nfolds: dict, ci: dict | None = None, suffixes=S
 
 
 def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict, ci: dict,
-                 extra: dict, units: dict | None = None) -> None:
+                 extra: dict, units: dict | None = None, into: dict | None = None) -> None:
     """scores/{matching,clustering,parsing,tde15_input}, scores.json and details/tde15/ under
     `out`. `info`: labels, nsamples, nfolds, counts, nclusters, npairs of the prepared run;
-    `units`: the folds' unit statistics, for details/per_file.tsv and per_speaker.tsv."""
+    `units`: the folds' unit statistics, for details/per_file.tsv and per_speaker.tsv; `into`
+    receives the scores.json mapping (core.scores.write_scores)."""
     import os
     from termeval.core.scores import Metric, write_scores
     from termeval.core.textio import atomic_write
@@ -180,12 +181,12 @@ def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict
     warnings = extra.pop("warnings", None)     # scores.json "warnings" -> {<first stage>: [...]}
     for stage, metrics in stage_metrics(values, info["nfolds"], ci).items():
         if metrics:
-            write_scores(out, stage, metrics, benchmark, extra=extra, warnings=warnings)
+            write_scores(out, stage, metrics, benchmark, extra=extra, warnings=warnings, into=into)
             warnings = None
     counts = [Metric(k, v) for k, v in flatten_counts(info["counts"])]
     counts += [Metric("classes_after_annotation", info["nclusters"]),
                Metric("pairs_after_annotation", info["npairs"])]
-    write_scores(out, "tde15_input", counts, benchmark)
+    write_scores(out, "tde15_input", counts, benchmark, into=into)
     details = os.path.join(out, "details", "tde15")
     texts = details_text(folds, info["nsamples"], benchmark, info["nclusters"], info["npairs"])
     for fname, text in texts.items():

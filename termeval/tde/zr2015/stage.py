@@ -12,8 +12,10 @@
   merge     the folds of every shard, in fold order (every fold exactly once; a split fold is
             the union of its groups)
   report    zr2015/report.py: scores/{matching,clustering,parsing,tde15_input}, scores.json,
-            details/tde15/, units/units.tde15_file.npz (zr2015/units.py) into `out`
-  summary   the cross_/within_ score lines
+            details/tde15/, units/units.tde15_file.npz (zr2015/units.py) into `out`; the
+            Report's summary is the cross_/within_ score lines
+
+`args` is the step's TdeOptions (termeval/tde/options.py).
 """
 from __future__ import annotations
 
@@ -26,9 +28,10 @@ from typing import Any
 
 import numpy as np
 
-from termeval.run import driver as jobs
+from termeval.core import stage as protocol
 from termeval.core.progress import progress
 from termeval.core.errors import InputError
+from termeval.core.stage import Report, Stage
 
 SETS = ("cross", "within")
 
@@ -76,9 +79,9 @@ def run_info(foldsets: dict, counts: dict, nclusters: int, npairs: int, files: l
     return json.loads(json.dumps(info))
 
 
-class Zr2015Stage:
+class Zr2015Stage(Stage):
     name = "score_tde_folds"
-    outputs = jobs.DEFAULT_OUTPUTS
+    outputs = protocol.DEFAULT_OUTPUTS
 
     def __init__(self, benchmark: str = "zr2015"):
         self.benchmark = benchmark
@@ -93,10 +96,14 @@ class Zr2015Stage:
             raise InputError("no such class file", args.class_file)
         return measures
 
-    def prepare(self, args: Any):
+    def prepare(self, args: Any) -> None:
         """What the step runs once before launching jobs: the parsed and annotated inputs saved
         to <exp>/tde/zr2015/ (unless saved from the same inputs), so that no job parses text
         and each loads only what its units need."""
+        self.store(args)
+
+    def store(self, args: Any) -> Any:
+        """The saved preparation of the inputs (prepcache.Store), made now if needed."""
         from termeval.tde.zr2015 import prepcache
         from termeval.tde.zr2015.evaluate import MODE_OF
         self.measures_of(args)
@@ -109,7 +116,7 @@ class Zr2015Stage:
         from termeval.tde.zr2015.evaluate import MODE_OF, prepare
         measures = self.measures_of(args)
         folds = resolve_folds(args.folds, args.data_dir)
-        if jobs.is_share(args) and args.exp_dir:
+        if protocol.is_share(args) and args.exp_dir:
             return self.load_share(args, measures, folds)
         p = prepare(args.data_dir, args.class_file, folds, MODE_OF[self.benchmark], log=log)
         check_lenient(p.counts, args)
@@ -123,7 +130,7 @@ class Zr2015Stage:
         """A job or the merge: the saved preparation (made now if the step did not), its
         metadata and the folds; no array is read here."""
         from termeval.tde.zr2015.shares import share_units
-        store = self.prepare(args)
+        store = self.store(args)
         meta = store.meta
         foldsets = foldsets_of(folds, store.gold())
         info = run_info(foldsets, meta["counts"], meta["nclusters"], meta["npairs"], meta["files"],
@@ -157,7 +164,7 @@ class Zr2015Stage:
         n = np.array([n[u] for u in ctx.units], np.float64)
         return n + n * n / 64.0
 
-    def compute(self, ctx: Context, lo: int, hi: int) -> jobs.Shard:
+    def compute(self, ctx: Context, lo: int, hi: int) -> protocol.Shard:
         from termeval.tde.zr2015.evaluate import score_fold
         from termeval.tde.zr2015.report import add_fscores
         from termeval.tde.zr2015.units import pack
@@ -194,9 +201,9 @@ class Zr2015Stage:
         bar.close()
         log(f"folds {lo}..{hi - 1}: {time.time() - t0:.2f} s")
         # through JSON as a saved shard is: one process and --nj N see the same values
-        return jobs.Shard(json.loads(json.dumps({"folds": folds, "units": units, "groups": groups})))
+        return protocol.Shard(json.loads(json.dumps({"folds": folds, "units": units, "groups": groups})))
 
-    def merge(self, ctx: Context, shards: list[jobs.Shard]) -> dict:
+    def merge(self, ctx: Context, shards: list[protocol.Shard]) -> dict:
         from termeval.tde.zr2015.report import add_fscores
         from termeval.tde.zr2015.shares import ordered, union_packed
         folds, packed = {}, {}
@@ -223,9 +230,9 @@ class Zr2015Stage:
             packed[s] = {int(i): v for sh in shards for i, v in sh.meta["units"][s].items()}
         return {"folds": folds, "units": packed}
 
-    def report(self, ctx: Context, merged: dict, out: str) -> dict:
+    def report(self, ctx: Context, merged: dict, out: str) -> Report:
         from termeval.bootstrap.units import data_identity, units_path
-        from termeval.tde.zr2015.report import summarise, write_report
+        from termeval.tde.zr2015.report import summarise, summary_lines, write_report
         from termeval.tde.zr2015.units import bootstrap_ci, full_values, save_table
         a, info, folds = ctx.args, ctx.info, merged["folds"]
         values: dict = {}
@@ -250,18 +257,14 @@ class Zr2015Stage:
         if a.bootstrap > 0:
             extra["bootstrap"] = {"n": a.bootstrap, "seed": a.seed, "level": a.ci,
                                   "unit": a.bootstrap_unit, "class_metrics_unit": "class"}
-        write_report(out, self.benchmark, folds, values, info, ci, extra, units=merged["units"])
+        scores: dict = {}
+        write_report(out, self.benchmark, folds, values, info, ci, extra, units=merged["units"], into=scores)
         c = info["counts"]["disc"]
         log(f"{self.benchmark}: {c['fragments_kept']}/{c['fragments_in']} fragments kept "
             f"({c['dropped_unknown_file']} unknown file, {c.get('dropped_outside_split', 0)} outside "
             f"the split, {c['dropped_no_segment']} in no segment; "
             f"{c.get('truncated_to_split', 0)} truncated to the split)")
-        with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
-            return json.load(f)
-
-    def summary(self, result: dict) -> str:
-        from termeval.tde.zr2015.report import summary_lines
-        return summary_lines(result)
+        return Report(scores, summary_lines(scores), tuple(warnings))
 
     def fold_tables(self, ctx: Context, packed_units: dict, classes: bool = True) -> list:
         """The unit tables of the fold means (zr2015/units.py): discovered classes (NED,

@@ -65,17 +65,20 @@ def summary_lines(result: dict) -> str:
 
 
 def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "zrc2020",
-                 ci: dict | None = None, more: dict | None = None, tables: tuple | None = None) -> dict:
+                 ci: dict | None = None, more: dict | None = None, tables: tuple | None = None,
+                 into: dict | None = None) -> dict:
     """Score files and diagnostics; `ci` maps metric names to intervals (termeval.bootstrap),
     `more` adds top-level keys to scores.json (data_id, bootstrap settings); `tables` =
-    (corpus, parts) of the merge: details/per_file.tsv and per_speaker.tsv."""
+    (corpus, parts) of the merge: details/per_file.tsv and per_speaker.tsv; `into` receives
+    the scores.json mapping (core.scores.write_scores)."""
     s = final_scores(m)
     c = counts
     extra = {"counts": c, "discarded": {k[len("fragments_discarded_"):]: v for k, v in c.items()
                                         if k.startswith("fragments_discarded_")}, **(more or {})}
     warnings = extra.pop("warnings", None)     # scores.json "warnings" -> {"matching": [...]}
     for stage, metrics in stage_metrics(s, c, ci).items():
-        write_scores(exp_dir, stage, metrics, benchmark, extra, warnings=warnings if stage == "matching" else None)
+        write_scores(exp_dir, stage, metrics, benchmark, extra, warnings=warnings if stage == "matching" else None,
+                     into=into)
     details = os.path.join(exp_dir, "details")
     with atomic_write(os.path.join(details, "clusters.txt")) as f:
         f.write("# class-key class-id listed kept mean-ned top-share top-transcription\n")

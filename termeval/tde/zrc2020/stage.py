@@ -11,16 +11,18 @@
             phone labels and file names (no phone time: Corpus.labels_only). The merge: the
             gold and the class boundaries (no class text is parsed, no class array read)
   costs     per class: fragments + pairs/64 (n + n^2/64), from the class boundaries
-  compute   stats.compute_shard of a class range, as a jobs.Shard; a job reads the fragments of
+  compute   stats.compute_shard of a class range, as a protocol.Shard; a job reads the fragments of
             its classes and their transcription only (memory-mapped slices of <exp>/tde/classes/)
   merge     stats.merge (the shard statistics and the gold; no class array)
   report    scores/{prepare,matching,clustering,parsing}, scores.json, details/, units/
-            (zrc2020/report.py, zrc2020/units.py) into the fresh `out` dir
-  summary   the score lines, `matching: ned ...`
+            (zrc2020/report.py, zrc2020/units.py) into the fresh `out` dir; the Report's
+            summary is the score lines, `matching: ned ...`
+
+`opts` is the step's TdeOptions (termeval/tde/options.py); opts.job / opts.merge tell a job or
+the merge from one process.
 """
 from __future__ import annotations
 
-import json
 import os
 import sys
 import time
@@ -29,10 +31,11 @@ from typing import Any
 
 import numpy as np
 
-from termeval.run import driver as jobs
+from termeval.core import stage as protocol
 from termeval.tde import registry as tde
 from termeval.core.datadir import Classes, load_classes
 from termeval.core.errors import InputError
+from termeval.core.stage import Report, Stage
 from termeval.tde.zrc2020 import classcache, goldcache
 from termeval.tde.zrc2020.units import all_tables
 from termeval.tde.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
@@ -94,14 +97,14 @@ def read_counts(class_dir: str) -> dict:
         return {k: int(v) for k, v in (line.split() for line in f if line.strip())}
 
 
-class Zrc2020Stage:
+class Zrc2020Stage(Stage):
     name = "tde_stats"
-    outputs = jobs.DEFAULT_OUTPUTS
+    outputs = protocol.DEFAULT_OUTPUTS
 
     def __init__(self, benchmark: str = "zrc2020"):
         self.benchmark = benchmark
 
-    def prepare(self, args: Any) -> str:
+    def prepare(self, args: Any) -> None:
         """What a step runs once before launching jobs: prepare <exp>/classes if needed and
         save the gold and class arrays (<exp>/tde/) the jobs and the merge read, so that no
         job parses text and each reads only its classes."""
@@ -117,7 +120,6 @@ class Zrc2020Stage:
             # every fragment's transcription, as compute_shard would make it (elementwise)
             tr = transcribe(corpus.phones, classes.file.astype(np.int64), classes.onset, classes.offset)
             classcache.save(classes, cache, key, tr, corpus.phones, corpus.gold.files)
-        return stamp
 
     def load(self, args: Any) -> Context:
         """One process: everything. A job or the merge: the gold and the class boundaries only
@@ -139,7 +141,7 @@ class Zrc2020Stage:
                 return Context(args, corpus, gold_key, classes, stamp, read_counts(tmp), classes.starts)
         class_dir = os.path.join(exp, "classes")
         cache = os.path.join(exp, "tde", "classes")
-        if jobs.is_share(args):   # jobs of one run never prepare (they would race): the step did it
+        if protocol.is_share(args):   # jobs of one run never prepare (they would race): the step did it
             stamp = tde.prepare_stamp(args)
             if not tde.prepared(class_dir, stamp):
                 raise InputError("not prepared from this class file and these options "
@@ -178,7 +180,7 @@ class Zrc2020Stage:
     def costs(self, ctx: Context) -> np.ndarray:
         return class_costs(ctx.starts)
 
-    def compute(self, ctx: Context, lo: int, hi: int) -> jobs.Shard:
+    def compute(self, ctx: Context, lo: int, hi: int) -> protocol.Shard:
         t = time.time()
         workers = getattr(ctx.args, "workers", 1)
         if ctx.classes is None:     # a job: its classes alone, renumbered from 0
@@ -192,7 +194,7 @@ class Zrc2020Stage:
               file=sys.stderr)
         return to_shard(st)
 
-    def merge(self, ctx: Context, shards: list[jobs.Shard]) -> tuple:
+    def merge(self, ctx: Context, shards: list[protocol.Shard]) -> tuple:
         stats = [from_shard(s) for s in shards]
         for s in shards:         # consumed: the arrays live on in `stats` alone (freed when merged)
             s.arrays = {}
@@ -212,15 +214,17 @@ class Zrc2020Stage:
             s.units = {}
         return metrics, counts, stats, parts
 
-    def report(self, ctx: Context, merged: tuple, out: str) -> dict:
+    def report(self, ctx: Context, merged: tuple, out: str) -> Report:
         from termeval.bootstrap.units import data_identity
         from termeval.classes.parse import COUNT_NAMES
         from termeval.core.scores import Metric, write_scores
-        from termeval.tde.zrc2020.report import final_scores, gold_warnings, write_report
+        from termeval.tde.zrc2020.report import final_scores, gold_warnings, summary_lines, write_report
         from termeval.tde.zrc2020.units import save_and_bootstrap
         a = ctx.args
         metrics, counts, stats, parts = merged
-        write_scores(out, "prepare", [Metric(k, ctx.prepare_counts[k]) for k in COUNT_NAMES], benchmark=None)
+        scores: dict = {}
+        write_scores(out, "prepare", [Metric(k, ctx.prepare_counts[k]) for k in COUNT_NAMES], benchmark=None,
+                     into=scores)
         ci = save_and_bootstrap(out, ctx.corpus, stats, parts, final_scores(metrics), a.bootstrap,
                                 a.seed, a.ci, a.bootstrap_unit)
         ref = [os.path.join(a.data_dir, f) for f in ("phones", "words", "reco2dur", "utt2spk")]
@@ -230,10 +234,6 @@ class Zrc2020Stage:
                 "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
         for w in more["warnings"]:
             warn("score_tde.py", w)
-        write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts))
-        with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
-            return json.load(f)
-
-    def summary(self, result: dict) -> str:
-        from termeval.tde.zrc2020.report import summary_lines
-        return summary_lines(result)
+        warnings = tuple(more["warnings"])
+        write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts), into=scores)
+        return Report(scores, summary_lines(scores), warnings)

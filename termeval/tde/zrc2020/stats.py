@@ -67,8 +67,8 @@ def class_costs(starts: np.ndarray) -> np.ndarray:
 
 
 def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
-    """Split the classes into nj contiguous ranges of about equal cost (termeval.run.driver)."""
-    from termeval.run.driver import balanced_ranges
+    """Split the classes into nj contiguous ranges of about equal cost (termeval.core.stage)."""
+    from termeval.core.stage import balanced_ranges
     return balanced_ranges(class_costs(classes.starts), nj)
 
 
@@ -177,8 +177,8 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
 
 
 def to_shard(st: ShardStats):
-    """The statistics as a termeval.run.driver.Shard (arrays + JSON-able metadata)."""
-    from termeval.run.driver import Shard
+    """The statistics as a termeval.core.stage.Shard (arrays + JSON-able metadata)."""
+    from termeval.core.stage import Shard
     arrays = {"frag_" + k: st.frag[k] for k in FRAG_FIELDS}
     arrays["ned_E"] = st.ned.E
     arrays.update({"unit_" + k: v for k, v in st.units.items()})
@@ -187,7 +187,7 @@ def to_shard(st: ShardStats):
 
 
 def from_shard(sh) -> ShardStats:
-    """Back from a termeval.run.driver.Shard."""
+    """Back from a termeval.core.stage.Shard."""
     a, m = sh.arrays, sh.meta
     return ShardStats(NedStats(a["ned_E"], int(m["ned_ones"]), int(m["ned_pairs"])),
                       {k: a["frag_" + k] for k in FRAG_FIELDS}, m["counts"], list(m["clusters"]),

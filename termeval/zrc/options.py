@@ -1,0 +1,38 @@
+"""The options of scoring a zrc TDE17 submission (steps/score_zrc_submission.sh,
+termeval.score_zrc_submission)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from termeval.core.options import StepOptions, option, path_value, positive, resamples
+from termeval.zrc.submission import LANGUAGES
+
+
+def _optional_positive(value: Any, text: str | None = None) -> None:
+    if value is not None:
+        positive(value, text)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ZrcOptions(StepOptions):
+    """Options of score_zrc_submission (docs/tde.md, "zrc submissions")."""
+    submission_dir: str = option(doc="the submission directory (<lang>.txt class files, meta.yaml, "
+                                     "params.yaml); scores/ is written inside it",
+                                 positional=True, role="input", check=path_value)
+    zrc_dataset: str | None = option(None, "zrc dataset dir with index.json (default "
+                                     "$APP_DIR/datasets/zrc2017-test-dataset, APP_DIR default ~/zr-data)",
+                                     role="input")
+    languages: str | None = option(None, f"comma-separated subset of {','.join(LANGUAGES)} (default: every "
+                                   "<lang>.txt present)")
+    nj: int | None = option(None, "jobs per language (default: params.yaml njobs, else 1)",
+                            check=_optional_positive)
+    bootstrap: int = option(0, "bootstrap resamples (termeval's scores; at most 100000)", check=resamples)
+    partial: bool = option(False, "score the languages that are there, with a warning per missing one "
+                                  "(default: refuse as zrc 0.9.4 does)")
+
+    def language_list(self) -> list[str] | None:
+        """--languages as a list (None: every language present)."""
+        if not self.languages:
+            return None
+        return [x for x in self.languages.replace(" ", ",").split(",") if x]

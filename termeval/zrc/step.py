@@ -1,0 +1,28 @@
+"""score_zrc_submission as a library function: read and check the submission, score every
+language (termeval.zrc.score), return zrc's scores.json mapping and the summary table."""
+from __future__ import annotations
+
+import json
+import sys
+from typing import IO, Any
+
+from termeval.core.warn import warn
+from termeval.zrc.leaderboard import scores_json
+from termeval.zrc.options import ZrcOptions
+from termeval.zrc.score import score_submission
+from termeval.zrc.submission import read_submission
+
+
+def score_directory(opts: ZrcOptions, log: IO[str] | None = None) -> tuple[dict[str, Any], str]:
+    """Score the submission of `opts` into <submission-dir>/scores; (the content of its
+    scores.json, zrc's file, and the languages x metrics table). Bad input: InputError
+    (several meta.yaml problems: MetaErrors, every line in .lines)."""
+    log = sys.stderr if log is None else log
+    sub = read_submission(opts.submission_dir, opts.language_list())
+    for w in sub.warnings:
+        warn("score_zrc_submission", w, stream=log)
+    for lang in sub.skipped:
+        print(f"score_zrc_submission: {lang}.txt is empty: skipped", file=log)
+    nj = opts.nj or int(sub.params.get("njobs", 1))
+    per_lang, _, table = score_submission(sub, opts.zrc_dataset, nj, opts.bootstrap, log=log)
+    return json.loads(scores_json(per_lang)), table
