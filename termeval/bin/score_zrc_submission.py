@@ -15,7 +15,7 @@ import os
 import sys
 from typing import Sequence
 
-from termeval.run.cli import make_parser, nonneg_int, positive_int, run
+from termeval.run.cli import make_parser, positive_int, resample_count, run, str2bool
 from termeval.core.errors import InputError
 from termeval.zrc.score import score_submission
 from termeval.zrc.submission import LANGUAGES, MetaErrors, read_submission
@@ -30,7 +30,11 @@ def get_parser():
     p.add_argument("--languages", default=None,
                    help=f"comma-separated subset of {','.join(LANGUAGES)} (default: every <lang>.txt present)")
     p.add_argument("--nj", type=positive_int, default=None, help="jobs per language (default: params.yaml njobs, else 1)")
-    p.add_argument("--bootstrap", type=nonneg_int, default=0, help="bootstrap resamples (termeval's scores; default 0)")
+    p.add_argument("--bootstrap", type=resample_count, default=0,
+                   help="bootstrap resamples (termeval's scores; default 0, at most 100000)")
+    p.add_argument("--partial", type=str2bool, default=False,
+                   help="true: score the languages there, a warning per missing or empty class file "
+                        "(default false: refused, as zrc 0.9.4 does)")
     return p
 
 
@@ -38,7 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = get_parser().parse_args(argv)
     langs = [l for l in args.languages.replace(" ", ",").split(",") if l] if args.languages else None
     try:
-        sub = read_submission(args.submission_dir, langs)
+        sub = read_submission(args.submission_dir, langs, args.partial)
     except MetaErrors as e:
         prog = os.path.basename(sys.argv[0])
         for line in e.lines[:-1]:
@@ -46,8 +50,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise InputError(e.lines[-1]) from None
     for w in sub.warnings:
         print(f"score_zrc_submission: warning: {w}", file=sys.stderr)
-    for lang in sub.skipped:
-        print(f"score_zrc_submission: {lang}.txt is empty: skipped", file=sys.stderr)
     nj = args.nj or int(sub.params.get("njobs", 1))
     _, _, table = score_submission(sub, args.zrc_dataset, nj, args.bootstrap)
     sys.stdout.write(table)
