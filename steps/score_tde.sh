@@ -155,13 +155,15 @@ esac
 if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   te_check_launcher
 fi
-te_check_writable "$dir/log"
-te_lock "$dir"
-
 opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolerance" --workers "$workers"
       --pairs-clustering "$pairs_clustering"
       --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
       --bootstrap-unit "$bootstrap_unit")
+# the Python option checks (fold specs and their bounds, options the benchmark does not read)
+te_check_options score_tde "${opts[@]}" "$data" "$classfile" "$dir"
+te_check_writable "$dir/log"
+te_lock "$dir"
+
 if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   # the jobs read the prepared classes (zr2015/zr2017: the parsed inputs): prepare them once, here
   te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"

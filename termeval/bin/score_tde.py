@@ -22,7 +22,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, Sequence
 
-from termeval.run.cli import add_bootstrap_options, add_job_options, make_parser, nonneg_float, positive_int, run, str2bool
+from termeval.run.cli import (add_bootstrap_options, add_check, add_job_options, make_parser, nonneg_float,
+                              positive_int, run, str2bool)
 from termeval.tde.registry import BENCHMARKS
 
 
@@ -55,6 +56,8 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("data_dir")
     p.add_argument("class_file")
     p.add_argument("exp_dir")
+    from termeval.tde.registry import option_problem     # options the benchmark does not read
+    add_check(p, lambda a: option_problem(a, {k: p.get_default(k) for k in vars(a)}))
     return p
 
 

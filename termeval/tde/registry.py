@@ -31,6 +31,36 @@ BENCHMARKS: dict[str, str] = {
 
 STAMP_FILE = ".prepared_from"
 
+# The options of score_tde each benchmark reads (the others must keep their default: a value
+# given for a benchmark that ignores it is refused, not silently dropped).
+OPTION_READERS: dict[str, tuple[str, ...]] = {
+    "folds": ("zr2015", "zr2017", "zr2015-doc", "lrec2014"),
+    "measures": ("zr2015", "zr2017"),
+    "workers": ("zrc2020",),
+    "end_tolerance": ("zrc2020", "zr2015-doc", "lrec2014"),          # the class preparation
+    "pairs_clustering": ("zrc2020", "zr2015-doc", "lrec2014"),
+    "bootstrap_unit": ("zrc2020", "zr2015", "zr2017"),                # the seed modes: no bootstrap
+}
+
+
+def option_problem(args: Any, defaults: Mapping[str, Any]) -> str | None:
+    """score_tde's options checked against --benchmark at parse time (before any job): an
+    option the benchmark does not read given a non-default value, or a bad seed-mode --folds."""
+    bench = args.benchmark
+    for name, readers in OPTION_READERS.items():
+        value = getattr(args, name, None)
+        if bench not in readers and name in defaults and value != defaults[name]:
+            return (f"--{name.replace('_', '-')} {value}: not read by --benchmark {bench} "
+                    f"(an option of {', '.join(readers)})")
+    if bench in ("zr2015-doc", "lrec2014"):
+        from termeval.core.errors import InputError
+        from termeval.tde.seeddoc.folds import parse_folds
+        try:
+            parse_folds(args.folds, bench)
+        except InputError as e:
+            return e.format()
+    return None
+
 
 def stage_for(benchmark: str) -> Any:
     """The Stage of a registered benchmark."""
