@@ -117,7 +117,7 @@ def run_step(module: str, positionals: Sequence[str], options: Mapping[str, Any]
     """Parse the step's argv and run its Stage in this process; the scores mapping."""
     mod = _step(module)
     parser = mod.get_parser()
-    exp = os.fspath(exp_dir) if exp_dir is not None else None
+    exp = api_inputs.exp_dir_path(exp_dir)
     argv = options_argv(parser, options, where) + ["--", *positionals, exp if exp is not None else NO_DIR]
     with _argparse_raises(), _gold_memo(), _quiet():
         args = parser.parse_args(argv)
@@ -231,6 +231,8 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
     with out_dir, false without)."""
     import json
     import tempfile
+    systems = api_inputs.system_list(systems)
+    out_dir = api_inputs.exp_dir_path(out_dir, "out_dir")
     mod = _step("compare_systems")
     if out_dir is None:
         options = {"plot": False, **options}
