@@ -21,7 +21,7 @@ import sys
 import tempfile
 from typing import Sequence
 
-from termeval.run.cli import make_parser, positive_float, run, str2bool
+from termeval.run.cli import make_parser, run, seconds_up_to, str2bool
 from termeval.core.errors import InputError
 
 
@@ -34,7 +34,7 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--plain-list", type=str2bool, default=None,
                    help="true: every line of --keywords is a keyword text (ids generated); "
                         "default: a plain list iff every line is a single word")
-    p.add_argument("--frame-shift", type=positive_float, default=0.01, help="hitlist frame length (s)")
+    p.add_argument("--frame-shift", type=seconds_up_to(1.0), default=0.01, help="hitlist frame length (s), in (0, 1]")
     p.add_argument("--ecf-source-type", default="splitcts",
                    help="ECF source_type: bnews, cts, splitcts (F4DE counts it half), confmtg")
     p.add_argument("--language", default="english", help="language attribute of ecf.xml/kwlist.xml")
