@@ -358,3 +358,18 @@ def test_unreadable_submission_dir_one_line(layout, root):
         shutil.rmtree(top)
     errors = [l for l in r.stderr.splitlines() if "rror" in l or "denied" in l]
     assert r.returncode == 1 and errors == [f"score_zrc_submission.sh: error: {sub}: permission denied"], r.stderr
+
+
+def test_bootstrap_beyond_the_maximum_refused_before_any_work(layout, root, capsys):
+    tmp, ds, sub = layout
+    r = subprocess.run([os.path.join(root, "steps", "score_zrc_submission.sh"), "--zrc-dataset", str(ds),
+                        "--bootstrap", "1000000000", str(sub)], capture_output=True, text=True)
+    assert r.returncode == 1 and [l for l in r.stderr.splitlines() if "rror" in l or "sage" in l] == [
+        "score_zrc_submission.sh: error: --bootstrap: expected a whole number from 0 to 100000, got '1000000000'"]
+    from termeval.run import command
+    assert command.main(["score-zrc-submission", "--zrc-dataset", str(ds), "--bootstrap", "1000000000", str(sub)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "termeval score-zrc-submission: error: argument --bootstrap: at most 100000 resamples "
+        "(docs/uncertainty.md), got '1000000000'",
+        "Usage: termeval score-zrc-submission [options] <submission_dir> (--help for options)"]
+    assert not (sub / "scores").exists()
