@@ -113,3 +113,19 @@ def test_option_the_benchmark_does_not_read_refused(root, inputs, mode, opts, me
     errors = [l for l in r.stderr.splitlines() if ": error: " in l]
     assert len(errors) == 1 and errors[0].startswith(f"score_tde.sh: error: {message}"), r.stderr
     assert not os.path.exists(tmp / "unread")
+
+
+@pytest.mark.parametrize("mode", ["zr2015-doc", "lrec2014"])
+def test_stdout_prints_fractions_as_every_mode(root, inputs, mode):
+    """One convention: the score line holds fractions with 6 decimals (was percent)."""
+    import re
+    data, cls, tmp = inputs
+    exp = tmp / f"frac-{mode}"
+    r = step(root, "--benchmark", mode, "--folds", "none", data, cls, str(exp))
+    assert r.returncode == 0, r.stderr
+    s = json.load(open(exp / "scores" / "scores.json"))
+    line = [l for l in r.stdout.splitlines() if l.startswith(mode)][0]
+    values = dict(re.findall(r"(\w+) (-|\d+\.\d{6})(?= |$)", line.split(": ", 1)[1]))
+    assert set(values) >= {"ned", "coverage", "token_fscore", "boundary_fscore"}
+    for k, v in values.items():
+        assert v == "-" if s.get(k) is None else v == f"{s[k]:.6f}", (k, v)

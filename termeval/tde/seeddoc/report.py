@@ -131,6 +131,6 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
 def summary_lines(result: dict) -> str:
     keys = ("ned", "coverage", "matching_fscore", "grouping_fscore", "type_fscore", "token_fscore",
             "boundary_fscore")
-    show = lambda v: "-" if v is None else f"{100 * v:.2f}"
+    from termeval.core.scores import format_value     # fractions, 6 decimals, as every mode
     return f"{result['benchmark']} ({result['definitions']['folds']}): " + \
-        " ".join(f"{k} {show(result.get(k))}" for k in keys)
+        " ".join(f"{k} {format_value(result.get(k))}" for k in keys)
