@@ -142,3 +142,24 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | No
 def temp_class_dir() -> tempfile.TemporaryDirectory:
     """Where the classes of a run without an exp dir (the Python API) are prepared."""
     return tempfile.TemporaryDirectory(prefix="termeval-classes-")
+
+
+def coverage_warnings(values: Mapping[str, Any]) -> list[str]:
+    """One warning line when a coverage value exceeds 1 (zr2015/zr2017 count the phones of
+    overlapping discovered fragments twice, as the original tool does; any benchmark is
+    checked). Spreads (_std) and fold counts (_nfolds) are not coverages."""
+    over = [(k, v) for k, v in values.items() if "coverage" in k and not k.endswith(("_std", "_nfolds"))
+            and isinstance(v, (int, float)) and not isinstance(v, bool) and v > 1]
+    if not over:
+        return []
+    shown = ", ".join(f"{k} {v:.6f}" for k, v in over)
+    return [f"{shown} > 1: the phones of overlapping discovered fragments are counted once per "
+            "fragment (twice for two overlapping fragments), as the original tool does; coverage "
+            "is not a fraction of the corpus here"]
+
+
+def print_warnings(lines: Iterable[str]) -> None:
+    """`<step>: warning: <line>` on stderr for each line."""
+    prog = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "score_tde"
+    for w in lines:
+        print(f"{prog}: warning: {w}", file=sys.stderr)

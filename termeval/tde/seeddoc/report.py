@@ -110,6 +110,9 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
     extra = {"definitions": definitions, "counts": counts, "folds_skipped": skipped,
              "folds": folds if spec.kind != "none" else []}
     result: dict[str, Any] = {"benchmark": mode}
+    from termeval.tde.registry import coverage_warnings, print_warnings
+    warnings = coverage_warnings(scores)
+    print_warnings(warnings)
     for stage, keys in STAGE_KEYS.items():
         metrics = []
         for kind, k in keys:
@@ -121,7 +124,8 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
                     if n + "_std" in scores:
                         metrics.append(Metric(n + "_std", scores[n + "_std"]))
                         result[n + "_std"] = scores[n + "_std"]
-        write_scores(out, stage, metrics, benchmark=mode, extra=extra)
+        write_scores(out, stage, metrics, benchmark=mode, extra=extra, warnings=warnings)
+        warnings = None                          # kept once, under the first stage
     if ctx.prepare_counts:
         write_scores(out, "prepare", [Metric(k, v) for k, v in ctx.prepare_counts.items()], benchmark=None)
     result.update(extra)

@@ -229,6 +229,9 @@ class Zrc2020Stage:
                 "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
         for w in more["warnings"]:
             print(f"score_tde.py: warning: {w}", file=sys.stderr)
+        over = tde.coverage_warnings(final_scores(metrics))     # coverage > 1 (never for tdev2's)
+        tde.print_warnings(over)
+        more["warnings"] += over
         write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts))
         with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
             return json.load(f)
