@@ -75,7 +75,8 @@ def get_parser() -> argparse.ArgumentParser:
     p.add_argument("--ntrue-scale", default="", help="KST ntrue scale (default 1.0), or 'auto': score.sh's sweep")
     p.add_argument("--nbest", default="", help="--compat kaldi: filter_kws_results.pl --probs --nbest N")
     p.add_argument("--f4de-reports", type=str2bool, default=False,
-                   help="write details/sum.txt and details/bsum.txt in F4DE KWSEval's text layout")
+                   help="write sum.txt and bsum.txt in F4DE KWSEval's text layout: in details/, or in "
+                        "f4de/ with --compat kaldi")
     add_bootstrap_options(p, "terms")
     add_job_options(p, "terms")
     from termeval.std.kaldi.atwv import check_options   # combinations of options, at parse time
