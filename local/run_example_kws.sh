@@ -13,8 +13,11 @@ out=${2:-data/example_kws}
 exp=${3:-exp/example_kws}
 te_check_dir "data dir" "$data"
 steps=$TERMEVAL_ROOT/steps
-# keyword list, lexicon, kws dir (steps/prepare_kws.sh) and a simulated system's results (costs)
+# keyword list, lexicon, kws dir (steps/prepare_kws.sh) and a simulated system's results (costs);
+# the kws dir as README's example makes it (--ecf-source-type cts: its table's numbers)
 "${te_python[@]}" "$TERMEVAL_ROOT/local/make_example_kws.py" "$data" "$out"
+"$steps"/prepare_kws.sh --keywords "$out/keywords.txt" --lexicon "$out/lexicon.txt" \
+  --ecf-source-type cts "$data" "$out/kws"
 # like local/kws/score.sh: KST with the ntrue-scale sweep, compute-atwv, metrics.txt, F4DE reports
 "$steps"/score_std.sh --compat kaldi --kst true --ntrue-scale auto --f4de-reports true \
   "$out/kws" "$out/results" "$exp"

@@ -8,6 +8,8 @@
 # with --test permutation). Writes <out-dir>/scores/compare (one line per
 # system and metric), scores/compare.json, RESULTS.compare.md and the forest plot
 # <out-dir>/forest.{png,pdf}. Refuses systems scored on different data or settings.
+# The bootstrap p and the interval come from the same resamples: the interval excludes 0
+# exactly when p < 1 - level (docs/uncertainty.md, "p-values").
 #
 # Usage: steps/compare_systems.sh [options] <exp-dir-A> <exp-dir-B> [...] <out-dir>
 #  e.g.: steps/compare_systems.sh --bootstrap 1000 exp/zr17_mandarin/kamper exp/zr17_mandarin/ours exp/zr17_mandarin/compare

@@ -14,12 +14,15 @@
 #   (optional), utt2dur or reco2dur, utt2spk.
 # Multi-word keywords occur where F4DE finds them: successive words of one speaker at most
 # 0.5 s apart (KWSEval -F). A keyword that never occurs is kept and listed in a warning.
+# Refused (file and line): a keyword with an empty or missing kwtext, a kwid empty or with
+# whitespace, control characters or noncharacters (U+0001, U+FFFE) in a keyword, a list without
+# keywords, an utterance (segments) ending more than 0.01 s after its recording (reco2dur).
 #
 # Options (default):
 #   --keywords FILE           kwid word [word ...] lines, or a plain list of single words (ids KW-0001...)
 #   --kwlist XML              a KWLIST (or TLIST) instead of --keywords
 #   --plain-list ""           true: every --keywords line is a keyword text (ids generated)
-#   --frame-shift 0.01        seconds per hitlist frame
+#   --frame-shift 0.01        seconds per hitlist frame, in (0, 1]
 #   --ecf-source-type splitcts   ECF source_type (bnews, cts, splitcts, confmtg); F4DE counts
 #                             splitcts excerpts half, and trials is written to match
 #   --language english        language attribute of ecf.xml and kwlist.xml

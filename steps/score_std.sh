@@ -32,7 +32,8 @@
 #                             1, 1.2, ..., 5 (best ATWV; details/ntrue, scoring/score.N.txt)
 #   --nbest ""                --compat kaldi: filter_kws_results.pl --probs --nbest N (the auto
 #                             sweep uses 200 unless given); see docs/std-kaldi-compat.md
-#   --f4de-reports false      also write details/sum.txt and details/bsum.txt (F4DE KWSEval layout)
+#   --f4de-reports false      also write sum.txt and bsum.txt (F4DE KWSEval layout): in details/,
+#                             or in f4de/ with --compat kaldi (as score.sh's KWSEval stage)
 #   --cmin newton             newton (affine recalibration, seed eq. 44) | pav (lower bound)
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)

@@ -20,7 +20,7 @@
 #   steps/prepare_gold.sh --format zr --fill-gaps false --sort true <phn> <wrd> <data-dir>
 # zr2015-doc / lrec2014: the metrics as the seed documents themselves define them (ZeroSpeech
 # 2015 page + tdev2 doc + ZRC site / Ludusan et al. LREC 2014; shared/spec/seed-definitions.md,
-# docs/tde.md §11), counted: the keys of scores.json listed there (ned, coverage, matching_*,
+# docs/tde.md §13), counted: the keys of scores.json listed there (ned, coverage, matching_*,
 # grouping_*, type_*, token_*, boundary_*, within_*; zr2015-doc also coverage_discoverable and
 # type_3to20_*), with "definitions" naming every rule used; any data dir from
 # steps/prepare_gold.sh (SIL lines and gaps are both pauses); classes prepared as for zrc2020.
@@ -155,13 +155,15 @@ esac
 if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   te_check_launcher
 fi
-te_check_writable "$dir/log"
-te_lock "$dir"
-
 opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolerance" --workers "$workers"
       --pairs-clustering "$pairs_clustering"
       --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
       --bootstrap-unit "$bootstrap_unit")
+# the Python option checks (fold specs and their bounds, options the benchmark does not read)
+te_check_options score_tde "${opts[@]}" "$data" "$classfile" "$dir"
+te_check_writable "$dir/log"
+te_lock "$dir"
+
 if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   # the jobs read the prepared classes (zr2015/zr2017: the parsed inputs): prepare them once, here
   te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"

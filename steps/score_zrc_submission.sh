@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Score a ZeroSpeech `zrc` TDE17 submission directory (zerospeech-benchmarks 0.9.4's layout)
 # with termeval's zrc2020 (tdev2) metrics, as `zrc benchmarks:run tde17 <dir>` would:
-#   <dir>/{english,french,mandarin,german,wolof}.txt   class files (every one present is scored;
-#                                                      an empty one is skipped with a message)
+#   <dir>/{english,french,mandarin,german,wolof}.txt   class files: as zrc 0.9.4, every language
+#                       (or every one of --languages) must be a non-empty regular file, else the
+#                       run is refused naming zrc's rule; --partial true scores those there
+#                       with a warning per missing or empty one
 #   <dir>/meta.yaml     checked with zrc's rules (errors and warnings name the field and line)
 #   <dir>/params.yaml   njobs (the default of --nj), quiet
 # Writes <dir>/scores/scores.json (zrc's file, field for field), <dir>/scores/leaderboard.json
@@ -25,7 +27,9 @@
 #   --zrc-dataset <dir>   # default $APP_DIR/datasets/zrc2017-test-dataset (APP_DIR default ~/zr-data)
 #   --languages <list>    # default: every <lang>.txt present; comma-separated subset
 #   --nj <n>              # default: params.yaml njobs, else 1; jobs per language
-#   --bootstrap <n>       # default 0; resamples for termeval's confidence intervals
+#   --bootstrap <n>       # default 0; resamples for termeval's confidence intervals (at most 100000)
+#   --partial <bool>      # default false; true: score the languages there (a warning per
+#                         # missing or empty class file) where zrc refuses the submission
 #   --cmd <launcher>      # default: run here; given, the scoring runs as one job of the
 #                         # launcher (e.g. "queue.pl --mem 8G --num-threads 4"), log in
 #                         # <dir>/scores.log
@@ -37,6 +41,7 @@ zrc_dataset=
 languages=
 nj=
 bootstrap=0
+partial=false
 cmd=$te_default_cmd
 # End configuration section.
 
@@ -50,11 +55,12 @@ set -euo pipefail
 sub=$1
 te_check_dir "submission dir" "$sub"
 [ -z "$nj" ] || te_check_int nj "$nj" 1
-te_check_int bootstrap "$bootstrap" 0
+te_check_int bootstrap "$bootstrap" 0 "$te_max_bootstrap"
+te_check_choice partial "$partial" true false
 [ ! -e "$sub/scores" ] || [ -d "$sub/scores" ] || te_die "$sub/scores: exists and is not a directory (zrc writes its scores there)"
 te_lock "$sub"
 
-opts=(--bootstrap "$bootstrap")
+opts=(--bootstrap "$bootstrap" --partial "$partial")
 [ -z "$zrc_dataset" ] || opts+=(--zrc-dataset "$zrc_dataset")
 [ -z "$languages" ] || opts+=(--languages "$languages")
 [ -z "$nj" ] || opts+=(--nj "$nj")

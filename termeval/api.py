@@ -131,12 +131,9 @@ def build_options(options_class: type, options: Mapping[str, Any], where: str, *
     return options_class.build({**typed_values(options_class, options, where), **fixed}, where)
 
 
-def _exp(exp_dir: Any) -> str | None:
-    if exp_dir is None:
-        return None
-    if not isinstance(exp_dir, (str, os.PathLike)):
-        raise TypeError(f"exp_dir must be a path (str or os.PathLike), got {type(exp_dir).__name__}")
-    return os.fspath(exp_dir)
+def _exp(exp_dir: Any, name: str = "exp_dir") -> str | None:
+    """An output directory argument: None, or a path that is (or can be made) a directory."""
+    return api_inputs.exp_dir_path(exp_dir, name)
 
 
 # ----------------------------------------------------------------------------- running a step
@@ -230,7 +227,7 @@ def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLi
     or classes [[(file, onset, offset), ...], ...]."""
     from termeval.segmentation.stage import SegmentationStage, settings_of
     if isinstance(segmentation, Mapping) or segmentation is None:
-        raise TypeError(f"segmentation must be a path, rows [(utt, onset, offset[, label]), ...] or classes "
+        raise TypeError(f"segmentation: expected a path, rows [(utt, onset, offset[, label]), ...] or classes "
                         f"[[(file, onset, offset), ...], ...], got {type(segmentation).__name__}")
     exp = _exp(exp_dir)
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
@@ -367,12 +364,10 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
     written there (scores/compare, scores/compare.json, RESULTS.compare.md and, unless
     plot=False, the forest plot); without it nothing is written."""
     from termeval.bootstrap import compare
-    if isinstance(systems, (str, bytes, os.PathLike)) or not isinstance(systems, Sequence):
-        raise TypeError(f"systems must be a list of exp dirs, got {type(systems).__name__}")
-    dirs = tuple(_path(x, f"systems[{i}]") for i, x in enumerate(systems))
+    dirs = tuple(api_inputs.system_list(systems))
     if "plot" in options and isinstance(options["plot"], bool):
         options = {**options, "plot": "true" if options["plot"] else "false"}
-    opts = build_options(CompareOptions, options, "compare_systems", systems=dirs, out_dir=_exp(out_dir))
+    opts = build_options(CompareOptions, options, "compare_systems", systems=dirs, out_dir=_exp(out_dir, "out_dir"))
     with contextlib.redirect_stdout(io.StringIO()):
         res = compare.run_compare(opts)
         for t, note in res.get("not_compared", {}).items():

@@ -128,9 +128,42 @@ def class_rows_text(classes: Any, name: str = "classes") -> tuple[str, list[str]
 
 
 def _sequence(x: Any, name: str) -> Sequence:
-    if isinstance(x, (str, bytes)) or not hasattr(x, "__len__") or not hasattr(x, "__getitem__"):
+    if isinstance(x, (str, bytes, Mapping)) or not hasattr(x, "__len__") or not hasattr(x, "__getitem__"):
         raise InputError(f"expected a path or a list of rows, got {type(x).__name__}", name)
     return x
+
+
+def exp_dir_path(exp_dir: Any, name: str = "exp_dir") -> str | None:
+    """The output directory argument of an API call: None, or a path that is (or can be made)
+    a directory; a regular file there is refused naming the argument."""
+    if exp_dir is None:
+        return None
+    if not isinstance(exp_dir, (str, os.PathLike)):
+        raise TypeError(f"{name}: expected a path (str or os.PathLike), got {type(exp_dir).__name__}")
+    path = os.fspath(exp_dir)
+    if os.path.lexists(path) and not os.path.isdir(path):
+        raise InputError(f"{name}: exists and is not a directory", path)
+    parent = os.path.dirname(os.path.abspath(path))
+    while parent and not os.path.lexists(parent):
+        parent = os.path.dirname(parent)
+    if os.path.lexists(parent) and not os.path.isdir(parent):
+        raise InputError(f"{name}: {parent} is not a directory", path)
+    return path
+
+
+def system_list(systems: Any, name: str = "systems") -> list[str]:
+    """compare_systems' exp dirs: a list (or tuple) of paths; one path alone is refused (its
+    characters would be taken as systems)."""
+    if isinstance(systems, (str, bytes, os.PathLike)) or not isinstance(systems, (list, tuple)):
+        raise TypeError(f"{name}: expected a list of exp dirs, got {type(systems).__name__} "
+                        f"{systems!r:.80}" + (" (one system: put it in a list)"
+                                              if isinstance(systems, (str, os.PathLike)) else ""))
+    out = []
+    for i, x in enumerate(systems):
+        if not isinstance(x, (str, os.PathLike)):
+            raise TypeError(f"{name}[{i}]: expected a path, got {type(x).__name__}")
+        out.append(os.fspath(x))
+    return out
 
 
 class Scratch:
@@ -227,7 +260,11 @@ def gold_form(gold: Any) -> tuple[str, Any]:
         raise InputError("gold is a prepared data dir, a TextGrid dir, a (phones, words) pair of "
                          "files or of row lists, or termeval.prepare_gold(...)", path)
     if isinstance(gold, dict) and set(gold) <= {"phones", "words"} and "phones" in gold:
-        return "raw", [gold["phones"], gold.get("words", "-")]
+        phones = gold["phones"]
+        if "words" not in gold and not (_is_path(phones) and os.fspath(phones).lower().endswith(".ctm")):
+            raise InputError("gold: a dict needs 'words' too (rows or a path; only a phone CTM "
+                             "can go without: its words come from the position suffixes)")
+        return "raw", [phones, gold.get("words", "-")]
     if isinstance(gold, (tuple, list)) and len(gold) == 2:
         return "raw", list(gold)
     raise InputError(f"gold: expected a data dir, a (phones, words) pair or a GoldData, got {type(gold).__name__}")

@@ -73,3 +73,17 @@ def test_score_tde_prepares_components(tmp_path):
     score_tde.main(["--benchmark", "lrec2014", "--folds", "none", "--pairs-clustering", "components",
                     data, pairs, str(tmp_path / "exp")])
     assert [n for n, _ in classes_of(str(tmp_path / "exp"))] == ["1", "2"]
+
+
+def test_self_pair_is_a_singleton_class_and_counted(tmp_path):
+    """A pairs line whose two fragments are identical: a one-fragment class, counted in
+    classes_singleton (was 0)."""
+    from termeval.classes.components import pairs_to_components
+    from termeval.classes.parse import parse_class_file
+    data, pairs = write(tmp_path, PAIRS + "c 7 8 c 7 8 0.5\n")
+    prep = pairs_to_components(parse_class_file(pairs, {"a": 10.0, "b": 10.0, "c": 10.0}))
+    sizes = list(prep.starts[1:] - prep.starts[:-1])
+    assert sizes == [3, 2, 1] and prep.counts["classes_singleton"] == 1
+    prepare_classes.main(["--pairs-clustering", "components", data, pairs, str(tmp_path / "exp")])
+    assert classes_of(str(tmp_path / "exp"))[-1] == ("5", [("c", 7, 8)])
+    assert "classes_singleton 1\n" in (tmp_path / "exp" / "scores" / "prepare").read_text() + "\n"

@@ -5,6 +5,9 @@
 # given directories (termeval's exp/<sys>/, Kaldi's exp/tri3/decode_dev/kws_10/, ESPnet's
 # exp/asr_*/decode_*/...). The file is written in the current directory (or --out); nothing
 # is written anywhere else. Every other value stays in the score files.
+# A scores.json that is not valid JSON (truncated) or not a JSON object is an error naming the
+# file (exit 1, RESULTS.md not written); an unreadable directory or a scores.json without a
+# scored stage is left out with a warning.
 #
 # Usage: utils/summarize_scores.sh [--out FILE] [<exp-root> ...]     (default exp-root: exp)
 #  e.g.: /opt/termeval/utils/summarize_scores.sh exp

@@ -89,7 +89,10 @@ te_check_choice() {
 }
 # te_check_dir / te_check_file <what> <path>
 te_check_file() { [ -f "$2" ] || te_die "$1 $2: no such file"; }
-te_check_dir() { [ -d "$2" ] || te_die "$1 $2: no such directory"; }
+te_check_dir() {
+  [ -d "$2" ] || te_die "$1 $2: no such directory"
+  [ -r "$2" ] && [ -x "$2" ] || te_die "$2: permission denied"
+}
 # te_check_writable <dir>: the exp dir can be created and written (not under a read-only place),
 # and its path can reach a job intact (te_check_job_path).
 te_check_writable() {

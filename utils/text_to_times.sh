@@ -3,6 +3,9 @@
 # utils/export_text.sh exported: line i of <segmented.txt> must spell utterance i's phones.
 # Writes <out-dir>/intervals (`<file> <onset> <offset> <word>`: steps/score_segmentation.sh)
 # and <out-dir>/classes (one class per distinct word: steps/prepare_classes.sh, score_tde.sh).
+# Words are separated by spaces or tabs only: another control character or Unicode separator
+# (U+001F, U+0085, ...) is an error naming the line unless --unit-sep holds it; phone times of
+# utt_phones must be finite numbers (nan, abc: an error naming the line).
 #
 # Usage: utils/text_to_times.sh [options] <export-dir> <segmented.txt> <out-dir>
 #  e.g.: utils/text_to_times.sh data/mandarin_text exp/dpseg/segmented.txt exp/dpseg/times

@@ -12,10 +12,11 @@ ten headline metrics; every other value stays in the score files. Values have 4 
 (counts as integers, '-' where undefined), followed by the confidence interval `[lo, hi]` when
 the system was scored with --bootstrap. Tables come in a fixed order: zrc2020, zr2015, zr2017,
 std, quesst, resources, segmentation, then any other benchmark. Lower is better for ned and
-cnxe; higher is better for everything else. A system dir that cannot be read (unreadable
-directory, scores.json that is not valid JSON or holds no scored stage) is left out with one
-warning line on stderr naming the file and why. RESULTS.md is written whole beside its old
-version and replaces it (termeval.run.driver.run_task).
+cnxe; higher is better for everything else. A scores.json that is not valid JSON (a truncated
+file) or not a JSON object (a list) is an error: one line naming the file, exit 1, and
+RESULTS.md is not written (a table silently missing a system would read as complete). A
+directory that cannot be listed, or a scores.json holding no scored stage (prepare_classes'
+own), is left out with one warning line on stderr naming it and why.
 """
 from __future__ import annotations
 
@@ -46,9 +47,11 @@ HEADLINE: dict[str, list[str]] = {
                      "word_v_measure", "word_nmi", "word_o2o_accuracy"],
 }
 HEADLINE["zr2017"] = HEADLINE["zr2015"]
+HEADLINE["zr2015-doc"] = TDE + ["matching_fscore", "grouping_precision", "grouping_recall", "ned_std"]
+HEADLINE["lrec2014"] = HEADLINE["zr2015-doc"]
 HEADLINE["segmentation_phone"] = [k.replace("word_", "phone_", 1) for k in HEADLINE["segmentation"]]
 # Table order in RESULTS.md (families not listed come after, by title).
-FAMILY_ORDER = ["zrc2020", "zr2015", "zr2017", "std", "std_operating", "quesst", "quesst_operating",
+FAMILY_ORDER = ["zrc2020", "zr2015", "zr2017", "zr2015-doc", "lrec2014", "std", "std_operating", "quesst", "quesst_operating",
                 "resources", "segmentation", "segmentation_phone"]
 TDE_STAGES = {"matching", "clustering", "parsing"}
 SKIP_STAGES = {"prepare", "tde15_input"}
@@ -83,6 +86,10 @@ def find_scores(exp_root: str) -> list[str]:
     return sorted(found)
 
 
+class NoStage(InputError):
+    """A valid scores.json without a scored stage: the system is left out with a warning."""
+
+
 def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
     """(table title, family, values) for each scored benchmark of one scores.json; a value is
     (number, (lo, hi) or None). Raises InputError when the file cannot be used."""
@@ -95,7 +102,7 @@ def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
         raise InputError("not a JSON object", path)
     stages = data.get("stages") if isinstance(data.get("stages"), dict) else {}
     if not any(k not in SKIP_STAGES for k in stages):
-        raise InputError("no scored stage in it (not written by a termeval scoring step?)", path)
+        raise NoStage("no scored stage in it (not written by a termeval scoring step?)", path)
     cis = data.get("ci") if isinstance(data.get("ci"), dict) else {}
     out: dict[str, tuple[str, str, dict]] = {}
     for stage, meta in sorted(stages.items()):
@@ -154,7 +161,7 @@ def summarize(exp_roots: list[str]) -> str:
                 system = os.path.normpath(os.path.join(root, system))
             try:
                 found = tables_of(path, system)
-            except InputError as e:
+            except NoStage as e:
                 warn(f"{e.format()}; {system} is left out")
                 continue
             for title, family, vals in found:

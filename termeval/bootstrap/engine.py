@@ -163,6 +163,29 @@ def percentile_ci(samples: np.ndarray, level: float) -> tuple[float, float] | No
     return float(lo), float(hi)
 
 
+def paired_ci_p(samples: np.ndarray, level: float) -> tuple[tuple[float, float] | None, float | None]:
+    """The percentile interval of the replicated differences and the two-sided bootstrap p-value,
+    from the same replicates and consistent by construction (docs/uncertainty.md): with the n
+    finite replicates sorted s_1 <= ... <= s_n, m = min(#{d* <= 0}, #{d* >= 0}),
+      p = min(1, 2 m / n)
+    (the smallest alpha whose percentile interval contains 0) and the (1 - alpha) interval
+    [s_j, s_(n+1-j)], alpha = 1 - level, j the smallest integer with 2 j / n >= alpha. Then
+    s_j > 0 iff #{d* <= 0} < j, s_(n+1-j) < 0 iff #{d* >= 0} < j, so the interval excludes 0
+    iff m < j iff 2 m / n < alpha iff p < alpha (the same float expression on both sides)."""
+    s = np.sort(samples[np.isfinite(samples)])
+    n = len(s)
+    if not n:
+        return None, None
+    alpha = 1.0 - level
+    m = min(int(np.sum(s <= 0)), int(np.sum(s >= 0)))
+    j = max(1, math.ceil(alpha * n / 2))
+    while j > 1 and not 2 * (j - 1) / n < alpha:
+        j -= 1
+    while 2 * j / n < alpha:
+        j += 1
+    return (float(s[j - 1]), float(s[n - j])), min(1.0, 2 * m / n)
+
+
 def full_values(us: UnitStats) -> dict[str, float]:
     """r(1): the decomposable form on the plain sums."""
     return {k: float(v[0]) for k, v in evaluate(us, us.sums(np.ones((1, len(us.ids))))).items()}
@@ -220,7 +243,8 @@ def paired_test(a: UnitStats, b: UnitStats, n: int, seed: int, level: float = 0.
                 test: str = "bootstrap") -> dict[str, dict]:
     """Per metric: diff = exact(A) - exact(B), its percentile CI (paired bootstrap, the same
     resample for both systems) and a two-sided p-value:
-      bootstrap    p = (1 + #{|d* - d| >= |d|}) / (1 + n)   (the shifted-null bootstrap test)
+      bootstrap    p = min(1, 2 min(#{d* <= 0}, #{d* >= 0}) / n), from the same replicates as
+                   the interval, which excludes 0 exactly when p < 1 - level (paired_ci_p)
       permutation  approximate randomization: each unit's statistics swapped between A and B
                    with probability 1/2; p = (1 + #{|d_perm| >= |d_obs|}) / (1 + n), d_obs the
                    decomposable difference r_A(1) - r_B(1).
@@ -268,16 +292,13 @@ def _defined(ea: float | None, eb: float | None) -> bool:
 def paired_summary(ea: float | None, eb: float | None, dd: np.ndarray, obs, perm: list[np.ndarray],
                    test: str, level: float, info: dict) -> dict:
     """One metric's paired result: diff = ea - eb, the percentile CI of the replicated
-    differences dd, and the two-sided p-value of paired_test (shifted-null bootstrap, or
-    approximate randomization from the permuted differences against the observed one)."""
+    differences dd, and the two-sided p-value of paired_test (the bootstrap p of the same
+    replicates, paired_ci_p, or approximate randomization from the permuted differences
+    against the observed one)."""
     defined = _defined(ea, eb)
     d = ea - eb if defined else None
-    ci = percentile_ci(dd, level) if defined else None
-    p = None
-    if defined and test == "bootstrap":
-        ok = dd[np.isfinite(dd)]
-        p = (1 + int(np.sum(np.abs(ok - d) >= abs(d)))) / (1 + len(ok))
-    elif defined:
+    ci, p = paired_ci_p(dd, level) if defined else (None, None)
+    if defined and test != "bootstrap":
         pp = np.concatenate(perm) if perm else np.zeros(0)
         pp = pp[np.isfinite(pp)]
         p = (1 + int(np.sum(np.abs(pp) >= abs(obs) - 1e-12 * max(1.0, abs(obs))))) / (1 + len(pp))

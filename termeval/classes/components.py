@@ -55,7 +55,7 @@ def pairs_to_components(prep: PreparedClasses) -> PreparedClasses:
     counts = dict(prep.counts)
     counts["classes_written"] = len(starts) - 1
     counts["fragments_written"] = len(order)
-    counts["classes_singleton"] = 0
+    counts["classes_singleton"] = int((np.diff(starts) == 1).sum())   # a self-pair's component
     counts["fragments_duplicate_in_class"] = 0
     notes = prep.notes + [f"--pairs-clustering components: {int(cls.max()) + 1 if n else 0} pairs -> "
                           f"{len(starts) - 1} classes of {len(order)} distinct fragments"]

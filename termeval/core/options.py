@@ -94,6 +94,15 @@ def open_probability(value: Any, text: str | None = None) -> None:
         raise OptionError(f"must lie strictly between 0 and 1, got '{_shown(value, text)}'")
 
 
+def seconds_up_to(hi: float) -> Callable[..., None]:
+    """A duration in seconds in (0, hi] (a frame shift: 1e300 would put every hit on frame 0)."""
+    def check(value: Any, text: str | None = None) -> None:
+        if not 0 < _real(value, text) <= hi:
+            raise OptionError(f"expected seconds in (0, {hi:g}], got '{_shown(value, text)}'")
+    check.__name__ = f"seconds_up_to_{hi:g}"
+    return check
+
+
 def int_between(lo: int, hi: int) -> Callable[..., None]:
     def check(value: Any, text: str | None = None) -> None:
         if not lo <= _real(value, text, True) <= hi:

@@ -88,8 +88,13 @@ def read_alignment(data_dir: str, ctm: Optional[str] = None) -> Alignment:
     if os.path.exists(seg_path):
         segs = kaldi_files.read_segments(seg_path)
         rdur: dict[str, float] = {}
-        if any(s.end < 0 for s in segs.values()):  # end -1: to the end of the recording
-            rdur, _ = _durations(data_dir, ["reco2dur"])
+        if any(s.end < 0 for s in segs.values()) or os.path.exists(os.path.join(data_dir, "reco2dur")):
+            rdur, _ = _durations(data_dir, ["reco2dur"])   # end -1: to the end of the recording
+        for u, s in segs.items():       # an utterance must end in its recording (END_TOLERANCE)
+            if s.reco in rdur and s.end > rdur[s.reco] + END_TOLERANCE:
+                raise InputError(f"utterance '{clip(u)}' ends at {s.end:g} s, after the end of its "
+                                 f"recording '{clip(s.reco)}' ({rdur[s.reco]:g} s in reco2dur; "
+                                 f"tolerance {END_TOLERANCE:g} s)", seg_path, s.line)
         utts = {}
         for u, s in sorted(segs.items()):
             if s.end < 0 and s.reco not in rdur:

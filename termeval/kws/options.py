@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from termeval.core.options import StepOptions, boolean, option, path_value, positive_real, text_value
+from termeval.core.options import StepOptions, boolean, option, path_value, seconds_up_to, text_value
 
 
 def _or_none(check: Any) -> Any:
@@ -31,7 +31,7 @@ class PrepareKwsOptions(StepOptions):
     plain_list: bool | None = option(None, "true: every line of --keywords is a keyword text (ids generated); "
                                            "default: a plain list iff every line is a single word",
                                      check=_or_none(boolean))
-    frame_shift: float = option(0.01, "hitlist frame length (s)", check=positive_real)
+    frame_shift: float = option(0.01, "hitlist frame length (s), in (0, 1]", check=seconds_up_to(1.0))
     ecf_source_type: str = option("splitcts", "ECF source_type: bnews, cts, splitcts (F4DE counts it half), "
                                               "confmtg", check=text_value)
     language: str = option("english", "language attribute of ecf.xml/kwlist.xml", check=text_value)

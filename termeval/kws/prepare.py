@@ -60,8 +60,8 @@ def build_files(ali: Alignment, terms: TermList, frame_shift: float = 0.01, sour
                 language: str = "english", vocab: Optional[set[str]] = None,
                 lexicon: Optional[dict[str, list[str]]] = None, workdir: str = ".") -> tuple[dict[str, str], KwsSummary]:
     """The text of every file of the kws dir, by name. `workdir` holds the rttm read back."""
-    if not (frame_shift > 0 and math.isfinite(frame_shift)):
-        raise InputError(f"--frame-shift must be a number > 0, got {frame_shift}")
+    if not (0 < frame_shift <= 1):
+        raise InputError(f"--frame-shift: expected seconds in (0, 1], got {frame_shift}")
     if source_type not in SOURCE_TYPES:
         raise InputError(f"--ecf-source-type must be one of {', '.join(SOURCE_TYPES)} (F4DE's ECF schema), "
                          f"got '{source_type}'")

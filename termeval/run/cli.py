@@ -77,6 +77,17 @@ def positive_float(value: str) -> float:
     return x
 
 
+def seconds_up_to(hi: float) -> Callable[[str], float]:
+    """A duration in seconds in (0, hi] (a frame shift: 1e300 would put every hit on frame 0)."""
+    def check(value: str) -> float:
+        x = _number(value)
+        if not 0 < x <= hi:
+            raise argparse.ArgumentTypeError(f"expected seconds in (0, {hi:g}], got '{value}'")
+        return x
+    check.__name__ = f"seconds_up_to_{hi:g}"
+    return check
+
+
 def prob(value: str) -> float:
     """A probability or weight in [0, 1]."""
     x = _number(value)
@@ -183,7 +194,22 @@ PARSE_ONLY = "TERMEVAL_PARSE_ONLY"
 
 class _Parser(argparse.ArgumentParser):
     """argparse, plus checks of option combinations (add_check) run at parse time, so the
-    shell step's PARSE_ONLY pass refuses them too, before any job."""
+    shell step's PARSE_ONLY pass refuses them too, before any job. A refused option is the
+    error line first, then a one-line usage hint (argparse prints its whole usage block first)."""
+
+    def print_usage(self, file=None):  # type: ignore[override]
+        if file is sys.stderr:          # argparse's error(): the hint follows the error line (exit)
+            return
+        super().print_usage(file)
+
+    def exit(self, status=0, message=None):  # type: ignore[override]
+        if message:
+            sys.stderr.write(message)
+            if status == 2:
+                args = " ".join(f"<{a.dest}>" for a in self._actions if not a.option_strings)
+                sys.stderr.write(f"Usage: {self.prog} [options] {args} (--help for options)\n")
+        sys.exit(status)
+
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
         parsed = super().parse_args(args, namespace)
         for check in getattr(self, "checks", []):
@@ -295,6 +321,8 @@ def options_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any
 
 
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
+    if sys.argv and sys.argv[0].startswith("termeval "):    # under the `termeval` command
+        prog = sys.argv[0]
     return _Parser(
         prog=prog, description=textwrap.dedent(doc or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)

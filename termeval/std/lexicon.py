@@ -15,12 +15,50 @@ from termeval.std.xmlsafe import clip, sniff_root
 from termeval.core.textio import iter_lines
 
 
+def bad_character(text: str) -> Optional[str]:
+    """The first character a keyword id or text may not hold, described, or None: control
+    characters (but tab and space), surrogates and Unicode noncharacters (U+FFFE, U+FDD0...):
+    they are not XML 1.0 characters (kwlist.xml would not be well-formed) or not text."""
+    for c in text:
+        o = ord(c)
+        if (o < 0x20 and c != "\t") or 0x7F <= o <= 0x9F or 0xD800 <= o <= 0xDFFF \
+                or 0xFDD0 <= o <= 0xFDEF or (o & 0xFFFE) == 0xFFFE:
+            return f"U+{o:04X}"
+    return None
+
+
+def _check_keyword(kwid: str, text: str) -> None:
+    """A keyword prepare_kws can write: an id of one token, a text, XML characters only."""
+    if not kwid or any(c.isspace() for c in kwid):
+        raise InputError(f"keyword id '{clip(kwid)}' is empty or holds whitespace (the kws files "
+                         "are `kwid word ...` lines: one token is needed)")
+    if not text.strip():
+        raise InputError(f"keyword '{clip(kwid)}' has an empty or missing kwtext (the text to search)")
+    for what, value in (("id", kwid), ("text", text)):
+        bad = bad_character(value)
+        if bad:
+            raise InputError(f"keyword {what} holds the character {bad} (a control character or "
+                             "noncharacter: not allowed in a keyword, nor in kwlist.xml)")
+
+
 def read_keyword_list(path: str, plain: Optional[bool] = None) -> TermList:
     """A keyword list in any of the three forms (module doc). `plain=None` detects a plain list
-    (every non-blank line a single token); True reads every line as a keyword text."""
+    (every non-blank line a single token); True reads every line as a keyword text. Refused,
+    naming the file and line: an empty or missing kwtext, a kwid empty or with whitespace,
+    control characters or noncharacters (bad_character), a list without keywords."""
     if sniff_root(path) is not None:
-        return read_termlist(path)
-    rows: list[tuple[int, list[str]]] = [(n, line.split()) for n, line in iter_lines(path) if line.split()]
+        terms = read_termlist(path, check=_check_keyword)
+        if not len(terms):
+            raise InputError("no keywords in the list (no <kw> element)", path)
+        return terms
+    rows: list[tuple[int, list[str]]] = []
+    for n, line in iter_lines(path):
+        bad = bad_character(line.rstrip("\r\n"))
+        if bad:
+            raise InputError(f"holds the character {bad} (a control character or noncharacter: "
+                             "not allowed in a keyword, nor in kwlist.xml)", path, n)
+        if line.split():
+            rows.append((n, line.split()))
     if not rows:
         raise InputError("empty keyword list", path)
     if plain is None:

@@ -91,8 +91,8 @@ class StdOptions(BootstrapOptions, JobOptions):
                               "as Kaldi's normalize_results_kst.pl", check=boolean)
     ntrue_scale: str = option("", "KST ntrue scale (default 1.0), or 'auto': score.sh's sweep", check=text_value)
     nbest: str = option("", "--compat kaldi: filter_kws_results.pl --probs --nbest N", check=text_value)
-    f4de_reports: bool = option(False, "write details/sum.txt and details/bsum.txt in F4DE KWSEval's text "
-                                       "layout", check=boolean)
+    f4de_reports: bool = option(False, "write sum.txt and bsum.txt in F4DE KWSEval's text layout: in "
+                                       "details/, or in f4de/ with --compat kaldi", check=boolean)
 
     def check_combination(self) -> str | None:
         """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs)."""

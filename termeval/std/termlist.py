@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from typing import Callable
 
 from termeval.core.errors import InputError
 from termeval.std import xmlsafe
@@ -78,8 +79,10 @@ def parse_term_attr(spec: str) -> tuple[str, str]:
 
 
 
-def read_termlist(path: str) -> TermList:
-    """Read a TLIST (`termlist`) or KWLIST (`kwlist`) XML file. Duplicate ids are errors."""
+def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) -> TermList:
+    """Read a TLIST (`termlist`) or KWLIST (`kwlist`) XML file. Duplicate ids are errors.
+    check(id, text), if given, is called at each </kw> (</term>) with the raw text ('' when
+    missing): an InputError it raises names the file and that line."""
     ids: list[str] = []
     texts: list[str] = []
     attrs: list[dict] = []
@@ -114,6 +117,8 @@ def read_termlist(path: str) -> TermList:
             state["buf"] = []
 
     def end(tag: str) -> None:
+        if tag in ("kw", "term") and check is not None and ids:
+            check(ids[-1], texts[-1])
         if tag in ("kwtext", "termtext") and state["text"]:
             if ids:
                 texts[-1] = "".join(state["buf"]).strip()

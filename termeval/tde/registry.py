@@ -17,8 +17,9 @@ import importlib
 import os
 import sys
 import tempfile
-from typing import Any
+from typing import Any, Iterable, Mapping
 
+from termeval.core.warn import warn
 from termeval.core.digest import content_digest  # noqa: F401  (the one digest; importers use this name)
 
 BENCHMARKS: dict[str, str] = {
@@ -30,6 +31,7 @@ BENCHMARKS: dict[str, str] = {
 }
 
 STAMP_FILE = ".prepared_from"
+
 
 
 def stage_for(benchmark: str) -> Any:
@@ -96,3 +98,23 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | No
 def temp_class_dir() -> tempfile.TemporaryDirectory:
     """Where the classes of a run without an exp dir (the Python API) are prepared."""
     return tempfile.TemporaryDirectory(prefix="termeval-classes-")
+
+
+def coverage_warnings(values: Mapping[str, Any]) -> list[str]:
+    """One warning line when a coverage value exceeds 1 (zr2015/zr2017 count the phones of
+    overlapping discovered fragments twice, as the original tool does; any benchmark is
+    checked). Spreads (_std) and fold counts (_nfolds) are not coverages."""
+    over = [(k, v) for k, v in values.items() if "coverage" in k and not k.endswith(("_std", "_nfolds"))
+            and isinstance(v, (int, float)) and not isinstance(v, bool) and v > 1]
+    if not over:
+        return []
+    shown = ", ".join(f"{k} {v:.6f}" for k, v in over)
+    return [f"{shown} > 1: the phones of overlapping discovered fragments are counted once per "
+            "fragment (twice for two overlapping fragments), as the original tool does; coverage "
+            "is not a fraction of the corpus here"]
+
+
+def print_warnings(lines: Iterable[str]) -> None:
+    """`<step>: warning: <line>` on stderr for each line."""
+    for w in lines:
+        warn(None, w)

@@ -4,7 +4,10 @@ by the term-discovery benchmarks (steps/score_tde.sh), as Ludusan et al. (2014) 
 
 Line i of the segmented text is utterance i of utt_phones; its words must spell that
 utterance's phones in order (written together, or separated by --unit-sep). A word spans from
-the onset of its first phone to the offset of its last. Writes
+the onset of its first phone to the offset of its last. Words are separated by spaces or tabs:
+any other control character or Unicode separator in the segmented text (U+001F, U+0085, ...)
+is refused naming the line, unless --unit-sep holds it; phone times that are not finite
+numbers with 0 <= onset <= offset are refused naming utt_phones and the line. Writes
   <out>/intervals  `<file> <onset> <offset> <word>` (score_segmentation.sh's interval input)
   <out>/classes    a ZeroSpeech class file, one class per distinct word (score_tde.sh's input)
 """
@@ -14,7 +17,7 @@ import os
 from typing import Callable
 
 from termeval.core.errors import InputError
-from termeval.core.textio import atomic_write, iter_lines
+from termeval.core.textio import atomic_write, iter_lines, parse_float
 
 
 OUTPUTS = ("intervals", "classes")
@@ -28,8 +31,25 @@ def read_utt_phones(path: str) -> list[tuple[str, str, list[str], list[str], lis
             continue
         if len(f) < 5 or (len(f) - 2) % 3:
             raise InputError("expected `<utt> <file> (<phone> <onset> <offset>)...`", path, n)
+        for on, off in zip(f[3::3], f[4::3]):       # kept as text (exact), checked as numbers
+            a, b = parse_float(on, path, n, "phone onset"), parse_float(off, path, n, "phone offset")
+            if not 0 <= a <= b:
+                raise InputError(f"phone interval {on}..{off}: expected 0 <= onset <= offset", path, n)
         out.append((f[0], f[1], f[2::3], f[3::3], f[4::3]))
     return out
+
+
+def check_separators(line: str, path: str, n: int, unit_sep: str | None) -> None:
+    """Words are separated by spaces or tabs only: any other control character or Unicode
+    separator (U+001F, U+001C, U+0085, U+2028, ...; str.split() would take many of them as a
+    word boundary) is refused, unless it is in --unit-sep."""
+    import unicodedata
+    for c in line:
+        if c in " \t" or (unit_sep and c in unit_sep):
+            continue
+        if c.isspace() or unicodedata.category(c) in ("Cc", "Cs", "Zl", "Zp"):
+            raise InputError(f"holds the character U+{ord(c):04X} (a control character or separator): "
+                             "words are separated by spaces or tabs only", path, n)
 
 
 def map_words(words: list[str], phones: list[str], path: str, line: int,
@@ -67,7 +87,11 @@ def prepare(utt_phones: str, segmented: str, unit_sep: str | None = None) -> Cal
     write(out_dir), which writes the OUTPUTS there and returns the number of words
     (termeval.run.driver.run_task publishes them whole)."""
     utts = read_utt_phones(utt_phones)
-    lines = [(n, ln.strip()) for n, ln in iter_lines(segmented) if ln.strip()]
+    lines = []
+    for n, ln in iter_lines(segmented):
+        check_separators(ln, segmented, n, unit_sep)
+        if ln.strip():
+            lines.append((n, ln.strip()))
     if len(lines) != len(utts):
         raise InputError(f"{len(lines)} utterances (non-blank lines), {utt_phones} has {len(utts)}", segmented)
     rows, by_word = [], {}

@@ -18,11 +18,9 @@ def score_directory(opts: ZrcOptions, log: IO[str] | None = None) -> tuple[dict[
     scores.json, zrc's file, and the languages x metrics table). Bad input: InputError
     (several meta.yaml problems: MetaErrors, every line in .lines)."""
     log = sys.stderr if log is None else log
-    sub = read_submission(opts.submission_dir, opts.language_list())
+    sub = read_submission(opts.submission_dir, opts.language_list(), opts.partial)
     for w in sub.warnings:
         warn("score_zrc_submission", w, stream=log)
-    for lang in sub.skipped:
-        print(f"score_zrc_submission: {lang}.txt is empty: skipped", file=log)
     nj = opts.nj or int(sub.params.get("njobs", 1))
     per_lang, _, table = score_submission(sub, opts.zrc_dataset, nj, opts.bootstrap, log=log)
     return json.loads(scores_json(per_lang)), table

@@ -13,7 +13,19 @@ a string field starting with a `<...>` template placeholder and on a missing or 
 username, publication.authors, publication.institution, publication.publication_year,
 model_info.system_description or model_info.train_set; warnings on a missing
 publication.paper_title, publication.paper_url, model_info.gpu_budget or code_url.
-Every error is one line `meta.yaml:<line>: <field>: <problem>`.
+Every error is one line `meta.yaml:<line>: <field>: <problem>`. A string field (username,
+submission_id, code_url, model_info's and publication's fields but publication_year) takes a
+string or a number, as zrc's model coerces it; a list, a mapping or true/false is refused.
+
+YAML files are read with aliases (`*name`) refused and at most MAX_YAML_BYTES (64 kB): an alias
+bomb ("billion laughs") is one error line, not a hang. params.yaml's njobs must be an integer
+from 1 to MAX_NJOBS (1024); anything else is refused, naming params.yaml and its line.
+
+Class files: zrc 0.9.4 scores all five languages and refuses a submission whose `<lang>.txt` is
+not a regular file ("Given TDE Disc file does not exist": missing, a directory, a dangling
+symlink, a symlink loop) or is empty (tdev2's Disc fails: "list index out of range"); so do we,
+naming the file and zrc's rule. With partial=True (--partial true) the languages there are
+scored and each missing or empty one is a warning.
 """
 from __future__ import annotations
 
@@ -36,6 +48,25 @@ META_FIELDS = {
                     "bib_reference", "DOI", "institution", "team"),
 }
 _TEMPLATE = re.compile(r"<.*>")
+STRING_FIELDS = ("username", "submission_id", "code_url", "model_info.model_id",
+                 "model_info.system_description", "model_info.train_set", "model_info.gpu_budget",
+                 "publication.author_label", "publication.authors", "publication.paper_title",
+                 "publication.paper_url", "publication.bib_reference", "publication.DOI",
+                 "publication.institution", "publication.team")
+MAX_YAML_BYTES = 64 * 1024
+MAX_NJOBS = 1024
+
+
+class _NoAliasLoader(yaml.SafeLoader):
+    """SafeLoader refusing aliases: meta.yaml and params.yaml need none, and an alias bomb
+    would otherwise expand to billions of items when a value is printed or checked."""
+
+    def compose_node(self, parent, index):  # type: ignore[override]
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            raise yaml.composer.ComposerError(None, None, f"alias *{event.anchor} not accepted "
+                                              "(aliases are refused in this file)", event.start_mark)
+        return super().compose_node(parent, index)
 
 
 @dataclass
@@ -44,8 +75,9 @@ class Submission:
     meta: dict
     params: dict                      # njobs, quiet (zrc's defaults filled in)
     class_files: dict[str, str]       # language -> class file, in zrc's language order
-    skipped: list[str] = field(default_factory=list)    # empty class files
+    skipped: list[str] = field(default_factory=list)    # empty class files (partial)
     warnings: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)    # no regular class file (partial)
 
 
 class MetaErrors(InputError):
@@ -62,10 +94,19 @@ class MetaErrors(InputError):
 def _load_yaml(path: str) -> tuple[Any, dict[str, int]]:
     """The YAML document and the line of each dotted key (for the error lines)."""
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        with open(path, "rb") as fb:
+            raw = fb.read(MAX_YAML_BYTES + 1)
+        if len(raw) > MAX_YAML_BYTES:
+            raise InputError(f"larger than {MAX_YAML_BYTES // 1024} kB: not a zrc YAML file", path)
+        text = raw.decode("utf-8")
+        loader = _NoAliasLoader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
+    except RecursionError:
+        raise InputError("not valid YAML: nested too deeply", path) from None
     except yaml.MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         raise InputError(f"not valid YAML: {e.problem or e.context}", path,
@@ -108,6 +149,14 @@ def check_meta(path: str) -> tuple[dict, list[str]]:
         warnings.append(f"{where(key)}: {key}: {msg}")
 
     # the model's types (pydantic would refuse these before any validation rule)
+    for key in STRING_FIELDS:
+        sect, _, name = key.rpartition(".")
+        obj = data.get(sect) if sect else data
+        v = obj.get(name) if isinstance(obj, dict) else None
+        if isinstance(v, (bool, list, dict)) or not isinstance(v, (str, int, float, type(None))):
+            kind = ("true/false" if isinstance(v, bool) else "a list" if isinstance(v, list)
+                    else "a mapping" if isinstance(v, dict) else type(v).__name__)
+            err(key, f"expected a string, got {kind}")
     for sect in ("model_info", "publication"):
         if sect not in data or data[sect] is None:
             err(sect, "missing (a mapping of " + ", ".join(META_FIELDS[sect]) + ")")
@@ -166,8 +215,9 @@ def read_params(path: str) -> dict:
         raise InputError("expected a mapping (njobs, quiet)", path, 1)
     if "njobs" in data:
         n = data["njobs"]
-        if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-            raise InputError(f"njobs: expected an integer >= 1, got {n!r}", path, at.get("njobs"))
+        if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= MAX_NJOBS:
+            raise InputError(f"njobs: expected an integer from 1 to {MAX_NJOBS}, got {n!r}",
+                             path, at.get("njobs"))
         params["njobs"] = n
     if "quiet" in data:
         if not isinstance(data["quiet"], bool):
@@ -203,37 +253,51 @@ def check_class_file(path: str) -> bool:
     return nonblank
 
 
-def read_submission(path: str, languages: list[str] | None = None) -> Submission:
+def read_submission(path: str, languages: list[str] | None = None, partial: bool = False) -> Submission:
+    """The submission checked as zrc checks it (see the module doc). Languages scored: every
+    one (zrc's rule), or `languages`; with partial, those present and non-empty (the others
+    are in Submission.missing / .skipped, and a warning line each in .warnings)."""
     if not os.path.isdir(path):
         raise InputError("not a directory (a zrc submission directory is expected)", path)
+    if not os.access(path, os.R_OK | os.X_OK):
+        raise InputError("permission denied", path)
     scores = os.path.join(path, "scores")
     if os.path.lexists(scores) and not os.path.isdir(scores):
         raise InputError("exists and is not a directory (zrc writes its scores there)", scores)
-    meta, warnings = check_meta(os.path.join(path, "meta.yaml"))
-    params = read_params(os.path.join(path, "params.yaml"))
-    present = {}
-    for name in sorted(os.listdir(path)):
-        full = os.path.join(path, name)
-        if not name.endswith(".txt") or not os.path.isfile(full):
-            continue
-        lang = name[:-4]
-        if lang not in LANGUAGES:
-            raise InputError(f"unknown language file: expected {', '.join(l + '.txt' for l in LANGUAGES)}", full)
-        present[lang] = full
     if languages:
         for lang in languages:
             if lang not in LANGUAGES:
                 raise InputError(f"--languages: unknown language '{lang}' (expected {', '.join(LANGUAGES)})")
-            if lang not in present:
-                raise InputError(f"no {lang}.txt in the submission", path)
-    wanted = [l for l in LANGUAGES if l in present and (not languages or l in languages)]
-    class_files, skipped = {}, []
+    meta, warnings = check_meta(os.path.join(path, "meta.yaml"))
+    params = read_params(os.path.join(path, "params.yaml"))
+    for name in sorted(os.listdir(path)):
+        if name.endswith(".txt") and name[:-4] not in LANGUAGES:
+            raise InputError(f"unknown language file: expected {', '.join(l + '.txt' for l in LANGUAGES)}",
+                             os.path.join(path, name))
+    wanted = [l for l in LANGUAGES if not languages or l in languages]
+    class_files: dict[str, str] = {}
+    missing: list[str] = []
+    skipped: list[str] = []
     for lang in wanted:
-        if check_class_file(present[lang]):
-            class_files[lang] = present[lang]
-        else:
+        full = os.path.join(path, lang + ".txt")
+        if not os.path.isfile(full):         # missing, a directory, a dangling symlink, a loop
+            what = ("a directory" if os.path.isdir(full) else "a dangling symlink or a symlink loop"
+                    if os.path.islink(full) else "missing")
+            msg = (f"{what}: zrc 0.9.4 needs a class file for every language it scores "
+                   "(its check: 'Given TDE Disc file does not exist')")
+            if not partial:
+                raise InputError(msg + "; --partial true scores the languages there", full)
+            missing.append(lang)
+            warnings.append(f"{full}: {msg}: not scored (--partial true)")
+        elif not check_class_file(full):
+            msg = "empty: zrc 0.9.4 refuses an empty class file (tdev2's Disc: 'list index out of range')"
+            if not partial:
+                raise InputError(msg + "; --partial true scores the languages there", full)
             skipped.append(lang)
+            warnings.append(f"{full}: {msg}: not scored (--partial true)")
+        else:
+            class_files[lang] = full
     if not class_files:
-        raise InputError("no class file to score (none of " + ", ".join(l + ".txt" for l in LANGUAGES)
+        raise InputError("no class file to score (none of " + ", ".join(l + ".txt" for l in wanted)
                          + " has content)", path)
-    return Submission(path, meta, params, class_files, skipped, warnings)
+    return Submission(path, meta, params, class_files, skipped, warnings, missing)

@@ -187,3 +187,25 @@ def test_gold_is_prepared_and_parsed_once_per_process(monkeypatch):
     termeval.score_tde((ph, wd), [[("memoa", 0.0, 0.2), ("memob", 0.0, 0.2)]])
     assert calls == {"prepare": 2, "parse": 2}
     assert len(api_inputs._prepared) <= api_inputs.PREPARED_MEMO_SIZE
+
+
+def test_wrong_argument_shapes_name_the_argument(example, tmp_path):
+    """issue 31: a dict of rows, an exp_dir that is a file, a gold dict without words, one
+    system as a string: each an InputError (or TypeError) naming the argument."""
+    gold = os.path.join(example, "data/example")
+    cls = os.path.join(example, "data/local/example/classes/example.classes")
+    with pytest.raises(TypeError, match=r"^segmentation: expected a path, rows .* got dict$"):
+        termeval.score_segmentation(gold, {"u1": [("u1", 0, 1)]})
+    (tmp_path / "f").write_text("x")
+    with pytest.raises(termeval.InputError, match=r"/f: exp_dir: exists and is not a directory$"):
+        termeval.score_tde(gold, cls, exp_dir=tmp_path / "f")
+    with pytest.raises(termeval.InputError, match=r"/f/x: exp_dir: .*/f is not a directory$"):
+        termeval.score_tde(gold, cls, exp_dir=tmp_path / "f" / "x")
+    with pytest.raises(termeval.InputError, match=r"^gold: a dict needs 'words' too"):
+        termeval.score_tde({"phones": PH}, [[("a", 0, 0.1), ("a", 0.1, 0.2)]])
+    with pytest.raises(TypeError, match=r"^systems: expected a list of exp dirs, got str 'exp/a' \(one system"):
+        termeval.compare_systems("exp/a")
+    with pytest.raises(TypeError, match=r"^systems\[1\]: expected a path, got int"):
+        termeval.compare_systems(["exp/a", 3])
+    with pytest.raises(termeval.InputError, match=r"out_dir: exists and is not a directory"):
+        termeval.compare_systems(["exp/a", "exp/b"], out_dir=tmp_path / "f")

@@ -86,3 +86,19 @@ def test_a_failed_step_leaves_its_error_line_in_the_log(example, tmp_path, capsy
     log = (tmp_path / "exp/log/tde_stats.log").read_text().splitlines()
     assert log[-2] == err[0] and log[-1].startswith("# Ended (code 1)")
     assert os.listdir(tmp_path / "exp") == ["log"]                 # nothing else written
+
+
+def test_every_step_error_line_is_headed_termeval_step(capsys, tmp_path):
+    """issue 31: `termeval <step>: error: ...` for every step (some set their own prog), the
+    error line first and at most a one-line usage hint after it."""
+    for step in STEPS:
+        rc = command.main([step, "--no-such-option", str(tmp_path / "x")])
+        err = capsys.readouterr().err.splitlines()
+        assert rc != 0 and err and err[0].startswith(f"termeval {step}: error: "), (step, err)
+        assert len(err) <= 2 and all(l.startswith(f"Usage: termeval {step} [options]") for l in err[1:]), (step, err)
+    zrc = tmp_path / "sub"
+    zrc.mkdir()
+    assert command.main(["score-zrc-submission", str(zrc)]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"termeval score-zrc-submission: error: {zrc}/meta.yaml: missing: a zrc submission needs meta.yaml "
+        "(zrc submission:init tde17 <dir> writes the template)"]

@@ -148,3 +148,35 @@ def test_lincomb_and_maxlincomb():
     v = {k: float(x[0]) for k, x in evaluate(us, us.X.sum(axis=0)).items()}
     assert v["A"] == pytest.approx(1.0 - 2 * 0.15)
     assert v["M"] == pytest.approx(max(1.0 - 2 * 0.15, 0.5 - 2 * 0.05))
+
+
+def test_paired_interval_excludes_zero_exactly_when_p_below_alpha():
+    """issue 31 (`type_fscore -0.033 ci95 -0.0680 -0.0013 p 0.053`): the interval and the
+    bootstrap p come from the same replicates and agree by construction, for any replicates
+    (ties, exact zeros, undefined values) and any level."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+    from termeval.bootstrap.engine import paired_summary
+
+    values = st.one_of(st.integers(-5, 5).map(lambda k: k / 100), st.floats(-1, 1), st.just(float("nan")))
+
+    @settings(max_examples=600, deadline=None)
+    @given(st.lists(values, min_size=1, max_size=300),
+           st.one_of(st.sampled_from([0.5, 0.8, 0.9, 0.95, 0.99]), st.floats(0.01, 0.999)))
+    def check(reps, level):
+        dd = np.array(reps, dtype=float)
+        r = paired_summary(0.3, 0.25, dd, 0.05, [], "bootstrap", level, {})
+        if not np.isfinite(dd).any():
+            assert r["lo"] is None and r["p"] is None
+            return
+        assert r["lo"] <= r["hi"] and 0 <= r["p"] <= 1
+        assert (r["lo"] > 0 or r["hi"] < 0) == (r["p"] < 1 - level), (r, level)
+    check()
+    # and on random paired resamples of real tables
+    rng = np.random.default_rng(5)
+    for seed in range(30):
+        n = rng.integers(5, 30, size=40)
+        a, b = table(rng.binomial(n, 0.5), n), table(rng.binomial(n, 0.5 - 0.02 * (seed % 4)), n)
+        for level in (0.9, 0.95):
+            r = paired_test(a, b, 200, seed, level)["p"]
+            assert (r["lo"] > 0 or r["hi"] < 0) == (r["p"] < 1 - level), r

@@ -28,8 +28,11 @@ def run(root, module, *args):
 def one_line_error(r, code=1):
     assert r.returncode == code, (r.returncode, r.stderr)
     lines = r.stderr.strip().splitlines()
-    assert len(lines) == 1 or (code == 2 and lines[-1].count("error:") == 1), r.stderr
-    return lines[-1]
+    if code == 2:       # argparse: the error line, then a one-line usage hint
+        assert lines[-1].startswith("Usage: ") and lines[-1].endswith("(--help for options)"), r.stderr
+        lines = lines[:-1]
+    assert len(lines) == 1, r.stderr
+    return lines[0]
 
 
 TG_HEAD = 'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0\nxmax = 1\ntiers? <exists>\nsize = 2\nitem []:\n'

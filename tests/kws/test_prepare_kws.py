@@ -202,3 +202,65 @@ def test_ctm_keyed_by_recording_goes_to_the_segment_of_its_midpoint(tmp_path):
     with pytest.raises(InputError, match="lies in no segment") as e:
         prepare_kws.main(["--keywords", str(tmp_path / "kw.txt"), str(d), str(tmp_path / "kws2")])
     assert e.value.line == 2 and not os.path.exists(tmp_path / "kws2")
+
+
+KWLIST = ('<kwlist ecf_filename="e" version="1" language="english" encoding="UTF-8" compareNormalize="lowercase">\n'
+          '{}</kwlist>\n')
+
+
+def _step_error(root, tmp, *args):
+    import subprocess
+    r = subprocess.run([os.path.join(root, "steps", "prepare_kws.sh"), *args, str(tmp / "data"), str(tmp / "kws")],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "Traceback" not in r.stderr, r.stderr
+    errors = [l for l in r.stderr.splitlines() if ": error: " in l]
+    assert len(errors) == 1, r.stderr
+    after = r.stderr.split(errors[0] + "\n", 1)[1].splitlines()     # at most a one-line usage hint
+    assert len(after) <= 1 and all(l.startswith("Usage: ") and l.endswith("(--help for options)") for l in after)
+    assert not os.path.exists(tmp / "kws")
+    return errors[0]
+
+
+@pytest.mark.parametrize("body,line,message", [
+    ('<kw kwid="K1"><kwtext>horse</kwtext></kw>\n<kw kwid="K2"><kwtext></kwtext></kw>\n', 3,
+     "keyword 'K2' has an empty or missing kwtext"),
+    ('<kw kwid="K1">\n<kwinfo/></kw>\n', 3, "keyword 'K1' has an empty or missing kwtext"),
+    ('<kw kwid=""><kwtext>horse</kwtext></kw>\n', 2, "keyword id '' is empty or holds whitespace"),
+    ('<kw kwid="K 1"><kwtext>horse</kwtext></kw>\n', 2, "keyword id 'K 1' is empty or holds whitespace"),
+    ('<kw kwid="K1"><kwtext>ho\u0085rse</kwtext></kw>\n', 2, "keyword text holds the character U+0085"),
+    ('', None, "no keywords in the list (no <kw> element)"),
+])
+def test_bad_kwlist_refused_with_file_and_line(data, root, body, line, message):
+    kwl = data / "kwlist.xml"
+    _write(str(kwl), KWLIST.format(body))
+    where = f"{kwl}:{line}: " if line else f"{kwl}: "
+    err = _step_error(root, data, "--kwlist", str(kwl))
+    assert err.startswith(f"prepare_kws.py: error: {where}{message}"), err
+
+
+@pytest.mark.parametrize("text,line,char", [("KW1 white\nKW2 ho\x01rse\n", 2, "U+0001"),
+                                            ("KW1 white\uFFFE\n", 1, "U+FFFE"),
+                                            ("KW1 white\x1fhorse\n", 1, "U+001F")])
+def test_control_characters_in_keywords_refused(data, root, text, line, char):
+    _write(str(data / "kwc.txt"), text)
+    err = _step_error(root, data, "--keywords", str(data / "kwc.txt"))
+    assert err.startswith(f"prepare_kws.py: error: {data / 'kwc.txt'}:{line}: holds the character {char} ")
+
+
+def test_utterance_ending_after_its_recording_refused(tmp_path, root):
+    d = tmp_path / "data"
+    _write(str(d / "segments"), "u1 rec 0.0 3.0\nu2 rec 3.0 7.0\n")
+    _write(str(d / "reco2dur"), "rec 6.0\n")
+    _write(str(d / "ctm"), "u1 1 0.50 0.40 horse\n")
+    _write(str(tmp_path / "kw.txt"), "KW1 horse\n")
+    err = _step_error(root, tmp_path, "--keywords", str(tmp_path / "kw.txt"))
+    assert err == (f"prepare_kws.py: error: {d / 'segments'}:2: utterance 'u2' ends at 7 s, after the end of "
+                   "its recording 'rec' (6 s in reco2dur; tolerance 0.01 s)")
+    _write(str(d / "segments"), "u1 rec 0.0 3.0\nu2 rec 3.0 6.005\n")     # within the tolerance
+    assert prepare_kws.main(["--keywords", str(tmp_path / "kw.txt"), str(d), str(tmp_path / "kws")]) == 0
+
+
+@pytest.mark.parametrize("value", ["1e300", "0", "2", "nan"])
+def test_frame_shift_bounded(data, root, value):
+    err = _step_error(root, data, "--keywords", str(data / "kw.txt"), "--frame-shift", value)
+    assert err.startswith("prepare_kws.py: error: argument --frame-shift: expected ")

@@ -50,8 +50,10 @@ def test_bootstrap_maximum_in_python_entry_points_and_engine(root):
     r = subprocess.run(["utils/termeval_python.sh", "-m", "termeval.bin.score_std", "--bootstrap",
                         "1000000000", "k", "d", "e"], cwd=root, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
-    assert r.stderr.splitlines()[-1] == ("score_std.py: error: argument --bootstrap: at most 100000 "
-                                         "resamples (docs/uncertainty.md), got '1000000000'")
+    assert r.stderr.splitlines()[0] == ("score_std.py: error: argument --bootstrap: at most 100000 "
+                                        "resamples (docs/uncertainty.md), got '1000000000'")
+    assert r.stderr.splitlines()[1:] == ["Usage: score_std.py [options] <kws_dir> <detections> <exp_dir> "
+                                         "(--help for options)"]
     # the library refuses too, before drawing anything (no N x U matrix is ever allocated)
     rng = np.random.default_rng(1)
     with pytest.raises(InputError, match="--bootstrap: at most 100000 resamples"):

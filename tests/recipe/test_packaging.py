@@ -28,3 +28,47 @@ def test_pyproject_matches_requirements_and_package_tree(root):
         if any(n.endswith(".py") for n in filenames):
             assert "__init__.py" in filenames, dirpath
     assert meta["tool"]["setuptools"]["packages"]["find"]["include"] == ["termeval*"]
+
+
+def test_building_writes_nothing_into_the_source_tree(root, tmp_path):
+    """issue 31: `pip install /opt/termeval` from a read-only clone failed creating
+    termeval.egg-info there. Building the wheel (what pip install does) must leave the tree as
+    it was: no egg-info, no build/ (setup.py sends setuptools' scratch files to a temp dir).
+    Root ignores permissions, so the check is "nothing written", not the permission error."""
+    import shutil
+    import stat
+    import subprocess
+    import sys
+    import zipfile
+    import pytest
+    src = tmp_path / "termeval-src"
+    src.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(os.path.join(root, name), src / name)
+    shutil.copytree(os.path.join(root, "termeval"), src / "termeval",
+                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+
+    def listing():
+        return sorted((os.path.relpath(os.path.join(d, f), src), os.stat(os.path.join(d, f)).st_mtime_ns)
+                      for d, dirs, files in os.walk(src) for f in files + dirs)
+    before = listing()
+    for d, dirs, files in os.walk(src):
+        for f in files + dirs + ["."]:
+            p = os.path.join(d, f)
+            os.chmod(p, os.stat(p).st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+    out = tmp_path / "wheels"
+    env = dict(os.environ, PIP_NO_CACHE_DIR="1", PIP_DISABLE_PIP_VERSION_CHECK="1")
+    try:
+        r = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(out), str(src)],
+                           capture_output=True, text=True, timeout=600, env=env, cwd=str(tmp_path))
+    finally:
+        for d, dirs, files in os.walk(src):
+            os.chmod(d, 0o755)
+    if r.returncode != 0 and ("No matching distribution" in r.stdout + r.stderr
+                              or "Could not find a version" in r.stdout + r.stderr):
+        pytest.skip("setuptools/wheel for the isolated build are not available offline")
+    assert r.returncode == 0, r.stdout[-2000:] + r.stderr[-2000:]
+    assert listing() == before
+    [whl] = list(out.glob("termeval-*.whl"))
+    names = zipfile.ZipFile(whl).namelist()
+    assert "termeval/run/command.py" in names and any(n.endswith("entry_points.txt") for n in names)

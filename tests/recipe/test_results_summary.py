@@ -8,6 +8,8 @@ import os
 import re
 import subprocess
 
+import pytest
+
 from termeval.bin import summarize_scores
 from termeval.core.scores import Metric, write_scores
 
@@ -40,12 +42,8 @@ def test_tables_in_benchmark_order_with_intervals(tmp_path):
 def test_unreadable_system_dirs_are_named_in_a_warning(tmp_path, capsys, monkeypatch):
     exp = tmp_path / "exp"
     scored_tree(exp)
-    (exp / "broken" / "scores").mkdir(parents=True)
-    (exp / "broken" / "scores" / "scores.json").write_text('{"ned": 0.1, "stag')          # truncated
     (exp / "nostage" / "scores").mkdir(parents=True)
     (exp / "nostage" / "scores" / "scores.json").write_text('{"ned": 0.1}')
-    (exp / "list" / "scores").mkdir(parents=True)
-    (exp / "list" / "scores" / "scores.json").write_text('[1]')
     (exp / "locked" / "sys" / "scores").mkdir(parents=True)
     real_scandir = os.scandir
 
@@ -59,13 +57,45 @@ def test_unreadable_system_dirs_are_named_in_a_warning(tmp_path, capsys, monkeyp
     assert err == [
         f"summarize_scores: warning: {exp}/locked: cannot read this directory (Permission denied); "
         "any system below it is left out",
-        f"summarize_scores: warning: {exp}/broken/scores/scores.json: not valid JSON (JSONDecodeError: "
-        "Unterminated string starting at: line 1 column 14 (char 13)); broken is left out",
-        f"summarize_scores: warning: {exp}/list/scores/scores.json: not a JSON object; list is left out",
         f"summarize_scores: warning: {exp}/nostage/scores/scores.json: no scored stage in it (not written "
         "by a termeval scoring step?); nostage is left out",
     ]
-    assert "|tde|" in text and "broken" not in text
+    assert "|tde|" in text
+
+
+@pytest.mark.parametrize("content,message", [
+    ('{"ned": 0.1, "stag', "not valid JSON (JSONDecodeError: Unterminated string starting at: line 1 column 14 (char 13))"),
+    ('[1]', "not a JSON object"),
+])
+def test_corrupt_scores_json_is_an_error_and_writes_nothing(tmp_path, root, content, message):
+    """issue 31: a truncated scores.json, or one holding a list, fails the step with one line
+    naming the file; RESULTS.md is not written."""
+    exp = tmp_path / "exp"
+    scored_tree(exp)
+    (exp / "broken" / "scores").mkdir(parents=True)
+    (exp / "broken" / "scores" / "scores.json").write_text(content)
+    r = subprocess.run([f"{root}/utils/summarize_scores.sh", "exp"], cwd=tmp_path, capture_output=True, text=True)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert r.stderr.splitlines() == [f"summarize_scores.py: error: exp/broken/scores/scores.json: {message}"]
+    assert not (tmp_path / "RESULTS.md").exists()
+
+
+def test_seed_mode_tables_show_the_headline_metrics(tmp_path):
+    """zr2015-doc / lrec2014 tables show ned, coverage, token and boundary F (were grouping and _std only)."""
+    exp = tmp_path / "exp"
+    for mode in ("zr2015-doc", "lrec2014"):
+        write_scores(str(exp / mode), "matching", [Metric("ned", 0.25), Metric("ned_std", 0.01), Metric("coverage", 0.5),
+                                                  Metric("matching_fscore", 0.1)], benchmark=mode)
+        write_scores(str(exp / mode), "clustering", [Metric("grouping_precision", 0.2), Metric("grouping_precision_std", 0.1),
+                                                    Metric("grouping_fscore", 0.3), Metric("type_fscore", 0.4)], benchmark=mode)
+        write_scores(str(exp / mode), "parsing", [Metric("token_fscore", 0.125), Metric("boundary_fscore", 0.75)],
+                     benchmark=mode)
+    text = summarize_scores.summarize([str(exp)])
+    for mode in ("zr2015-doc", "lrec2014"):
+        table = text.split(f"## {mode}\n", 1)[1].split("\n\n", 1)[0].splitlines()
+        assert table[1] == ("|system|ned|coverage|grouping_fscore|type_fscore|token_fscore|boundary_fscore|"
+                            "matching_fscore|grouping_precision|ned_std|")
+        assert table[3] == f"|{mode}|0.2500|0.5000|0.3000|0.4000|0.1250|0.7500|0.1000|0.2000|0.0100|"
 
 
 def test_run_sh_closing_hint_prints_headline_lines_only(root, tmp_path):

@@ -64,3 +64,68 @@ def test_python_api_and_command(root, inputs, tmp_path):
     assert p.returncode == 0, p.stderr
     j = json.load(open(tmp_path / "exp" / "scores" / "scores.json"))
     assert j["benchmark"] == "lrec2014" and j["definitions"]["folds"] == "none"
+
+
+@pytest.mark.parametrize("mode,folds,message", [
+    ("lrec2014", "random:100000000x0.5", "--folds random:100000000x0.5: the number of batches B must be from 1 to 10000"),
+    ("zr2015-doc", "equal:100000000", "--folds equal:100000000: N must be from 1 to 10000"),
+])
+def test_fold_count_bounded_before_any_work(root, inputs, mode, folds, message):
+    """A fold count past MAX_FOLDS is one line at once (it used to run for hours), by the step
+    and by the API."""
+    import time
+    import termeval
+    from termeval.tde.seeddoc.folds import MAX_FOLDS
+    assert MAX_FOLDS == 10000
+    data, cls, tmp = inputs
+    t = time.time()
+    r = step(root, "--benchmark", mode, "--folds", folds, data, cls, str(tmp / "huge"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert [l for l in r.stderr.splitlines() if ": error: " in l] == [f"score_tde.sh: error: {message}"]
+    assert not os.path.exists(tmp / "huge") and time.time() - t < 30
+    with pytest.raises(termeval.InputError, match="must be from 1 to 10000"):
+        termeval.score_tde(data, cls, benchmark=mode, folds=folds)
+
+
+@pytest.mark.parametrize("mode,folds", [("zr2015-doc", "equal:0"), ("lrec2014", "random:0x0.5")])
+def test_bad_folds_refused_before_the_jobs(root, inputs, mode, folds):
+    """--nj 2: the fold spec is checked before any job is queued (no run.pl failure lines)."""
+    data, cls, tmp = inputs
+    r = step(root, "--nj", "2", "--benchmark", mode, "--folds", folds, data, cls, str(tmp / "nj2"))
+    assert r.returncode == 1 and "run.pl" not in r.stderr and "Traceback" not in r.stderr
+    errors = [l for l in r.stderr.splitlines() if ": error: " in l]
+    assert len(errors) == 1 and errors[0].startswith(f"score_tde.sh: error: --folds {folds}: "), r.stderr
+    assert not os.path.exists(tmp / "nj2" / "log")
+
+
+@pytest.mark.parametrize("mode,opts,message", [
+    ("zrc2020", ["--folds", "equal:3"], "--folds equal:3: not read by --benchmark zrc2020 (an option of zr2015, zr2017, zr2015-doc, lrec2014)"),
+    ("zrc2020", ["--measures", "ned"], "--measures ned: not read by --benchmark zrc2020 (an option of zr2015, zr2017)"),
+    ("lrec2014", ["--workers", "2"], "--workers 2: not read by --benchmark lrec2014 (an option of zrc2020)"),
+    ("zr2015-doc", ["--bootstrap-unit", "speaker"], "--bootstrap-unit speaker: not read by --benchmark zr2015-doc"),
+    ("zr2017", ["--pairs-clustering", "components"], "--pairs-clustering components: not read by --benchmark zr2017"),
+    ("zr2015", ["--end-tolerance", "0.5"], "--end-tolerance 0.5: not read by --benchmark zr2015"),
+])
+def test_option_the_benchmark_does_not_read_refused(root, inputs, mode, opts, message):
+    data, cls, tmp = inputs
+    r = step(root, "--benchmark", mode, *opts, data, cls, str(tmp / "unread"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    errors = [l for l in r.stderr.splitlines() if ": error: " in l]
+    assert len(errors) == 1 and errors[0].startswith(f"score_tde.sh: error: {message}"), r.stderr
+    assert not os.path.exists(tmp / "unread")
+
+
+@pytest.mark.parametrize("mode", ["zr2015-doc", "lrec2014"])
+def test_stdout_prints_fractions_as_every_mode(root, inputs, mode):
+    """One convention: the score line holds fractions with 6 decimals (was percent)."""
+    import re
+    data, cls, tmp = inputs
+    exp = tmp / f"frac-{mode}"
+    r = step(root, "--benchmark", mode, "--folds", "none", data, cls, str(exp))
+    assert r.returncode == 0, r.stderr
+    s = json.load(open(exp / "scores" / "scores.json"))
+    line = [l for l in r.stdout.splitlines() if l.startswith(mode)][0]
+    values = dict(re.findall(r"(\w+) (-|\d+\.\d{6})(?= |$)", line.split(": ", 1)[1]))
+    assert set(values) >= {"ned", "coverage", "token_fscore", "boundary_fscore"}
+    for k, v in values.items():
+        assert v == "-" if s.get(k) is None else v == f"{s[k]:.6f}", (k, v)

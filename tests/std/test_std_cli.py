@@ -270,3 +270,28 @@ def test_header_score_range(toy):
     assert any("min_score/max_score" in w for w in s["std"]["warnings"])
     with pytest.raises(InputError, match="max_score"):
         score(toy, "r.xml", "--compat", "f4de", exp="exp_r")
+
+
+def test_f4de_reports_go_where_the_help_says(tmp_path, root):
+    """issue 31: --help said details/ for every mode; with --compat kaldi they are in f4de/."""
+    from termeval.bin import prepare_kws
+    d = tmp_path / "data"
+    d.mkdir()
+    (d / "words").write_text("a 0.50 0.80 white\na 1.10 1.50 horse\nb 0.70 1.00 horse\n")
+    (d / "reco2dur").write_text("a 5.0\nb 3.0\n")
+    (d / "utt2spk").write_text("a s1\nb s2\n")
+    (tmp_path / "kw.txt").write_text("KW1 horse\nKW2 white\n")
+    kws = tmp_path / "kws"
+    prepare_kws.main(["--ecf-source-type", "cts", "--keywords", str(tmp_path / "kw.txt"), str(d), str(kws)])
+    res = tmp_path / "results"
+    res.write_text("".join(" ".join(l.split()[:4]) + " 1\n" for l in (kws / "hitlist").read_text().splitlines()))
+    help_text = subprocess.run([f"{root}/steps/score_std.sh", "--help"], capture_output=True, text=True).stderr
+    assert "in details/,\n#                             or in f4de/ with --compat kaldi" in \
+        open(f"{root}/steps/score_std.sh").read() and "f4de/" in help_text
+    for compat, where in (("kaldi", "f4de"), ("none", "details")):
+        exp = tmp_path / f"exp_{compat}"
+        args = ["--compat", compat, "--f4de-reports", "true"] + ([] if compat == "kaldi" else ["--plots", "false"])
+        assert score_std.main(args + [str(kws), str(res), str(exp)]) == 0
+        assert (exp / where / "sum.txt").is_file() and (exp / where / "bsum.txt").is_file()
+        other = "details" if where == "f4de" else "f4de"
+        assert not (exp / other / "sum.txt").exists()

@@ -83,7 +83,7 @@ def test_invalid_term_attr_regex_names_the_option(tmp_path, capsys):
     with pytest.raises(SystemExit):
         from termeval.run.cli import run
         run(score_std.main, ["--term-attr", "x:(", str(tmp_path), str(tmp_path), str(tmp_path / "e")])
-    msg = capsys.readouterr().err.strip().splitlines()[-1]    # argparse: usage, then the error line
+    msg = capsys.readouterr().err.strip().splitlines()[0]     # the error line, then a usage hint
     assert ": error: argument --term-attr: invalid regular expression '(': missing )" in msg
 
 

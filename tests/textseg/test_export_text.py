@@ -76,3 +76,38 @@ def test_text_to_times_bad_input(data, seg, opts, message):
         text_to_times.main(opts + [str(data / "text"), str(data / "seg.txt"), str(data / "times")])
     assert message in str(e.value)
     assert not (data / "times").exists()
+
+
+def _step(root, *args):
+    import subprocess
+    return subprocess.run([os.path.join(root, "utils", "text_to_times.sh"), *args], capture_output=True, text=True)
+
+
+@pytest.mark.parametrize("bad", ["abc", "nan", "inf"])
+def test_text_to_times_refuses_phone_times_that_are_not_numbers(data, root, bad):
+    export_text.main([str(data / "data"), str(data / "text")])
+    up = data / "text" / "utt_phones"
+    up.write_text(up.read_text(encoding="utf-8").replace("0.4 0.9", f"0.4 {bad}"), encoding="utf-8")
+    (data / "seg.txt").write_text("tʃ ab\nd iː\n", encoding="utf-8")
+    r = _step(root, str(data / "text"), str(data / "seg.txt"), str(data / "times"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    what = "is not a number" if bad == "abc" else "is not a finite number"
+    assert [l for l in r.stderr.splitlines() if "error" in l] == [
+        f"text_to_times.py: error: {up}:2: phone offset '{bad}' {what}"]
+    assert not (data / "times").exists()
+
+
+@pytest.mark.parametrize("sep", ["\x1f", "\x1c", "\x01", "\x85", "\u2028"])
+def test_text_to_times_refuses_control_characters_as_separators(data, root, sep):
+    """Words are separated by spaces or tabs only (str.split() would split on U+001F too)."""
+    export_text.main([str(data / "data"), str(data / "text")])
+    (data / "seg.txt").write_text(f"tʃ ab\nd{sep}iː\n", encoding="utf-8")
+    r = _step(root, str(data / "text"), str(data / "seg.txt"), str(data / "times"))
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    errors = [l for l in r.stderr.split("\n") if "error" in l]
+    assert errors == [f"text_to_times.py: error: {data / 'seg.txt'}:2: holds the character U+{ord(sep):04X} "
+                      "(a control character or separator): words are separated by spaces or tabs only"]
+    assert not (data / "times").exists()
+    # chosen as the unit separator, it is one
+    (data / "seg.txt").write_text(f"tʃ a{sep}b\nd{sep}iː\n", encoding="utf-8")
+    assert _step(root, "--unit-sep", sep, str(data / "text"), str(data / "seg.txt"), str(data / "times")).returncode == 0

@@ -13,8 +13,9 @@ from test_zr2015_units import MINI_CLASSES, MINI_PHONES, MINI_WORDS, write_dir
 
 
 def warned(s: dict) -> list[str]:
-    """Every warning line recorded in scores.json ("warnings" -> {stage: [...]})."""
-    return [w for ws in s.get("warnings", {}).values() for w in ws]
+    """Every warning line recorded in scores.json ("warnings" -> {stage: [...]}), but the
+    coverage > 1 one (this mini corpus has overlapping fragments: tests/zr2015/test_coverage_warning.py)."""
+    return [w for ws in s.get("warnings", {}).values() for w in ws if "overlapping discovered fragments" not in w]
 
 
 def step(root, *args):

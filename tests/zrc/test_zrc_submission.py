@@ -88,7 +88,7 @@ def layout(tmp_path):
 
 
 def run_main(sub, ds, *more):
-    szs.main(["--zrc-dataset", str(ds), *more, str(sub)])
+    szs.main(["--zrc-dataset", str(ds), "--partial", "true", *more, str(sub)])
     with open(sub / "scores" / "scores.json") as f:
         text = f.read()
     with open(sub / "scores" / "leaderboard.json") as f:
@@ -143,7 +143,8 @@ def test_tiny_languages_end_to_end(layout, capsys):
     tmp, ds, sub = layout
     text, board = run_main(sub, ds)
     captured = capsys.readouterr()
-    assert "french.txt is empty: skipped" in captured.err
+    assert "warning: " + str(sub / "french.txt") + ": empty: zrc 0.9.4 refuses" in captured.err
+    assert "warning: " + str(sub / "german.txt") + ": missing: zrc 0.9.4 needs" in captured.err
     scores = json.loads(text)
     assert list(scores) == ["english", "wolof"] and not text.endswith("\n")
     assert text.startswith('{"english": {"matching": null, "boundary": {"precision": ')
@@ -203,7 +204,7 @@ def test_registry_mandarin_published_row(tmp_path, capsys):
     sub.mkdir()
     (sub / "meta.yaml").write_text(META)
     (sub / "mandarin.txt").write_text(open(kamper).read())
-    szs.main(["--zrc-dataset", str(tmp_path / "no-dataset"), str(sub)])
+    szs.main(["--zrc-dataset", str(tmp_path / "no-dataset"), "--partial", "true", str(sub)])
     s = json.load(open(sub / "scores" / "scores.json"))["mandarin"]
     pct = lambda x: round(100 * x, 2)  # noqa: E731
     assert pct(s["nlp"]["ned"]) == 88.07 and pct(s["nlp"]["coverage"]) == 100.0
@@ -229,6 +230,15 @@ def test_registry_mandarin_published_row(tmp_path, capsys):
     (lambda s: (s / "meta.yaml").write_text(META.replace("benchmark_name: tde17", "benchmark_name: abx17")),
      "meta.yaml:3: benchmark_name: expected tde17 or test-tde17"),
     (lambda s: (s / "params.yaml").write_text("njobs: zero\n"), "params.yaml:1: njobs: expected an integer"),
+    (lambda s: (s / "params.yaml").write_text("quiet: false\nnjobs: 99999999999\n"),
+     "params.yaml:2: njobs: expected an integer from 1 to 1024, got 99999999999"),
+    (lambda s: (s / "params.yaml").write_text("njobs: -1\n"), "params.yaml:1: njobs: expected an integer from 1 to 1024"),
+    (lambda s: (s / "params.yaml").write_text("njobs: 1.5\n"), "params.yaml:1: njobs: expected an integer from 1 to 1024"),
+    (lambda s: (s / "meta.yaml").write_text(META.replace("username: tester", "username: [alice, bob]")),
+     "meta.yaml:1: username: expected a string, got a list"),
+    (lambda s: (s / "meta.yaml").write_text(META.replace("  team: null", "  team: {a: 1}")),
+     "meta.yaml:18: publication.team: expected a string, got a mapping"),
+    (lambda s: (s / "meta.yaml").write_text(META + "x: " + "y" * 70000 + "\n"), "meta.yaml: larger than 64 kB"),
     (lambda s: (s / "spanish.txt").write_text("Class 1\nx 0 1\n"), "spanish.txt: unknown language file"),
     (lambda s: (s / "wolof.txt").write_text("A 0 0.3\n"), "wolof.txt:1: expected a ZeroSpeech class file"),
     (lambda s: (s / "wolof.txt").write_text("Class 1\nA 0.3\n"), "wolof.txt:2: expected `<file> <onset> <offset>`"),
@@ -242,7 +252,7 @@ def test_bad_submission(layout, edit, message):
     before = (sub / "scores" / "scores.json").read_text()
     edit(sub)
     with pytest.raises(InputError) as e:
-        szs.main(["--zrc-dataset", str(ds), str(sub)])
+        szs.main(["--zrc-dataset", str(ds), "--partial", "true", str(sub)])
     assert message in str(e.value)
     if (sub / "scores").is_dir():
         assert (sub / "scores" / "scores.json").read_text() == before     # left as it was
@@ -264,8 +274,8 @@ def test_meta_errors_one_line_each_and_warnings(layout, root):
     assert not (sub / "scores").exists()
     (sub / "meta.yaml").write_text(META.replace("username: tester\n", "username: tester\n").replace(
         "  paper_url: https://example.org/paper\n", ""))
-    r = subprocess.run([os.path.join(root, "steps", "score_zrc_submission.sh"), "--zrc-dataset", str(ds), str(sub)],
-                       capture_output=True, text=True)
+    r = subprocess.run([os.path.join(root, "steps", "score_zrc_submission.sh"), "--zrc-dataset", str(ds),
+                        "--partial", "true", str(sub)], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert "warning: " in r.stderr and "publication.paper_url: recommended" in r.stderr
 
@@ -287,7 +297,7 @@ def test_temporaries_of_a_killed_run_are_removed_by_the_next(layout, root):
             (d / "termeval" / "english").mkdir(parents=True)
             (d / "termeval" / "english" / "half").write_text("x")
         r = subprocess.run([os.path.join(root, "steps", "score_zrc_submission.sh"), "--zrc-dataset", str(ds),
-                            str(sub)], capture_output=True, text=True)
+                            "--partial", "true", str(sub)], capture_output=True, text=True)
         assert r.returncode == 0, r.stderr
         assert not stale.exists() and (busy / "termeval" / "english" / "half").is_file()
         assert sorted(n for n in os.listdir(sub) if n.startswith(".")) == [busy.name]
@@ -312,11 +322,106 @@ def test_scores_follow_the_umask(layout):
 def test_huge_njobs_is_capped_at_the_cores(layout, capsys):
     from termeval.run.launcher import cores
     tmp, ds, sub = layout
-    (sub / "params.yaml").write_text("njobs: 99999999999\nquiet: false\n")
+    (sub / "params.yaml").write_text("njobs: 1024\nquiet: false\n")      # the most params.yaml may ask
     _, board = run_main(sub, ds)
     err = capsys.readouterr().err
-    if cores() < 99999999999:
-        assert f"score_zrc_submission: note: 99999999999 jobs (njobs) asked, {cores()} core" in err
-    assert board["details"]["parameters"]["njobs"] == 99999999999
-    assert json.load(open(sub / "scores" / "termeval" / "run.json"))["nj"] == 99999999999
+    if cores() < 1024:
+        assert f"score_zrc_submission: note: 1024 jobs (njobs) asked, {cores()} core" in err
+    assert board["details"]["parameters"]["njobs"] == 1024
+    assert json.load(open(sub / "scores" / "termeval" / "run.json"))["nj"] == 1024
     assert json.load(open(sub / "scores" / "scores.json"))["english"]["nlp"]["ned"] == 0.25
+
+
+BOMB = "".join(f"l{i}: &l{i} [" + ", ".join([f"*l{i - 1}" if i else '"lol"'] * 9) + "]\n" for i in range(10))
+
+
+def test_yaml_alias_bomb_is_one_error_line(layout, root):
+    """A billion-laughs username: refused at once (aliases are not accepted), one line."""
+    tmp, ds, sub = layout
+    (sub / "meta.yaml").write_text(BOMB + META.replace("username: tester", "username: *l9"))
+    r = subprocess.run([os.path.join(root, "steps", "score_zrc_submission.sh"), "--zrc-dataset", str(ds), str(sub)],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    errors = [l for l in r.stderr.splitlines() if ": error: " in l]
+    assert errors == [f"score_zrc_submission.py: error: {sub}/meta.yaml:2: not valid YAML: "
+                      "alias *l0 not accepted (aliases are refused in this file)"]
+
+
+def _dangling(p):
+    p.symlink_to(p.parent / "nowhere.txt")
+
+
+def _loop(p):
+    p.symlink_to(p)
+
+
+@pytest.mark.parametrize("make,what", [
+    (lambda p: None, "missing"),
+    (lambda p: p.mkdir(), "a directory"),
+    (_dangling, "a dangling symlink or a symlink loop"),
+    (_loop, "a dangling symlink or a symlink loop"),
+    (lambda p: p.write_text("\n"), "empty"),
+])
+def test_language_file_not_there_refused_as_zrc_or_partial(layout, capsys, make, what):
+    """zrc 0.9.4 refuses a submission without every language's non-empty class file; so do we
+    (its rule named); --partial true scores the rest with a warning line per language."""
+    tmp, ds, sub = layout
+    (sub / "french.txt").unlink()
+    make(sub / "french.txt")
+    langs = ["--languages", "english,french,wolof"]
+    with pytest.raises(InputError) as e:
+        szs.main(["--zrc-dataset", str(ds), *langs, str(sub)])
+    rule = "'Given TDE Disc file does not exist'" if what != "empty" else "'list index out of range'"
+    assert str(e.value).startswith(f"{sub / 'french.txt'}: {what}: zrc 0.9.4 ") and rule in str(e.value)
+    assert str(e.value).endswith("; --partial true scores the languages there")
+    capsys.readouterr()
+    szs.main(["--zrc-dataset", str(ds), *langs, "--partial", "true", str(sub)])
+    err = capsys.readouterr().err
+    assert f"score_zrc_submission: warning: {sub / 'french.txt'}: {what}: " in err
+    assert list(json.load(open(sub / "scores" / "scores.json"))) == ["english", "wolof"]
+
+
+def test_all_five_languages_needed_by_default(layout):
+    tmp, ds, sub = layout
+    (sub / "french.txt").unlink()
+    with pytest.raises(InputError) as e:
+        szs.main(["--zrc-dataset", str(ds), str(sub)])
+    assert str(e.value).startswith(f"{sub / 'french.txt'}: missing: zrc 0.9.4 needs a class file for every language")
+
+
+def test_unreadable_submission_dir_one_line(layout, root):
+    tmp, ds, sub = layout
+    if os.geteuid() == 0:
+        import shutil as sh
+        if not sh.which("setpriv"):
+            pytest.skip("root reads a mode-000 directory and setpriv is not there")
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    else:
+        prefix = []
+    import tempfile
+    top = tempfile.mkdtemp()                  # pytest's tmp dirs are private to root
+    os.chmod(top, 0o755)
+    sub = os.path.join(top, "sub")
+    os.mkdir(sub, 0)
+    try:
+        r = subprocess.run(prefix + [os.path.join(root, "steps", "score_zrc_submission.sh"), sub],
+                           capture_output=True, text=True, cwd="/")
+    finally:
+        shutil.rmtree(top)
+    errors = [l for l in r.stderr.splitlines() if "rror" in l or "denied" in l]
+    assert r.returncode == 1 and errors == [f"score_zrc_submission.sh: error: {sub}: permission denied"], r.stderr
+
+
+def test_bootstrap_beyond_the_maximum_refused_before_any_work(layout, root, capsys):
+    tmp, ds, sub = layout
+    r = subprocess.run([os.path.join(root, "steps", "score_zrc_submission.sh"), "--zrc-dataset", str(ds),
+                        "--bootstrap", "1000000000", str(sub)], capture_output=True, text=True)
+    assert r.returncode == 1 and [l for l in r.stderr.splitlines() if "rror" in l or "sage" in l] == [
+        "score_zrc_submission.sh: error: --bootstrap: expected a whole number from 0 to 100000, got '1000000000'"]
+    from termeval.run import command
+    assert command.main(["score-zrc-submission", "--zrc-dataset", str(ds), "--bootstrap", "1000000000", str(sub)]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "termeval score-zrc-submission: error: argument --bootstrap: at most 100000 resamples "
+        "(docs/uncertainty.md), got '1000000000'",
+        "Usage: termeval score-zrc-submission [options] <submission_dir> (--help for options)"]
+    assert not (sub / "scores").exists()

@@ -5,6 +5,8 @@
   random:BxFRAC[:SEED]   lrec2014: B batches of k = max(1, floor(FRAC*n + 1/2)) files,
                          numpy default_rng(SEED), rng.random(n) + stable argsort per batch
   auto                   equal:10 (zr2015-doc), random:50x0.04:777 (lrec2014)
+N and B are at most MAX_FOLDS (10000): each fold is scored on its own, so a larger count would
+run for hours (random:100000000x0.5 would never finish); it is refused before any work.
 """
 from __future__ import annotations
 
@@ -18,6 +20,7 @@ import numpy as np
 from termeval.core.errors import InputError
 
 DEFAULT_SEED = 777
+MAX_FOLDS = 10_000
 AUTO = {"zr2015-doc": "equal:10", "lrec2014": "random:50x0.04:777"}
 
 
@@ -50,8 +53,8 @@ def parse_folds(value: str, mode: str) -> FoldSpec:
             raise InputError(f"--folds {value}: equal:N is for --benchmark zr2015-doc; "
                              f"{mode} takes none|random:BxFRAC[:SEED]|auto")
         n = int(m.group(1))
-        if n < 1:
-            raise InputError(f"--folds {value}: N must be >= 1")
+        if not 1 <= n <= MAX_FOLDS:
+            raise InputError(f"--folds {value}: N must be from 1 to {MAX_FOLDS}")
         return FoldSpec("equal", n)
     m = re.fullmatch(r"random:(\d+)x([0-9]*\.?[0-9]+(?:[eE][-+]?\d+)?)(?::(-?\d+))?", v)
     if m:
@@ -60,8 +63,8 @@ def parse_folds(value: str, mode: str) -> FoldSpec:
                              f"{mode} takes none|equal:N|auto")
         b, frac_text, seed = int(m.group(1)), m.group(2), m.group(3)
         frac = Fraction(frac_text)
-        if b < 1:
-            raise InputError(f"--folds {value}: the number of batches B must be >= 1")
+        if not 1 <= b <= MAX_FOLDS:
+            raise InputError(f"--folds {value}: the number of batches B must be from 1 to {MAX_FOLDS}")
         if not 0 < frac <= 1:
             raise InputError(f"--folds {value}: FRAC must lie in (0, 1]")
         s = DEFAULT_SEED if seed is None else int(seed)

@@ -110,6 +110,9 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
     extra = {"definitions": definitions, "counts": counts, "folds_skipped": skipped,
              "folds": folds if spec.kind != "none" else []}
     result: dict[str, Any] = {"benchmark": mode}
+    from termeval.tde.registry import coverage_warnings, print_warnings
+    warnings = coverage_warnings(scores)
+    print_warnings(warnings)
     for stage, keys in STAGE_KEYS.items():
         metrics = []
         for kind, k in keys:
@@ -121,7 +124,8 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
                     if n + "_std" in scores:
                         metrics.append(Metric(n + "_std", scores[n + "_std"]))
                         result[n + "_std"] = scores[n + "_std"]
-        write_scores(out, stage, metrics, benchmark=mode, extra=extra)
+        write_scores(out, stage, metrics, benchmark=mode, extra=extra, warnings=warnings)
+        warnings = None                          # kept once, under the first stage
     if ctx.prepare_counts:
         write_scores(out, "prepare", [Metric(k, v) for k, v in ctx.prepare_counts.items()], benchmark=None)
     result.update(extra)
@@ -131,6 +135,6 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
 def summary_lines(result: dict) -> str:
     keys = ("ned", "coverage", "matching_fscore", "grouping_fscore", "type_fscore", "token_fscore",
             "boundary_fscore")
-    show = lambda v: "-" if v is None else f"{100 * v:.2f}"
+    from termeval.core.scores import format_value     # fractions, 6 decimals, as every mode
     return f"{result['benchmark']} ({result['definitions']['folds']}): " + \
-        " ".join(f"{k} {show(result.get(k))}" for k in keys)
+        " ".join(f"{k} {format_value(result.get(k))}" for k in keys)

@@ -250,6 +250,10 @@ class Zr2015Stage(Stage):
         from termeval.tde.zr2015.report import sil_warnings
         warnings = [resolve_auto(a.data_dir)[1]] if a.folds == "auto" and ctx.folds == "none" else []
         warnings += sil_warnings(os.path.join(a.data_dir, "phones"), self.benchmark)
+        from termeval.tde.registry import coverage_warnings, print_warnings
+        over = coverage_warnings(values)          # overlapping fragments counted twice (TDE17)
+        print_warnings(over)
+        warnings += over
         data_id = data_identity(self.data_files(ctx), {"benchmark": self.benchmark, "folds": ctx.folds == "none",
                                                        "measures": a.measures})
         extra = {"folds": folds, "fold_labels": info["labels"], "counts": info["counts"], "data_id": data_id,

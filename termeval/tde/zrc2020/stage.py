@@ -234,6 +234,9 @@ class Zrc2020Stage(Stage):
                 "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
         for w in more["warnings"]:
             warn("score_tde.py", w)
+        over = tde.coverage_warnings(final_scores(metrics))     # coverage > 1 (never for tdev2's)
+        tde.print_warnings(over)
+        more["warnings"] += over
         warnings = tuple(more["warnings"])
         write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts), into=scores)
         return Report(scores, summary_lines(scores), warnings)
