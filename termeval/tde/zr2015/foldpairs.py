@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.tde.zr2015.corpus import ov
-from termeval.tde.zr2015.pairs import combinations_in_groups, overlapping_pairs, uniq
+from termeval.tde.zr2015.pairs import chunk, combinations_in_groups, overlapping_pairs, uniq
 
 
 @dataclass
@@ -175,9 +175,11 @@ def same_file_overlap(frags, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return (f[lo] == f[hi]) & (np.minimum(off[lo], off[hi]) - np.maximum(on[lo], on[hi]) > 0)
 
 
-def row_pairs(group: np.ndarray, budget: int = 2_000_000):
+def row_pairs(group: np.ndarray, budget: int | None = None):
     """Yield (i, j) arrays, i < j, of all pairs of rows with equal `group` (sorted), in chunks
-    of about `budget` pairs: the per-class pairs of histogram rows (distinct marks, lengths)."""
+    of about `budget` (default chunk(2)) pairs: the per-class pairs of histogram rows (distinct
+    marks, lengths)."""
+    budget = chunk(2) if budget is None else budget
     start, size = runs(group)
     npair = size * (size - 1) // 2
     g = 0

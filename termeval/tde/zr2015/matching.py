@@ -18,12 +18,12 @@ import math
 
 import numpy as np
 
-from termeval.tde.zr2015.completion import (KL, MAXSUB, MINSUB, Counter, clean_counts, exact_subpairs,
-                                        flat_windows)
+from termeval.tde.zr2015.completion import (KL, MAXSUB, MINSUB, Counter, GoldLookup, clean_counts,
+                                        exact_subpairs, flat_windows)
 from termeval.tde.zr2015.corpus import Fragments, Segmented, ov
 from termeval.tde.zr2015.foldpairs import FoldPairs
 from termeval.tde.zr2015.ngrams import MAXN, FoldGold, NgramIndex, ngram_classes  # noqa: F401 (re-exported)
-from termeval.tde.zr2015.pairs import overlapping_pairs, uniq, uniq_counts, uniq_inverse
+from termeval.tde.zr2015.pairs import chunk, overlapping_pairs, uniq, uniq_counts, uniq_inverse
 
 
 def gold_codes(g: Fragments, idx: NgramIndex) -> tuple[np.ndarray, np.ndarray]:
@@ -63,11 +63,11 @@ def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
     """Pgold of R1(G, F), counted: (codes ug with nmatch(t, Pgold) = n_gold, w(t, Pgold) as
-    (codes, counts), |flat|, gold class of sub-fragment keys (-1: not a gold fragment of the
-    fold)). `gold` is the fold's view of listed gold classes (a `<prefix>.classes` file, every
+    (codes, counts), |flat|, gold class of sub-fragment keys (completion.GoldLookup: -1 where
+    not a gold fragment of the fold)). `gold` is the fold's view of listed gold classes (a `<prefix>.classes` file, every
     fragment inside the fold) or the generated n-gram classes of the fold (ngrams.fold_gold)."""
     if isinstance(gold, FoldGold):
-        return gold.ug, gold.n_gold, (gold.w_u, gold.w_c), gold.n_flat, gold.gold_class
+        return gold.ug, gold.n_gold, (gold.w_u, gold.w_c), gold.n_flat, GoldLookup(gold.gold_class, codes=True)
     gcode, gkey = gold_codes(gold, idx)
     # one fragment may be listed in several classes only for hand-made gold files
     ofr, ocl = gold.occ_frag, gold.occ_cls
@@ -99,11 +99,11 @@ def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
             return np.full(len(k), -1, dtype=np.int64)
         pos = np.clip(np.searchsorted(gk, k), 0, len(gk) - 1)
         return np.where(gk[pos] == k, ocl[pos], -1)
-    return ug, n_gold, w_gold, len(flat_g), gold_class
+    return ug, n_gold, w_gold, len(flat_g), GoldLookup(gold_class, codes=False)
 
 
 # n-gram lengths cut into bands: a cross fold's matching is scored by one --nj unit per band
-# (termeval.tde.zr2015.shares), each holding only its lengths' index levels; every run, one
+# (termeval.tde.zr2015.plan), each holding only its lengths' index levels; every run, one
 # process included, sums a fold's terms per band, then the bands in order (same floats).
 BANDS = ((3, 3), (4, 4), (5, 5), (6, 6), (7, 8), (9, 11), (12, 15), (16, 20))
 ALL_LENGTHS = (BANDS[0][0], BANDS[-1][1])
@@ -173,8 +173,9 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
     fu = flat_windows(disc, fp, sub)         # flat(Psubs): every fragment occurs as second too
     n_flat_s = len(fu)
     w_cnt = Counter()
-    for a in range(0, len(fu), 1 << 21):     # (the codes of a chunk at a time: memory)
-        w_cnt.add(idx.code(fu[a:a + (1 << 21)] // KL, fu[a:a + (1 << 21)] % KL), 1)
+    step = chunk(2)                          # (the codes of a chunk at a time: memory)
+    for a in range(0, len(fu), step):
+        w_cnt.add(idx.code(fu[a:a + step] // KL, fu[a:a + step] % KL), 1)
     del fu
     w_u, w_c = w_cnt.result()
     t = n_gold > 0

@@ -30,11 +30,9 @@ from termeval.tde.zr2015.corpus import Fragments, Segmented, ov
 from termeval.tde.zr2015.folds import Intervals, contained
 from termeval.core.intervals import last_le
 from termeval.tde.zr2015.completion import KL  # (sub-fragment keys)
-from termeval.tde.zr2015.pairs import class_ranges, concat_ranges, dense_codes, uniq
+from termeval.tde.zr2015.pairs import chunk, class_ranges, concat_ranges, dense_codes, uniq
 
 from termeval.tde.zr2015.ngramindex import MAXN, MINN, NgramIndex, repeat_lengths  # noqa: F401 (re-exported)
-
-TYPE_CHUNK = 1 << 20  # windows of a fold's gold side counted at a time (a length's types by ranges)
 
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
@@ -157,8 +155,6 @@ class FoldGold:
             code[k[~inside]] = -1
         return code
 
-    gold_class.returns_codes = True          # (termeval.tde.zr2015.completion: no second lookup)
-
 
 def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str,
               lengths: tuple[int, int] = (MINN, MAXN), cover: bool = True) -> FoldGold:
@@ -206,8 +202,8 @@ def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str
         code_of[d] = c
         del c, keep
         ng_t, fc = np.zeros(nt), np.zeros(nt, dtype=np.int64)
-        # types by ranges of about TYPE_CHUNK windows (memory)
-        for tlo, thi in class_ranges(np.arange(nt), np.where(cnt >= 2, cnt, 0), TYPE_CHUNK):
+        # types by ranges of about chunk() windows (memory)
+        for tlo, thi in class_ranges(None, np.where(cnt >= 2, cnt, 0), chunk()):
             if (tlo, thi) == (0, nt):
                 kk, dd = k, d
             else:
