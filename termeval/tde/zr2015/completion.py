@@ -123,9 +123,7 @@ class Counter:
         c = np.concatenate(self.codes)
         v = np.concatenate(self.vals)
         self.codes, self.vals = [], []
-        o = np.argsort(c, kind="stable")
-        c, v = c[o], v[o]
-        del o
+        c, v = _by_code(c, v)
         if len(c) == 0:
             return c, v
         start = np.flatnonzero(np.concatenate(([True], c[1:] != c[:-1])))
@@ -138,6 +136,11 @@ class Counter:
         u, v = self._summed()
         keep = v > 0
         return u[keep], v[keep]
+
+
+def _by_code(c: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    o = np.argsort(c, kind="stable")
+    return c[o], v[o]
 
 
 def clean_counts(frags, fp: FoldPairs, idx, gold_class: GoldLookup, s_cnt: Counter, i_cnt: Counter,
@@ -241,20 +244,22 @@ def flat_windows(frags, fp: FoldPairs, band: tuple[int, int] = ALL) -> np.ndarra
     no longer than its longest PW partner's run (any partner that long aligns with every such
     window)."""
     j = np.flatnonzero(fp.partner_len >= MINSUB)
-    parts = []
-    for lo, hi in class_ranges(None, windows_count(frags.run_len[j], band), chunk(4)):   # (memory)
-        jj = j[lo:hi]
-        own, L, o = windows(frags.run_len[jj], cap=fp.partner_len[jj], band=band)
-        parts.append(uniq((frags.run_start[jj][own] + o) * KL + L))
-    if len(parts) <= 1:
-        return parts[0] if parts else np.zeros(0, np.int64)
-    keys = np.concatenate(parts)
-    del parts
+    ranges = list(class_ranges(None, windows_count(frags.run_len[j], band), chunk(4)))   # (memory)
+    if len(ranges) <= 1:
+        return _window_keys(frags, fp, j, band) if ranges else np.zeros(0, np.int64)
+    keys = np.concatenate([_window_keys(frags, fp, j[lo:hi], band) for lo, hi in ranges])
     keys.sort()                              # in place: the distinct keys without a copy
     new = np.empty(len(keys), dtype=bool)
     new[:1] = True
     np.not_equal(keys[1:], keys[:-1], out=new[1:])
     return keys[new]
+
+
+def _window_keys(frags, fp: FoldPairs, jj: np.ndarray, band: tuple[int, int]) -> np.ndarray:
+    """Sorted distinct keys of the windows of the fragments jj no longer than their longest
+    partner's run."""
+    own, L, o = windows(frags.run_len[jj], cap=fp.partner_len[jj], band=band)
+    return uniq((frags.run_start[jj][own] + o) * KL + L)
 
 
 def exact_subpairs(frags, lo: np.ndarray, hi: np.ndarray,
