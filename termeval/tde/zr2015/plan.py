@@ -48,7 +48,7 @@ KEY_ORDER = (("ned",), ("coverage",), ("grouping_",), ("token_", "type_"), ("bou
 
 
 class Unit(NamedTuple):
-    set: str                    # cross | within
+    fold_set: str               # cross | within
     fold: int                   # index in the fold set
     group: str | None = None    # a key of GROUPS, None: the whole fold
 

@@ -101,7 +101,7 @@ class Zr2015Stage:
         from termeval.tde.zr2015.evaluate import MODE_OF
         self.measures_of(args)
         store = ensure(args.data_dir, args.class_file, resolve_folds(args.folds, args.data_dir),
-                                 MODE_OF[self.benchmark], args.exp_dir, log=log)
+                       MODE_OF[self.benchmark], args.exp_dir, log=log)
         check_lenient(store.meta["counts"], args)
         return store
 
