@@ -30,7 +30,7 @@ def gold_codes(g: Fragments, idx: NgramIndex) -> tuple[np.ndarray, np.ndarray]:
     """(type code, key) of gold fragments: the n-gram code of their transcription (codes beyond
     the n-gram range for marks that are not n-grams <= 20), and the sub-fragment key when the
     span is phone-exact (-1 otherwise: it can equal no completed fragment)."""
-    if getattr(g, "generated", False):
+    if g.generated:
         return g.mark, g.run_start * KL + g.run_len
     code = idx.code(g.run_start, g.run_len)
     code = np.where(code >= 0, code, idx.ntypes + g.mark)

@@ -44,11 +44,10 @@ def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
     f = sg.file[st]
     on = sg.onset[st]
     off = sg.offset[st + ln - 1]
-    frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
-                      occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
-                      nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))})
-    frags.generated = True
-    return frags
+    return Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
+                     occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
+                     nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))},
+                     generated=True)
 
 
 def _repeated_types(idx: NgramIndex) -> tuple[list, int]:
