@@ -1,5 +1,5 @@
 """A directory of .npy arrays keyed on content, written atomically: what a step saves once for
-its `--nj` jobs to memory-map (zrc2020/classcache.py, zr2015/prepcache.py).
+its `--nj` jobs to memory-map (zrc2020/classcache.py, zr2015/store.py).
 
 The key (a digest of the inputs and settings the arrays come from) is written to `key`; a
 directory whose key differs is never used. The arrays are written into a temporary directory

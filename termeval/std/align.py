@@ -175,45 +175,10 @@ def align_f4de(g_r: np.ndarray, beg_r: np.ndarray, end_r: np.ndarray,
     stats["pairs"] = P
     if P == 0:
         return det_match, ref_match, stats
-    # joint weights
-    if score_range is not None:
-        lo_s = np.full(P, score_range[0])
-        span = np.full(P, max(score_range[1] - score_range[0], 1e-5))
-    else:
-        ug, inv = np.unique(g_d, return_inverse=True)
-        gmin = np.full(len(ug), np.inf)
-        gmax = np.full(len(ug), -np.inf)
-        np.minimum.at(gmin, inv, score_d)
-        np.maximum.at(gmax, inv, score_d)
-        lo_s = gmin[inv[di]]
-        span = np.maximum(gmax[inv[di]] - lo_s, 1e-5)
-    rdur = np.maximum(end_r[ri] - beg_r[ri], 1e-5)
-    tcgr = (np.minimum(end_d[di], end_r[ri]) - np.maximum(beg_d[di], beg_r[ri])) / rdur
-    scgr = (score_d[di] - lo_s) / span
-    joint = 1.0 + EPS_TIME * tcgr + EPS_SCORE * scgr
+    joint = _joint_weights(g_d, beg_d, end_d, score_d, beg_r, end_r, di, ri, score_range)
     deg_d = np.bincount(di, minlength=D)
     deg_r = np.bincount(ri, minlength=R)
-    # clusters: union of intervals [min ref rank, max ref rank] per detection in ref order
-    ro = np.lexsort((beg_r, g_r))
-    rank = np.empty(R, dtype=np.int64)
-    rank[ro] = np.arange(R)
-    rr = rank[ri]
-    dmin = np.full(D, np.iinfo(np.int64).max)
-    dmax = np.full(D, -1)
-    np.minimum.at(dmin, di, rr)
-    np.maximum.at(dmax, di, rr)
-    has = deg_d > 0
-    dets = np.flatnonzero(has)
-    o = np.argsort(dmin[dets], kind="stable")
-    dets = dets[o]
-    mins, maxs = dmin[dets], dmax[dets]
-    run_max = np.maximum.accumulate(maxs)
-    new = np.r_[True, mins[1:] > run_max[:-1]]
-    cid_sorted = np.cumsum(new) - 1
-    det_cluster = np.full(D, -1)
-    det_cluster[dets] = cid_sorted
-    pc = det_cluster[di]
-    ncl = int(cid_sorted[-1]) + 1
+    pc, ncl = _clusters(g_r, beg_r, di, ri, deg_d, D)
     # cluster types
     d_branch = np.zeros(ncl, dtype=bool)   # some detection has >1 candidate
     r_branch = np.zeros(ncl, dtype=bool)   # some reference has >1 candidate
@@ -250,6 +215,52 @@ def align_f4de(g_r: np.ndarray, beg_r: np.ndarray, end_r: np.ndarray,
             stats["hungarian_clusters"] += 1
             stats["hungarian_max_size"] = max(stats["hungarian_max_size"], max(len(dl), len(rl)))
     return det_match, ref_match, stats
+
+
+def _joint_weights(g_d, beg_d, end_d, score_d, beg_r, end_r, di, ri, score_range) -> np.ndarray:
+    """F4DE's joint weight of each candidate pair (detection di, reference ri): 1 + time overlap
+    share + normalised score, weighted by EPS_TIME, EPS_SCORE."""
+    P = len(di)
+    if score_range is not None:
+        lo_s = np.full(P, score_range[0])
+        span = np.full(P, max(score_range[1] - score_range[0], 1e-5))
+    else:
+        ug, inv = np.unique(g_d, return_inverse=True)
+        gmin = np.full(len(ug), np.inf)
+        gmax = np.full(len(ug), -np.inf)
+        np.minimum.at(gmin, inv, score_d)
+        np.maximum.at(gmax, inv, score_d)
+        lo_s = gmin[inv[di]]
+        span = np.maximum(gmax[inv[di]] - lo_s, 1e-5)
+    rdur = np.maximum(end_r[ri] - beg_r[ri], 1e-5)
+    tcgr = (np.minimum(end_d[di], end_r[ri]) - np.maximum(beg_d[di], beg_r[ri])) / rdur
+    scgr = (score_d[di] - lo_s) / span
+    return 1.0 + EPS_TIME * tcgr + EPS_SCORE * scgr
+
+
+def _clusters(g_r, beg_r, di, ri, deg_d, D: int) -> tuple[np.ndarray, int]:
+    """(cluster of each candidate pair, number of clusters): the union of the intervals [min ref
+    rank, max ref rank] of each detection, in reference order."""
+    R = len(g_r)
+    ro = np.lexsort((beg_r, g_r))
+    rank = np.empty(R, dtype=np.int64)
+    rank[ro] = np.arange(R)
+    rr = rank[ri]
+    dmin = np.full(D, np.iinfo(np.int64).max)
+    dmax = np.full(D, -1)
+    np.minimum.at(dmin, di, rr)
+    np.maximum.at(dmax, di, rr)
+    has = deg_d > 0
+    dets = np.flatnonzero(has)
+    o = np.argsort(dmin[dets], kind="stable")
+    dets = dets[o]
+    mins, maxs = dmin[dets], dmax[dets]
+    run_max = np.maximum.accumulate(maxs)
+    new = np.r_[True, mins[1:] > run_max[:-1]]
+    cid_sorted = np.cumsum(new) - 1
+    det_cluster = np.full(D, -1)
+    det_cluster[dets] = cid_sorted
+    return det_cluster[di], int(cid_sorted[-1]) + 1
 
 
 def align_kaldi(g_r: np.ndarray, beg_r: np.ndarray, end_r: np.ndarray,

@@ -141,19 +141,7 @@ def _read_xml(path: str) -> Detections:
         raise InputError("empty detection list file", path)
     n = len(f_codes)
     tb, du, sc = _times_and_scores(tbegs, durs, scores, path, blocks, counts)
-    # decisions
-    dec_lut = np.empty(max(len(dmap), 1), dtype=np.int8)
-    for k, c in dmap.items():
-        ku = k.strip().upper()
-        if ku == "YES":
-            dec_lut[c] = YES
-        elif ku == "NO":
-            dec_lut[c] = NO
-        elif ku == "":
-            dec_lut[c] = UNSET
-        else:
-            first = d_codes.index(c)
-            raise InputError(f"decision '{clip(k)}' is neither YES nor NO ({_where(first, blocks, counts)})", path)
+    dec_lut = _decision_lut(dmap, d_codes, path, blocks, counts)
     chan_lut = np.empty(max(len(cmap), 1), dtype=np.int32)
     for k, c in cmap.items():
         chan_lut[c] = _channel(k)  # every value was checked when first seen
@@ -168,6 +156,23 @@ def _read_xml(path: str) -> Detections:
         decision=dec_lut[np.asarray(d_codes, dtype=np.int64)] if n else np.zeros(0, np.int8),
         fmt=state["root"], blocks=list(blocks), min_score=mn, max_score=mx,
         system_id=header.get("system_id", ""), path=path)
+
+
+def _decision_lut(dmap: dict[str, int], d_codes: list[int], path: str, blocks, counts) -> np.ndarray:
+    """YES / NO / UNSET of each distinct decision text (its code in dmap)."""
+    dec_lut = np.empty(max(len(dmap), 1), dtype=np.int8)
+    for k, c in dmap.items():
+        ku = k.strip().upper()
+        if ku == "YES":
+            dec_lut[c] = YES
+        elif ku == "NO":
+            dec_lut[c] = NO
+        elif ku == "":
+            dec_lut[c] = UNSET
+        else:
+            first = d_codes.index(c)
+            raise InputError(f"decision '{clip(k)}' is neither YES nor NO ({_where(first, blocks, counts)})", path)
+    return dec_lut
 
 
 def _channel(text: str) -> int:

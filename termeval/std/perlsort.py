@@ -97,66 +97,7 @@ def perl_sort(items: Sequence, cmp: Callable) -> list:
             w = level & 1
             l1, l2, id1, id2 = lists[w], lists[w + 1], ids[w], ids[w + 1]
             while True:
-                offset = stack[-1][0]
-                f1 = p1 = offset
-                tp2 = offset
-                l1_end = links[id2][offset]
-                f2 = l1_end
-                l2_end = links[id2][l1_end]
-                offset = l2_end
-                while f1 < l1_end and f2 < l2_end:
-                    if cmp(l1[f1], l1[f2]) <= 0:
-                        q, b, t, sense = f2, f1, l1_end, -1
-                    else:
-                        q, b, t, sense = f1, f2, l2_end, 0
-                    i, run = 1, 0
-                    while True:   # ramp up
-                        p = b + i
-                        if p >= t:
-                            p = t - 1
-                            if p > b and cmp(l1[q], l1[p]) <= sense:
-                                t = p
-                            else:
-                                b = p
-                            break
-                        if cmp(l1[q], l1[p]) <= sense:
-                            t = p
-                            break
-                        b = p
-                        run += 1
-                        if run >= RTHRESH:
-                            i += i
-                    b += 1
-                    while b < t:  # binary search, split rounded down
-                        p = b + (t - b - 1) // 2
-                        if cmp(l1[q], l1[p]) <= sense:
-                            t = p
-                        else:
-                            b = p + 1
-                    if q == f1:
-                        k = max(1, t - f2)
-                        l2[tp2:tp2 + k] = l1[f2:f2 + k]
-                        tp2 += k
-                        f2 += k
-                        l2[tp2] = l1[f1]
-                        tp2 += 1
-                        f1 += 1
-                    else:
-                        k = max(1, t - f1)
-                        l2[tp2:tp2 + k] = l1[f1:f1 + k]
-                        tp2 += k
-                        f1 += k
-                        l2[tp2] = l1[f2]
-                        tp2 += 1
-                        f2 += 1
-                if f1 == l1_end:
-                    if f2 < l2_end:
-                        l2[tp2:tp2 + l2_end - f2] = l1[f2:l2_end]
-                        tp2 += l2_end - f2
-                else:
-                    l2[tp2:tp2 + l1_end - f1] = l1[f1:l1_end]
-                    tp2 += l1_end - f1
-                links[id1][p1] = tp2
+                offset = _merge(l1, l2, links[id2], links[id1], stack[-1][0], cmp)
                 level -= 1
                 if level == 0:
                     return list(l2)
@@ -190,3 +131,67 @@ def perl_sort(items: Sequence, cmp: Callable) -> list:
                 links[0][offset] = mid
                 links[0][mid] = end
                 offset = mid
+
+
+def _merge(l1: list, l2: list, link_in: dict, link_out: dict, offset: int, cmp: Callable) -> int:
+    """Merge the two runs of l1 starting at `offset` (their ends in link_in) into l2, galloping;
+    link_out[offset] = the end of the merged run, which is returned."""
+    f1 = p1 = offset
+    tp2 = offset
+    l1_end = link_in[offset]
+    f2 = l1_end
+    l2_end = link_in[l1_end]
+    while f1 < l1_end and f2 < l2_end:
+        if cmp(l1[f1], l1[f2]) <= 0:
+            q, b, t, sense = f2, f1, l1_end, -1
+        else:
+            q, b, t, sense = f1, f2, l2_end, 0
+        i, run = 1, 0
+        while True:   # ramp up
+            p = b + i
+            if p >= t:
+                p = t - 1
+                if p > b and cmp(l1[q], l1[p]) <= sense:
+                    t = p
+                else:
+                    b = p
+                break
+            if cmp(l1[q], l1[p]) <= sense:
+                t = p
+                break
+            b = p
+            run += 1
+            if run >= RTHRESH:
+                i += i
+        b += 1
+        while b < t:  # binary search, split rounded down
+            p = b + (t - b - 1) // 2
+            if cmp(l1[q], l1[p]) <= sense:
+                t = p
+            else:
+                b = p + 1
+        if q == f1:
+            k = max(1, t - f2)
+            l2[tp2:tp2 + k] = l1[f2:f2 + k]
+            tp2 += k
+            f2 += k
+            l2[tp2] = l1[f1]
+            tp2 += 1
+            f1 += 1
+        else:
+            k = max(1, t - f1)
+            l2[tp2:tp2 + k] = l1[f1:f1 + k]
+            tp2 += k
+            f1 += k
+            l2[tp2] = l1[f2]
+            tp2 += 1
+            f2 += 1
+    if f1 == l1_end:
+        if f2 < l2_end:
+            l2[tp2:tp2 + l2_end - f2] = l1[f2:l2_end]
+            tp2 += l2_end - f2
+    else:
+        l2[tp2:tp2 + l1_end - f1] = l1[f1:l1_end]
+        tp2 += l1_end - f1
+    link_out[p1] = tp2
+    return l2_end

@@ -131,14 +131,7 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     warnings: list[str] = option_warnings(p)
     terms = kws.terms
     Q = len(terms)
-    tindex = terms.index()
-    # --- terms of the detections
-    dcode = np.asarray([tindex.get(t, -1) for t in dets.term_ids], dtype=np.int64)
-    unknown = [t for t, c in zip(dets.term_ids, dcode) if c < 0]
-    if unknown:
-        raise InputError(f"{len(unknown)} term id(s) of the detection list are not in the term list "
-                         f"(first: {', '.join(unknown[:5])}); F4DE aborts here too", dets.path)
-    dterm = dcode[dets.term] if len(dets) else np.zeros(0, np.int64)
+    dterm = _detection_terms(dets, terms.index())
     # --- term selection (F4DE -q attribute:regex)
     selected = np.ones(Q, dtype=bool)
     if p.term_attr is not None:
@@ -190,20 +183,50 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     rmask = r_sel & r_in
     di = np.flatnonzero(dmask)
     ri = np.flatnonzero(rmask)
-    # duplicates (same term, file, channel, tbeg, dur)
-    n_dup = 0
-    if len(di) > 1:
-        gk = dterm[di] * np.int64(len(fvocab) + 1) * NC + dkey[di]
-        tb_, du_ = dbeg[di], dets.dur[di]
-        o = np.lexsort((du_, tb_, gk))
-        gk, tb_, du_ = gk[o], tb_[o], du_[o]
-        n_dup = int(np.count_nonzero((gk[1:] == gk[:-1]) & (tb_[1:] == tb_[:-1]) & (du_[1:] == du_[:-1])))
-        if n_dup:
-            warnings.append(f"{n_dup} duplicate detection(s) (same term, file, channel, tbeg, dur); "
-                            "kept, as F4DE does: at most one of them can be a hit")
+    n_dup = _duplicates(dterm[di] * np.int64(len(fvocab) + 1) * NC + dkey[di], dbeg[di], dets.dur[di], warnings)
     ntrue = np.bincount(occ.term[ri], minlength=Q).astype(np.int64)
     evaluated = selected & ((ntrue > 0) | p.include_notarget_terms)
-    # --- decisions
+    yes_all = _decisions(dets, di, p, warnings)
+    f4de_div = p.compat_f4de
+    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div,
+                        source=(getattr(kws.ecf, "path", "") or None) if kws.ecf is not None else None)
+    pt, cm, cf, beta = _operating_point(p, int(ntrue[evaluated].sum()), N)
+    # --- alignment groups (term, file, channel): the unit of work of align_terms
+    G = np.int64(len(fvocab) + 1) * NC
+    g_d = dterm[di] * G + dkey[di]
+    g_r = occ.term[ri].astype(np.int64) * G + rkey[ri]
+    return Prepared(kws, dets, p, warnings, Q, dterm, di, ri, g_d, g_r, yes_all, ntrue, evaluated,
+                    t_audio, N, pt, cm, cf, beta, list(fvocab),
+                    {"n_det_outside": n_det_outside, "n_det_not_in_ecf_file": n_det_not_in_ecf_file,
+                     "n_ref_outside": n_ref_outside, "n_dup": n_dup})
+
+
+def _detection_terms(dets: Detections, tindex: dict) -> np.ndarray:
+    """The term (index in the term list) of each detection; every term id must be listed."""
+    dcode = np.asarray([tindex.get(t, -1) for t in dets.term_ids], dtype=np.int64)
+    unknown = [t for t, c in zip(dets.term_ids, dcode) if c < 0]
+    if unknown:
+        raise InputError(f"{len(unknown)} term id(s) of the detection list are not in the term list "
+                         f"(first: {', '.join(unknown[:5])}); F4DE aborts here too", dets.path)
+    return dcode[dets.term] if len(dets) else np.zeros(0, np.int64)
+
+
+def _duplicates(gk: np.ndarray, tb_: np.ndarray, du_: np.ndarray, warnings: list[str]) -> int:
+    """Detections repeating an earlier one (same group key = term, file, channel; tbeg, dur)."""
+    if len(gk) <= 1:
+        return 0
+    o = np.lexsort((du_, tb_, gk))
+    gk, tb_, du_ = gk[o], tb_[o], du_[o]
+    n_dup = int(np.count_nonzero((gk[1:] == gk[:-1]) & (tb_[1:] == tb_[:-1]) & (du_[1:] == du_[:-1])))
+    if n_dup:
+        warnings.append(f"{n_dup} duplicate detection(s) (same term, file, channel, tbeg, dur); "
+                        "kept, as F4DE does: at most one of them can be a hit")
+    return n_dup
+
+
+def _decisions(dets: Detections, di: np.ndarray, p: Params, warnings: list[str]) -> np.ndarray:
+    """YES of every detection (unset decisions by --decision-threshold), after the checks of
+    the header's score range and of one global threshold (F4DE's) over the scored ones `di`."""
     dec = dets.decision.copy()
     unset = dec == UNSET
     if np.any(unset):
@@ -217,7 +240,7 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
         if p.compat_f4de:
             raise InputError(msg, dets.path)
         warnings.append(msg)
-    # --- decision consistency (F4DE requires one global threshold)
+    # decision consistency (F4DE requires one global threshold)
     ys, ns = dets.score[di][yes_all[di]], dets.score[di][~yes_all[di]]
     if len(ys) and len(ns) and ns.max() > ys.min():
         msg = (f"decisions are inconsistent with any single score threshold (a NO scores "
@@ -226,32 +249,24 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
             raise InputError("Inconsistent NO/YES decision boundary across blocks (F4DE refuses "
                              "this input; drop --compat f4de to score it)", dets.path)
         warnings.append(msg)
-    f4de_div = p.compat_f4de
-    N = trials_per_term(t_audio, p.trials_per_sec, f4de_divide=f4de_div,
-                        source=(getattr(kws.ecf, "path", "") or None) if kws.ecf is not None else None)
-    # --- operating point
+    return yes_all
+
+
+def _operating_point(p: Params, ntrue_total: int, N: float) -> tuple[float, float, float, float]:
+    """(P_target, C_miss, C_fa, beta) of the preset and the options."""
     if p.preset not in PRESETS:
         raise InputError(f"unknown preset '{p.preset}' (sws2013, nist2006, sws2012, quesst)")
     pt, cm, cf = PRESETS[p.preset]
     pt = p.p_target if p.p_target is not None else pt
     cm = p.c_miss if p.c_miss is not None else cm
     cf = p.c_fa if p.c_fa is not None else cf
-    ntrue_total = int(ntrue[evaluated].sum())
     if pt is None:  # sws2012
         if ntrue_total == 0:
             raise InputError("preset sws2012 needs reference occurrences (P_target = Ntrue/N)")
         pt = ntrue_total / N
     if not (0 < pt < 1) or cm <= 0 or cf <= 0:
         raise InputError(f"bad operating point P_target={pt} C_miss={cm} C_fa={cf}")
-    beta = beta_from(pt, cm, cf)
-    # --- alignment groups (term, file, channel): the unit of work of align_terms
-    G = np.int64(len(fvocab) + 1) * NC
-    g_d = dterm[di] * G + dkey[di]
-    g_r = occ.term[ri].astype(np.int64) * G + rkey[ri]
-    return Prepared(kws, dets, p, warnings, Q, dterm, di, ri, g_d, g_r, yes_all, ntrue, evaluated,
-                    t_audio, N, pt, cm, cf, beta, list(fvocab),
-                    {"n_det_outside": n_det_outside, "n_det_not_in_ecf_file": n_det_not_in_ecf_file,
-                     "n_ref_outside": n_ref_outside, "n_dup": n_dup})
+    return pt, cm, cf, beta_from(pt, cm, cf)
 
 
 def align_terms(prep: Prepared, lo: int = 0, hi: int | None = None) -> Alignment:

@@ -117,9 +117,10 @@ def test_counting_equals_enumeration(tmp_path_factory, data, mode, folds):
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), budget=st.integers(1, 30))
 def test_counting_by_ranges_of_classes_equals_enumeration(tmp_path_factory, monkeypatch, data, budget):
-    """nmatch(t, I) computed a few classes at a time (completion.RANGE_BUDGET member windows)."""
-    from termeval.tde.zr2015 import completion
-    monkeypatch.setattr(completion, "RANGE_BUDGET", budget)
+    """nmatch(t, I) computed a few classes at a time (pairs.chunk() member windows; every
+    counting loop in chunks of a few entries)."""
+    from termeval.tde.zr2015 import pairs
+    monkeypatch.setattr(pairs, "CHUNK", budget)
     p = prepared_case(tmp_path_factory, data, "zr2017", "none")
     for fs in p.foldsets.values():
         for fold in fs.folds:

@@ -13,9 +13,9 @@ import pytest
 from termeval.run import driver as jobs
 from termeval.bin.score_tde import get_parser
 from termeval.tde.registry import stage_for
-from termeval.tde.zr2015 import prepcache
+from termeval.tde.zr2015 import store
 from termeval.tde.zr2015.matching import BANDS
-from termeval.tde.zr2015.shares import band_of, needs, ordered, share_units, union_packed
+from termeval.tde.zr2015.plan import band_of, needs, ordered, share_units, union_packed
 
 from test_zr2015_counting import write_case
 
@@ -85,9 +85,9 @@ def test_saved_preparation_is_keyed_on_content(tmp_path):
     d, cf, _ = write_case(str(tmp_path), Fixed())
     exp = str(tmp_path / "e")
     a = score("zr2017", d, cf, "none", exp, 2)
-    path = prepcache.cache_dir(exp)
+    path = store.cache_dir(exp)
     key = open(os.path.join(path, "key")).read().strip()
-    assert prepcache.valid(path, key) and prepcache.Store(path).meta["fragments"] > 0
+    assert store.valid(path, key) and store.Store(path).meta["fragments"] > 0
     # another class file (same path): a new preparation, the scores follow the new file
     lines = open(cf).read().split("\n\n")
     with open(cf, "w") as f:

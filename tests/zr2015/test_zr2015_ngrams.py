@@ -62,11 +62,11 @@ def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds
                 assert np.array_equal(a, b)
             # counted by bands of lengths (types by ranges of 2 windows) with an index of those
             # levels only, over the fold's files only (jobs): the same counts, codes in the same order
-            import termeval.tde.zr2015.ngrams as ngm
+            import termeval.tde.zr2015.pairs as chunks
             from termeval.tde.zr2015.matching import BANDS
             from termeval.tde.zr2015.ngramindex import NgramIndex
             P, _ = p.gold_ngrams.fold_positions(fold)
-            old, ngm.TYPE_CHUNK = ngm.TYPE_CHUNK, 2
+            old, chunks.CHUNK = chunks.CHUNK, 2
             try:
                 for pos in (None, P):
                     parts = [fold_gold(p.gold_ngrams, NgramIndex(p.phones, keep=range(lo, hi + 1), positions=pos),
@@ -76,7 +76,7 @@ def test_fold_gold_equals_the_listed_classes(tmp_path_factory, data, mode, folds
                         assert np.array_equal(np.concatenate([getattr(x, name) for x in parts]), getattr(g, name)), name
                     assert sum(x.n_flat for x in parts) == g.n_flat
             finally:
-                ngm.TYPE_CHUNK = old
+                chunks.CHUNK = old
             # coverage's denominator: the longest window per start has the same union
             assert coverage.cover(view.file, view.onset, view.offset, mode) == coverage.total(g.cover)
             assert np.array_equal(coverage.cover_by_file(view.file, view.onset, view.offset, mode, nf),

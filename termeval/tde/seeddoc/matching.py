@@ -81,7 +81,6 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
                     lmin: int, lmax: int, rule: str, per_type: bool = True) -> dict[str, np.ndarray]:
     """Per-type counts of X and X∩Y (see the module doc); `group` = gold group per phone.
     per_type False: one row of totals (the fragment weights need no more)."""
-    zr = rule == "time"
     text = {}
 
     def txt(s: int) -> tuple[int, ...]:
@@ -89,54 +88,68 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
             text[s] = strings.text(s)
         return text[s]
 
-    rows_t, rows_fx, rows_fxy, rows_mx, rows_mxy = [], [], [], [], []
-    # ---- simple nodes, counted per (cluster key, string)
+    rows: dict[str, list] = {"t": [], "fx": [], "fxy": [], "mx": [], "mxy": []}
+    simple_group, simple_sets, sets = _simple_rows(nd, lev, txt, lmin, lmax, per_type, rows)
+    code, pn, qn, iny, width = _complex_pairs(c, nd, txt, group, lmin, lmax, rule)
+    if len(code):
+        _complex_rows(nd, lev, code, pn, qn, iny, width, simple_group, simple_sets, sets, per_type, rows)
+    cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
+    return _by_type(cat(rows["t"]) if per_type else None, {k: cat(rows[k]) for k in ("fx", "fxy", "mx", "mxy")})
+
+
+def _simple_rows(nd: Nodes, lev: Levels, txt, lmin: int, lmax: int, per_type: bool,
+                 rows: dict) -> tuple[np.ndarray, dict, dict]:
+    """The rows of the simple nodes, counted per (cluster key, string) group; returns (the group
+    of each simple node (-1: complex), group -> its x-side set, group -> its X∩Y degrees)."""
+    simple_group = np.full(len(nd.k0), -1, np.int64)
     simple = ~nd.complex
     sm = simple[nd.m_node]
     s_node, s_key = nd.m_node[sm], nd.m_key[sm]          # one row per simple node
     s_sid = nd.sid[s_node]
-    if len(s_node):
-        gk = np.stack([s_key, s_sid], 1)
-        groups, ginv, gcnt = np.unique(gk, axis=0, return_inverse=True, return_counts=True)
-        ginv = ginv.reshape(-1)
-        rep = np.zeros(len(groups), np.int64)
-        rep[ginv] = s_node                                  # a representative node per group
-        by_key = defaultdict(list)
-        for gi, (k, s) in enumerate(groups.tolist()):
-            by_key[k].append((s, int(gcnt[gi])))
-        sets, simple_sets = {}, {}                    # group -> X∩Y degrees, x-side set
-        for gi, (k, a) in enumerate(groups.tolist()):
-            degx: dict = defaultdict(int)
-            degxy: dict = defaultdict(int)
-            for b, nb in by_key[k]:
-                m = nb - (1 if b == a else 0)
-                if m <= 0:
-                    continue
-                t = template(txt(a), txt(b), lmin, lmax)
-                for i, i2, j, j2, eq in t.tolist():
-                    degx[(i, i2)] += m
-                    if eq:
-                        degxy[(i, i2)] += m
-            if not degx:
+    if not len(s_node):
+        return simple_group, {}, {}
+    gk = np.stack([s_key, s_sid], 1)
+    groups, ginv, gcnt = np.unique(gk, axis=0, return_inverse=True, return_counts=True)
+    ginv = ginv.reshape(-1)
+    rep = np.zeros(len(groups), np.int64)
+    rep[ginv] = s_node                                  # a representative node per group
+    by_key = defaultdict(list)
+    for gi, (k, s) in enumerate(groups.tolist()):
+        by_key[k].append((s, int(gcnt[gi])))
+    sets, simple_sets = {}, {}                    # group -> X∩Y degrees, x-side set
+    for gi, (k, a) in enumerate(groups.tolist()):
+        degx: dict = defaultdict(int)
+        degxy: dict = defaultdict(int)
+        for b, nb in by_key[k]:
+            m = nb - (1 if b == a else 0)
+            if m <= 0:
                 continue
-            sets[gi] = degxy
-            simple_sets[gi] = set(degx)
-            rel = np.asarray(list(degx), np.int64)
-            k0 = nd.k0[rep[gi]]
-            tc = lev.type_code(k0 + rel[:, 0], rel[:, 1] - rel[:, 0]) if per_type else np.zeros(len(rel), np.int64)
-            n = int(gcnt[gi])
-            rows_t.append(tc)
-            rows_fx.append(np.full(len(rel), n, np.int64))
-            rows_fxy.append(np.asarray([n if degxy.get(r, 0) else 0 for r in degx], np.int64))
-            rows_mx.append(np.asarray(list(degx.values()), np.int64) * n)
-            rows_mxy.append(np.asarray([degxy.get(r, 0) for r in degx], np.int64) * n)
-        simple_group = np.full(len(nd.k0), -1, np.int64)
-        simple_group[s_node] = ginv
-    else:
-        simple_group = np.full(len(nd.k0), -1, np.int64)
-        simple_sets, sets = {}, {}
-    # ---- pairs with a complex node, listed
-    pairs = _valid_pairs(c, nd, zr)
+            t = template(txt(a), txt(b), lmin, lmax)
+            for i, i2, j, j2, eq in t.tolist():
+                degx[(i, i2)] += m
+                if eq:
+                    degxy[(i, i2)] += m
+        if not degx:
+            continue
+        sets[gi] = degxy
+        simple_sets[gi] = set(degx)
+        rel = np.asarray(list(degx), np.int64)
+        k0 = nd.k0[rep[gi]]
+        tc = lev.type_code(k0 + rel[:, 0], rel[:, 1] - rel[:, 0]) if per_type else np.zeros(len(rel), np.int64)
+        n = int(gcnt[gi])
+        rows["t"].append(tc)
+        rows["fx"].append(np.full(len(rel), n, np.int64))
+        rows["fxy"].append(np.asarray([n if degxy.get(r, 0) else 0 for r in degx], np.int64))
+        rows["mx"].append(np.asarray(list(degx.values()), np.int64) * n)
+        rows["mxy"].append(np.asarray([degxy.get(r, 0) for r in degx], np.int64) * n)
+    simple_group[s_node] = ginv
+    return simple_group, simple_sets, sets
+
+
+def _complex_pairs(c: Corpus, nd: Nodes, txt, group: np.ndarray, lmin: int, lmax: int, rule: str):
+    """The distinct completed pairs of the pairs with a complex node, listed: (range code pair,
+    their nodes, in X∩Y, the width of a range code)."""
+    pairs = _valid_pairs(c, nd, rule == "time")
     width = (len(c.ph_on) + 1) * CODE                  # range codes < width: one int64 per pair
     acc = _PairSet(width)
     if len(pairs):
@@ -159,36 +172,37 @@ def completed_stats(c: Corpus, nd: Nodes, strings: Strings, lev: Levels, group: 
             iny = eq & (st[ua] == st[ua + la - 1]) & (st[ub] == st[ub + lb - 1]) & (group[ua] == group[ub])
             acc.add(range_code(ua, la)[keep], range_code(ub, lb)[keep], np.repeat(pa, len(t))[keep],
                     np.repeat(pb, len(t))[keep], iny[keep])
-    code, pn, qn, iny = acc.result()
-    if len(code):
-        lo_, hi_ = code // width, code % width
-        side = np.r_[lo_, hi_]
-        side_node = np.r_[pn, qn]
-        side_y = np.r_[iny, iny]
-        codes, inv = np.unique(side, return_inverse=True)
-        inv = inv.reshape(-1)
-        dx = np.bincount(inv, minlength=len(codes))
-        dxy = np.bincount(inv, weights=side_y, minlength=len(codes)).astype(np.int64)
-        cnode = np.zeros(len(codes), np.int64)
-        cnode[inv] = side_node
-        k, L = codes // CODE, codes % CODE
-        # a side in a simple node may already be in flat(X) / flat(X∩Y) through the counted part
-        g = simple_group[cnode]
-        rel0 = k - nd.k0[cnode]
-        in_x = np.zeros(len(codes), bool)
-        in_xy = np.zeros(len(codes), bool)
-        for i in np.flatnonzero(g >= 0).tolist():
-            r = (int(rel0[i]), int(rel0[i] + L[i]))
-            in_x[i] = r in simple_sets.get(int(g[i]), ())
-            in_xy[i] = sets.get(int(g[i]), {}).get(r, 0) > 0
-        rows_t.append(lev.type_code(k, L) if per_type else np.zeros(len(k), np.int64))
-        rows_fx.append((~in_x).astype(np.int64))
-        rows_fxy.append(((dxy > 0) & ~in_xy).astype(np.int64))
-        rows_mx.append(dx.astype(np.int64))
-        rows_mxy.append(dxy)
-    cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
-    return _by_type(cat(rows_t) if per_type else None, {"fx": cat(rows_fx), "fxy": cat(rows_fxy), "mx": cat(rows_mx),
-                                  "mxy": cat(rows_mxy)})
+    return (*acc.result(), width)
+
+
+def _complex_rows(nd: Nodes, lev: Levels, code, pn, qn, iny, width: int, simple_group: np.ndarray,
+                  simple_sets: dict, sets: dict, per_type: bool, rows: dict) -> None:
+    """The rows of the listed pairs' sides; a side in a simple node may already be in flat(X) /
+    flat(X∩Y) through the counted part."""
+    lo_, hi_ = code // width, code % width
+    side = np.r_[lo_, hi_]
+    side_node = np.r_[pn, qn]
+    side_y = np.r_[iny, iny]
+    codes, inv = np.unique(side, return_inverse=True)
+    inv = inv.reshape(-1)
+    dx = np.bincount(inv, minlength=len(codes))
+    dxy = np.bincount(inv, weights=side_y, minlength=len(codes)).astype(np.int64)
+    cnode = np.zeros(len(codes), np.int64)
+    cnode[inv] = side_node
+    k, L = codes // CODE, codes % CODE
+    g = simple_group[cnode]
+    rel0 = k - nd.k0[cnode]
+    in_x = np.zeros(len(codes), bool)
+    in_xy = np.zeros(len(codes), bool)
+    for i in np.flatnonzero(g >= 0).tolist():
+        r = (int(rel0[i]), int(rel0[i] + L[i]))
+        in_x[i] = r in simple_sets.get(int(g[i]), ())
+        in_xy[i] = sets.get(int(g[i]), {}).get(r, 0) > 0
+    rows["t"].append(lev.type_code(k, L) if per_type else np.zeros(len(k), np.int64))
+    rows["fx"].append((~in_x).astype(np.int64))
+    rows["fxy"].append(((dxy > 0) & ~in_xy).astype(np.int64))
+    rows["mx"].append(dx.astype(np.int64))
+    rows["mxy"].append(dxy)
 
 
 class _PairSet:

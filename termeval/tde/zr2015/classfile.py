@@ -12,7 +12,6 @@ accepted (the original crashes on them).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 
 import numpy as np
 

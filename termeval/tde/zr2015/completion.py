@@ -15,15 +15,29 @@ and their exact sub-pairs (deduplicated, OV-tested) added by `exact_subpairs`.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Callable
+
 import numpy as np
 
 from termeval.tde.zr2015.foldpairs import FoldPairs, class_histogram, row_pairs
-from termeval.tde.zr2015.pairs import class_ranges, dense_codes, uniq
+from termeval.tde.zr2015.pairs import chunk, class_ranges, dense_codes, uniq
 
 MINSUB, MAXSUB = 3, 19   # completion windows: range(3, min(n + 1, 20))
 ALL = (MINSUB, MAXSUB)   # a band of window lengths (lo, hi): the windows with lo <= L <= hi
 KL = 32                  # sub-fragment key = phone start * KL + length
-RANGE_BUDGET = 1_000_000 # member windows per range of classes in nmatch(t, I) (memory)
+
+
+@dataclass(frozen=True)
+class GoldLookup:
+    """The gold class of sub-fragment keys (-1: not a gold fragment of the fold), and whether
+    that class is the window's n-gram type code (`codes`: the generated n-gram classes, whose
+    class of a window is its type: completion then needs no second lookup of the code)."""
+    of: Callable[[np.ndarray], np.ndarray]
+    codes: bool
+
+    def __call__(self, keys: np.ndarray) -> np.ndarray:
+        return self.of(keys)
 
 
 def templates(smax: int, band: tuple[int, int] = ALL):
@@ -71,14 +85,10 @@ def mult(na, nb, L, oy) -> np.ndarray:
     return np.maximum(hi - lo + 1, 0)
 
 
-def pair_windows(ra, na, rb, nb, band: tuple[int, int] = ALL, chunk: int = 4_000_000):
+def pair_windows(ra, na, rb, nb, band: tuple[int, int] = ALL):
     """Yield (x key, y key) of every diagonal window (length in the band) of the ordered
-    pairs (a, b), in chunks."""
-    per = nwin(na, nb, band)
-    cum = np.cumsum(per)
-    lo = 0
-    while lo < len(per):
-        hi = max(lo + 1, int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + chunk, side="right")))
+    pairs (a, b), pairs by ranges of about chunk(4) windows."""
+    for lo, hi in class_ranges(None, nwin(na, nb, band), chunk(4)):
         own, L, oy = windows(nb[lo:hi], band=band)
         m = mult(na[lo:hi][own], nb[lo:hi][own], L, oy)
         own, L, oy = np.repeat(own, m), np.repeat(L, m), np.repeat(oy, m)
@@ -86,38 +96,34 @@ def pair_windows(ra, na, rb, nb, band: tuple[int, int] = ALL, chunk: int = 4_000
         first = np.repeat(np.cumsum(m) - m, m)
         ox = np.maximum(0, oy - np.maximum(d, 0)) + (np.arange(len(own)) - first)
         yield ((ra[lo:hi][own] + ox) * KL + L, (rb[lo:hi][own] + oy) * KL + L)
-        lo = hi
 
 
 class Counter:
-    """Signed integer counts per n-gram code (added arrays summed per code every few million
-    entries: memory ~ the distinct codes)."""
-
-    COMPACT = 4_000_000
+    """Signed integer counts per n-gram code (added arrays summed per code every chunk(4)
+    entries or so: memory ~ the distinct codes)."""
 
     def __init__(self):
         self.codes: list[np.ndarray] = []
         self.vals: list[np.ndarray] = []
         self.size = 0
+        self.compact = chunk(4)
 
     def add(self, codes: np.ndarray, w) -> None:
         codes = np.asarray(codes, dtype=np.int64)
         self.codes.append(codes)
         self.vals.append(np.broadcast_to(np.asarray(w, dtype=np.int64), np.shape(codes)))
         self.size += len(codes)
-        if self.size > self.COMPACT and len(self.codes) > 1:
+        if self.size > self.compact and len(self.codes) > 1:
             u, v = self._summed()
             self.codes, self.vals, self.size = [u], [v], len(u)
-            if self.size > self.COMPACT // 2:          # many distinct codes: compact less often
-                self.COMPACT = 2 * self.size
+            if self.size > self.compact // 2:          # many distinct codes: compact less often
+                self.compact = 2 * self.size
 
     def _summed(self) -> tuple[np.ndarray, np.ndarray]:
         c = np.concatenate(self.codes)
         v = np.concatenate(self.vals)
         self.codes, self.vals = [], []
-        o = np.argsort(c, kind="stable")
-        c, v = c[o], v[o]
-        del o
+        c, v = _by_code(c, v)
         if len(c) == 0:
             return c, v
         start = np.flatnonzero(np.concatenate(([True], c[1:] != c[:-1])))
@@ -132,7 +138,12 @@ class Counter:
         return u[keep], v[keep]
 
 
-def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: Counter,
+def _by_code(c: np.ndarray, v: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    o = np.argsort(c, kind="stable")
+    return c[o], v[o]
+
+
+def clean_counts(frags, fp: FoldPairs, idx, gold_class: GoldLookup, s_cnt: Counter, i_cnt: Counter,
                  band: tuple[int, int] = ALL) -> int:
     """Add the counted nmatch(t, Psubs) and nmatch(t, I) of the clean pairs (with the
     exception occurrences subtracted as counted) to s_cnt, i_cnt; return their |Psubs|: the
@@ -170,7 +181,7 @@ def clean_counts(frags, fp: FoldPairs, idx, gold_class, s_cnt: Counter, i_cnt: C
     m = mult(un[own], mlen[um][own], L, oy) * W[own]
     s_cnt.add(idx.code(frags.run_start[rep[um]][own] + oy, L), m)
     # nmatch(t, I): gold windows of the members, a range of classes at a time (memory)
-    for lo, hi in class_ranges(mc, windows_count(ln[mf], band), RANGE_BUDGET):
+    for lo, hi in class_ranges(mc, windows_count(ln[mf], band)):
         _gold_rows(frags, mc[lo:hi], mf[lo:hi], idx, gold_class, i_cnt, band)
     # subtract the exception occurrences as counted (no OV test, no deduplication)
     rs = frags.run_start
@@ -191,7 +202,7 @@ def windows_count(n: np.ndarray, band: tuple[int, int] = ALL) -> np.ndarray:
     return np.where(k >= lo, (k - lo + 1) * (n + 1) - (k * (k + 1) // 2 - lo * (lo - 1) // 2), 0)
 
 
-def _gold_rows(frags, mc: np.ndarray, mf: np.ndarray, idx, gold_class, i_cnt: Counter,
+def _gold_rows(frags, mc: np.ndarray, mf: np.ndarray, idx, gold_class: GoldLookup, i_cnt: Counter,
                band: tuple[int, int] = ALL) -> None:
     """nmatch(t, I) of the clean pairs of the memberships (mc, mf) (whole classes): pairs of
     gold windows (same class c, length L, gold class g) of two members at compatible offsets,
@@ -203,7 +214,7 @@ def _gold_rows(frags, mc: np.ndarray, mf: np.ndarray, idx, gold_class, i_cnt: Co
     g = gold_class(start * KL + L)
     ok = g >= 0
     gf, gL, go, gg = d2[own[ok]], L[ok], o[ok], g[ok]
-    gcode = gg if getattr(gold_class, "returns_codes", False) else idx.code(start[ok], gL)
+    gcode = gg if gold_class.codes else idx.code(start[ok], gL)
     gs = np.searchsorted(gf, mf, side="left")
     gnum = np.searchsorted(gf, mf, side="right") - gs
     mrow = np.repeat(np.arange(len(mf)), gnum)
@@ -233,21 +244,22 @@ def flat_windows(frags, fp: FoldPairs, band: tuple[int, int] = ALL) -> np.ndarra
     no longer than its longest PW partner's run (any partner that long aligns with every such
     window)."""
     j = np.flatnonzero(fp.partner_len >= MINSUB)
-    parts = []
-    for lo, hi in class_ranges(np.arange(len(j)), windows_count(frags.run_len[j], band),
-                               4_000_000):               # fragments by ranges (memory)
-        jj = j[lo:hi]
-        own, L, o = windows(frags.run_len[jj], cap=fp.partner_len[jj], band=band)
-        parts.append(uniq((frags.run_start[jj][own] + o) * KL + L))
-    if len(parts) <= 1:
-        return parts[0] if parts else np.zeros(0, np.int64)
-    keys = np.concatenate(parts)
-    del parts
+    ranges = list(class_ranges(None, windows_count(frags.run_len[j], band), chunk(4)))   # (memory)
+    if len(ranges) <= 1:
+        return _window_keys(frags, fp, j, band) if ranges else np.zeros(0, np.int64)
+    keys = np.concatenate([_window_keys(frags, fp, j[lo:hi], band) for lo, hi in ranges])
     keys.sort()                              # in place: the distinct keys without a copy
     new = np.empty(len(keys), dtype=bool)
     new[:1] = True
     np.not_equal(keys[1:], keys[:-1], out=new[1:])
     return keys[new]
+
+
+def _window_keys(frags, fp: FoldPairs, jj: np.ndarray, band: tuple[int, int]) -> np.ndarray:
+    """Sorted distinct keys of the windows of the fragments jj no longer than their longest
+    partner's run."""
+    own, L, o = windows(frags.run_len[jj], cap=fp.partner_len[jj], band=band)
+    return uniq((frags.run_start[jj][own] + o) * KL + L)
 
 
 def exact_subpairs(frags, lo: np.ndarray, hi: np.ndarray,

@@ -256,6 +256,7 @@ class Fragments:
     occ_frag: np.ndarray
     nclasses: int
     counts: dict
+    generated: bool = False    # the generated n-gram classes (ngrams.ngram_classes): mark = type code
 
     def __len__(self) -> int:
         return len(self.onset)

@@ -42,6 +42,15 @@ def components(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> 
     if not _sorted(f, s, e):                     # fold views come sorted: no copies then
         order = np.lexsort((e, s, f))
         f, s, e = f[order], s[order], e[order]
+    cstart = np.flatnonzero(~_joins(f, s, e, mode))
+    # sorted by onset: a component's smallest onset is its first one
+    return f[cstart].astype(np.int64), np.maximum.reduceat(e, cstart) - s[cstart]
+
+
+def _joins(f: np.ndarray, s: np.ndarray, e: np.ndarray, mode: str) -> np.ndarray:
+    """Intervals sorted by (file, onset, offset): whether each one joins the union of the
+    earlier ones of its file (overlaps or, by the mode's rule, touches it)."""
+    n = len(f)
     # running max of the offsets within each file (a file's slice at a time: exact, no keys)
     starts = np.flatnonzero(np.concatenate(([True], f[1:] != f[:-1], [True])))
     prev_e = np.empty(n, dtype=np.float64)
@@ -50,11 +59,7 @@ def components(file: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> 
     prev_e[1:] = prev_e[:-1]                      # numpy buffers the overlap
     first = np.zeros(n, dtype=bool)
     first[starts[:-1]] = True
-    joins = ~first & ((s < prev_e) | adjacent(prev_e, s, mode))
-    del prev_e
-    cstart = np.flatnonzero(~joins)
-    # sorted by onset: a component's smallest onset is its first one
-    return f[cstart].astype(np.int64), np.maximum.reduceat(e, cstart) - s[cstart]
+    return ~first & ((s < prev_e) | adjacent(prev_e, s, mode))
 
 
 def _sorted(f: np.ndarray, s: np.ndarray, e: np.ndarray) -> bool:

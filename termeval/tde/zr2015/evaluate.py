@@ -2,15 +2,19 @@
 
 `prepare` loads everything once (gold data dir, segments, the n-gram type index, discovered
 classes with truncation and annotation, the gold classes of `<prefix>.classes` or the corpus
-side of the generated n-gram classes, folds); `score_fold` computes every metric of one fold
-from numpy arrays (zr2015/stage.py gives each --nj job its share of the folds); the generated
-gold classes are never listed (termeval.tde.zr2015.ngrams.fold_gold counts a fold's share).
+side of the generated n-gram classes, folds); `score_fold` computes every metric of one fold,
+or of one unit of it (termeval.tde.zr2015.plan), from numpy arrays; the generated gold classes
+are never listed (termeval.tde.zr2015.ngrams.fold_gold counts a fold's share).
+
+What a fold reads is a `Prepared`: `Indexed` in one process (every field, the corpus's n-gram
+index), `store.JobPrepared` in a --nj job (the fields its units need, an n-gram index built
+per fold); `prepare_for_store` gives the plain `Prepared` that termeval.tde.zr2015.store saves.
 """
 from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -26,35 +30,77 @@ from termeval.tde.zr2015.foldview import FileIndex, file_index, members, take
 from termeval.tde.zr2015.ngramindex import StreamedCodes
 from termeval.tde.zr2015.ngrams import GoldNgrams, NgramIndex, fold_gold
 from termeval.tde.zr2015.pairs import r2_occurrences
+from termeval.tde.zr2015.plan import ALL_MEASURES, ordered  # noqa: F401 (ALL_MEASURES re-exported)
 
 MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
-ALL_MEASURES = ("matching", "ned", "coverage", "grouping", "token_type", "boundary")
 
 
 @dataclass
 class Prepared:
+    """The inputs of every fold. The fields marked `need` are None only in a --nj job none of
+    whose units needs them (plan.NEEDS, store.job_prepared); exactly one of goldcls (listed
+    gold classes, with gold_ix) and gold_ngrams (generated ones) is set where gold is needed."""
     mode: str
-    gold: Gold
-    phones: Segmented
-    words: Segmented
-    disc: Fragments
-    goldcls: Fragments | None           # listed gold classes (<prefix>.classes), else None:
-    ngrams: NgramIndex | None            # None in a job (index_for builds what a fold needs)
+    gold: Gold | Any                        # files, file_index, speaker (tiers dropped)
     foldsets: dict[str, FoldSet]
-    counts: dict = field(default_factory=dict)
-    ned_cache: "ned.NedCache | None" = None
-    disc_ix: FileIndex | None = None       # per-file slices (termeval.tde.zr2015.foldview)
-    gold_ix: FileIndex | None = None
-    word_ix: FileIndex | None = None
-    gold_ngrams: GoldNgrams | None = None  # the generated n-gram classes, counted per fold
-    index_for: Any = None                  # a job (ngrams None): (fold, lengths) -> the NgramIndex
-                                           # of the fold's files, levels of those lengths
+    counts: dict
+    disc: Fragments                         # discovered fragments, annotated
+    disc_ix: FileIndex                      # per-file slices (termeval.tde.zr2015.foldview)
+    phones: Segmented | None                # need "phones"
+    words: Segmented | None                 # need "words"
+    word_ix: FileIndex | None               # with words
+    ned_cache: ned.NedCache | None          # need "ned"
+    goldcls: Fragments | None               # need "gold": listed gold classes (<prefix>.classes)
+    gold_ix: FileIndex | Any | None         # with goldcls (store.LazyFileIndex in a job)
+    gold_ngrams: GoldNgrams | None          # need "gold": the generated n-gram classes
+
+    def index_for(self, fold: Intervals, lengths: tuple[int, int]) -> NgramIndex:
+        """The n-gram index matching reads for a fold: its levels of `lengths` at least."""
+        raise TypeError("saved inputs hold no n-gram index (score with evaluate.prepare or "
+                        "store.job_prepared)")
 
 
-def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, for_jobs: bool = False) -> Prepared:
-    """Everything a fold needs. for_jobs (zr2015/prepcache.py saves it for --nj jobs): the
-    n-gram index is not kept (ngrams None): the transcriptions' codes and the corpus's
-    repeated n-grams come from one pass over its levels (ngramindex.StreamedCodes)."""
+@dataclass
+class Indexed(Prepared):
+    """One process: every field, and the corpus's n-gram index, which serves every fold."""
+    ngrams: NgramIndex
+
+    def index_for(self, fold: Intervals, lengths: tuple[int, int]) -> NgramIndex:
+        return self.ngrams
+
+
+def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Indexed:
+    """Everything a fold needs, with the corpus's n-gram index."""
+    fields, idx = _prepare(data_dir, class_file, folds, mode, NgramIndex, log)
+    return Indexed(**fields, ngrams=idx)
+
+
+def prepare_for_store(data_dir: str, class_file: str, folds: str, mode: str, log=None) -> Prepared:
+    """What termeval.tde.zr2015.store saves for --nj jobs: no n-gram index is kept; the
+    transcriptions' codes and the corpus's repeated n-grams come from one pass over its levels
+    (ngramindex.StreamedCodes)."""
+    fields, _ = _prepare(data_dir, class_file, folds, mode, StreamedCodes, log)
+    return Prepared(**fields)
+
+
+def read_folds(folds: str, gold: Gold, counts: dict) -> tuple[dict[str, FoldSet], tuple | None, str | None]:
+    """(fold sets, the .split truncation (file, onset, offset) or None, the <prefix>.classes
+    file or None) of --folds, their unknown-file counts into `counts`."""
+    if folds == "none":
+        return ({"cross": FoldSet("cross", [whole_corpus(len(gold.files))], ["all"]),
+                 "within": per_speaker(gold.speaker)}, None, None)
+    files = fold_prefix_files(folds)
+    sp = read_split(files["split"], gold.file_index)
+    counts["split_unknown_file_lines"] = sp.unknown
+    foldsets = {"cross": read_foldset(files["intervals.cross"], "cross", gold.file_index),
+                "within": read_foldset(files["intervals.within"], "within", gold.file_index)}
+    for k, fs in foldsets.items():
+        counts[f"{k}_fold_unknown_file_lines"] = int(sum(f.unknown for f in fs.folds))
+    return foldsets, (sp.file, sp.onset, sp.offset), files.get("classes")
+
+
+def _prepare(data_dir: str, class_file: str, folds: str, mode: str, index_of, log) -> tuple[dict, Any]:
+    """(the fields of a Prepared, the n-gram codes index_of(phones) that annotated them)."""
     check_mode(mode)
     t0 = time.time()
     gold = load_gold(data_dir)
@@ -68,25 +114,11 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, for
     else:
         raw = read_classfile(class_file, gold.file_index)
     counts["classfile"] = raw.counts
-    split = None
-    gold_classes = None
-    if folds == "none":
-        foldsets = {"cross": FoldSet("cross", [whole_corpus(len(gold.files))], ["all"]),
-                    "within": per_speaker(gold.speaker)}
-    else:
-        files = fold_prefix_files(folds)
-        sp = read_split(files["split"], gold.file_index)
-        split = (sp.file, sp.onset, sp.offset)
-        counts["split_unknown_file_lines"] = sp.unknown
-        foldsets = {"cross": read_foldset(files["intervals.cross"], "cross", gold.file_index),
-                    "within": read_foldset(files["intervals.within"], "within", gold.file_index)}
-        for k, fs in foldsets.items():
-            counts[f"{k}_fold_unknown_file_lines"] = int(sum(f.unknown for f in fs.folds))
-        gold_classes = files.get("classes")
+    foldsets, split, gold_classes = read_folds(folds, gold, counts)
     # the segmented tiers replace the gold tiers (only files and speakers are used after this)
     gold = replace(gold, phones=None, words=None)
     marks: dict = {}
-    ngrams = StreamedCodes(phones) if for_jobs else NgramIndex(phones)
+    ngrams = index_of(phones)
     disc = annotate(phones, raw.cls, raw.file, raw.onset, raw.offset, mode, split=split, marks=marks,
                     ngrams=ngrams)
     counts["disc"] = disc.counts
@@ -98,7 +130,7 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, for
                            ngrams=ngrams)
         counts["gold_classes"] = {"source": gold_classes, **goldcls.counts}
         gold_ix = file_index(goldcls.file, nf, goldcls.occ_frag)
-    elif for_jobs:
+    elif isinstance(ngrams, StreamedCodes):
         gold_ngrams = GoldNgrams(phones, nf, *ngrams.repeat_lengths())
         counts["gold_classes"] = generated_counts(gold_ngrams)
     else:
@@ -111,11 +143,11 @@ def prepare(data_dir: str, class_file: str, folds: str, mode: str, log=None, for
     if log:
         log(f"prepared in {time.time() - t0:.2f} s: {len(disc)} distinct fragments, "
             f"{counts['gold_classes']['distinct_fragments'] if 'gold_classes' in counts else 'no'} gold fragments")
-    return Prepared(mode=mode, gold=gold, phones=phones, words=words, disc=disc, goldcls=goldcls,
-                    ngrams=None if for_jobs else ngrams, foldsets=foldsets, counts=counts,
-                    ned_cache=ned.NedCache(inv),
-                    disc_ix=file_index(disc.file, nf, disc.occ_frag),
-                    gold_ix=gold_ix, word_ix=file_index(words.file, nf), gold_ngrams=gold_ngrams)
+    fields = dict(mode=mode, gold=gold, foldsets=foldsets, counts=counts, disc=disc,
+                  disc_ix=file_index(disc.file, nf, disc.occ_frag), phones=phones, words=words,
+                  word_ix=file_index(words.file, nf), ned_cache=ned.NedCache(inv), goldcls=goldcls,
+                  gold_ix=gold_ix, gold_ngrams=gold_ngrams)
+    return fields, ngrams
 
 
 def generated_gold(phones: Segmented, ngrams: NgramIndex, nfiles: int) -> tuple[GoldNgrams, dict]:
@@ -134,7 +166,7 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
     bootstrap (termeval.tde.zr2015.units): units["class"] / units["file"] = {column: (ids,
     values)}, global class and file indices. With a `band` of n-gram lengths
     (matching.BANDS: a --nj unit), matching gives its additive statistics
-    ("matching_stats", matching.finish adds the bands up) instead of its values."""
+    ("matching_stats", plan.ordered adds the bands up) instead of its values."""
     mode = p.mode
     nf = len(p.gold.files)
     cu = units.setdefault("class", {}) if units is not None else None
@@ -161,7 +193,7 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
     g = idx = None
     lengths = band or matching.ALL_LENGTHS
     if "matching" in measures:
-        idx = p.ngrams if p.ngrams is not None else p.index_for(fold, lengths)
+        idx = p.index_for(fold, lengths)
     if {"coverage", "matching"} & set(measures):          # R1(G, F), classes renumbered
         if p.goldcls is None:
             g = fold_gold(p.gold_ngrams, idx, fold, mode, lengths if "matching" in measures else (1, 0),
@@ -204,14 +236,9 @@ def score_fold(p: Prepared, fold: Intervals, measures=ALL_MEASURES, units: dict 
             for k, col in enumerate(("bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")):
                 fu[col] = _dense(b[:, k])
     if "matching" in measures:
-        stats = matching.matching(p.phones, idx, disc, fp, g, mode, lengths)
-        if band is None:
-            mp, mr, extra = matching.finish([stats])
-            res.update(matching_precision=mp, matching_recall=mr, **extra)
-        else:
-            res["matching_stats"] = stats
+        res["matching_stats"] = matching.matching(p.phones, idx, disc, fp, g, mode, lengths)
     res["fragments_in_fold"] = int(len(disc))
-    return res
+    return res if band is not None else ordered([res])
 
 
 def _dense(per_file: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.tde.zr2015.corpus import ov
-from termeval.tde.zr2015.pairs import combinations_in_groups, overlapping_pairs, uniq
+from termeval.tde.zr2015.pairs import chunk, combinations_in_groups, overlapping_pairs, uniq
 
 
 @dataclass
@@ -89,15 +89,8 @@ def _partner_len(frags, mem_cls, mem_frag, ov_a, ov_b) -> np.ndarray:
     out = np.full(n, -1, dtype=np.int64)
     if len(mem_cls) == 0:
         return out
-    ln = frags.run_len[mem_frag]
-    o = np.lexsort((-ln, mem_cls))                     # per class, longest first
-    s_frag, s_len = mem_frag[o], ln[o]
-    start, size = runs(mem_cls[o])
-    del ln, o
-    it = np.int32 if len(s_frag) < 2**31 else np.int64  # (positions: 4 bytes a membership)
-    cend = np.repeat((start + size).astype(it), size)
-    ptr = np.repeat(start.astype(it), size)
-    del start, size
+    s_frag, s_len, ptr, cend = _longest_first(frags.run_len, mem_cls, mem_frag)
+    it = ptr.dtype
     nf = np.int64(n)
     bad = np.sort(np.concatenate([ov_a * nf + ov_b, ov_b * nf + ov_a]))
     me = s_frag
@@ -118,6 +111,21 @@ def _partner_len(frags, mem_cls, mem_frag, ov_a, ov_b) -> np.ndarray:
         ptr[act] += 1
     np.maximum.at(out, me, best)
     return out
+
+
+def _longest_first(run_len: np.ndarray, mem_cls: np.ndarray, mem_frag: np.ndarray) -> tuple:
+    """The memberships per class, longest run first: (fragment, run length, position of the
+    class's first member, end of the class's members) of each."""
+    ln = run_len[mem_frag]
+    o = np.lexsort((-ln, mem_cls))
+    return (mem_frag[o], ln[o], *_class_bounds(*runs(mem_cls[o])))
+
+
+def _class_bounds(start: np.ndarray, size: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per item of runs (start, size): the start and the end of its run (4 bytes each when
+    the positions allow)."""
+    it = np.int32 if int(size.sum()) < 2**31 else np.int64
+    return np.repeat(start.astype(it), size), np.repeat((start + size).astype(it), size)
 
 
 def fold_pairs(frags, occ_keep: np.ndarray, mode: str, phones, sharing: bool) -> FoldPairs:
@@ -175,9 +183,11 @@ def same_file_overlap(frags, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     return (f[lo] == f[hi]) & (np.minimum(off[lo], off[hi]) - np.maximum(on[lo], on[hi]) > 0)
 
 
-def row_pairs(group: np.ndarray, budget: int = 2_000_000):
+def row_pairs(group: np.ndarray, budget: int | None = None):
     """Yield (i, j) arrays, i < j, of all pairs of rows with equal `group` (sorted), in chunks
-    of about `budget` pairs: the per-class pairs of histogram rows (distinct marks, lengths)."""
+    of about `budget` (default chunk(2)) pairs: the per-class pairs of histogram rows (distinct
+    marks, lengths)."""
+    budget = chunk(2) if budget is None else budget
     start, size = runs(group)
     npair = size * (size - 1) // 2
     g = 0

@@ -60,10 +60,7 @@ def take(frags: Fragments, ix: FileIndex, sel: np.ndarray, dense_classes: bool =
     nclasses = frags.nclasses
     if dense_classes and len(occ_cls) < len(frags.occ_cls):
         occ_cls, nclasses = dense_codes(occ_cls, nclasses)
-    view = Fragments(file=frags.file[sel], onset=frags.onset[sel], offset=frags.offset[sel],
+    return Fragments(file=frags.file[sel], onset=frags.onset[sel], offset=frags.offset[sel],
                      run_start=frags.run_start[sel], run_len=frags.run_len[sel],
                      mark=frags.mark[sel], marks=frags.marks, occ_cls=occ_cls, occ_frag=occ_frag,
-                     nclasses=nclasses, counts=frags.counts)
-    if getattr(frags, "generated", False):
-        view.generated = True
-    return view
+                     nclasses=nclasses, counts=frags.counts, generated=frags.generated)

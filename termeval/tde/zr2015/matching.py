@@ -18,19 +18,19 @@ import math
 
 import numpy as np
 
-from termeval.tde.zr2015.completion import (KL, MAXSUB, MINSUB, Counter, clean_counts, exact_subpairs,
-                                        flat_windows)
+from termeval.tde.zr2015.completion import (KL, MAXSUB, MINSUB, Counter, GoldLookup, clean_counts,
+                                        exact_subpairs, flat_windows)
 from termeval.tde.zr2015.corpus import Fragments, Segmented, ov
 from termeval.tde.zr2015.foldpairs import FoldPairs
 from termeval.tde.zr2015.ngrams import MAXN, FoldGold, NgramIndex, ngram_classes  # noqa: F401 (re-exported)
-from termeval.tde.zr2015.pairs import overlapping_pairs, uniq, uniq_counts, uniq_inverse
+from termeval.tde.zr2015.pairs import chunk, overlapping_pairs, uniq, uniq_counts, uniq_inverse
 
 
 def gold_codes(g: Fragments, idx: NgramIndex) -> tuple[np.ndarray, np.ndarray]:
     """(type code, key) of gold fragments: the n-gram code of their transcription (codes beyond
     the n-gram range for marks that are not n-grams <= 20), and the sub-fragment key when the
     span is phone-exact (-1 otherwise: it can equal no completed fragment)."""
-    if getattr(g, "generated", False):
+    if g.generated:
         return g.mark, g.run_start * KL + g.run_len
     code = idx.code(g.run_start, g.run_len)
     code = np.where(code >= 0, code, idx.ntypes + g.mark)
@@ -53,6 +53,18 @@ def _count(codes: np.ndarray):
     return uniq_counts(codes)
 
 
+def _in_pairs(ofr: np.ndarray, ocl: np.ndarray, cnt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The occurrences (fragment, class) of the classes with at least two (cnt: class sizes)."""
+    keep = cnt[ocl] >= 2
+    return (ofr, ocl) if keep.all() else (ofr[keep], ocl[keep])
+
+
+def _sums_by_code(code: np.ndarray, weight: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(distinct codes, the integer sum of the weights of each)."""
+    u, inv = uniq_inverse(code)
+    return u, np.bincount(inv, weights=weight).astype(np.int64)
+
+
 def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Counts cu of the sorted keys u at the queries q (0 where absent)."""
     if len(u) == 0:
@@ -63,19 +75,15 @@ def _lookup_counts(u: np.ndarray, cu: np.ndarray, q: np.ndarray) -> np.ndarray:
 
 def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
     """Pgold of R1(G, F), counted: (codes ug with nmatch(t, Pgold) = n_gold, w(t, Pgold) as
-    (codes, counts), |flat|, gold class of sub-fragment keys (-1: not a gold fragment of the
-    fold)). `gold` is the fold's view of listed gold classes (a `<prefix>.classes` file, every
+    (codes, counts), |flat|, gold class of sub-fragment keys (completion.GoldLookup: -1 where
+    not a gold fragment of the fold)). `gold` is the fold's view of listed gold classes (a `<prefix>.classes` file, every
     fragment inside the fold) or the generated n-gram classes of the fold (ngrams.fold_gold)."""
     if isinstance(gold, FoldGold):
-        return gold.ug, gold.n_gold, (gold.w_u, gold.w_c), gold.n_flat, gold.gold_class
+        return gold.ug, gold.n_gold, (gold.w_u, gold.w_c), gold.n_flat, GoldLookup(gold.gold_class, codes=True)
     gcode, gkey = gold_codes(gold, idx)
     # one fragment may be listed in several classes only for hand-made gold files
-    ofr, ocl = gold.occ_frag, gold.occ_cls
-    cnt = np.bincount(ocl, minlength=gold.nclasses)
-    keep = cnt[ocl] >= 2
-    if not keep.all():
-        ofr, ocl = ofr[keep], ocl[keep]
-    del keep
+    cnt = np.bincount(gold.occ_cls, minlength=gold.nclasses)
+    ofr, ocl = _in_pairs(gold.occ_frag, gold.occ_cls, cnt)
     # OV pairs among the members of each class (file-blind)
     i, j = overlapping_pairs(ocl, gold.onset[ofr], gold.offset[ofr])
     a, b = ofr[i], ofr[j]
@@ -84,9 +92,7 @@ def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
     np.subtract.at(deg, i[bad], 1)
     np.subtract.at(deg, j[bad], 1)
     # nmatch(t, Pgold): ordered pairs by the mark of the second element = sum of degrees
-    ug, inv = uniq_inverse(gcode[ofr])
-    n_gold = np.bincount(inv, weights=deg).astype(np.int64)
-    del inv
+    ug, n_gold = _sums_by_code(gcode[ofr], deg)
     flat_g = uniq(ofr[deg > 0])
     w_gold = _count(gcode[flat_g])
     gk = gkey[ofr]
@@ -99,11 +105,11 @@ def gold_side(gold: Fragments | FoldGold, idx: NgramIndex, mode: str):
             return np.full(len(k), -1, dtype=np.int64)
         pos = np.clip(np.searchsorted(gk, k), 0, len(gk) - 1)
         return np.where(gk[pos] == k, ocl[pos], -1)
-    return ug, n_gold, w_gold, len(flat_g), gold_class
+    return ug, n_gold, w_gold, len(flat_g), GoldLookup(gold_class, codes=False)
 
 
 # n-gram lengths cut into bands: a cross fold's matching is scored by one --nj unit per band
-# (termeval.tde.zr2015.shares), each holding only its lengths' index levels; every run, one
+# (termeval.tde.zr2015.plan), each holding only its lengths' index levels; every run, one
 # process included, sums a fold's terms per band, then the bands in order (same floats).
 BANDS = ((3, 3), (4, 4), (5, 5), (6, 6), (7, 8), (9, 11), (12, 15), (16, 20))
 ALL_LENGTHS = (BANDS[0][0], BANDS[-1][1])
@@ -149,13 +155,31 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
         w_gold_u, w_gold_c = _slice(w_gold_u, w_gold_c, cut)
         n_flat_g = int(w_gold_c.sum())
     sub = (max(band[0], MINSUB), min(band[1], MAXSUB))
+    nsubs, (s_u, s_c), (i_u, i_c) = psubs_counts(phones, idx, disc, fp, gold_class, mode, sub)
+    n_flat_s, (w_u, w_c) = flat_counts(idx, disc, fp, sub)
+    t = n_gold > 0
+    return {"band": list(band), "nsubs": int(nsubs), "n_flat_s": int(n_flat_s), "n_flat_g": int(n_flat_g),
+            "n_gold": int(n_gold.sum()), "pdisc": int(2 * fp.npairs), "inter": int(i_c.sum()),
+            "p": band_sums(w_u, w_c, i_u, i_c, s_u, s_c, idx),
+            "r": band_sums(w_gold_u, w_gold_c, i_u, i_c, ug[t], n_gold[t], idx)}
 
-    # --- Psubs and I: clean pairs counted, exceptions exactly
+
+def psubs_counts(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs, gold_class: GoldLookup,
+                 mode: str, sub: tuple[int, int]) -> tuple[int, tuple, tuple]:
+    """(|Psubs|, nmatch(t, Psubs), nmatch(t, I)) of the completion lengths `sub`, counts as
+    (sorted codes, counts): the clean pairs counted, the exceptions' sub-pairs listed."""
     s_cnt, i_cnt = Counter(), Counter()
     nsubs = clean_counts(disc, fp, idx, gold_class, s_cnt, i_cnt, sub)
     psubs, M = exact_subpairs(disc, fp.pw_lo, fp.pw_hi, sub)
-    nsubs += len(psubs)
-    x, y = psubs // M, psubs % M
+    ycode, inter = _listed_subpairs(phones, idx, gold_class, psubs // M, psubs % M, mode)
+    s_cnt.add(ycode, 1)
+    i_cnt.add(ycode[inter], 1)
+    return nsubs + len(psubs), s_cnt.result(), i_cnt.result()
+
+
+def _listed_subpairs(phones: Segmented, idx: NgramIndex, gold_class: GoldLookup, x: np.ndarray, y: np.ndarray,
+                     mode: str) -> tuple[np.ndarray, np.ndarray]:
+    """(code of y, whether (x, y) is in I) of listed sub-pairs (sub-fragment keys x, y)."""
     ux, xinv = np.unique(np.concatenate([x, y]), return_inverse=True)
     ucls = gold_class(ux)
     cx, cy = ucls[xinv[:len(x)]], ucls[xinv[len(x):]]
@@ -164,24 +188,17 @@ def matching(phones: Segmented, idx: NgramIndex, disc: Fragments, fp: FoldPairs,
     xon, xoff = phones.onset[xs], phones.offset[xs + xl - 1]
     yon, yoff = phones.onset[ys], phones.offset[ys + yl - 1]
     inter = (cx >= 0) & (cx == cy) & ~ov(xon, xoff, yon, yoff, mode)
-    ycode = idx.code(ys, yl)
-    s_cnt.add(ycode, 1)
-    i_cnt.add(ycode[inter], 1)
-    s_u, s_c = s_cnt.result()
-    i_u, i_c = i_cnt.result()
-    del s_cnt, i_cnt, psubs, x, y, ux, xinv, ucls, cx, cy, xs, xl, ys, yl, xon, xoff, yon, yoff, inter, ycode
-    fu = flat_windows(disc, fp, sub)         # flat(Psubs): every fragment occurs as second too
-    n_flat_s = len(fu)
+    return idx.code(ys, yl), inter
+
+
+def flat_counts(idx: NgramIndex, disc: Fragments, fp: FoldPairs, sub: tuple[int, int]) -> tuple[int, tuple]:
+    """(|flat(Psubs)|, w(t, Psubs) as (sorted codes, counts)): every fragment occurs as second too."""
+    fu = flat_windows(disc, fp, sub)
     w_cnt = Counter()
-    for a in range(0, len(fu), 1 << 21):     # (the codes of a chunk at a time: memory)
-        w_cnt.add(idx.code(fu[a:a + (1 << 21)] // KL, fu[a:a + (1 << 21)] % KL), 1)
-    del fu
-    w_u, w_c = w_cnt.result()
-    t = n_gold > 0
-    return {"band": list(band), "nsubs": int(nsubs), "n_flat_s": int(n_flat_s), "n_flat_g": int(n_flat_g),
-            "n_gold": int(n_gold.sum()), "pdisc": int(2 * fp.npairs), "inter": int(i_c.sum()),
-            "p": band_sums(w_u, w_c, i_u, i_c, s_u, s_c, idx),
-            "r": band_sums(w_gold_u, w_gold_c, i_u, i_c, ug[t], n_gold[t], idx)}
+    step = chunk(2)                          # (the codes of a chunk at a time: memory)
+    for a in range(0, len(fu), step):
+        w_cnt.add(idx.code(fu[a:a + step] // KL, fu[a:a + step] % KL), 1)
+    return len(fu), w_cnt.result()
 
 
 def _slice(u: np.ndarray, c: np.ndarray, cut: list) -> tuple[np.ndarray, np.ndarray]:

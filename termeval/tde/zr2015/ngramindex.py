@@ -19,9 +19,10 @@ from typing import Iterable
 
 import numpy as np
 
+from termeval.tde.zr2015.pairs import chunk
+
 MAXN = 20           # gold n-grams: 3..20 phones
 MINN = 3
-CHUNK = 1 << 21     # windows looked up at a time
 
 
 class NgramIndex:
@@ -104,10 +105,11 @@ class NgramIndex:
         """Type code of windows (start, length); -1 where invalid (length 0 or > maxn or
         crossing a segment) or where the level is not kept."""
         out = np.full(len(start), -1, dtype=np.int64)
-        for a in range(0, len(start), CHUNK):            # (temporaries of a chunk only)
-            s = np.asarray(start[a:a + CHUNK], dtype=np.int64)
-            ln = np.asarray(length[a:a + CHUNK], dtype=np.int64)
-            o = out[a:a + CHUNK]
+        step = chunk(2)                                  # (temporaries of a chunk only)
+        for a in range(0, len(start), step):
+            s = np.asarray(start[a:a + step], dtype=np.int64)
+            ln = np.asarray(length[a:a + step], dtype=np.int64)
+            o = out[a:a + step]
             for L in np.flatnonzero(np.bincount(np.clip(ln, 0, self.maxn + 1))):
                 if L < 1 or L > self.maxn or self.ids[L] is None:
                     continue

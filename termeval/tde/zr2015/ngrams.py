@@ -30,11 +30,9 @@ from termeval.tde.zr2015.corpus import Fragments, Segmented, ov
 from termeval.tde.zr2015.folds import Intervals, contained
 from termeval.core.intervals import last_le
 from termeval.tde.zr2015.completion import KL  # (sub-fragment keys)
-from termeval.tde.zr2015.pairs import class_ranges, concat_ranges, dense_codes, uniq
+from termeval.tde.zr2015.pairs import chunk, class_ranges, concat_ranges, dense_codes, uniq
 
 from termeval.tde.zr2015.ngramindex import MAXN, MINN, NgramIndex, repeat_lengths  # noqa: F401 (re-exported)
-
-TYPE_CHUNK = 1 << 20  # windows of a fold's gold side counted at a time (a length's types by ranges)
 
 
 def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
@@ -42,8 +40,19 @@ def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
     segment occurring at least twice, every occurrence, span = [first onset, last offset].
     Fragments come sorted by (phone start, length) = (file, onset, offset), so folds take
     per-file slices; classes are numbered densely (L, then type code); no sort anywhere."""
-    n, nl = len(sg), MAXN - 2
-    rep_mask = np.zeros((n, nl), dtype=bool)            # window (start, L) is a gold fragment
+    st, ln, cd, cls, ncls = _in_window_order(*_repeated_types(idx), len(sg))
+    f = sg.file[st]
+    on = sg.onset[st]
+    off = sg.offset[st + ln - 1]
+    return Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
+                     occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
+                     nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))},
+                     generated=True)
+
+
+def _repeated_types(idx: NgramIndex) -> tuple[list, int]:
+    """([(L, starts of the windows of a repeated type, their codes, their dense classes) per
+    length L], number of classes)."""
     per_l = []
     ncls = 0
     for L in range(3, MAXN + 1):
@@ -55,31 +64,35 @@ def ngram_classes(sg: Segmented, idx: NgramIndex, marks: dict) -> Fragments:
         repeated = np.bincount(cv) >= 2
         rep = valid[repeated[cv]]
         rank = np.cumsum(repeated, dtype=np.int64) - 1  # dense class of each repeated type
-        rep_mask[rep, L - 3] = True
         per_l.append((L, rep, c[rep].astype(np.int64) + idx.base[L], rank[c[rep]] + ncls))
         ncls += int(rank[-1]) + 1 if len(rank) else 0
-    # position of (start, L) in the row-major order of rep_mask = np.nonzero's order
-    row_start = np.concatenate(([0], np.cumsum(rep_mask.sum(axis=1, dtype=np.int64))))
-    st, li = np.nonzero(rep_mask)
-    st = st.astype(np.int64)
-    ln = li.astype(np.int64) + 3
-    below = np.cumsum(rep_mask, axis=1, dtype=np.uint8)  # windows of length <= L at the start
-    del rep_mask
+    return per_l, ncls
+
+
+def _in_window_order(per_l: list, ncls: int, n: int) -> tuple:
+    """(start, length, code, class) of the windows of _repeated_types, sorted by (start,
+    length), and the number of classes."""
+    row_start, st, ln, below = _window_rows(per_l, n)
     cd = np.empty(len(st), dtype=np.int64)
     cls = np.empty(len(st), dtype=np.int64)
     for L, rep, code, dense in per_l:
         pos = row_start[rep] + below[rep, L - 3] - 1
         cd[pos] = code
         cls[pos] = dense
-    del below, per_l
-    f = sg.file[st]
-    on = sg.onset[st]
-    off = sg.offset[st + ln - 1]
-    frags = Fragments(file=f, onset=on, offset=off, run_start=st, run_len=ln, mark=cd, marks=[],
-                      occ_cls=cls, occ_frag=np.arange(len(st), dtype=np.int64),
-                      nclasses=ncls, counts={"classes_kept": ncls, "distinct_fragments": int(len(st))})
-    frags.generated = True
-    return frags
+    return st, ln, cd, cls, ncls
+
+
+def _window_rows(per_l: list, n: int) -> tuple:
+    """(first position of each start, start and length of every window in (start, length)
+    order, windows of length <= L at each start) of the windows of _repeated_types."""
+    rep_mask = np.zeros((n, MAXN - 2), dtype=bool)      # window (start, L) is a gold fragment
+    for L, rep, _, _ in per_l:
+        rep_mask[rep, L - 3] = True
+    # position of (start, L) in the row-major order of rep_mask = np.nonzero's order
+    row_start = np.concatenate(([0], np.cumsum(rep_mask.sum(axis=1, dtype=np.int64))))
+    st, li = np.nonzero(rep_mask)
+    below = np.cumsum(rep_mask, axis=1, dtype=np.uint8)
+    return row_start, st.astype(np.int64), li.astype(np.int64) + 3, below
 
 
 class GoldNgrams:
@@ -157,8 +170,6 @@ class FoldGold:
             code[k[~inside]] = -1
         return code
 
-    gold_class.returns_codes = True          # (termeval.tde.zr2015.completion: no second lookup)
-
 
 def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str,
               lengths: tuple[int, int] = (MINN, MAXN), cover: bool = True) -> FoldGold:
@@ -196,33 +207,15 @@ def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str
             lmax[k] = L
         if not counted:
             continue
-        c = idx.level(L, k if whole else P[k])
-        # types with >= 2 windows in the fold, renumbered 0..nt-1 in code order
-        d, nt = dense_codes(c, idx.ntypes_of(L))
-        cnt = np.bincount(d, minlength=nt)
-        keep = cnt[d] >= 2
-        k, c, d = k[keep], c[keep], d[keep]
-        code_of = np.zeros(nt, dtype=np.int64)
-        code_of[d] = c
-        del c, keep
+        k, d, cnt, code_of = _repeated_in_fold(k, idx.level(L, k if whole else P[k]), idx.ntypes_of(L))
+        nt = len(cnt)
         ng_t, fc = np.zeros(nt), np.zeros(nt, dtype=np.int64)
-        # types by ranges of about TYPE_CHUNK windows (memory)
-        for tlo, thi in class_ranges(np.arange(nt), np.where(cnt >= 2, cnt, 0), TYPE_CHUNK):
-            if (tlo, thi) == (0, nt):
-                kk, dd = k, d
-            else:
-                sel = np.flatnonzero((d >= tlo) & (d < thi))
-                kk, dd = k[sel], d[sel]
-            # windows by (type, onset) (files ignored): OV partners found by a sweep
-            o = np.lexsort((qs[kk], dd))
-            kk, dd = kk[o], dd[o]
-            on, off = qs[kk], sg.offset[(kk if whole else P[kk]) + (L - 1)]
-            deg = cnt[dd] - 1 - _ov_partners(dd, on, off, mode)
-            ng_t += np.bincount(dd, weights=deg, minlength=nt)   # (a type's sum in one range)
-            flat = deg > 0
-            n_flat += int(np.count_nonzero(flat))
-            fc += np.bincount(dd[flat], minlength=nt)
-            del o, kk, dd, on, off, deg, flat
+        # types by ranges of about chunk() windows (memory)
+        for tlo, thi in class_ranges(None, np.where(cnt >= 2, cnt, 0), chunk()):
+            ng_r, nf_r, fc_r = _pairs_of_types(k, d, cnt, (tlo, thi), qs, sg.offset, None if whole else P, L, mode)
+            ng_t += ng_r   # (a type's sum in one range)
+            n_flat += nf_r
+            fc += fc_r
         t = np.flatnonzero(cnt >= 2)
         ug.append(code_of[t] + idx.base[L])
         ng.append(ng_t.astype(np.int64)[t])
@@ -237,6 +230,39 @@ def fold_gold(gn: GoldNgrams, idx: NgramIndex | None, fold: Intervals, mode: str
     cat = (lambda xs: np.concatenate(xs) if xs else np.zeros(0, np.int64))
     return FoldGold(ug=cat(ug), n_gold=cat(ng), w_u=cat(wu), w_c=cat(wc), n_flat=n_flat,
                     cover=comp, fold=fold, gn=gn, idx=idx, whole=whole)
+
+
+def _repeated_in_fold(k: np.ndarray, c: np.ndarray, ntypes: int) -> tuple:
+    """The windows k (codes c of their length) of the types with >= 2 of them in the fold:
+    (k, their types renumbered 0..nt-1 in code order, windows per type (nt), code of each type)."""
+    d, nt = dense_codes(c, ntypes)
+    cnt = np.bincount(d, minlength=nt)
+    keep = cnt[d] >= 2
+    k, c, d = k[keep], c[keep], d[keep]
+    code_of = np.zeros(nt, dtype=np.int64)
+    code_of[d] = c
+    return k, d, cnt, code_of
+
+
+def _pairs_of_types(k: np.ndarray, d: np.ndarray, cnt: np.ndarray, types: tuple[int, int], qs: np.ndarray,
+                    offset: np.ndarray, P: np.ndarray | None, L: int, mode: str) -> tuple[np.ndarray, int, np.ndarray]:
+    """The Pgold counts of the windows k (types d; window k starts at phone P[k], or k with P
+    None; onsets qs[k]) of the types lo..hi-1: (nmatch per type, |flat| share, flat windows per
+    type), the OV partners found by a file-blind sweep."""
+    nt = len(cnt)
+    if types == (0, nt):
+        kk, dd = k, d
+    else:
+        sel = np.flatnonzero((d >= types[0]) & (d < types[1]))
+        kk, dd = k[sel], d[sel]
+    # windows by (type, onset) (files ignored): OV partners found by a sweep
+    o = np.lexsort((qs[kk], dd))
+    kk, dd = kk[o], dd[o]
+    on, off = qs[kk], offset[(kk if P is None else P[kk]) + (L - 1)]
+    deg = cnt[dd] - 1 - _ov_partners(dd, on, off, mode)
+    flat = deg > 0
+    return (np.bincount(dd, weights=deg, minlength=nt), int(np.count_nonzero(flat)),
+            np.bincount(dd[flat], minlength=nt))
 
 
 def _ov_partners(group: np.ndarray, on: np.ndarray, off: np.ndarray, mode: str) -> np.ndarray:

@@ -14,6 +14,17 @@ import numpy as np
 from termeval.core.distinct import distinct as uniq  # noqa: F401  (the zr2015 modules import it from here)
 from termeval.tde.zr2015.corpus import raw_overlap
 
+# Array entries (windows, pairs, rows, codes) a counting loop handles at a time: its temporaries
+# stay a few arrays of CHUNK entries (8 MB each as int64) whatever the fold's size. A loop asks
+# chunk(k) = k * CHUNK, k sized to its temporaries; the results never depend on it (integer
+# counts, and sums in the same order), so the tests shrink it to a few entries.
+CHUNK = 1 << 20
+
+
+def chunk(k: int = 1) -> int:
+    """k chunks' worth of entries (read at call time: CHUNK may be changed)."""
+    return k * CHUNK
+
 
 def combinations_in_groups(group: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Positions (i, j), i < j, of every pair of elements of equal `group` (group must be
@@ -106,10 +117,15 @@ def uniq_counts(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return s[first], np.diff(np.append(first, len(s)))
 
 
-def class_ranges(mc: np.ndarray, weight: np.ndarray, budget: int = 1_000_000):
+def class_ranges(mc: np.ndarray | None, weight: np.ndarray, budget: int | None = None):
     """Yield (lo, hi): ranges of the memberships (sorted by class) cut at class starts, of about
-    `budget` total weight each (one class may exceed it). With mc = arange(n): ranges of items."""
-    n = len(mc)
+    `budget` (default chunk()) total weight each (one class may exceed it). With mc None: ranges
+    of items (each item its own class)."""
+    budget = chunk() if budget is None else budget
+    n = len(weight)
+    if mc is None:
+        yield from _item_ranges(np.cumsum(weight), budget)
+        return
     cum = np.cumsum(weight)
     starts = np.flatnonzero(np.concatenate(([True], mc[1:] != mc[:-1]))) if n else np.zeros(0, np.int64)
     lo = 0
@@ -117,5 +133,14 @@ def class_ranges(mc: np.ndarray, weight: np.ndarray, budget: int = 1_000_000):
         j = int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + budget, side="right"))
         k = int(np.searchsorted(starts, max(j, lo + 1), side="left"))
         hi = int(starts[k]) if k < len(starts) else n
+        yield lo, hi
+        lo = hi
+
+
+def _item_ranges(cum: np.ndarray, budget: int):
+    """class_ranges of items: cut anywhere, at least one item a range (cum: the cumulated weights)."""
+    lo, n = 0, len(cum)
+    while lo < n:
+        hi = max(lo + 1, int(np.searchsorted(cum, (cum[lo - 1] if lo else 0) + budget, side="right")))
         yield lo, hi
         lo = hi

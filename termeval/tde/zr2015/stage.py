@@ -1,10 +1,10 @@
 """The zr2015 / zr2017 (bootphon/tde) scoring run as a termeval.run.driver Stage.
 
   prepare   (--prepare-only, run once by the step before jobs) the parsed and annotated inputs
-            saved to <exp>/tde/zr2015/ (zr2015/prepcache.py, content-keyed)
+            saved to <exp>/tde/zr2015/ (zr2015/store.py, content-keyed)
   load      one process: evaluate.prepare: gold, segments, the class file (its own reader: the
             original tool's quirks), annotation, gold n-gram classes, folds. A job or the merge:
-            the saved preparation's metadata and the folds only (zr2015/shares.py)
+            the saved preparation's metadata and the folds only (zr2015/plan.py, store.py)
   costs     one process: per fold (cross folds, then within folds), n + n^2/64 of its n
             discovered fragments. Jobs: per unit (cross folds split into measure groups)
   compute   evaluate.score_fold of the units lo..hi-1, with the per-unit bootstrap statistics;
@@ -54,7 +54,7 @@ class Context:
     units: list                    # (fold set, index in it[, group]) of every unit, cross folds first
     info: dict                     # labels, nsamples, nfolds, counts, nclusters, npairs, unit_ids
     folds: str                     # resolved --folds
-    store: Any = None              # a job or the merge: prepcache.Store
+    store: Any = None              # a job or the merge: store.Store
     foldsets: Any = None
 
 
@@ -103,12 +103,12 @@ class Zr2015Stage(Stage):
         self.store(args)
 
     def store(self, args: Any) -> Any:
-        """The saved preparation of the inputs (prepcache.Store), made now if needed."""
-        from termeval.tde.zr2015 import prepcache
+        """The saved preparation of the inputs (zr2015/store.py Store), made now if needed."""
+        from termeval.tde.zr2015.store import ensure
         from termeval.tde.zr2015.evaluate import MODE_OF
         self.measures_of(args)
-        store = prepcache.ensure(args.data_dir, args.class_file, resolve_folds(args.folds, args.data_dir),
-                                 MODE_OF[self.benchmark], args.exp_dir, log=log)
+        store = ensure(args.data_dir, args.class_file, resolve_folds(args.folds, args.data_dir),
+                       MODE_OF[self.benchmark], args.exp_dir, log=log)
         check_lenient(store.meta["counts"], args)
         return store
 
@@ -129,7 +129,7 @@ class Zr2015Stage(Stage):
     def load_share(self, args: Any, measures: tuple, folds: str) -> Context:
         """A job or the merge: the saved preparation (made now if the step did not), its
         metadata and the folds; no array is read here."""
-        from termeval.tde.zr2015.shares import share_units
+        from termeval.tde.zr2015.plan import share_units
         store = self.store(args)
         meta = store.meta
         foldsets = foldsets_of(folds, store.gold())
@@ -159,7 +159,7 @@ class Zr2015Stage(Stage):
              for s, i, f in ((s, i, np.unique(np.asarray(foldsets[s].folds[i].file, dtype=np.int64)))
                              for s, i in keys)}
         if ctx.store is not None:
-            from termeval.tde.zr2015.shares import unit_costs
+            from termeval.tde.zr2015.plan import unit_costs
             return unit_costs(ctx.units, n)
         n = np.array([n[u] for u in ctx.units], np.float64)
         return n + n * n / 64.0
@@ -173,7 +173,8 @@ class Zr2015Stage(Stage):
         units: dict = {s: {} for s in SETS}
         groups: dict = {s: {} for s in SETS}         # a job's parts of split folds
         todo = [u if len(u) == 3 else (*u, None) for u in ctx.units[lo:hi]]
-        from termeval.tde.zr2015.shares import band_of, batches, group_measures, job_prepared, needs, release
+        from termeval.tde.zr2015.plan import band_of, batches, group_measures, needs
+        from termeval.tde.zr2015.store import job_prepared, release
         bar = progress(None, total=len(todo), desc="folds", unit="fold")
         # a job loads what each cross unit needs and lets it go before the next (the within
         # folds, small, share one load): its peak is its largest unit's, not their union
@@ -205,7 +206,7 @@ class Zr2015Stage(Stage):
 
     def merge(self, ctx: Context, shards: list[protocol.Shard]) -> dict:
         from termeval.tde.zr2015.report import add_fscores
-        from termeval.tde.zr2015.shares import ordered, union_packed
+        from termeval.tde.zr2015.plan import ordered, union_packed
         folds, packed = {}, {}
         parts: dict = {}             # folds split into measure groups: the union of the groups
         for sh in shards:
