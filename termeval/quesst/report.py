@@ -98,11 +98,19 @@ def quesst_intervals(out: str, a, tr, r) -> tuple[dict, dict]:
     save_units(units_path(out, "quesst_query"), us)
     ci = bootstrap_ci(us, a.bootstrap, a.seed, a.ci) if a.bootstrap > 0 else {}
     files = [f for f in (os.path.join(a.kws_dir, x) for x in sorted(os.listdir(a.kws_dir))) if os.path.isfile(f)]
-    settings = {k: getattr(a, k) for k in ("p_target", "c_miss", "c_fa", "eff_prior", "default_score",
-                                           "act_threshold", "use_decisions")}
+    settings = {k: getattr(a, k) for k in ("p_target", "c_miss", "c_fa", "eff_prior", "use_decisions")}
+    # a number or a word: the identity keeps the text these options had on the command line
+    # ("-10", "min"), so data ids of runs before the typed options still match
+    settings.update({k: _option_text(getattr(a, k)) for k in ("default_score", "act_threshold")})
     more = {"data_id": data_identity(files, settings),
             "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": "query"}}
     return ci, more
+
+def _option_text(value) -> str:
+    if isinstance(value, float):
+        return str(int(value)) if value.is_integer() else repr(value)
+    return str(value)
+
 
 def quesst_group(tr, mask: np.ndarray, p_tar: float, act_threshold, use_decisions: bool,
                  rk: Ranking) -> dict:
