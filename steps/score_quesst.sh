@@ -79,7 +79,7 @@ te_check_file "detection file" "$det"
 te_check_int nj "$nj" 1
 te_check_launcher
 te_check_writable "$dir/log"
-te_lock "$dir"
+te_lock "$dir" "$nj"
 
 opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss" --c-fa "$c_fa"
       --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format"

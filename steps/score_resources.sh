@@ -56,6 +56,6 @@ opts=()
 [ -n "$query_duration" ] && opts+=(--query-duration "$query_duration")
 [ -n "$audio_duration" ] && opts+=(--audio-duration "$audio_duration")
 te_check_writable "$dir/log"
-te_lock "$dir"
+te_lock "$dir" 1
 # one process, log/score_resources.log; the figures on stdout
 te_run_stage "$dir" score_resources score_resources 1 "${opts[@]}" "$ref" "$dir"

@@ -79,7 +79,7 @@ case "$segments" in auto|none) ;; *) te_check_file "segments file" "$segments" ;
 te_check_choice bootstrap_unit "$bootstrap_unit" file speaker
 te_check_launcher
 te_check_writable "$dir/log"
-te_lock "$dir"
+te_lock "$dir" "$nj"
 
 stage=segmentation
 [ "$level" = phone ] && stage=segmentation_phone

@@ -115,7 +115,7 @@ te_check_choice compat "$compat" none f4de kaldi
 te_check_choice cmin "$cmin" newton pav
 te_check_launcher
 te_check_writable "$dir/log"
-te_lock "$dir"
+te_lock "$dir" "$nj"
 
 opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"

@@ -162,7 +162,7 @@ opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolera
 # the Python option checks (fold specs and their bounds, options the benchmark does not read)
 te_check_options score_tde "${opts[@]}" "$data" "$classfile" "$dir"
 te_check_writable "$dir/log"
-te_lock "$dir"
+te_lock "$dir" "$nj"
 
 if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   # the jobs read the prepared classes (zr2015/zr2017: the parsed inputs): prepare them once, here

@@ -60,7 +60,7 @@ te_check_file "segmented text" "$seg"
 if [ -n "$summary" ] && [ -d "$summary" ]; then te_die "--summary $summary: is a directory"; fi
 te_check_launcher
 te_check_writable "$dir/log"
-te_lock "$dir"
+te_lock "$dir" "$nj"
 
 opts=(--compat "$compat")
 [ -z "$prepared" ] || opts+=(--prepared "$prepared")

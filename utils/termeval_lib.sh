@@ -207,7 +207,9 @@ te_cmd_given=false
 for te_a in "$@"; do case $te_a in --cmd|--cmd=*) te_cmd_given=true ;; esac; done
 unset te_a
 
-# te_lock <exp-dir>: one run per exp dir. Takes <exp-dir>/.termeval.lock (pid host) for the
+# te_lock <exp-dir> [<nj>]: one run per exp dir (with nj 1, no --cmd and no lock file there, the
+# step's one Python process takes the lock itself: one Python start less on the common path;
+# a lock file there, live or stale, is judged by the Python lock here, as for jobs). Takes <exp-dir>/.termeval.lock (pid host) for the
 # rest of the step (released on exit) and exports TERMEVAL_LOCKED so the step's own Python
 # processes do not take it again. The lock is termeval's one lock (termeval/core/lock.py, through
 # python -m termeval.run.lock): a stale lock (dead pid of this host, or empty/garbled and old) is
@@ -215,6 +217,9 @@ unset te_a
 # temporaries of dead runs in <exp-dir> are removed.
 te_lock() {
   local dir msg
+  if [ "${2:-0}" = 1 ] && [ "$te_cmd_given" = false ] && [ ! -e "$1/.termeval.lock" ]; then
+    return 0    # one process and no lock there: it takes the lock itself (termeval/run/driver.py)
+  fi
   msg=$("${te_python[@]}" -m termeval.run.lock take "$1" "$$" "$1" 2>&1) || te_die "${msg:-$1: cannot take the lock}"
   dir=$(cd "$1" && pwd -P)
   te_lock_dir=$dir

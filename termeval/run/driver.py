@@ -238,6 +238,14 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
     check_io(stage, args, exp_dir)
+    if exp_dir is None or job is not None:       # nothing written, or a job: its launcher holds the lock
+        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo)
+    with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
+        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo)
+
+
+def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
+         run_id: str | None, echo: bool) -> dict | None:
     with running_as_share(job is not None or merge is not None):
         ctx = stage.load(args)
     if job is not None:
@@ -261,22 +269,21 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         with tempfile.TemporaryDirectory(prefix="termeval-") as out:
             report = as_report(stage, stage.report(ctx, merged, out))
     else:
-        with exp_lock(exp_dir):
-            out = new_output_dir(exp_dir)
-            try:
-                carry(exp_dir, out, getattr(stage, "updates", ()))
-                report = as_report(stage, stage.report(ctx, merged, out))
-                if merge is not None:      # under a launcher its stdout goes to the log
-                    _write_summary(out, report.summary)
-                publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
-            except (InputError, OSError) as e:
-                discard(out)
-                raise _named_in_exp(e, out, exp_dir) from None
-            except BaseException:
-                discard(out)
-                raise
-            if merge is not None:
-                remove_shards(exp_dir, stage.name, merge)
+        out = new_output_dir(exp_dir)
+        try:
+            carry(exp_dir, out, getattr(stage, "updates", ()))
+            report = as_report(stage, stage.report(ctx, merged, out))
+            if merge is not None:      # under a launcher its stdout goes to the log
+                _write_summary(out, report.summary)
+            publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
+        except (InputError, OSError) as e:
+            discard(out)
+            raise _named_in_exp(e, out, exp_dir) from None
+        except BaseException:
+            discard(out)
+            raise
+        if merge is not None:
+            remove_shards(exp_dir, stage.name, merge)
     if echo:
         text = report.summary
         if text:
