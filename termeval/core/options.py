@@ -175,6 +175,15 @@ def path_value(value: Any, text: str | None = None) -> None:
         raise OptionError("expected a path, got ''")
 
 
+def or_none(check: Callable[..., None]) -> Callable[..., None]:
+    """`check`, with None (the option not given) accepted."""
+    def checked(value: Any, text: str | None = None) -> None:
+        if value is not None:
+            check(value, text)
+    checked.__name__ = f"{check.__name__}_or_none"
+    return checked
+
+
 # ----------------------------------------------------------------------------- fields
 
 def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] | None = None,
@@ -196,6 +205,11 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
             "flag": flag, "positional": positional, "role": role, "metavar": metavar, "cli": cli,
             "parse": parse}
     return dataclasses.field(default=default, metadata=meta)
+
+
+def optional_input(doc: str) -> Any:
+    """An optional input file (None: not given), checked by the output guard like any input."""
+    return option(None, doc, role="input", check=or_none(path_value))
 
 
 def flag_of(f: dataclasses.Field) -> str:

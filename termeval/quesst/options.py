@@ -4,7 +4,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from termeval.core.options import (
-    BootstrapOptions, JobOptions, number_list, number_or, open_probability, option, path_value, positive_real)
+    BootstrapOptions, JobOptions, number_list, number_or, open_probability, option, or_none, path_value, positive_real)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -20,7 +20,7 @@ class QuesstOptions(BootstrapOptions, JobOptions):
     c_miss: float = option(100.0, "cost of a miss", check=positive_real)
     c_fa: float = option(1.0, "cost of a false alarm", check=positive_real)
     eff_prior: float | None = option(None, "use this effective prior instead (the kit passes bc's 0.0741289)",
-                                     check=lambda v, t=None: None if v is None else open_probability(v, t),
+                                     check=or_none(open_probability),
                                      parse=float)
     default_score: float | str = option("min", "score of unreported trials: a number (SUPERB: -10) or 'min' "
                                         "(the minimum submitted score, seed eq. 42)",

@@ -3,30 +3,22 @@ and of their measurement (utils/measure_resources.sh)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from termeval.core.options import (
-    StepOptions, boolean, option, path_value, positive_real, probability, text_value)
+    StepOptions, boolean, option, or_none, path_value, positive_real, probability, text_value)
 
-
-def _or_none(check: Any) -> Any:
-    def checked(value: Any, text: str | None = None) -> None:
-        if value is not None:
-            check(value, text)
-    checked.__name__ = f"{check.__name__}_or_none"
-    return checked
 
 
 @dataclass(frozen=True, kw_only=True)
 class ResourcesOptions(StepOptions):
     """Options of score_resources: ISF, SSF, PMU and PL (docs/std.md §5)."""
     lam: float | None = option(None, "default 0.1 (seed)", flag="--lambda", metavar="LAM",
-                               check=_or_none(probability))
+                               check=or_none(probability))
     ssf_unit: str | None = option(None, "default hour (as the seed)", choices=("hour", "second"))
     resources_file: str = option("", "docs/std.md §5.2 key=value file", role="input", check=text_value)
     query_durations: str = option("", "`<example-id> <seconds>` file", role="input", check=text_value)
-    query_duration: float | None = option(None, "T_query in seconds", check=_or_none(positive_real))
-    audio_duration: float | None = option(None, "T_audio in seconds (overrides)", check=_or_none(positive_real))
+    query_duration: float | None = option(None, "T_query in seconds", check=or_none(positive_real))
+    audio_duration: float | None = option(None, "T_audio in seconds (overrides)", check=or_none(positive_real))
     reference: str = option(doc="a kws dir (ecf.xml or *.ecf.xml), an ECF file, a data dir with reco2dur or a "
                                 "reco2dur-style file: T_audio", positional=True, role="input", check=path_value,
                             metavar="reference")

@@ -2,23 +2,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from termeval.core.errors import InputError
 from termeval.core.options import (
     BootstrapOptions, JobOptions, OptionError, boolean, finite, nonneg_real, number_list, open_probability,
-    option, path_value, positive_real, text_value)
+    option, optional_input, or_none, path_value, positive_real, text_value)
 
 PRESETS = ("sws2013", "nist2006", "sws2012", "quesst")
 
-
-def or_none(check: Callable[..., None]) -> Callable[..., None]:
-    """`check`, with None (the option not given) accepted."""
-    def checked(value: Any, text: str | None = None) -> None:
-        if value is not None:
-            check(value, text)
-    checked.__name__ = f"{check.__name__}_or_none"
-    return checked
 
 
 def term_attr_spec(value: Any, text: str | None = None) -> None:
@@ -30,9 +22,6 @@ def term_attr_spec(value: Any, text: str | None = None) -> None:
     except InputError as e:
         raise OptionError(e.message.removeprefix("--term-attr: ")) from None
 
-
-def _path(doc: str) -> Any:
-    return option(None, doc, role="input", check=or_none(path_value))
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -69,9 +58,9 @@ class StdOptions(BootstrapOptions, JobOptions):
     decision_threshold: float = option(0.5, "YES iff score >= this, for detections without a decision "
                                             "(Kaldi text)", check=finite)
     format: str = option("auto", "format of the detections", choices=("auto", "stdlist", "kwslist", "kaldi"))
-    ecf: str | None = _path("override <kws-data-dir>/ecf.xml")
-    rttm: str | None = _path("override <kws-data-dir>/rttm")
-    termlist: str | None = _path("override tlist.xml/kwlist.xml")
+    ecf: str | None = optional_input("override <kws-data-dir>/ecf.xml")
+    rttm: str | None = optional_input("override <kws-data-dir>/rttm")
+    termlist: str | None = optional_input("override tlist.xml/kwlist.xml")
     term_attr: str | None = option(None, "NAME:REGEX, score only terms whose attribute matches (F4DE -q)",
                                    check=or_none(term_attr_spec))
     source_type: str | None = option(None, "comma-separated ECF source types to score (F4DE -Y)",
@@ -81,7 +70,7 @@ class StdOptions(BootstrapOptions, JobOptions):
     breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
                                 "categories:FILE (--compat kaldi); 'none' for no breakdown "
                                 "(default: ngram,freq, plus oov when --lexicon is given)", check=text_value)
-    lexicon: str | None = _path("words.txt (oov breakdown) or lexicon.txt (phones breakdown, first pronunciation)")
+    lexicon: str | None = optional_input("words.txt (oov breakdown) or lexicon.txt (phones breakdown, first pronunciation)")
     freq_bins: str = option("1,2,5,10", "lower edges of the reference-count bins", check=text_value)
     fa_per_hour: str = option("1,10", "report recall at these FA/hour (comma list)", check=number_list(0.0))
     recall: str = option("0.5", "report FA/hour at these recalls (comma list)", check=number_list(0.0, 1.0))

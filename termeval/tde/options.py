@@ -10,7 +10,7 @@ import dataclasses
 from dataclasses import dataclass
 
 from termeval.core.errors import InputError
-from termeval.core.options import BootstrapOptions, JobOptions, nonneg_real, option, path_value, positive
+from termeval.core.options import BootstrapOptions, JobOptions, nonneg_real, option, or_none, path_value, positive
 from termeval.tde.registry import BENCHMARKS
 
 SEED_MODES = ("zr2015-doc", "lrec2014")
@@ -25,10 +25,6 @@ OPTION_READERS: dict[str, tuple[str, ...]] = {
     "bootstrap_unit": ("zrc2020", "zr2015", "zr2017"),                # the seed modes: no bootstrap
 }
 
-
-def _share(value: object, text: str | None = None) -> None:
-    if value is not None:
-        positive(value, text)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -51,8 +47,8 @@ class TdeOptions(BootstrapOptions, JobOptions):
                                   "boundary")
     bootstrap_unit: str = option("file", "resampling unit of the non-class metrics", choices=("file", "speaker"))
     # the share of the run this process computes (the driver's --job J / --merge N; None: all)
-    job: int | None = option(None, "job J of --nj: its share of the units", check=_share, cli=False)
-    merge: int | None = option(None, "score from the N job outputs", check=_share, cli=False)
+    job: int | None = option(None, "job J of --nj: its share of the units", check=or_none(positive), cli=False)
+    merge: int | None = option(None, "score from the N job outputs", check=or_none(positive), cli=False)
     data_dir: str = option(doc="prepared gold data dir", positional=True, role="input", check=path_value,
                            metavar="data-dir")
     class_file: str = option(doc="discovered-class (or pairs) file", positional=True, role="input",

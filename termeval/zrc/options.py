@@ -3,15 +3,10 @@ termeval.score_zrc_submission)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
-from termeval.core.options import StepOptions, option, path_value, positive, resamples
+from termeval.core.options import StepOptions, option, or_none, path_value, positive, resamples
 from termeval.zrc.submission import LANGUAGES
 
-
-def _optional_positive(value: Any, text: str | None = None) -> None:
-    if value is not None:
-        positive(value, text)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,7 +21,7 @@ class ZrcOptions(StepOptions):
     languages: str | None = option(None, f"comma-separated subset of {','.join(LANGUAGES)} (default: every "
                                    "<lang>.txt present)")
     nj: int | None = option(None, "jobs per language (default: params.yaml njobs, else 1)",
-                            check=_optional_positive)
+                            check=or_none(positive))
     bootstrap: int = option(0, "bootstrap resamples (termeval's scores; at most 100000)", check=resamples)
     partial: bool = option(False, "score the languages that are there, with a warning per missing one "
                                   "(default: refuse as zrc 0.9.4 does)")
