@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from termeval.bootstrap.engine import UnitStats, bootstrap_ci, check_paired, paired_test
+from termeval.bootstrap.forest import forest_plot
 from termeval.bootstrap.units import load_units, units_path
 from termeval.core.errors import InputError
 from termeval.core.scores import to_json_value
@@ -242,5 +243,4 @@ def plot(opts, res: dict) -> None:
     """<out-dir>/forest.{png,pdf} with --plot true, each replaced whole (core.plots.save_figure),
     after the comparison is in place: a plot that cannot be written takes no result with it."""
     if opts.plot == "true":
-        from termeval.bootstrap.forest import forest_plot
         forest_plot(res, HEADLINE, os.path.join(opts.out_dir, "forest"))

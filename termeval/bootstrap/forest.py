@@ -2,6 +2,8 @@
 the baseline and its paired interval (the numbers of scores/compare), around a line at zero."""
 from __future__ import annotations
 
+from termeval.core.plots import new_figure, save_figure, tight_layout
+
 
 def forest_rows(res: dict, headline: tuple[str, ...]) -> list[tuple[str, list[tuple[str, float | None, float | None, float | None, float | None]]]]:
     """[(metric, [(system, diff, lo, hi, p), ...]), ...]: what the plot draws, from
@@ -17,8 +19,6 @@ def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str
     """<out_base>.png and .pdf: one panel per headline metric, one row per compared system:
     its paired difference (system - baseline) with the percentile interval of the paired
     resampling, the p-value beside it. Returns the written paths."""
-    from termeval.core.plots import new_figure, save_figure, tight_layout
-
     rows = forest_rows(res, headline)
     n_sys = len(rows[0][1])
     fig, axes = new_figure((6.5, 0.5 * n_sys * len(rows) + 0.9 * len(rows) + 0.4), len(rows), 1, squeeze=False)

@@ -17,7 +17,7 @@ from typing import Iterable, Mapping
 import numpy as np
 
 from termeval.bootstrap.cells import Cells
-from termeval.bootstrap.engine import UnitStats
+from termeval.bootstrap.engine import UnitStats, full_values
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
@@ -94,7 +94,6 @@ def _strings(x, what: str) -> list[str]:
 
 def checked_units(meta, ids: np.ndarray, X: np.ndarray, cells: Cells | None) -> UnitStats:
     """A UnitStats from a file's parts, or ValueError/TypeError saying what is inconsistent."""
-    from termeval.bootstrap.engine import full_values
     if not isinstance(meta, dict) or not isinstance(meta.get("unit"), str):
         raise ValueError("no unit in the metadata")
     if ids.ndim != 1 or ids.dtype.kind != "U":

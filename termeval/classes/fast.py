@@ -21,6 +21,7 @@ import numpy as np
 from termeval.core import textfast, textio
 from termeval.classes.tokens import header_id, norm_id
 from termeval.classes.records import PreparedClasses, RawClasses
+from termeval.core.datadir import file_starts
 from termeval.core.errors import InputError
 from termeval.core.textio import fast_fmt_times
 
@@ -108,7 +109,6 @@ class _Reader:
 
 def parse_plain(path: str, durations: dict[str, float], tolerance: float, end_tolerance: float):
     """parse_class_file's result for a plain class file, or None (see the module doc)."""
-    from termeval.core.datadir import file_starts
     reader = _Reader(path)
     try:
         for piece, line_base in textio.iter_byte_chunks(path):
@@ -173,7 +173,7 @@ def write_fragment_files(prep, tmp: str, keys: list[str], fast: bool = True) -> 
     """segments, utt2class and class2utt of a class dir (classes.write_class_dir; keys: the
     class keys), built with numpy (termeval.core.textwrite) a block of fragments at a time when
     every class has a fragment, else line by line: the same bytes."""
-    from termeval.core.textwrite import int_field, join_lines, literal, table_field, time_field
+    from termeval.core.textwrite import int_field, join_lines, literal, table_field, time_field  # not for prepare_classes --help
     nfr = len(prep)
     if not (fast and nfr and np.all(np.diff(prep.starts) > 0)):
         return _write_fragment_lines(prep, tmp, keys)

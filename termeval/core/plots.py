@@ -14,8 +14,8 @@ from termeval.core import publish
 
 def new_figure(figsize: tuple[float, float], nrows: int = 1, ncols: int = 1, **subplots: Any):
     """(figure, axes) as `matplotlib.pyplot.subplots(nrows, ncols, figsize=...)` makes them."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg   # matplotlib: heavy, only when a plot is drawn
+    from matplotlib.figure import Figure                          # matplotlib: heavy, only when a plot is drawn
     fig = Figure(figsize=figsize)
     FigureCanvasAgg(fig)
     return fig, fig.subplots(nrows, ncols, **subplots)
@@ -25,7 +25,7 @@ def tight_layout(fig) -> None:
     """What fig.tight_layout() does, without the placeholder layout engine it leaves on the
     figure, which makes every savefig lay the figure out again (one more draw per file) for a
     layout that changes nothing."""
-    from matplotlib.layout_engine import TightLayoutEngine
+    from matplotlib.layout_engine import TightLayoutEngine   # matplotlib: heavy, only when a plot is drawn
     TightLayoutEngine().execute(fig)
 
 

@@ -64,8 +64,8 @@ def parse_textgrid(path: str) -> list[TgTier]:
     Mirrors textgrid.TextGrid.read (textgrid 1.6.1) using the package's own parse_header,
     parse_line and _getMark, but keeps zero-length/reversed intervals (reported by the caller)
     and does not round times (read_textgrid_dir rounds like the other readers)."""
-    from textgrid import textgrid as tgm
-    from textgrid.exceptions import TextGridError
+    from textgrid import textgrid as tgm                 # textgrid: only for TextGrid input, not for --help
+    from textgrid.exceptions import TextGridError        # textgrid: only for TextGrid input, not for --help
 
     src = _Lines(_decode_textgrid(path))
     rd = 17

@@ -26,9 +26,10 @@ from xml.sax.saxutils import escape, quoteattr
 
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
-from termeval.kws.alignment import Alignment
+from termeval.kws.alignment import Alignment, read_alignment
 from termeval.std.categories import categories_text, keyword_attributes
 from termeval.std.ecf import read_ecf
+from termeval.std.lexicon import read_keyword_list, read_lexicon, read_words_txt
 from termeval.std.rttm import find_occurrences, read_rttm
 from termeval.std.termlist import TermList
 from termeval.core.textio import fmt_time
@@ -124,8 +125,6 @@ def build_files(ali: Alignment, terms: TermList, frame_shift: float = 0.01, sour
 def build_dir(opts, dest: str) -> KwsSummary:
     """Read the inputs of `opts` (PrepareKwsOptions) and write every file of the kws dir into
     the new directory `dest` (termeval.run.driver.run_task moves it into place whole)."""
-    from termeval.kws.alignment import read_alignment
-    from termeval.std.lexicon import read_keyword_list, read_lexicon, read_words_txt
     if (opts.keywords is None) == (opts.kwlist is None):
         raise InputError("give exactly one of --keywords FILE and --kwlist XML")
     src = opts.keywords or opts.kwlist

@@ -5,12 +5,19 @@ mapping onto trial points (termeval.quesst.quesst.trials_from_pairs).
 """
 from __future__ import annotations
 
+import glob
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from termeval.core.errors import InputError
+from termeval.core.textio import iter_lines, parse_float, read_archive, read_text
 from termeval.quesst.quesst import Trials, reduce_pairs, trials_from_pairs
+from termeval.std import xmlsafe
+from termeval.std.detections import YES, read_detections
+from termeval.std.ecf import file_id
+from termeval.std.kwsdir import load_kws_dir
 
 
 # ----------------------------------------------------------------------------- inputs
@@ -33,8 +40,6 @@ class Reference:
 
 
 def _find(d: str, names: tuple[str, ...], suffixes: tuple[str, ...]) -> str | None:
-    import glob
-    import os
     for n in names:
         p = os.path.join(d, n)
         if os.path.isfile(p):
@@ -49,7 +54,6 @@ def _find(d: str, names: tuple[str, ...], suffixes: tuple[str, ...]) -> str | No
 
 
 def _read_id_list(path: str) -> list[str]:
-    from termeval.core.textio import iter_lines
     out, seen = [], set()
     for lineno, line in iter_lines(path):
         f = line.split()
@@ -73,8 +77,6 @@ def load_reference(kws_dir: str) -> Reference:
     2. simple lists: `documents` and `queries` (an id per line, extra fields ignored) and
        `targets` (`<query> <document>` per line).
     """
-    import os
-    from termeval.std.ecf import file_id
     if not os.path.isdir(kws_dir):
         raise InputError("not a directory", kws_dir)
     ecf_p = _find(kws_dir, ("ecf.xml", "ecf"), (".ecf.xml",))
@@ -83,7 +85,6 @@ def load_reference(kws_dir: str) -> Reference:
                  (".tlist.xml", ".kwlist.xml"))
     if rttm_p is not None or os.path.isfile(os.path.join(kws_dir, "hitlist")):
         # the STD engineer's loader: ECF + RTTM + term list, or Kaldi hitlist + utt.map ...
-        from termeval.std.kwsdir import load_kws_dir
         kws = load_kws_dir(kws_dir, ecf=ecf_p, rttm=rttm_p, termlist=tl_p)
         if kws.ecf is None:
             raise InputError("per-document scoring needs the list of documents: an ECF, or "
@@ -104,7 +105,6 @@ def load_reference(kws_dir: str) -> Reference:
     if not all(os.path.isfile(p) for p in (docs_p, q_p, t_p)):
         raise InputError("expected an ECF + RTTM + term list, or the files documents, queries "
                          "and targets", kws_dir)
-    from termeval.core.textio import read_archive
     docs = [file_id(x) for x in _read_id_list(docs_p)]
     queries = _read_id_list(q_p)
     dindex = {x: i for i, x in enumerate(docs)}
@@ -136,8 +136,6 @@ class PairScores:
 
 def _read_pairs_text(path: str) -> PairScores:
     """`<query> <document> <score> [YES|NO]` lines (the per-document plain-text layout)."""
-    from termeval.std.ecf import file_id
-    from termeval.core.textio import iter_lines, parse_float, read_text
     # fast path: three fields on every line, all scores finite numbers
     text = read_text(path)
     tok = text.split()
@@ -186,11 +184,8 @@ def _read_pairs_text(path: str) -> PairScores:
 def read_pair_scores(path: str, fmt: str = "auto") -> PairScores:
     """Detections in any STD format (STDLIST, KWSLIST, Kaldi `kwid utt start end score`) or
     the 3/4-column `<query> <document> <score> [YES|NO]` layout; times are not used."""
-    from termeval.std import xmlsafe
-    from termeval.std.detections import YES, read_detections
     if fmt == "auto":
         if xmlsafe.sniff_root(path) is None:
-            from termeval.core.textio import iter_lines
             nf = next((len(line.split()) for _, line in iter_lines(path) if line.split()), 3)
             fmt = "pairs" if nf in (3, 4) else "kaldi"
         else:

@@ -11,18 +11,19 @@ import os
 
 import numpy as np
 
+from termeval.bootstrap.engine import bootstrap_ci
+from termeval.bootstrap.units import data_identity, save_units, units_path
 from termeval.core.scores import Metric, write_scores
 from termeval.core.textio import atomic_write
+from termeval.quesst import quesst
 from termeval.quesst.quesst import score_trials, subset
-from termeval.std import figures
-from termeval.std.ranking import Ranking
+from termeval.quesst.units import query_table
+from termeval.std import breakdown, figures
+from termeval.std.ranking import Ranking, ranking
 
 
 def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
     """Every file of a scored run; returns the scores mapping and the kit's headline lines."""
-    from termeval.quesst import quesst
-    from termeval.std import breakdown, figures
-    from termeval.std.ranking import ranking
     a, ref, p_tar, thr = ctx.args, ctx.ref, ctx.p_tar, ctx.threshold
     c = r.counts
     lines = quesst.kit_lines(r)
@@ -90,9 +91,6 @@ def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
 
 def quesst_intervals(out: str, a, tr, r) -> tuple[dict, dict]:
     """Per-query table saved for compare_systems, intervals with --bootstrap, data identity."""
-    from termeval.bootstrap.engine import bootstrap_ci
-    from termeval.bootstrap.units import data_identity, save_units, units_path
-    from termeval.quesst.units import query_table
     accept = tr.decision if a.use_decisions else tr.score >= r.act_threshold
     us = query_table(tr, r, accept)
     save_units(units_path(out, "quesst_query"), us)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import configparser
 import datetime
+import glob
 import math
 import os
 from dataclasses import dataclass
@@ -185,9 +186,8 @@ def sum_durations(path: str) -> float:
 def audio_duration(path: str) -> tuple[float, str]:
     """T_audio in seconds from an ECF file, a directory holding one (kws dir), or a
     reco2dur/utt2dur-style file (or a data dir with reco2dur)."""
-    from termeval.std.ecf import read_ecf
+    from termeval.std.ecf import read_ecf    # std reader (numpy, XML): not for measure_resources --help
     if os.path.isdir(path):
-        import glob
         for cand in [os.path.join(path, "ecf.xml")] + sorted(glob.glob(os.path.join(path, "*.ecf.xml"))):
             if os.path.isfile(cand):
                 return read_ecf(cand).total_duration("union"), cand
@@ -208,8 +208,8 @@ def audio_duration(path: str) -> tuple[float, str]:
 def query_duration_from_termlist(kws_dir: str) -> tuple[float, str] | None:
     """T_query from a term list whose every term carries a `duration` (or `dur`) attribute
     in seconds (terminfo/kwinfo attr), summed over terms. None if absent."""
-    from termeval.quesst.quesst_io import _find
-    from termeval.std.termlist import read_termlist
+    from termeval.quesst.quesst_io import _find       # quesst/std readers (numpy, XML): not for measure_resources --help
+    from termeval.std.termlist import read_termlist   # std reader (numpy, XML): not for measure_resources --help
     tl = _find(kws_dir, ("tlist.xml", "kwlist.xml"), (".tlist.xml", ".kwlist.xml"))
     if tl is None:
         return None

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from termeval.core.plots import new_figure, save_figure, tight_layout
 from termeval.core.scores import Metric, write_scores
 from termeval.segmentation import compat
 from termeval.segmentation.clusters import Table, from_named_cells, quality
@@ -176,7 +177,6 @@ def _write_sweep(details: str, tols: list[float], sweep: np.ndarray, name: str) 
 
 def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_base: str) -> None:
     """Boundary F against the tolerance, one line per system -> out_base.png and .pdf."""
-    from termeval.core.plots import new_figure, save_figure, tight_layout
     fig, ax = new_figure((5, 3.5))
     for name, (tols, fs) in systems.items():
         ax.plot([t * 1000 for t in tols], [np.nan if f is None else 100 * f for f in fs], marker="o", label=name)

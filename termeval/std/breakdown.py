@@ -22,7 +22,9 @@ import re
 import numpy as np
 
 from termeval.core.errors import InputError
-from termeval.core.textio import atomic_write
+from termeval.core.textio import atomic_write, iter_lines
+from termeval.std.lexicon import phone_length
+from termeval.std.termlist import check_attribute, read_termlist
 
 NONE = "(none)"
 
@@ -56,7 +58,6 @@ def parse_kinds(spec: str, have_lexicon: bool, quesst: bool = False) -> list[str
 
 def check_attributes(kinds: list[str], attrs: list[dict], path: str | None = None) -> None:
     """Every attr:NAME kind names an attribute some term has (else every group is '(none)')."""
-    from termeval.std.termlist import check_attribute
     for k in kinds:
         if k.startswith("attr:"):
             check_attribute(attrs, k[5:], f"--breakdown {k}", path)
@@ -74,7 +75,6 @@ def parse_bins(spec: str) -> list[int]:
 
 def read_lexicon(path: str) -> set[str]:
     """Words of a Kaldi words.txt (`word id`) or a plain word list (first field of a line)."""
-    from termeval.core.textio import iter_lines
     words = set()
     for _, line in iter_lines(path):
         f = line.split()
@@ -117,7 +117,6 @@ def query_types(kws_dir: str, ids: list[str], attrs: list[dict]) -> list[str] | 
     sib = sorted(d for d in glob.glob(base + "_T*") if os.path.isdir(d))
     if not sib:
         return None
-    from termeval.std.termlist import read_termlist
     label = {}
     for d in sib:
         t = d[len(base) + 1:]
@@ -144,7 +143,6 @@ def labels(kind: str, texts: list[str], attrs: list[dict], nref: np.ndarray,
     if kind == "oov":
         return ["iv" if all(w in lexicon for w in t.split()) else "oov" for t in texts]
     if kind == "phones":   # lexicon: word -> phones (termeval.std.lexicon.read_lexicon)
-        from termeval.std.lexicon import phone_length
         n = [phone_length(t.split(), lexicon) for t in texts]
         return ["oov" if x is None else str(x) for x in n]
     if kind == "qtype":

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from termeval.core.plots import save_figure, tight_layout
+from termeval.core.plots import new_figure, save_figure, tight_layout
 from termeval.core.textio import atomic_write
 
 EPS = 2.2204e-16
@@ -61,7 +61,6 @@ def _thin(n: int, max_points: int = 4000) -> np.ndarray:
 def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: tuple | None,
              title: str = "") -> list[str]:
     """det.png / det.pdf; act/best = (pfa, pmiss) points or None. Returns the paths."""
-    from termeval.core.plots import new_figure
     fig, ax = new_figure((6, 6))
     # Probabilities outside the axes (P_fa = 0 above all) have no place on a probit scale; they
     # are drawn on the nearest edge instead of silently vanishing.
@@ -104,7 +103,6 @@ def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: 
 
 def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, title: str = "") -> list[str]:
     """twv.png / twv.pdf: TWV against the decision threshold."""
-    from termeval.core.plots import new_figure
     fig, ax = new_figure((7, 4.5))
     k = _thin(len(thr))
     if len(k):

@@ -15,6 +15,7 @@ import numpy as np
 
 from termeval.core.errors import InputError
 from termeval.std import xmlsafe
+from termeval.std.align import grouped_rank
 
 AUDIO_EXTENSIONS = {"sph", "wav", "flac", "mp3", "ogg", "opus", "m4a", "aac", "raw", "pcm", "au",
                     "aif", "aiff", "nist", "wv"}
@@ -202,7 +203,6 @@ def in_ecf(ecf_key: np.ndarray, ecf_tbeg: np.ndarray, ecf_tend: np.ndarray, key:
         for s0, s1 in zip(bounds[:-1], bounds[1:]):
             if s1 - s0 > 1:
                 te_s[s0:s1] = np.maximum.accumulate(te_s[s0:s1])
-    from termeval.std.align import grouped_rank
     last = grouped_rank(ek_s, tb_s, key, beg, side="right") - 1
     j = np.maximum(last, 0)
     return (last >= 0) & (ek_s[j] == key) & (te_s[j] >= end)

@@ -17,7 +17,10 @@ of counts %.0f, other numbers as Perl prints them (%.15g).
 from __future__ import annotations
 
 import math
+import os
 from typing import Optional
+
+from termeval.core.textio import write_text
 
 GAP = 2
 
@@ -151,8 +154,6 @@ def bsum_text(res, trials_per_sec: float = 1.0) -> str:
 
 def write_reports(directory: str, res, trials_per_sec: float = 1.0) -> None:
     """<directory>/sum.txt and bsum.txt (each written whole, then renamed)."""
-    import os
-    from termeval.core.textio import write_text
     os.makedirs(directory, exist_ok=True)
     write_text(os.path.join(directory, "sum.txt"), sum_text(res, trials_per_sec=trials_per_sec))
     write_text(os.path.join(directory, "bsum.txt"), bsum_text(res, trials_per_sec))

@@ -4,6 +4,7 @@ and the ranking/operating kernels (ranking.py). Definitions: docs/std-metrics.md
 """
 from __future__ import annotations
 
+import json
 import os
 
 import numpy as np
@@ -67,7 +68,6 @@ def write_breakdowns(details: str, kinds: list[str], labels_of, score_group, col
 
 def merged_breakdowns(exp_dir: str, stage: str, groups: dict) -> dict:
     """scores.json "breakdowns" with this stage's entry replaced (STD and QUESST share a file)."""
-    import json
     path = os.path.join(exp_dir, "scores", "scores.json")
     old: dict = {}
     try:

@@ -9,6 +9,7 @@ from typing import Optional
 
 from termeval.core.errors import InputError
 from termeval.std.ecf import Ecf, read_ecf
+from termeval.std.kaldi import refs as kaldi
 from termeval.std.rttm import Occurrences, find_occurrences, read_rttm
 from termeval.std.termlist import TermList, read_keywords_txt, read_termlist
 
@@ -40,7 +41,6 @@ def load_kws_dir(kws_dir: str, ecf: Optional[str] = None, rttm: Optional[str] = 
     """Load `<kws-data-dir>`: ecf.xml + rttm + tlist.xml|kwlist.xml (XML style), or Kaldi
     hitlist (+ utt.map, segments, frame_length, utt2dur/reco2dur/trials, keywords.txt or a
     term list). Explicit paths override the names in the directory."""
-    from termeval.std.kaldi import refs as kaldi
     if not os.path.isdir(kws_dir):
         raise InputError("kws data dir not found", kws_dir)
     ecf = ecf or _first(kws_dir, ["ecf.xml", "ecf"])

@@ -15,7 +15,7 @@ PRESETS = ("sws2013", "nist2006", "sws2012", "quesst")
 
 def term_attr_spec(value: Any, text: str | None = None) -> None:
     """--term-attr NAME:REGEX (or NAME:regex=REGEX), the regex compiled now."""
-    from termeval.std.termlist import parse_term_attr
+    from termeval.std.termlist import parse_term_attr    # textio -> numpy: not for score_std --help
     text_value(value, text)
     try:
         parse_term_attr(value)

@@ -9,6 +9,7 @@ score_std() chains them over all terms; termeval.std.stage splits and merges (te
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -141,7 +142,6 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     fvocab: dict = {}
     ecf = kws.ecf
     if ecf is not None and p.source_types:
-        import re
         rx = [re.compile(s, re.I) for s in p.source_types]
         ecf = ecf.subset(np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
     det_fc_vocab = _codes(np.asarray(dets.file_ids, dtype=object), fvocab)

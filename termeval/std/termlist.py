@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from termeval.core.errors import InputError
+from termeval.core.textio import iter_lines
 from termeval.std import xmlsafe
 
 
@@ -149,7 +150,6 @@ def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) 
 
 def read_keywords_txt(path: str) -> TermList:
     """Kaldi `keywords.txt`: `KWID word1 word2 ...` per line."""
-    from termeval.core.textio import iter_lines
     ids, texts = [], []
     seen = set()
     for lineno, line in iter_lines(path):

@@ -145,7 +145,6 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
     N = float(n_trials)
     nt = N - ntrue
     if np.any(evaluated & (nt <= 0)):
-        from termeval.core.errors import InputError
         raise InputError(f"a term has at least as many references as trials (N={n_trials}); "
                          "check --trials-per-sec and the ECF durations")
     Q = n_terms_total

@@ -21,6 +21,7 @@ from typing import Any, Iterable, Mapping
 
 from termeval.core.warn import warn
 from termeval.core.digest import content_digest  # noqa: F401  (the one digest; importers use this name)
+from termeval.core.errors import InputError
 
 BENCHMARKS: dict[str, str] = {
     "zrc2020": "termeval.tde.zrc2020.stage:Zrc2020Stage",
@@ -39,7 +40,6 @@ def stage_for(benchmark: str) -> Any:
     try:
         module, factory = BENCHMARKS[benchmark].split(":")
     except KeyError:
-        from termeval.core.errors import InputError
         raise InputError(f"--benchmark: expected one of {' '.join(BENCHMARKS)}, got '{benchmark}'") from None
     return getattr(importlib.import_module(module), factory)(benchmark)
 
@@ -67,10 +67,9 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | No
     """Prepare `args.class_file` into `class_dir` unless it already holds this very preparation;
     returns (stamp, whether it was prepared now). `keep`, if given, receives the parsed
     preparation as keep["prep"] (a caller scoring it at once need not read the dir back)."""
-    from termeval.classes.components import pairs_to_components
-    from termeval.classes.parse import parse_class_file, read_reco2dur, summary, write_class_dir
-    from termeval.core.errors import InputError
-    from termeval.core.textio import atomic_write
+    from termeval.classes.components import pairs_to_components    # numpy: not for score_tde --help
+    from termeval.classes.parse import parse_class_file, read_reco2dur, summary, write_class_dir  # numpy: not for --help
+    from termeval.core.textio import atomic_write    # numpy (textfast): not for score_tde --help
     if not os.path.isfile(args.class_file):
         raise InputError("no such class file", args.class_file)
     stamp = prepare_stamp(args)

@@ -19,6 +19,8 @@ from typing import Sequence
 import numpy as np
 
 from termeval.core.textio import atomic_write
+from termeval.tde.zr2015.units import COLUMNS, SETS, build
+from termeval.tde.zrc2020.units import tables
 
 # the generic count columns, in table order: (name, its metric family, role)
 COUNTS = ("coverage_hit", "coverage_total", "token_hit", "token_discovered", "token_gold",
@@ -100,7 +102,6 @@ def zrc2020_tables(details_dir: str, corpus, shards, parts: dict, counts: dict) 
     """The two tables of a zrc2020 run from the merge's intermediate arrays (the unit tables
     of termeval.tde.zrc2020.units, by file and by speaker); TOTAL's metrics are computed from the
     corpus counts (equal to the reported scores: tests/test_tde_tables.py)."""
-    from termeval.tde.zrc2020.units import tables
     out = []
     for unit in ("file", "speaker"):
         t = tables(corpus, shards, parts, unit)[1]
@@ -126,7 +127,6 @@ def zr2015_tables(details_dir: str, info: dict, packed_units: dict, values: dict
     The scores are means of per-fold values, so TOTAL shows the reported `cross_`/`within_`
     scores next to the summed counts (with one fold, --folds none, they are the ratios of the
     counts)."""
-    from termeval.tde.zr2015.units import COLUMNS, SETS, build
     ui = info.get("unit_ids")
     if ui is None:
         return

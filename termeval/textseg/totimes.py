@@ -14,6 +14,7 @@ numbers with 0 <= onset <= offset are refused naming utt_phones and the line. Wr
 from __future__ import annotations
 
 import os
+import unicodedata
 from typing import Callable
 
 from termeval.core.errors import InputError
@@ -43,7 +44,6 @@ def check_separators(line: str, path: str, n: int, unit_sep: str | None) -> None
     """Words are separated by spaces or tabs only: any other control character or Unicode
     separator (U+001F, U+001C, U+0085, U+2028, ...; str.split() would take many of them as a
     word boundary) is refused, unless it is in --unit-sep."""
-    import unicodedata
     for c in line:
         if c in " \t" or (unit_sep and c in unit_sep):
             continue

@@ -13,7 +13,10 @@ import time
 from termeval.core import publish
 from termeval.core.guard import check_outputs
 from termeval.core.textio import atomic_write
+from termeval.run import driver
+from termeval.run.launcher import argv_for, cap, run_local
 from termeval.tde.options import TdeOptions
+from termeval.tde.registry import stage_for
 from termeval.zrc import gold as zrc_gold
 from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_table
 from termeval.zrc.submission import Submission
@@ -21,10 +24,8 @@ from termeval.zrc.submission import Submission
 
 def _run(opts: TdeOptions, run_id: str | None = None) -> dict | None:
     """score_tde's zrc2020 stage on `opts`, through the one driver."""
-    from termeval.run import driver as jobs     # numpy and the stages: not for --help
-    from termeval.tde.registry import stage_for
-    return jobs.run(stage_for(opts.benchmark), opts, opts.exp_dir, nj=opts.nj, job=opts.job,
-                    merge=opts.merge, run_id=run_id, echo=False)
+    return driver.run(stage_for(opts.benchmark), opts, opts.exp_dir, nj=opts.nj, job=opts.job,
+                      merge=opts.merge, run_id=run_id, echo=False)
 
 
 def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0) -> dict:
@@ -36,8 +37,6 @@ def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bo
                       exp_dir=exp_dir).validate()
     if nj == 1:
         return _run(opts)
-    from termeval.run.launcher import argv_for, run_local
-    from termeval.tde.registry import stage_for
     stage_for(opts.benchmark).prepare(opts)          # once, before the jobs (they never prepare)
     run_id = f"zrc-{os.getpid()}-{time.time_ns()}"
     argv = argv_for(opts)
@@ -53,7 +52,6 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
     golds = {lang: zrc_gold.locate(lang, dataset) for lang in sub.class_files}   # all missing gold first
     scores_dir = os.path.join(sub.path, "scores")
     check_outputs("score_zrc_submission", list(sub.class_files.values()), [scores_dir], [scores_dir])
-    from termeval.run.launcher import cap
     jobs = cap(nj, "score_zrc_submission", "jobs (njobs)") if nj > 1 else 1   # local processes
     # written into a temporary sibling of scores/ (termeval.core.publish), put in place whole at
     # the end: a failed run leaves the previous scores/ as it was; temporaries of dead runs go

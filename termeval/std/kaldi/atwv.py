@@ -31,6 +31,9 @@ import numpy as np
 
 from termeval.core.errors import InputError
 from termeval.core.textio import iter_lines
+from termeval.std.kaldi import refs as kaldi
+from termeval.std.score import PRESETS
+from termeval.std.xmlsafe import sniff_root
 
 INT32_MAX = 2 ** 31 - 1
 
@@ -282,7 +285,6 @@ def compute_atwv(ref: KwsTerms, hyp: KwsTerms, duration: float, beta: float = be
 def read_duration(kws_dir: str) -> tuple[float, str]:
     """compute-atwv's <nof-trials>: the kws dir's `trials` (read as a float, like
     ConvertStringToReal), else the sum of utt2dur/reco2dur rounded to float32."""
-    from termeval.std.kaldi import refs as kaldi
     p = os.path.join(kws_dir, "trials")
     if os.path.exists(p):
         for lineno, line in iter_lines(p):
@@ -317,8 +319,6 @@ def score_kaldi_dir(kws_dir: str, results: str, cost_fa: Optional[float] = None,
     """compute-atwv <trials> ark:<kws_dir>/hitlist ark:<results> with its defaults, unless
     given: --cost-fa (c_fa), --value-corr (c_miss), --prior-kw-probability (p_target);
     max_distance = tolerance / frame_length frames (50)."""
-    from termeval.std.kaldi import refs as kaldi
-    from termeval.std.xmlsafe import sniff_root
     hitlist = os.path.join(kws_dir, "hitlist")
     if not os.path.exists(hitlist):
         raise InputError("--compat kaldi scores a Kaldi kws dir: 'hitlist' not found", kws_dir)
@@ -346,7 +346,6 @@ def kaldi_costs(preset: Optional[str], p_target: Optional[float], c_miss: Option
     999.9) stay; --c-fa/--c-miss/--p-target override either. sws2012 derives P_target from the
     reference count, which compute-atwv cannot: refused (already when the options are checked:
     termeval.std.options.StdOptions.check_combination). None = compute-atwv's default."""
-    from termeval.std.score import PRESETS
     costs: list[Optional[float]] = [None, None, None]
     if preset is not None:
         pt, cm, cf = PRESETS[preset]

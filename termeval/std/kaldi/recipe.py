@@ -27,6 +27,7 @@ from termeval.core.errors import InputError
 from termeval.std.kaldi import atwv as ka
 from termeval.std import kst
 from termeval.core.textio import iter_lines
+from termeval.std.termlist import read_keywords_txt, read_termlist
 
 DEFAULT_SWEEP_NBEST = 200
 FRAMES_PER_SEC = 100.0  # compute-atwv --frames-per-sec (its alignment CSV), not the frame length
@@ -175,7 +176,6 @@ def score_recipe(kws_dir: str, results: str, kst_on: bool = False, ntrue_scale: 
 
 def known_keywords(kws_dir: str, ref: ka.KwsTerms, rows) -> list[str]:
     """Keyword ids of the kws dir (keywords.txt/kwlist.xml), else of the hitlist and results."""
-    from termeval.std.termlist import read_keywords_txt, read_termlist
     for name in ("keywords.txt", "kwlist.xml", "tlist.xml"):
         p = os.path.join(kws_dir, name)
         if os.path.exists(p):

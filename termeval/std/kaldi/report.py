@@ -5,12 +5,23 @@ scores/std. Every output is computed before the first is written."""
 from __future__ import annotations
 
 import os
+import tempfile
 from typing import Optional
 
 from termeval.core.errors import InputError
+from termeval.core.scores import Metric, write_scores
+from termeval.core.textio import write_text
 from termeval.core.warn import warn as core_warn
-from termeval.std.kaldi import atwv as ka
+from termeval.std.categories import read_categories
+from termeval.std.detections import read_detections
+from termeval.std.f4de_reports import bsum_text, sum_text
+from termeval.std.kaldi import atwv as ka, refs as kaldi
+from termeval.std.kaldi.category_stats import per_category_table
 from termeval.std.kaldi.recipe import RecipeRun, _trials_or_none, check_options, known_keywords, score_recipe
+from termeval.std.kwsdir import load_kws_dir
+from termeval.std.oracle import oracle_metrics
+from termeval.std.score import Params, score_std
+from termeval.std.xmlsafe import sniff_root
 
 
 def _categories_source(args) -> Optional[str]:
@@ -27,7 +38,6 @@ def _categories_source(args) -> Optional[str]:
 
 def check(args) -> None:
     """The --compat kaldi input and option checks (before any work)."""
-    from termeval.std.xmlsafe import sniff_root
     if args.format not in ("auto", "kaldi"):
         raise InputError("--compat kaldi reads Kaldi results text (--format kaldi)")
     if sniff_root(args.detections) is not None:
@@ -46,7 +56,6 @@ def kaldi_costs(args) -> tuple[float, float, float]:
 
 def compute(args) -> RecipeRun:
     """score.sh's path on the options of `args` (termeval.std.kaldi.recipe.score_recipe)."""
-    from termeval.std.kaldi import refs as kaldi
     check(args)
     kst_on, scale, nbest = check_options(args)
     frames = int(round(args.tolerance / kaldi.read_frame_length(args.kws_dir)))
@@ -59,11 +68,6 @@ def write_into(out: str, args, r: RecipeRun) -> tuple[str, list[str]]:
     """Every output of the run into the directory `out` (laid out as the exp dir); returns
     compute-atwv's five lines and the warnings (printed on stderr as they arise). All contents
     are computed before the first file is written."""
-    from termeval.std.categories import read_categories
-    from termeval.core.scores import Metric, write_scores
-    from termeval.std.kaldi.category_stats import per_category_table
-    from termeval.std.oracle import oracle_metrics
-    from termeval.core.textio import write_text
     kst_on, scale, nbest = check_options(args)
     files: dict[str, str] = {}
     text = "\n".join(r.twv.lines()) + "\n"
@@ -133,11 +137,6 @@ def f4de_report_files(args, r: RecipeRun) -> dict[str, str]:
     """score.sh stage 2: KWSEval on the scored results (details/results, or the input) against
     the kws dir's ecf.xml/rttm/kwlist.xml, F4DE's rules (--compat f4de, YES iff score >= the
     decision threshold): <exp>/f4de/sum.txt and bsum.txt."""
-    import tempfile
-    from termeval.std.detections import read_detections
-    from termeval.std.f4de_reports import bsum_text, sum_text
-    from termeval.std.kwsdir import load_kws_dir
-    from termeval.std.score import Params, score_std
     kws = load_kws_dir(args.kws_dir, args.ecf, args.rttm, args.termlist)
     if kws.kind != "xml":
         raise InputError("--f4de-reports with --compat kaldi needs ecf.xml, rttm and kwlist.xml in the kws dir "

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from termeval.core.errors import InputError
+from termeval.core.textio import read_text
 from termeval.std.detection_table import UNSET, Detections
 from termeval.std.ecf import file_id
 from termeval.std.xmlsafe import clip
@@ -14,7 +15,6 @@ from termeval.std.xmlsafe import clip
 
 def read_kaldi_results(path: str, frame_length: float, utt_map, segments) -> Detections:
     """`kwid utt start end score` lines (Kaldi results / hitlist style), frames -> seconds."""
-    from termeval.core.textio import read_text
     text = read_text(path)
     kw_map: dict[str, int] = {}
     utt_vocab: dict[str, int] = {}

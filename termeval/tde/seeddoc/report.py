@@ -5,7 +5,8 @@ from typing import Any
 
 import numpy as np
 
-from termeval.core.scores import Metric, write_scores
+from termeval.core.scores import Metric, format_value, write_scores
+from termeval.tde.registry import coverage_warnings, print_warnings
 from termeval.tde.seeddoc.common import fscore
 
 DEFINITIONS = {
@@ -110,7 +111,6 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
     extra = {"definitions": definitions, "counts": counts, "folds_skipped": skipped,
              "folds": folds if spec.kind != "none" else []}
     result: dict[str, Any] = {"benchmark": mode}
-    from termeval.tde.registry import coverage_warnings, print_warnings
     warnings = coverage_warnings(scores)
     print_warnings(warnings)
     for stage, keys in STAGE_KEYS.items():
@@ -135,6 +135,5 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
 def summary_lines(result: dict) -> str:
     keys = ("ned", "coverage", "matching_fscore", "grouping_fscore", "type_fscore", "token_fscore",
             "boundary_fscore")
-    from termeval.core.scores import format_value     # fractions, 6 decimals, as every mode
     return f"{result['benchmark']} ({result['definitions']['folds']}): " + \
         " ".join(f"{k} {format_value(result.get(k))}" for k in keys)

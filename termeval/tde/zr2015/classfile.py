@@ -15,16 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from termeval.classes import fast as classfast
 from termeval.classes.tokens import class_file_tokens, header_id, header_text, is_header
 from termeval.classes.records import RawClasses
+from termeval.core.datadir import load_classes
 from termeval.core.errors import InputError
 
 
 
 
 def read_classfile(path: str, file_index: dict[str, int]) -> RawClasses:
-    from termeval.classes.fast import FAST, read_zr2015_plain
-    plain = read_zr2015_plain(path, file_index) if FAST else None   # numpy, same result
+    plain = classfast.read_zr2015_plain(path, file_index) if classfast.FAST else None   # numpy, same result
     if plain is not None:
         return plain
     classes: dict[tuple[int, str | None], list[tuple[str, float, float, int]]] = {}
@@ -98,7 +99,6 @@ def read_classfile(path: str, file_index: dict[str, int]) -> RawClasses:
 
 def from_prepared(class_dir: str, gold) -> RawClasses:
     """A class dir prepared by steps/prepare_classes.sh, as RawClasses."""
-    from termeval.core.datadir import load_classes
     c = load_classes(class_dir, gold)
     return RawClasses(names=list(c.names), cls=c.cls.astype(np.int64), file=c.file.astype(np.int64),
                       onset=c.onset, offset=c.offset, counts={})

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from termeval.core.datadir import Tier
+from termeval.core.datadir import Tier, file_starts
 from termeval.core.distinct import n_distinct
 from termeval.core.intervals import last_le
 
@@ -93,7 +93,6 @@ class Segmented:
     def file_starts(self, nfiles: int) -> np.ndarray:
         """starts[f]:starts[f+1] = the tokens of file f (from the segments: segments never
         cross files; reads no per-token array)."""
-        from termeval.core.datadir import file_starts
         tok = np.append(self.tok_start, len(self)).astype(np.int64)
         return tok[file_starts(self.seg_file, nfiles)]
 

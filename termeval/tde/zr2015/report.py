@@ -8,9 +8,13 @@
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 
+from termeval.core.scores import Metric, TDE_STAGES, format_line, write_scores
+from termeval.core.textio import atomic_write
+from termeval.tde.tables import zr2015_tables
 from termeval.tde.zr2015.aggregate import aggregate_one, aggregate_pr, clean_one, clean_pr, fold_fscore
 
 PR = {"matching": "matching", "grouping": "grouping", "token": "token", "type": "type",
@@ -151,7 +155,6 @@ def flatten_counts(counts: dict, prefix: str = "") -> list[tuple[str, int]]:
 
 def stage_metrics(values: dict, nfolds: dict, ci: dict | None = None, suffixes=SUFFIXES) -> dict:
     """{score file: [Metric]}: cross_/within_ metrics with their fold-summary variants."""
-    from termeval.core.scores import TDE_STAGES, Metric
     ci = ci or {}
     out = {}
     for stage, names in TDE_STAGES.items():
@@ -174,9 +177,6 @@ def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict
     `out`. `info`: labels, nsamples, nfolds, counts, nclusters, npairs of the prepared run;
     `units`: the folds' unit statistics, for details/per_file.tsv and per_speaker.tsv; `into`
     receives the scores.json mapping (core.scores.write_scores)."""
-    import os
-    from termeval.core.scores import Metric, write_scores
-    from termeval.core.textio import atomic_write
     extra = dict(extra)
     warnings = extra.pop("warnings", None)     # scores.json "warnings" -> {<first stage>: [...]}
     for stage, metrics in stage_metrics(values, info["nfolds"], ci).items():
@@ -196,13 +196,11 @@ def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict
     with atomic_write(os.path.join(details, version)) as f:
         f.write("")
     if units is not None:
-        from termeval.tde.tables import zr2015_tables
         zr2015_tables(os.path.join(out, "details"), info, units, values, benchmark)
 
 
 def summary_lines(result: dict) -> str:
     """`<score file>: <line>` for the cross_/within_ means (the variants are in the files)."""
-    from termeval.core.scores import format_line
     per = stage_metrics(result, _nfolds(result), result.get("ci"), suffixes=("",))
     return "".join(f"{stage}: {format_line(m)}\n" for stage, ms in per.items() for m in ms)
 

@@ -23,6 +23,7 @@ fold view first asks). `release` gives a finished unit's free heap pages back (m
 """
 from __future__ import annotations
 
+import ctypes
 import json
 import os
 from dataclasses import dataclass
@@ -32,6 +33,7 @@ import numpy as np
 
 from termeval.core import arraydir
 from termeval.core.datadir import file_starts
+from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.tde.zr2015 import ned
 from termeval.tde.zr2015.corpus import Fragments, Segmented
@@ -54,7 +56,6 @@ def cache_dir(exp_dir: str) -> str:
 
 def input_key(data_dir: str, class_file: str, folds: str, mode: str) -> str:
     """Digest of the bytes of every input and of the settings that shape the preparation."""
-    from termeval.core.digest import content_digest
     paths = [os.path.join(data_dir, f) for f in DATA_FILES]
     if os.path.isdir(class_file):
         paths += sorted(os.path.join(class_file, f) for f in os.listdir(class_file)
@@ -178,7 +179,6 @@ def release() -> None:
     """Give a finished unit's memory back (its arrays and memory maps are freed with their last
     reference): the free pages of the C heap (glibc's malloc_trim; elsewhere a no-op)."""
     try:
-        import ctypes
         ctypes.CDLL(None).malloc_trim(0)
     except (OSError, AttributeError):
         pass

@@ -26,6 +26,7 @@ import numpy as np
 
 from termeval.bootstrap.engine import (
     UnitStats, draw_swaps, draw_weights, evaluate, paired_summary, percentile_ci)
+from termeval.bootstrap.units import BROKEN, MAX_STAT
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
 
@@ -181,7 +182,6 @@ def save_table(path: str, t: FoldUnits) -> None:
 
 def load_table(path: str) -> FoldUnits:
     """One saved fold table, checked whole: a truncated or altered file is one InputError."""
-    from termeval.bootstrap.units import BROKEN, MAX_STAT
     try:
         with np.load(path, allow_pickle=False) as z:
             meta = json.loads(str(z["meta"]))

@@ -21,7 +21,7 @@ import os
 import numpy as np
 
 from termeval.core import arraydir
-from termeval.core.datadir import Classes
+from termeval.core.datadir import Classes, class_key
 from termeval.core.errors import InputError
 
 NUMERIC = ("cls", "file", "onset", "offset", "starts")
@@ -101,7 +101,6 @@ def labels(path: str) -> tuple[np.ndarray, list[str], list[str]]:
 def from_preparation(prep, gold) -> Classes | None:
     """The Classes that reading back the class dir written from `prep` (classes.write_class_dir)
     would give, without reading it (None when that cannot be guaranteed: then read it)."""
-    from termeval.core.datadir import class_key
     n = len(prep.names)
     if n >= 10 ** 7:              # keys would no longer sort in class order
         return None

@@ -6,6 +6,7 @@ import os
 
 from termeval.core.scores import TDE_STAGES, Metric, format_line, fscore, write_scores
 from termeval.core.textio import atomic_write
+from termeval.tde.tables import zrc2020_tables
 from termeval.tde.zrc2020.transcribe import SIL, Phones
 
 # the zrc2020 metrics in score-file order: the term discovery stages without matching P/R/F
@@ -88,6 +89,5 @@ def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "
         for st in shards:
             f.write("".join(x + "\n" for x in st.discarded))
     if tables is not None:
-        from termeval.tde.tables import zrc2020_tables
         zrc2020_tables(details, tables[0], shards, tables[1], c)
     return s

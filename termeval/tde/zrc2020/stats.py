@@ -16,6 +16,7 @@ import numpy as np
 
 from termeval.core.datadir import Classes, Gold, empty_tier
 from termeval.core.distinct import distinct
+from termeval.core.stage import Shard, balanced_ranges
 from termeval.tde.zrc2020 import boundary, coverage, grouping, token_type, units
 from termeval.tde.zrc2020.ned import NedStats, ned_stats
 from termeval.tde.zrc2020.transcribe import BELOW_RULE, NO_PHONE, SIL, Keys, Phones, load_phones, transcribe
@@ -68,7 +69,6 @@ def class_costs(starts: np.ndarray) -> np.ndarray:
 
 def shard_ranges(classes: Classes, nj: int) -> list[tuple[int, int]]:
     """Split the classes into nj contiguous ranges of about equal cost (termeval.core.stage)."""
-    from termeval.core.stage import balanced_ranges
     return balanced_ranges(class_costs(classes.starts), nj)
 
 
@@ -178,7 +178,6 @@ def compute_shard(corpus: Corpus, classes: Classes, c0: int, c1: int, workers: i
 
 def to_shard(st: ShardStats):
     """The statistics as a termeval.core.stage.Shard (arrays + JSON-able metadata)."""
-    from termeval.core.stage import Shard
     arrays = {"frag_" + k: st.frag[k] for k in FRAG_FIELDS}
     arrays["ned_E"] = st.ned.E
     arrays.update({"unit_" + k: v for k, v in st.units.items()})

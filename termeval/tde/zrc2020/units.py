@@ -20,7 +20,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.bootstrap.engine import UnitStats
+from termeval.bootstrap.engine import UnitStats, bootstrap_ci
+from termeval.bootstrap.units import save_units, units_path
 from termeval.core.distinct import distinct, distinct_per_group
 from termeval.tde.zrc2020.coverage import covered_mask, speech_mask
 
@@ -145,9 +146,6 @@ def save_and_bootstrap(exp_dir: str, corpus, shards, parts: dict, scores: dict, 
     """Write units/units.tde_class.npz and units.tde_file.npz (and units.tde_speaker.npz for
     --bootstrap-unit speaker); return the CIs (empty without resampling): NED and grouping
     over classes, the other metrics over files or speakers."""
-    from termeval.bootstrap.engine import bootstrap_ci
-    from termeval.bootstrap.units import save_units, units_path
-
     cls, files = tables(corpus, shards, parts, "file")
     used = files
     if unit == "speaker":

@@ -1,0 +1,82 @@
+"""An import inside a function in termeval/ is deliberate: it carries a comment on its line saying
+why (a heavy optional library: matplotlib, scipy, textgrid, ...; or numpy-heavy modules kept out
+of `--help` and `import termeval`). Every other import sits at the top of its module."""
+from __future__ import annotations
+
+import ast
+import io
+import pathlib
+import tokenize
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "termeval"
+
+# Modules whose imports inside functions are not yet hoisted or commented. Issue 30 item 6 left
+# them to their owners (the stages, the std/resources reports, run/, bin/, the API and the
+# package's face); the list may only shrink: a module listed here that no longer has an
+# uncommented import inside a function fails the test until it is removed from the list.
+PENDING = {
+    "termeval/__init__.py", "termeval/api.py", "termeval/api_inputs.py",
+    "termeval/bin/compare_systems.py", "termeval/bin/export_text.py", "termeval/bin/prepare_kws.py",
+    "termeval/bin/score_quesst.py", "termeval/bin/score_resources.py",
+    "termeval/bin/score_segmentation.py", "termeval/bin/score_std.py", "termeval/bin/score_tde.py",
+    "termeval/bin/score_text_segmentation.py", "termeval/bin/score_zrc_submission.py",
+    "termeval/bin/summarize_scores.py", "termeval/bin/text_to_times.py",
+    "termeval/quesst/stage.py", "termeval/resources/stage.py", "termeval/run/cli.py",
+    "termeval/run/command.py", "termeval/std/report.py", "termeval/std/stage.py",
+    "termeval/tde/zr2015/stage.py", "termeval/tde/zrc2020/stage.py",
+}
+
+
+def uncommented_imports(root: pathlib.Path = ROOT) -> list[str]:
+    """`path:line statement` of every import nested in a function with no comment on its lines."""
+    out = []
+    for path in sorted(root.rglob("*.py")):
+        src = path.read_text(encoding="utf-8")
+        commented = {tok.start[0] for tok in tokenize.generate_tokens(io.StringIO(src).readline)
+                     if tok.type == tokenize.COMMENT}
+        lines = src.splitlines()
+
+        def visit(node: ast.AST, in_function: bool) -> None:
+            for child in ast.iter_child_nodes(node):
+                if in_function and isinstance(child, (ast.Import, ast.ImportFrom)):
+                    if not commented.intersection(range(child.lineno, child.end_lineno + 1)):
+                        out.append(f"{path.relative_to(root.parent).as_posix()}:{child.lineno} "
+                                   f"{lines[child.lineno - 1].strip()}")
+                visit(child, in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+        visit(ast.parse(src, filename=str(path)), False)
+    return out
+
+
+def test_the_package_is_there():
+    assert (ROOT / "__init__.py").is_file()
+
+
+def test_every_import_inside_a_function_says_why():
+    wrong = [x for x in uncommented_imports() if x.split(":")[0] not in PENDING]
+    assert wrong == [], "hoist these to the module's top, or say on the line why they stay"
+
+
+def test_the_pending_list_only_shrinks():
+    still = {x.split(":")[0] for x in uncommented_imports()}
+    assert sorted(PENDING - still) == [], "these modules are done: remove them from PENDING"
+
+
+def test_an_uncommented_import_is_found(tmp_path):
+    (tmp_path / "termeval").mkdir()
+    (tmp_path / "termeval" / "m.py").write_text(
+        "import os\n\n\n"
+        "def f():\n"
+        "    import json                 # why: a comment is enough\n"
+        "    from os import (\n"
+        "        path)  # on any line of the statement\n"
+        "    import re\n"
+        "    return json, path, re\n\n\n"
+        "class C:\n"
+        "    def g(self):\n"
+        "        def h():\n"
+        "            from sys import argv\n"
+        "            return argv\n"
+        "        return h\n")
+    assert uncommented_imports(tmp_path / "termeval") == [
+        "termeval/m.py:8 import re", "termeval/m.py:15 from sys import argv"]
