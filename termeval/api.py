@@ -77,7 +77,7 @@ def with_options(options_class: type, fixed: Sequence[str] = ()) -> Any:
         taken = {p.name for p in params} | set(fixed)
         lines = []
         for f in dataclasses.fields(options_class):
-            if f.name in taken or not f.metadata.get("cli", True):
+            if f.name in taken or not f.metadata.get("cli", True) or f.metadata.get("hidden"):
                 continue
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
                                             annotation=f.type))
@@ -105,7 +105,8 @@ def typed_values(options_class: type, values: Mapping[str, Any], where: str) -> 
     command line (the driver's own fields, the positional arguments the function takes itself)
     is refused as unknown (InputError, the options listed)."""
     fields = {f.name: f for f in dataclasses.fields(options_class)}
-    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True) and not f.metadata.get("positional"))
+    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True)
+                    and not f.metadata.get("positional") and not f.metadata.get("hidden"))
     out: dict = {}
     for name, v in values.items():
         f = fields.get(name)
