@@ -1,4 +1,4 @@
-"""The Python API: every scoring step as one function call (docs/api.md).
+"""The Python API: every step as one function call (docs/api.md).
 
     import termeval
     scores = termeval.score_tde("data/mandarin", "kamper_mandarin.class")   # zrc2020
@@ -9,9 +9,9 @@ Options dataclass, e.g. termeval/tde/options.py: nj, bootstrap, seed, ci, folds,
 `help(termeval.score_tde)` lists them; a list for a comma list), builds the Options directly
 (no argv, no argparse: the same checks and messages as the command line, Options.validate)
 and runs the step's Stage through the one driver (termeval.run.driver.run) in this process;
-two threads may call it at once. The result is the mapping the step writes to
-scores/scores.json. With exp_dir= the step's files are written
-there as by the shell step; without it nothing is written anywhere (temporary inputs and reports
+two threads may call it at once. A scoring step's result is the mapping the step writes to
+scores/scores.json (the other steps return what they wrote or found: each function's doc).
+With exp_dir= the step's files are written there as by the shell step; without it nothing is written anywhere (temporary inputs and reports
 live in a temporary directory removed before the call returns). Bad input raises
 termeval.InputError, whose message is the line the step prints after `<step>: error: `
 (option checks included: `argument --nj: must be a positive integer, got '0'`); a value of the
