@@ -26,7 +26,7 @@ class SummarizeOptions(StepOptions):
                              aliases=("--output",), role="output", check=_optional_path)
     exp_root: str | None = option(None, "one exp root (the option before the positional exp roots)",
                                   hidden=True, check=_optional_path)
-    exp_roots: tuple = option((), "directories to search (default: exp)", positional=True, many=True,
+    exp_roots: tuple = option((), "directories to search (default: exp)", positional=True, many="*",
                               role="inputs", check=_paths, metavar="exp_roots")
 
     @property

@@ -289,7 +289,7 @@ def parser_for(options_class: type, doc: str | None, prog: str | None = None) ->
             continue
         default = None if f.default is dataclasses.MISSING else f.default
         if m.get("positional"):
-            many = {"nargs": "+" if default is None else "*", "default": default} if m.get("many") else {}
+            many = {"nargs": "*", "default": default} if m.get("many") == "*" else {"nargs": "+"} if m.get("many") else {}
             p.add_argument(f.name, type=_parse_text(f) if many else _typed(f), **many,
                            metavar=m.get("metavar") or f.name.replace("_", "-"), help=m.get("doc") or None)
             continue

@@ -1,5 +1,5 @@
 """run/cli.py parser_for builds a step's argparse parser from its Options dataclass: a `many`
-positional (nargs "+" when required, "*" with a default) gives a tuple whose check runs on the
+positional (True: nargs "+", "*": none or more, then the default) gives a tuple whose check runs on the
 whole tuple, `aliases` are more flags of one option, a `hidden` option parses but is neither
 in --help nor in the Python API's signature."""
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _two_at_most(value, text=None):
 class Optional(StepOptions):
     out: str = option("R.md", "the file written", aliases=("--output", "-o"))
     legacy: str | None = option(None, "an old option", hidden=True)
-    roots: tuple = option((), "the roots", positional=True, many=True, check=_two_at_most)
+    roots: tuple = option((), "the roots", positional=True, many="*", check=_two_at_most)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -81,3 +81,5 @@ def test_hidden_is_not_in_the_api_signature():
 def test_many_needs_positional():
     with pytest.raises(ValueError):
         option((), "x", many=True)
+    with pytest.raises(ValueError):
+        option((), "x", positional=True, many="?")
