@@ -15,6 +15,11 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.score_zrc_submission(submission_dir, **options)
   termeval.prepare_gold(phones, words, **options)
   termeval.prepare_kws(data_dir, kws_dir, **options)
+  termeval.prepare_classes(data_dir, class_file, exp_dir, **options)
+  termeval.validate_alignment_dir(data_dir, **options)   the data dir's checks; what it found
+  termeval.export_zr(data_dir, phn, wrd, **options)      a data dir back to .phn/.wrd
+  termeval.measure_resources(exp_dir, phase, command, **options)
+  termeval.summarize_scores(exp_roots, out=None)        the RESULTS.md rows (and file)
   termeval.InputError      what bad input raises (one line naming the file and line)
 
 Where things are (README.md, "Where things are"; the steps are termeval/bin/<step>.py):
@@ -37,7 +42,8 @@ Where things are (README.md, "Where things are"; the steps are termeval/bin/<ste
 
 _API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
         "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
-        "prepare_gold", "prepare_kws", "GoldData")
+        "prepare_gold", "prepare_kws", "prepare_classes", "validate_alignment_dir", "export_zr",
+        "measure_resources", "summarize_scores", "GoldData")
 __all__ = [*_API, "InputError", "__version__"]
 
 

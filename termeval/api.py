@@ -1,4 +1,4 @@
-"""The Python API: every scoring step as one function call (docs/api.md).
+"""The Python API: every step as one function call (docs/api.md).
 
     import termeval
     scores = termeval.score_tde("data/mandarin", "kamper_mandarin.class")   # zrc2020
@@ -9,9 +9,9 @@ Options dataclass, e.g. termeval/tde/options.py: nj, bootstrap, seed, ci, folds,
 `help(termeval.score_tde)` lists them; a list for a comma list), builds the Options directly
 (no argv, no argparse: the same checks and messages as the command line, Options.validate)
 and runs the step's Stage through the one driver (termeval.run.driver.run) in this process;
-two threads may call it at once. The result is the mapping the step writes to
-scores/scores.json. With exp_dir= the step's files are written
-there as by the shell step; without it nothing is written anywhere (temporary inputs and reports
+two threads may call it at once. A scoring step's result is the mapping the step writes to
+scores/scores.json (the other steps return what they wrote or found: each function's doc).
+With exp_dir= the step's files are written there as by the shell step; without it nothing is written anywhere (temporary inputs and reports
 live in a temporary directory removed before the call returns). Bad input raises
 termeval.InputError, whose message is the line the step prints after `<step>: error: `
 (option checks included: `argument --nj: must be a positive integer, got '0'`); a value of the
@@ -34,10 +34,12 @@ from termeval.api_inputs import GoldData
 from termeval.core.errors import InputError
 from termeval.core.warn import warn
 from termeval.bootstrap.options import CompareOptions
-from termeval.gold.options import GoldOptions
+from termeval.classes.options import ClassesOptions
+from termeval.gold.options import ExportZrOptions, GoldOptions, ValidateOptions
 from termeval.kws.options import PrepareKwsOptions
 from termeval.quesst.options import QuesstOptions
-from termeval.resources.options import ResourcesOptions
+from termeval.resources.options import MeasureOptions, ResourcesOptions
+from termeval.results.options import SummarizeOptions
 from termeval.segmentation.options import SegmentationOptions
 from termeval.std.options import StdOptions
 from termeval.tde.options import TdeOptions
@@ -46,7 +48,8 @@ from termeval.zrc.options import ZrcOptions
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
            "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
-           "prepare_gold", "prepare_kws", "GoldData", "InputError"]
+           "prepare_gold", "prepare_kws", "prepare_classes", "validate_alignment_dir", "export_zr",
+           "measure_resources", "summarize_scores", "GoldData", "InputError"]
 
 _api_gold_memo: dict = {}          # termeval.core.datadir's memo of parsed data dirs, while a call runs
 # the SIL-less preparation the 2015/2017 definitions need (README, "zr2015 / zr2017")
@@ -77,7 +80,7 @@ def with_options(options_class: type, fixed: Sequence[str] = ()) -> Any:
         taken = {p.name for p in params} | set(fixed)
         lines = []
         for f in dataclasses.fields(options_class):
-            if f.name in taken or not f.metadata.get("cli", True):
+            if f.name in taken or not f.metadata.get("cli", True) or f.metadata.get("hidden"):
                 continue
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
                                             annotation=f.type))
@@ -105,7 +108,8 @@ def typed_values(options_class: type, values: Mapping[str, Any], where: str) -> 
     command line (the driver's own fields, the positional arguments the function takes itself)
     is refused as unknown (InputError, the options listed)."""
     fields = {f.name: f for f in dataclasses.fields(options_class)}
-    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True) and not f.metadata.get("positional"))
+    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True)
+                    and not f.metadata.get("positional") and not f.metadata.get("hidden"))
     out: dict = {}
     for name, v in values.items():
         f = fields.get(name)
@@ -377,3 +381,94 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
             driver.run_task("compare_systems", *compare.task(opts, res), inputs=opts.paths("input"))
             compare.plot(opts, res)
     return compare.as_json(res)
+
+
+@with_options(ClassesOptions, fixed=("data_dir", "class_file", "exp_dir"))
+def prepare_classes(data_dir: str | os.PathLike, class_file: str | os.PathLike, exp_dir: str | os.PathLike,
+                    **options: Any) -> dict:
+    """A discovered-class (or pairs) file checked against the data dir's reco2dur and prepared
+    as steps/prepare_classes.sh prepares it: writes <exp_dir>/classes/ and scores/prepare
+    (scores.json updated), whole or not at all. Returns {"classes_dir": path, the counts
+    scores/prepare holds (classes_read, fragments_written, ...), "notes": the notes the step prints}."""
+    from termeval.classes import prepare
+    from termeval.classes.parse import COUNT_NAMES
+    from termeval.run import driver
+    opts = build_options(ClassesOptions, options, "prepare_classes", data_dir=_path(data_dir, "data_dir"),
+                         class_file=_path(class_file, "class_file"), exp_dir=_path(exp_dir, "exp_dir"))
+    prep = prepare.parse(opts)
+    for note in prep.notes:
+        print(f"prepare_classes: note: {note}", file=sys.stderr)
+    driver.run_task("prepare_classes", *prepare.task(opts, prep), inputs=[opts.data_dir, opts.class_file])
+    return {"classes_dir": os.path.join(opts.exp_dir, "classes"), **{k: prep.counts[k] for k in COUNT_NAMES},
+            "notes": list(prep.notes)}
+
+
+@with_options(ValidateOptions, fixed=("data_dir",))
+def validate_alignment_dir(data_dir: str | os.PathLike, **options: Any) -> dict:
+    """The checks of utils/validate_alignment_dir.sh on a prepared gold data dir: the first
+    problem raises InputError naming the file and line; otherwise returns what it found:
+    {"files", "speakers", "phones", "words", "summary": the line the step prints}."""
+    from termeval.gold.validate import findings
+    return findings(build_options(ValidateOptions, options, "validate_alignment_dir",
+                                  data_dir=_path(data_dir, "data_dir")))
+
+
+@with_options(ExportZrOptions, fixed=("data_dir", "out_phn", "out_wrd"))
+def export_zr(data_dir: str | os.PathLike, phn: str | os.PathLike, wrd: str | os.PathLike, **options: Any) -> dict:
+    """A prepared gold data dir written back out as ZeroSpeech .phn/.wrd files (utils/export_zr.sh).
+    Returns {"phones": n, "words": n, "phn": path, "wrd": path}."""
+    from termeval.gold.export import export_zr as export
+    opts = build_options(ExportZrOptions, options, "export_zr", data_dir=_path(data_dir, "data_dir"),
+                         out_phn=_path(phn, "phn"), out_wrd=_path(wrd, "wrd"))
+    n_phn, n_wrd = export(opts.data_dir, opts.out_phn, opts.out_wrd, opts.drop_sil, opts.sil_label)
+    return {"phones": n_phn, "words": n_wrd, "phn": opts.out_phn, "wrd": opts.out_wrd}
+
+
+@with_options(MeasureOptions, fixed=("exp_dir", "phase"))
+def measure_resources(exp_dir: str | os.PathLike, phase: str, command: Sequence[str | os.PathLike],
+                      **options: Any) -> dict:
+    """Run `command` (a list of arguments, no shell) and record its CPU time, wall time and peak
+    memory over its whole process tree as utils/measure_resources.sh does: writes
+    <exp_dir>/resources/<phase> (phase: index or search) and returns the values it holds
+    (exit_status among them: a failing command is measured, not raised; with append=True the
+    phase's runs added up)."""
+    from termeval.resources.record import record
+    if not isinstance(phase, str):
+        raise TypeError(f"measure_resources: phase must be str, got {type(phase).__name__} {phase!r}")
+    if isinstance(command, (str, bytes, os.PathLike)) or not isinstance(command, Sequence) or not all(
+            isinstance(x, (str, os.PathLike)) for x in command):
+        raise TypeError(f"measure_resources: command must be a list of arguments (str), got "
+                        f"{type(command).__name__} {command!r}")
+    opts = build_options(MeasureOptions, options, "measure_resources", exp_dir=_path(exp_dir, "exp_dir"), phase=phase)
+    if not command:
+        raise InputError("no command to run (command=[])")
+    res, values, _ = record(opts, [os.fspath(x) for x in command])
+    if res["still_running"]:
+        warn("measure_resources", f"{res['still_running']} process(es) started by the command were "
+             "still running when it exited; their CPU time is not counted")
+    return values
+
+
+@with_options(SummarizeOptions, fixed=("exp_roots", "out"))
+def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], *,
+                     out: str | os.PathLike | None = None, **options: Any) -> list[dict]:
+    """The RESULTS.md tables of utils/summarize_scores.sh over every scores/scores.json below
+    the exp roots (one path or a list): returns their rows, in the file's order, as flat dicts
+    {"table": title, "system": name, <metric>: value (None where the system has none), and
+    <metric>_ci_lo / <metric>_ci_hi where it has an interval}. With out= RESULTS.md is written
+    there (whole); without it nothing is written."""
+    from termeval.results import summary
+    roots = [exp_roots] if isinstance(exp_roots, (str, os.PathLike)) else exp_roots
+    if not isinstance(roots, Sequence) or isinstance(roots, bytes):
+        raise TypeError(f"summarize_scores: exp_roots must be a path or a list of paths, got {type(exp_roots).__name__}")
+    roots = tuple(_path(x, f"exp_roots[{i}]") for i, x in enumerate(roots))
+    if not roots:
+        raise InputError("summarize_scores: exp_roots: give at least one directory")
+    opts = build_options(SummarizeOptions, options, "summarize_scores", exp_roots=roots,
+                         out=None if out is None else _path(out, "out"))
+    tables = summary.collect(opts.roots)
+    if opts.out is not None:
+        from termeval.run import driver
+        driver.run_task("summarize_scores", *summary.task(opts.out, summary.markdown(tables, opts.roots)),
+                        inputs=opts.roots, lock=False)
+    return summary.rows(tables)

@@ -19,6 +19,7 @@ LAYERS = {
     "termeval.tde": 2, "termeval.std": 2,                                        # benchmarks
     "termeval.quesst": 3, "termeval.kws": 3, "termeval.segmentation": 3,        # on std's readers
     "termeval.resources": 4, "termeval.textseg": 4,                              # on quesst / segmentation
+    "termeval.results": 4,                                                       # reads every benchmark's scores.json
     "termeval.run": 5,                                                           # driver, launcher, command
     "termeval.zrc": 6,                                                           # facade: runs a benchmark
     "termeval.api_inputs": 7, "termeval.api": 8,                                 # the Python API

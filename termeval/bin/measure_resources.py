@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import sys
 from typing import Sequence
 
 from termeval.core.errors import InputError
-from termeval.resources import measure, resources
 from termeval.resources.options import MeasureOptions
+from termeval.resources.record import record
 from termeval.run.cli import options_of, parser_for, run
 from termeval.core.warn import warn
 
@@ -43,17 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     a = options_of(parser, parser.parse_args(own))
     if not cmd:
         raise InputError("no command after --")
-    out_path = os.path.join(a.exp_dir, "resources", a.phase)
-    old = resources.read_kv(out_path) if a.append and os.path.isfile(out_path) else None
-    started = resources.now()
-    res = measure.measure(cmd, a.interval, a.wait_orphans)
-    host = measure.host_info()
-    values = {"phase": a.phase, "command": " ".join(shlex.quote(c) for c in cmd),
-              "date": started, **res, "runs": 1, **host}
-    if old is not None:
-        values = resources.merge_runs(old, values)
-    os.makedirs(os.path.dirname(out_path), exist_ok=True)
-    resources.write_kv(out_path, values)
+    res, _, out_path = record(a, cmd)
     prog = os.path.basename(sys.argv[0])
     if res["still_running"]:
         warn(prog, f"{res['still_running']} process(es) started by the command were "

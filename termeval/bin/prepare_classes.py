@@ -19,19 +19,14 @@ from __future__ import annotations
 
 import argparse
 import os
-import shutil
 import sys
 from typing import Sequence
 
-from termeval.classes.components import pairs_to_components
+from termeval.classes import prepare
 from termeval.classes.options import ClassesOptions
-from termeval.classes.parse import COUNT_NAMES, parse_class_file, read_reco2dur, summary, write_class_dir
-from termeval.core.errors import InputError
-from termeval.core.scores import Metric, write_scores
+from termeval.classes.parse import summary
 from termeval.run import driver
 from termeval.run.cli import options_of, parser_for, run
-
-OUTPUTS = ("classes", "scores/prepare", "scores/scores.json")
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -42,24 +37,10 @@ def get_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     p = get_parser()
     a = options_of(p, p.parse_args(argv))
-    if not os.path.isfile(a.class_file):
-        raise InputError("no such class file", a.class_file)
-    durations = read_reco2dur(a.data_dir)
-    prep = parse_class_file(a.class_file, durations, lenient=a.lenient, fmt=a.format,
-                            tolerance=a.tolerance, end_tolerance=a.end_tolerance)
-    if a.pairs_clustering == "components":
-        prep = pairs_to_components(prep)
+    prep = prepare.parse(a)
     for note in prep.notes:
         print(f"{os.path.basename(sys.argv[0])}: note: {note}", file=sys.stderr)
-
-    def write(out: str) -> None:
-        old = os.path.join(a.exp_dir, "scores", "scores.json")     # updated, not replaced
-        if os.path.isfile(old):
-            os.makedirs(os.path.join(out, "scores"))
-            shutil.copy2(old, os.path.join(out, "scores", "scores.json"))
-        write_class_dir(prep, os.path.join(out, "classes"), lenient=a.lenient)
-        write_scores(out, "prepare", [Metric(k, prep.counts[k]) for k in COUNT_NAMES], benchmark=None)
-    driver.run_task("prepare_classes", a.exp_dir, OUTPUTS, write, inputs=[a.data_dir, a.class_file])
+    driver.run_task("prepare_classes", *prepare.task(a, prep), inputs=[a.data_dir, a.class_file])
     print(f"{os.path.basename(sys.argv[0])}: {a.class_file} -> {a.exp_dir}/classes: {summary(prep)}",
           file=sys.stderr)
     return 0

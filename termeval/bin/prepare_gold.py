@@ -39,10 +39,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def get_parser() -> argparse.ArgumentParser:
-    """The options of this step (its --help): GoldOptions, the inputs and the data dir."""
+    """The options of this step (its --help): GoldOptions (the inputs and the data dir its last field)."""
     p = parser_for(GoldOptions, __doc__)
     p._option_string_actions["--format"].required = True
-    p.add_argument("inputs", nargs="+")
     return p
 
 

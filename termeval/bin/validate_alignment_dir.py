@@ -10,13 +10,12 @@ termeval/gold/options.py (ValidateOptions).
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
 from typing import Sequence
 
-from termeval.gold import validate_data_dir
 from termeval.gold.options import ValidateOptions
+from termeval.gold.validate import findings
 from termeval.run.cli import options_of, parser_for, run
 
 
@@ -28,14 +27,8 @@ def get_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     p = get_parser()
     a = options_of(p, p.parse_args(argv))
-    enabled = gc.isenabled()
-    gc.disable()  # many small objects, no cycles
-    try:
-        summary = validate_data_dir(a.data_dir, a.boundary_tolerance, a.sil_label)
-    finally:
-        if enabled:
-            gc.enable()
-    print(f"{os.path.basename(sys.argv[0])}: {a.data_dir}: OK ({summary})", file=sys.stderr)
+    found = findings(a)
+    print(f"{os.path.basename(sys.argv[0])}: {a.data_dir}: OK ({found['summary']})", file=sys.stderr)
     return 0
 
 

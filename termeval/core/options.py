@@ -189,7 +189,8 @@ def or_none(check: Callable[..., None]) -> Callable[..., None]:
 def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] | None = None,
            choices: Sequence[Any] | None = None, flag: str | None = None, positional: bool = False,
            role: str | None = None, metavar: str | None = None, cli: bool = True,
-           parse: Callable[[str], Any] | None = None) -> Any:
+           parse: Callable[[str], Any] | None = None, many: bool | str = False, aliases: Sequence[str] = (),
+           hidden: bool = False) -> Any:
     """A field of a step's Options.
 
     default: the default value (none for a required positional); doc: the one-line help;
@@ -198,12 +199,18 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
     positional: a positional argument of the step; role: "input" or "output" for paths the
     output guard checks; cli=False: not on the command line (set by the driver or the API);
     parse(text) -> value: how the CLI turns the text into the value (default: by the field's type).
+    many: a positional taking several values, a tuple of them: True (or "+") one or more, "*"
+    none or more (then the field's default);
+    aliases: more names of the option on the command line (an old name: ("--output",));
+    hidden: on the command line but not in its --help nor in the Python API (a legacy name).
     """
     if role not in (None, "input", "output", "inputs"):
         raise ValueError(f"role must be input, inputs or output, got {role!r}")
+    if many not in (False, True, "+", "*") or (many and not positional):
+        raise ValueError(f"many must be True, '+' or '*', of a positional field, got {many!r}")
     meta = {"doc": doc, "check": check, "choices": tuple(choices) if choices is not None else None,
             "flag": flag, "positional": positional, "role": role, "metavar": metavar, "cli": cli,
-            "parse": parse}
+            "parse": parse, "many": many, "aliases": tuple(aliases), "hidden": hidden}
     return dataclasses.field(default=default, metadata=meta)
 
 

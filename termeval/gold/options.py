@@ -43,7 +43,7 @@ class GoldOptions(StepOptions):
     snap_words: bool = option(False, "move word edges onto the nearest phone edge")
     time_decimals: int = option(6, "ctm/textgrid: round times to this many decimals", check=int_between(0, 9))
     strip_stress: bool = option(False, "strip a final stress digit from phones (AH1 -> AH)")
-    inputs: tuple = option((), "the input files, then the data dir", check=_paths, cli=False)
+    inputs: tuple = option((), "the input files, then the data dir", check=_paths, positional=True, many=True)
 
     @property
     def sources(self) -> list[str]:

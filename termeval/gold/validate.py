@@ -1,6 +1,7 @@
 """Validation of a prepared gold data dir (utils/validate_alignment_dir.sh)."""
 from __future__ import annotations
 
+import gc
 import math
 import os
 
@@ -60,6 +61,28 @@ def _read_key_lines(path: str, min_fields: int, max_fields: int | None) -> list[
 
 def validate_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_label: str = "SIL") -> str:
     """Check a prepared gold data dir like Kaldi's utils/validate_alignment_dir.sh; returns a summary."""
+    return _summary(check_data_dir(data_dir, boundary_tolerance, sil_label))
+
+
+def _summary(c: dict) -> str:
+    return f"{c['files']} files, {c['speakers']} speakers, {c['phones']} phones, {c['words']} words"
+
+
+def findings(opts) -> dict:
+    """The check of a ValidateOptions' data dir (the first problem an InputError); returns its
+    counts {"files", "speakers", "phones", "words"} and the summary line the step prints."""
+    enabled = gc.isenabled()
+    gc.disable()  # many small objects, no cycles
+    try:
+        c = check_data_dir(opts.data_dir, opts.boundary_tolerance, opts.sil_label)
+    finally:
+        if enabled:
+            gc.enable()
+    return {**c, "summary": _summary(c)}
+
+
+def check_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_label: str = "SIL") -> dict:
+    """validate_data_dir's checks; returns the counts {"files", "speakers", "phones", "words"}."""
     if not os.path.isdir(data_dir):
         raise InputError("no such directory", data_dir)
     for name in DATA_FILES:
@@ -126,4 +149,4 @@ def validate_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_labe
         i = int(np.argmax(wd.label == wd.labels.index(sil_label)))
         raise wd.error(i, f"silence label '{sil_label}' in words (silence is not a word)")
     check_word_edges(ph, wd, Options(boundary_tolerance=boundary_tolerance))
-    return (f"{len(files)} files, {len(spk2utt)} speakers, {len(ph)} phones, {len(wd)} words")
+    return {"files": len(files), "speakers": len(spk2utt), "phones": len(ph), "words": len(wd)}

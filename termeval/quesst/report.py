@@ -6,7 +6,6 @@ units/units.quesst_query.npz.
 """
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
@@ -83,10 +82,10 @@ def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
     extra = {"breakdowns": figures.merged_breakdowns(out, "quesst", groups),
              "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
                         "reference": ref.source, "detections_format": ctx.hyp.fmt}, **more}
-    path = write_scores(out, "quesst", metrics, "quesst", extra, warnings=getattr(ctx, "warnings", []))
-    write_scores(out, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None)
-    with open(os.path.join(os.path.dirname(path), "scores.json"), encoding="utf-8") as f:
-        return json.load(f), lines
+    write_scores(out, "quesst", metrics, "quesst", extra, warnings=getattr(ctx, "warnings", []))
+    result: dict = {}
+    write_scores(out, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None, into=result)
+    return result, lines
 
 
 def quesst_intervals(out: str, a, tr, r) -> tuple[dict, dict]:

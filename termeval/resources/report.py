@@ -3,9 +3,6 @@ metrics merged into scores/scores.json, into the directory `out` laid out as an 
 """
 from __future__ import annotations
 
-import json
-import os
-
 from termeval.core.scores import Metric, write_scores
 
 
@@ -32,9 +29,9 @@ def write(out: str, ctx, f) -> tuple[dict, str]:
                            "measured_on": ctx.host, "t_audio_source": t_audio_src,
                            "t_query_source": t_query_src,
                            "phase_sources": {k: v.source for k, v in phases.items()}}}
-    path = write_scores(out, "resources", metrics, "sws2013", extra)
+    result: dict = {}
+    write_scores(out, "resources", metrics, "sws2013", extra, into=result)
     fmt = lambda x, d=6: "-" if x is None else f"{x:.{d}f}"  # noqa: E731
     text = (f"ISF = {fmt(f.isf)}  SSF = {'-' if f.ssf is None else format(f.ssf, '.6g')} {per}  "
             f"PMU_i = {fmt(f.pmu_index_gb, 4)} GB  PMU_s = {fmt(f.pmu_search_gb, 4)} GB  PL = {fmt(f.pl)} (lambda {lam:g})\n")
-    with open(os.path.join(os.path.dirname(path), "scores.json"), encoding="utf-8") as fh:
-        return json.load(fh), text
+    return result, text

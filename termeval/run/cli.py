@@ -287,15 +287,17 @@ def parser_for(options_class: type, doc: str | None, prog: str | None = None) ->
         m = f.metadata
         if not m.get("cli", True):
             continue
-        if m.get("positional"):
-            p.add_argument(f.name, type=_typed(f), metavar=m.get("metavar") or f.name.replace("_", "-"),
-                           help=m.get("doc") or None)
-            continue
         default = None if f.default is dataclasses.MISSING else f.default
+        if m.get("positional"):
+            many = {"nargs": "*", "default": default} if m.get("many") == "*" else {"nargs": "+"} if m.get("many") else {}
+            p.add_argument(f.name, type=_parse_text(f) if many else _typed(f), **many,
+                           metavar=m.get("metavar") or f.name.replace("_", "-"), help=m.get("doc") or None)
+            continue
         shown = "true" if default is True else "false" if default is False else default
         helptext = (m.get("doc") or "") + ("" if default in (None, "") else f" (default {shown})")
-        p.add_argument(flag_of(f), dest=f.name, type=_typed(f), default=default, choices=m.get("choices"),
-                       metavar=m.get("metavar"), help=helptext.replace("%", "%%"))
+        p.add_argument(flag_of(f), *m.get("aliases", ()), dest=f.name, type=_typed(f), default=default,
+                       choices=m.get("choices"), metavar=m.get("metavar"),
+                       help=argparse.SUPPRESS if m.get("hidden") else helptext.replace("%", "%%"))
     p.options_class = options_class          # type: ignore[attr-defined]
     add_check(p, lambda a: _combination(options_class, a))
     return p
@@ -310,8 +312,11 @@ def _combination(options_class: type, args: argparse.Namespace) -> str | None:
 
 
 def _build(options_class: type, args: argparse.Namespace) -> Any:
-    names = {f.name for f in dataclasses.fields(options_class)}
-    return options_class(**{k: v for k, v in vars(args).items() if k in names}).validate()
+    """The Options of parsed arguments (the values of a `many` positional as a tuple), validated:
+    a `many` field's check runs here, on the whole tuple."""
+    fields = {f.name: f for f in dataclasses.fields(options_class)}
+    values = {k: tuple(v) if fields[k].metadata.get("many") else v for k, v in vars(args).items() if k in fields}
+    return options_class(**values).validate()
 
 
 def options_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any:

@@ -5,7 +5,6 @@ units/units.std_term.npz, all into the directory `out` laid out as an exp dir.
 """
 from __future__ import annotations
 
-import json
 import os
 
 import numpy as np
@@ -16,11 +15,6 @@ from termeval.core.textio import atomic_write
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
         "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
         "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta"]
-
-
-def _scores(out: str) -> dict:
-    with open(os.path.join(out, "scores", "scores.json"), encoding="utf-8") as f:
-        return json.load(f)
 
 
 def write(out: str, ctx, res) -> tuple[dict, str]:
@@ -51,9 +45,10 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
         res.evaluated)
     extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(out, "std", groups), **more}
     write_scores(out, "std", metrics, benchmark=args.preset, extra=extra, warnings=res.warnings)
+    result: dict = {}
     write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
-                 benchmark=None)
-    return _scores(out), "".join(format_line(x) + "\n" for x in metrics)    # = scores/std
+                 benchmark=None, into=result)
+    return result, "".join(format_line(x) + "\n" for x in metrics)    # = scores/std
 
 
 def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
@@ -61,8 +56,9 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     same figures in scores/std (+ scores.json), and score.sh's other files
     (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
     from termeval.std.kaldi import report as kaldi_report
-    text, warnings = kaldi_report.write_into(out, args, r)
-    return _scores(out), text, warnings
+    result: dict = {}
+    text, warnings = kaldi_report.write_into(out, args, r, into=result)
+    return result, text, warnings
 
 
 def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:

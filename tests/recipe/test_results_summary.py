@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 
-from termeval.bin import summarize_scores
+from termeval.results import summary as summarize_scores
 from termeval.core.scores import Metric, write_scores
 
 

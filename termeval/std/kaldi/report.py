@@ -64,10 +64,10 @@ def compute(args) -> RecipeRun:
     return score_recipe(args.kws_dir, args.detections, kst_on, scale, nbest, beta, args.decision_threshold, frames)
 
 
-def write_into(out: str, args, r: RecipeRun) -> tuple[str, list[str]]:
+def write_into(out: str, args, r: RecipeRun, into: dict | None = None) -> tuple[str, list[str]]:
     """Every output of the run into the directory `out` (laid out as the exp dir); returns
-    compute-atwv's five lines and the warnings (printed on stderr as they arise). All contents
-    are computed before the first file is written."""
+    compute-atwv's five lines and the warnings (printed on stderr as they arise); `into`
+    receives the scores.json mapping. All contents are computed before the first file is written."""
     kst_on, scale, nbest = check_options(args)
     files: dict[str, str] = {}
     text = "\n".join(r.twv.lines()) + "\n"
@@ -126,7 +126,7 @@ def write_into(out: str, args, r: RecipeRun) -> tuple[str, list[str]]:
         os.makedirs(os.path.dirname(path), exist_ok=True)
         write_text(path, content)
     benchmark = f"kaldi_{args.preset}" if args.preset is not None else "kaldi"
-    write_scores(out, "std", metrics, benchmark=benchmark, extra={"std": extra})
+    write_scores(out, "std", metrics, benchmark=benchmark, extra={"std": extra}, into=into)
     if r.dropped:
         warn(f"KST dropped {len(r.dropped)} keyword(s) whose "
              f"threshold reached 0.9999: {' '.join(r.dropped[:10])}")

@@ -1,0 +1,223 @@
+"""RESULTS.md: one Markdown table per benchmark over every scores/scores.json found below the
+exp roots (utils/summarize_scores.sh, termeval.summarize_scores; the rules: termeval/bin/summarize_scores.py).
+
+The system of a scores.json is the path of the directory holding `scores/`, relative to its
+exp root (joined to the root when there are several). One table per benchmark, in a fixed
+order, with at most ten headline metrics (HEADLINE); a value with its confidence interval
+when the system was scored with --bootstrap. A scores.json that is not valid JSON or not a
+JSON object is an InputError naming it; a directory that cannot be listed, or a scores.json
+without a scored stage, is left out with one warning line.
+"""
+from __future__ import annotations
+
+import json
+import os
+from typing import Callable
+
+from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
+from termeval.core.version import __version__
+from termeval.core.warn import warn as core_warn
+
+TDE = ["ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore"]
+# Headline metrics per table family, in this order (at most ten).
+HEADLINE: dict[str, list[str]] = {
+    "zrc2020": TDE + ["grouping_precision", "grouping_recall", "ned_pairs"],
+    "zr2015": ["cross_ned", "cross_coverage", "cross_matching_fscore", "cross_grouping_fscore",
+               "cross_type_fscore", "cross_token_fscore", "cross_boundary_fscore",
+               "within_ned", "within_matching_fscore", "within_grouping_fscore"],
+    "std": ["atwv", "mtwv", "mtwv_threshold", "otwv", "p_miss", "p_fa", "cnxe", "cmin_nxe",
+            "n_terms", "n_targets"],
+    "quesst": ["act_twv", "max_twv", "max_twv_threshold", "act_cnxe", "min_cnxe", "ub_twv", "lb_cnxe"],
+    "resources": ["isf", "ssf", "pmu_index", "pmu_search", "pl"],
+    "segmentation": ["word_boundary_precision", "word_boundary_recall", "word_boundary_fscore",
+                     "word_boundary_os", "word_boundary_rvalue", "word_token_fscore", "word_purity",
+                     "word_v_measure", "word_nmi", "word_o2o_accuracy"],
+}
+HEADLINE["zr2017"] = HEADLINE["zr2015"]
+HEADLINE["zr2015-doc"] = TDE + ["matching_fscore", "grouping_precision", "grouping_recall", "ned_std"]
+HEADLINE["lrec2014"] = HEADLINE["zr2015-doc"]
+HEADLINE["segmentation_phone"] = [k.replace("word_", "phone_", 1) for k in HEADLINE["segmentation"]]
+# Table order in RESULTS.md (families not listed come after, by title).
+FAMILY_ORDER = ["zrc2020", "zr2015", "zr2017", "zr2015-doc", "lrec2014", "std", "std_operating", "quesst", "quesst_operating",
+                "resources", "segmentation", "segmentation_phone"]
+TDE_STAGES = {"matching", "clustering", "parsing"}
+SKIP_STAGES = {"prepare", "tde15_input"}
+
+
+def fmt(v) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, bool):
+        return str(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return f"{v:.4f}"
+    return str(v)
+
+
+def warn(message: str) -> None:
+    core_warn("summarize_scores", message)
+
+
+def find_scores(exp_root: str) -> list[str]:
+    """Every <dir>/scores/scores.json below exp_root, in C order of their paths (a directory
+    that cannot be listed is reported, not silently passed over)."""
+    found = []
+    def unreadable(e: OSError) -> None:
+        warn(f"{e.filename}: cannot read this directory ({e.strerror}); any system below it is left out")
+    for dirpath, dirnames, filenames in os.walk(exp_root, onerror=unreadable):
+        dirnames.sort()
+        if os.path.basename(dirpath) == "scores" and "scores.json" in filenames:
+            found.append(os.path.join(dirpath, "scores.json"))
+    return sorted(found)
+
+
+class NoStage(InputError):
+    """A valid scores.json without a scored stage: the system is left out with a warning."""
+
+
+def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
+    """(table title, family, values) for each scored benchmark of one scores.json; a value is
+    (number, (lo, hi) or None). Raises InputError when the file cannot be used."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (ValueError, UnicodeDecodeError, RecursionError) as e:
+        raise InputError(f"not valid JSON ({type(e).__name__}: {str(e)[:100]})", path) from None
+    if not isinstance(data, dict):
+        raise InputError("not a JSON object", path)
+    stages = data.get("stages") if isinstance(data.get("stages"), dict) else {}
+    if not any(k not in SKIP_STAGES for k in stages):
+        raise NoStage("no scored stage in it (not written by a termeval scoring step?)", path)
+    cis = data.get("ci") if isinstance(data.get("ci"), dict) else {}
+    out: dict[str, tuple[str, str, dict]] = {}
+    for stage, meta in sorted(stages.items()):
+        if stage in SKIP_STAGES or not isinstance(meta, dict):
+            continue
+        bench = str(meta.get("benchmark") or data.get("benchmark") or "unknown")
+        if stage in TDE_STAGES:
+            family, title = bench, bench
+        elif stage == "std":
+            family, title = "std", f"std ({bench})"
+        else:
+            family, title = stage, stage if bench in (stage, "None") else f"{stage} ({bench})"
+        names = out.get(title, (title, family, {}))[2]
+        for name in meta.get("metrics", []) if isinstance(meta.get("metrics"), list) else []:
+            if isinstance(name, str) and name in data:
+                names[name] = (data[name], interval(cis.get(name)))
+        out[title] = (title, family, names)
+    return list(out.values())
+
+
+def interval(ci) -> tuple[float, float] | None:
+    if isinstance(ci, dict) and all(isinstance(ci.get(k), (int, float)) and not isinstance(ci.get(k), bool)
+                                    for k in ("lo", "hi")):
+        return float(ci["lo"]), float(ci["hi"])
+    return None
+
+
+def cell(value) -> str:
+    """`0.9292` or, with an interval, `0.9292 [0.9273, 0.9309]`."""
+    v, ci = value if isinstance(value, tuple) else (value, None)
+    return fmt(v) if ci is None else f"{fmt(v)} [{ci[0]:.4f}, {ci[1]:.4f}]"
+
+
+def table_order(title: str, family: str) -> tuple[int, str]:
+    return (FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER), title)
+
+
+def columns(family: str, values: list[dict]) -> list[str]:
+    present = set().union(*values) if values else set()
+    wanted = HEADLINE.get(family)
+    if wanted is None:  # an unknown benchmark: its first ten numeric metrics
+        first = {k: (v[0] if isinstance(v, tuple) else v) for k, v in values[0].items()}
+        wanted = [k for k in first if isinstance(first[k], (int, float)) or first[k] is None]
+    return [k for k in wanted if k in present][:10]
+
+
+Tables = dict  # title -> (family, [(system, {metric: (value, (lo, hi) or None)}), ...])
+
+
+def collect(exp_roots: list[str]) -> Tables:
+    """The tables of every scores/scores.json below the exp roots (title -> (family, rows)).
+    Raises InputError for a missing root or a scores.json that cannot be used."""
+    tables: Tables = {}
+    for root in exp_roots:
+        if not os.path.isdir(root):
+            raise InputError("no such directory", root)
+        for path in find_scores(root):
+            sys_dir = os.path.dirname(os.path.dirname(path))
+            system = os.path.relpath(sys_dir, root)
+            if len(exp_roots) > 1 or system == ".":
+                system = os.path.normpath(os.path.join(root, system))
+            try:
+                found = tables_of(path, system)
+            except NoStage as e:
+                warn(f"{e.format()}; {system} is left out")
+                continue
+            for title, family, vals in found:
+                tables.setdefault(title, (family, []))[1].append((system, vals))
+    return tables
+
+
+def ordered(tables: Tables) -> list[tuple[str, list[str], list[tuple[str, dict]]]]:
+    """(title, columns, rows) of each table, in the order of RESULTS.md."""
+    out = []
+    for title in sorted(tables, key=lambda t: table_order(t, tables[t][0])):
+        family, rows = tables[title]
+        out.append((title, columns(family, [v for _, v in rows]), rows))
+    return out
+
+
+def markdown(tables: Tables, exp_roots: list[str]) -> str:
+    """The text of RESULTS.md."""
+    out = [f"<!-- generated by utils/summarize_scores.sh (termeval {__version__}); do not edit -->",
+           "# Results", ""]
+    if not tables:
+        out.append(f"No scored systems (scores/scores.json) under {' '.join(exp_roots)} yet.")
+    for title, cols, rows in ordered(tables):
+        out += [f"## {title}", "", "|system|" + "|".join(cols) + "|", "|---|" + "---|" * len(cols)]
+        for system, vals in rows:
+            out.append(f"|{system}|" + "|".join(cell(vals.get(k)) for k in cols) + "|")
+        out.append("")
+    return "\n".join(out) + "\n"
+
+
+def rows(tables: Tables) -> list[dict]:
+    """The rows of the tables as flat dicts, in the order of RESULTS.md: {"table": title,
+    "system": system, <column>: value (None where the system has none), and <column>_ci_lo /
+    <column>_ci_hi where it has an interval}."""
+    out = []
+    for title, cols, table in ordered(tables):
+        for system, vals in table:
+            row: dict = {"table": title, "system": system}
+            for k in cols:
+                v, ci = vals.get(k, (None, None))
+                row[k] = v
+                if ci is not None:
+                    row[f"{k}_ci_lo"], row[f"{k}_ci_hi"] = ci
+            out.append(row)
+    return out
+
+
+def summarize(exp_roots: list[str]) -> str:
+    """The text of RESULTS.md over the exp roots."""
+    return markdown(collect(exp_roots), exp_roots)
+
+
+def task(path: str, text: str) -> tuple[str, list[str], Callable[[str], None]]:
+    """RESULTS.md at `path` as a one-shot task (termeval.run.driver.run_task: written beside
+    its old version and moved into place whole; the caller passes the exp roots as its inputs,
+    so a path that is, or holds, one of them is refused). No lock: its directory (the
+    recipe's, exp/) is shared with unrelated outputs, and the file is replaced by one rename."""
+    out = os.path.normpath(path)
+    parent, name = os.path.split(out)
+    if name in ("", ".", ".."):
+        raise InputError("give the file to write by its name", path)
+
+    def write(tmp: str) -> None:
+        with atomic_write(os.path.join(tmp, name)) as f:
+            f.write(text)
+    return parent or ".", [name], write
