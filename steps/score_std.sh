@@ -11,7 +11,8 @@
 # <detections>: STDLIST or KWSLIST XML, or Kaldi text 'kwid utt start end score' (auto-detected).
 # Outputs: <exp-dir>/scores/std (also printed on stdout), <exp-dir>/scores/scores.json,
 #   <exp-dir>/details/, <exp-dir>/units/, <exp-dir>/log/std.log (--nj N: std.JOB.log,
-#   std.merge.log; std is the stage's name). A failed run leaves the outputs of the previous one as they were.
+#   std.merge.log; std is the stage's name). A failed run leaves the outputs of the previous
+#   one as they were.
 #
 # Options (default):
 #   --preset ""               sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66; the default),
