@@ -54,7 +54,7 @@ measure "synthetic class file ($n fragments)" \
 measure "zr2017 --folds none matching, English 38 h, 1 + 69 folds" \
   steps/score_tde_folds.sh --benchmark zr2017 --folds none --measures matching --lenient true \
     "$work_dir/english" "$work_dir/english_${n}.class" "$work_dir/exp_english"
-log=$work_dir/exp_english/log/score_tde_folds.log
+log=$work_dir/exp_english/log/zr2017.log
 echo "  $(grep -m1 '^prepared' "$log")"
 echo "  whole-corpus fold: $(grep -m1 '^cross fold 0' "$log" | sed 's/cross fold 0: //'); $(python3 -c "
 import json

@@ -88,7 +88,7 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
     measure "zrc2020, all metrics$tag" \
       steps/score_tde.sh --benchmark zrc2020 "$w/data" "$w/words.class" "$w/exp_zrc2020"
     one_peak=$last_peak
-    grep -h ': classes ' "$w/exp_zrc2020/log/tde_stats.log" | sed 's/^.*: classes/  tde_stats: classes/'
+    grep -h ': classes ' "$w/exp_zrc2020/log/zrc2020.log" | sed 's/^.*: classes/  zrc2020: classes/'
     if [ -n "$nj_list" ]; then   # what a step with jobs runs once, locally, before launching them
       measure "  zrc2020 --prepare-only (once, before the jobs)" utils/termeval_python.sh -m termeval.bin.score_tde \
         --prepare-only "$w/data" "$w/words.class" "$w/exp_zrc2020_prepare"
@@ -96,17 +96,17 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
     for nj in $nj_list; do
       measure "zrc2020 --nj $nj$tag" steps/score_tde.sh --benchmark zrc2020 --nj "$nj" \
         --cmd "$PWD/local/timed_run.sh" "$w/data" "$w/words.class" "$w/exp_zrc2020_nj$nj"
-      peaks "$w/exp_zrc2020_nj$nj" tde_stats
+      peaks "$w/exp_zrc2020_nj$nj" zrc2020
     done
   fi
   if [[ " $benchmarks " == *" zr2017 "* ]]; then
     measure "zr2017 --folds none, all metrics$tag" \
       steps/score_tde.sh --benchmark zr2017 --folds none "$w/data" "$w/words.class" "$w/exp_zr2017"
     one_peak=$last_peak
-    grep -m1 '^prepared' "$w/exp_zr2017/log/score_tde_folds.log" | sed 's/^/  /'
-    grep -m1 '^cross fold 0' "$w/exp_zr2017/log/score_tde_folds.log" | sed 's/^/  /'
+    grep -m1 '^prepared' "$w/exp_zr2017/log/zr2017.log" | sed 's/^/  /'
+    grep -m1 '^cross fold 0' "$w/exp_zr2017/log/zr2017.log" | sed 's/^/  /'
     awk '/^within fold/ {n++; t += $4} END {printf "  %d within folds: %.2f s\n", n, t}' \
-      "$w/exp_zr2017/log/score_tde_folds.log"
+      "$w/exp_zr2017/log/zr2017.log"
     if [ "$k" -eq 1 ]; then
       grep -E '^cross_(ned_pairs|matching_fscore|grouping_fscore|ned|coverage) ' \
         "$w"/exp_zr2017/scores/{matching,clustering} | sed 's|.*/scores/|  |'
@@ -118,7 +118,7 @@ run_case() {  # run_case <k>: the selected benchmarks on the corpus replicated k
     for nj in $nj_list; do
       measure "zr2017 --folds none --nj $nj$tag" steps/score_tde.sh --benchmark zr2017 --folds none \
         --nj "$nj" --cmd "$PWD/local/timed_run.sh" "$w/data" "$w/words.class" "$w/exp_zr2017_nj$nj"
-      peaks "$w/exp_zr2017_nj$nj" score_tde_folds
+      peaks "$w/exp_zr2017_nj$nj" zr2017
     done
   fi
 }

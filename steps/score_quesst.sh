@@ -86,8 +86,9 @@ opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss"
       --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
-# one process for --nj 1 without --cmd (log/score_quesst.log), else jobs + merge; the kit's
-# headline lines (details/quesst/score.out) on stdout, for scripts that grep them
-te_run_stage "$dir" score_quesst score_quesst "$nj" "${opts[@]}" "$kws" "$det" "$dir"
+# one process for --nj 1 without --cmd (log/quesst.log: the stage's name, termeval/quesst/stage.py),
+# else jobs (quesst.JOB.log, jobs/quesst.J.npz) + merge (quesst.merge.log); the kit's headline
+# lines (details/quesst/score.out) on stdout, for scripts that grep them
+te_run_stage "$dir" quesst score_quesst "$nj" "${opts[@]}" "$kws" "$det" "$dir"
 
 echo "$0: scores in $dir/scores/quesst, kit lines in $dir/details/quesst/score.out" >&2

@@ -57,5 +57,5 @@ opts=()
 [ -n "$audio_duration" ] && opts+=(--audio-duration "$audio_duration")
 te_check_writable "$dir/log"
 te_lock "$dir" 1
-# one process, log/score_resources.log; the figures on stdout
-te_run_stage "$dir" score_resources score_resources 1 "${opts[@]}" "$ref" "$dir"
+# one process, log/resources.log (the stage's name, termeval/resources/stage.py); the figures on stdout
+te_run_stage "$dir" resources score_resources 1 "${opts[@]}" "$ref" "$dir"

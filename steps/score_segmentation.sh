@@ -81,10 +81,10 @@ te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-stage=segmentation
-[ "$level" = phone ] && stage=segmentation_phone
 opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
       --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+# the stage's name (segmentation, or segmentation_phone with --level phone) from the stage itself
+stage=$(te_stage_name score_segmentation "${opts[@]}" "$data" "$seg" "$dir")
 # one process for --nj 1 without --cmd (log/<stage>.log), else jobs (<stage>.JOB.log) and a
 # merge (<stage>.merge.log); the scores on stdout, each line prefixed with "<stage>: "
 te_run_stage "$dir" "$stage" score_segmentation "$nj" "${opts[@]}" "$data" "$seg" "$dir"

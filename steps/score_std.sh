@@ -10,8 +10,9 @@
 #   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 # <detections>: STDLIST or KWSLIST XML, or Kaldi text 'kwid utt start end score' (auto-detected).
 # Outputs: <exp-dir>/scores/std (also printed on stdout), <exp-dir>/scores/scores.json,
-#   <exp-dir>/details/, <exp-dir>/units/, <exp-dir>/log/score_std.log (--nj N: score_std.JOB.log,
-#   score_std.merge.log). A failed run leaves the outputs of the previous one as they were.
+#   <exp-dir>/details/, <exp-dir>/units/, <exp-dir>/log/std.log (--nj N: std.JOB.log,
+#   std.merge.log; std is the stage's name). A failed run leaves the outputs of the previous
+#   one as they were.
 #
 # Options (default):
 #   --preset ""               sws2013 (P_target 0.00015, C_miss 100, C_fa 1: beta 66.66; the default),
@@ -133,5 +134,6 @@ opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
 opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
-# one process for --nj 1 without --cmd (log/score_std.log), else jobs + merge (results on stdout)
-te_run_stage "$dir" score_std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"
+# one process for --nj 1 without --cmd (log/std.log: the stage's name, termeval/std/stage.py),
+# else jobs (std.JOB.log, jobs/std.J.npz) + merge (std.merge.log); results on stdout
+te_run_stage "$dir" std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"

@@ -25,8 +25,8 @@
 # type_3to20_*), with "definitions" naming every rule used; any data dir from
 # steps/prepare_gold.sh (SIL lines and gaps are both pauses); classes prepared as for zrc2020.
 # The score lines are printed on stdout, progress and logs go to stderr and <exp-dir>/log/
-# (tde_stats.log for zrc2020, score_tde_folds.log for zr2015/zr2017; with jobs <name>.JOB.log and
-# <name>.merge.log). scores/, details/ and units/ are replaced whole by a successful run and left
+# (<benchmark>.log, e.g. zrc2020.log; with jobs <benchmark>.JOB.log and <benchmark>.merge.log,
+# shards <exp-dir>/jobs/<benchmark>.J.npz: the benchmark's name is its stage's). scores/, details/ and units/ are replaced whole by a successful run and left
 # as they were by a failed one; one run at a time per exp dir.
 #
 # Usage: steps/score_tde.sh [options] <data-dir> <class-file> <exp-dir>
@@ -110,8 +110,7 @@ case "$benchmark" in
     for f in "$data/phones" "$data/words" "$data/reco2dur"; do
       te_check_file "data dir file" "$f"
     done
-    te_check_file "class file" "$classfile"
-    name=tde_stats ;;
+    te_check_file "class file" "$classfile" ;;
   zr2015-doc|lrec2014)
     for f in phones words utt2spk reco2dur; do
       te_check_file "data dir file" "$data/$f"
@@ -124,8 +123,7 @@ case "$benchmark" in
       [[ "$folds" =~ ^(auto|none|random:[0-9]+x[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?(:-?[0-9]+)?)$ ]] \
         || te_die "--folds: expected none|random:BxFRAC[:SEED]|auto with --benchmark lrec2014, got '$folds'"
     fi
-    [ "$bootstrap" = 0 ] || te_die "--bootstrap: not available with --benchmark $benchmark"
-    name=tde_seeddoc ;;
+    [ "$bootstrap" = 0 ] || te_die "--bootstrap: not available with --benchmark $benchmark" ;;
   *)
     for f in phones words utt2spk reco2dur; do
       [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
@@ -149,8 +147,7 @@ case "$benchmark" in
     if grep -q -m1 ' SIL$' "$data/phones"; then
       echo "$0: warning: $data/phones has SIL lines; the $benchmark definitions expect pauses as gaps" \
            "(prepare with --fill-gaps false), otherwise SIL is scored as a phone" >&2
-    fi
-    name=score_tde_folds ;;
+    fi ;;
 esac
 if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   te_check_launcher
@@ -168,7 +165,8 @@ if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   # the jobs read the prepared classes (zr2015/zr2017: the parsed inputs): prepare them once, here
   te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"
 fi
-te_run_stage "$dir" "$name" score_tde "$nj" "${opts[@]}" "$data" "$classfile" "$dir"
+# the benchmark's name is its stage's (termeval/tde/registry.py): logs log/$benchmark[.JOB|.merge].log
+te_run_stage "$dir" "$benchmark" score_tde "$nj" "${opts[@]}" "$data" "$classfile" "$dir"
 
 if [ -d "$dir/details" ]; then
   echo "$0: $benchmark scores in $dir/scores, details in $dir/details" >&2

@@ -67,5 +67,7 @@ opts=(--compat "$compat")
 [ -z "$summary" ] || opts+=(--summary "$summary")
 [ -z "$word_sep" ] || opts+=(--word-sep "$word_sep")
 [ -z "$unit_sep" ] || opts+=(--unit-sep "$unit_sep")
-te_run_stage "$dir" score_text_segmentation score_text_segmentation "$nj" "${opts[@]}" "$gold" "$seg" "$dir"
+# one process for --nj 1 without --cmd (log/text_segmentation.log: the stage's name,
+# termeval/textseg/stage.py), else jobs (text_segmentation.JOB.log) and a merge
+te_run_stage "$dir" text_segmentation score_text_segmentation "$nj" "${opts[@]}" "$gold" "$seg" "$dir"
 echo "$0: scores in $dir/scores (wordseg_eval.txt, text_segmentation), details in $dir/details/text_segmentation" >&2

@@ -3,7 +3,7 @@
 # (written in Python; only the standard library, so it works before tools/venv exists).
 #
 # Usage: run.pl [options] [JOB=1:N] <log-file> <command> [<arg> ...]
-#  e.g.: run.pl JOB=1:4 exp/sys/log/tde_stats.JOB.log python -m termeval.bin.score_tde --nj 4 --job JOB data/dev dev.class exp/sys
+#  e.g.: run.pl JOB=1:4 exp/sys/log/zrc2020.JOB.log python -m termeval.bin.score_tde --nj 4 --job JOB data/dev dev.class exp/sys
 #        run.pl exp/sys/log/score_tde.log python -m termeval.bin.score_tde data/dev dev.class exp/sys
 # Every occurrence of the job name (JOB) in the log path and in the command is replaced by the
 # task number. Arguments containing whitespace are quoted again; shell metacharacters meant

@@ -10,6 +10,7 @@
 #   te_usage [MSG]       one error line (MSG, or the argument count against the Usage line), the
 #                        usage lines, exit 1
 #   te_check_options M ... parse termeval.bin.M's arguments locally before any job (PARSE_ONLY)
+#   te_stage_name M ...  the name of termeval.bin.M's stage for these arguments (its logs, shards)
 #   te_die MSG           "<script>: error: MSG" on stderr, exit 1
 #   te_launch ...        run "$cmd [JOB=1:N] <log> <python-module> args..." with every argument
 #                        quoted for Kaldi launchers; on failure print each failing job's own
@@ -140,10 +141,27 @@ te_check_options() {
   [[ " ${te_checked_modules:-} " == *" $module "* ]] && return 0   # its jobs, then its merge
   out=$(TERMEVAL_PARSE_ONLY=1 "${te_python[@]}" -m "termeval.bin.$module" "${@//JOB/1}" 2>&1 >/dev/null) \
     && { te_checked_modules="${te_checked_modules:-} $module"; return 0; }
-  err=$(printf '%s\n' "$out" | grep -E 'error: ' | tail -n1)
-  [ -n "$err" ] || err="error: $(printf '%s\n' "$out" | tail -n1)"
+  te_die_with_error_of "$out"
+}
+# te_die_with_error_of <output>: te_die with the error line of a Python step's output.
+te_die_with_error_of() {
+  local err
+  err=$(printf '%s\n' "$1" | grep -E 'error: ' | tail -n1)
+  [ -n "$err" ] || err="error: $(printf '%s\n' "$1" | tail -n1)"
   err=${err#*error: }
   te_die "${err#argument }"
+}
+
+# te_stage_name <module> [args...]: print the name of termeval.bin.<module>'s stage for these
+# arguments (`--print-stage-name`; for a step whose stage name depends on its options, e.g.
+# score_segmentation --level phone: segmentation_phone), the name of its logs and shards
+# (te_run_stage). Its options are parsed on the way: a refused one is te_check_options' line.
+te_stage_name() {
+  local module=$1 out; shift
+  out=$("${te_python[@]}" -m "termeval.bin.$module" --print-stage-name "$@" 2>&1) || te_die_with_error_of "$out"
+  [[ "$out" =~ ^[A-Za-z0-9_.-]+$ ]] || te_die "termeval.bin.$module --print-stage-name: unexpected output: ${out:0:200}"
+  te_checked_modules="${te_checked_modules:-} $module"
+  printf '%s\n' "$out"
 }
 
 # te_launch [JOB=1:N] <log> <module> [args...]: run termeval.bin.<module> through $cmd (its
@@ -245,11 +263,14 @@ te_run_local() {
   return $rc
 }
 
-# te_run_stage <exp-dir> <log-name> <module> <nj> args...: the one way a step runs its scoring
-# stage. --nj 1 without --cmd: one process, log <exp-dir>/log/<log-name>.log. Otherwise N jobs
-# through $cmd (`--nj N --job JOB`, logs <log-name>.JOB.log, shards <exp-dir>/jobs/) and one
-# merge (`--merge N`, log <log-name>.merge.log), tied together by a run id; the summary the
-# merge wrote (scores/.summary) is then printed on stdout and removed.
+# te_run_stage <exp-dir> <name> <module> <nj> args...: the one way a step runs its scoring
+# stage; <name> is the stage's name (its benchmark's: zrc2020, zr2017, std, quesst, resources,
+# segmentation, text_segmentation, ...; te_stage_name when it depends on the options).
+# --nj 1 without --cmd: one process, log <exp-dir>/log/<name>.log. Otherwise the stale shards
+# <exp-dir>/jobs/<name>.*.npz are removed, N jobs run through $cmd (`--nj N --job JOB`, logs
+# <name>.JOB.log, shards <exp-dir>/jobs/<name>.J.npz) and one merge (`--merge N`, log
+# <name>.merge.log), tied together by a run id; the summary the merge wrote (scores/.summary)
+# is then printed on stdout and removed.
 te_run_stage() {
   local dir=$1 name=$2 module=$3 nj=$4 run_id; shift 4
   if [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ]; then

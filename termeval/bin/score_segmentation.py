@@ -33,6 +33,9 @@ def get_parser() -> argparse.ArgumentParser:
     """The options of this step (its --help): SegmentationOptions, plus the driver's --job/--merge."""
     p = parser_for(SegmentationOptions, __doc__, prog="score_segmentation.py")
     add_job_options(p, "utterances")
+    p.add_argument("--print-stage-name", action="store_true",
+                   help="print the stage's name for these options (segmentation, or segmentation_phone with "
+                        "--level phone: the name of its logs and shards) and stop")
     return p
 
 

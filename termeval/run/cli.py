@@ -233,8 +233,11 @@ def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Call
     A parser built by `parser_for` gives the step's typed Options to the stage."""
     parser = get_parser()
     args = parser.parse_args(argv)
-    from termeval.run import driver    # numpy: not for --help
     opts = options_of(parser, args)
+    if getattr(args, "print_stage_name", False):     # the name of its logs and shards (steps/*.sh)
+        print(stage_of(args if opts is None else opts).name)
+        return 0
+    from termeval.run import driver    # numpy: not for --help
     if opts is None:                   # a step not converted to Options yet
         driver.run_from_args(stage_of(args), args)
         return 0

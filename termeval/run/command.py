@@ -3,7 +3,8 @@ puts it on PATH; `python -m termeval` is the same).
 
 A step is a module termeval/bin/<step>.py (score_std -> `termeval score-std`); its options,
 outputs and error lines are the step's own. `--nj N` of a scoring step runs N local processes
-(`--nj N --job J`, logs <exp-dir>/log/<step>.J.log) and then the merge (`--merge N`) in this
+(`--nj N --job J`, logs <exp-dir>/log/<stage>.J.log, <stage> the name of the step's stage,
+its benchmark's: zrc2020, std, ...) and then the merge (`--merge N`) in this
 process, under the exp dir's lock, as steps/*.sh do with utils/run.pl; `--nj 1` is one process.
 The step list of `termeval --help` is read from the modules' docstrings without importing them,
 so it stays fast.
@@ -106,12 +107,12 @@ def _plan(mod: Any, rest: list[str]) -> tuple[str, str, int] | None:
     if not hasattr(mod, "stage_of"):
         return None                                  # not a scoring step
     a = mod.get_parser().parse_args(rest)
-    if getattr(a, "job", None) is not None or getattr(a, "merge", None) is not None:
+    if getattr(a, "job", None) is not None or getattr(a, "merge", None) is not None \
+            or getattr(a, "print_stage_name", False):
         return None
-    module = mod.__name__.rsplit(".", 1)[-1]
-    # the log names of steps/*.sh: the stage's for score_tde and score_segmentation
-    name = mod.stage_of(a).name if module in ("score_tde", "score_segmentation") else module
-    return a.exp_dir, name, getattr(a, "nj", 1)
+    # the stage's name (its benchmark's: zrc2020, std, segmentation_phone, ...) names its logs
+    # and shards, as in steps/*.sh
+    return a.exp_dir, mod.stage_of(a).name, getattr(a, "nj", 1)
 
 
 def _run_stage(mod: Any, rest: list[str], exp_dir: str, name: str, nj: int) -> int:
@@ -128,6 +129,7 @@ def _run_stage(mod: Any, rest: list[str], exp_dir: str, name: str, nj: int) -> i
             jobs.check_io(stage, args, exp_dir)   # the output guard, before anything is written
             if hasattr(stage, "prepare"):    # what the jobs share (zrc2020: the classes), done once
                 stage.prepare(mod.get_parser().parse_args(rest))
+            jobs.clear_shards(exp_dir, name)  # stale shards of an earlier run
             run_jobs(module, [rest + ["--nj", str(nj), "--job", str(j), "--run-id", run_id]
                               for j in range(1, nj + 1)], exp_dir, name)
             return _logged(os.path.join(exp_dir, "log", f"{name}.merge.log"),

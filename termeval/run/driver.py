@@ -3,7 +3,9 @@ segmentation, ...).
 
 A benchmark's `stage.py` defines a class with these members (the `Stage` protocol below):
 
-  name                  short name of the stage: shard files `<exp>/jobs/<name>.<J>.npz`
+  name                  the benchmark's name (zrc2020, zr2017, std, quesst, segmentation, ...):
+                        shard files `<exp>/jobs/<name>.<J>.npz`, logs <exp>/log/<name>[.J|.merge].log
+                        (utils/termeval_lib.sh te_run_stage, termeval/run/command.py)
   outputs               what the run owns under the exp dir (default scores, details, units;
                         also files inside them, "scores/std", or glob patterns): each is replaced
                         whole by a successful run, left as it was by a failed one
@@ -346,6 +348,14 @@ def _write_summary(out: str, text: str) -> None:
     if text and os.path.isdir(os.path.join(out, "scores")):
         with atomic_write(os.path.join(out, SUMMARY)) as f:
             f.write(text if text.endswith("\n") else text + "\n")
+
+
+def clear_shards(exp_dir: str, name: str) -> None:
+    """Remove every shard `<exp>/jobs/<name>.*.npz` (stale ones of an earlier run), as a step
+    does before launching its jobs (utils/termeval_lib.sh te_run_stage: the same glob)."""
+    for path in glob.glob(os.path.join(glob.escape(os.path.join(exp_dir, "jobs")), f"{glob.escape(name)}.*.npz")):
+        with contextlib.suppress(FileNotFoundError, IsADirectoryError):
+            os.unlink(path)
 
 
 def remove_shards(exp_dir: str, name: str, nj: int) -> None:

@@ -2,8 +2,10 @@
 preparation a scoring run does first.
 
 BENCHMARKS maps a `--benchmark` name to the `module:factory` of its Stage (termeval/run/driver.py);
-the factory takes the benchmark name. A new TDE benchmark adds one line (and its options to
-termeval/tde/options.py, TdeOptions). Modules are imported only when a stage is built, so `--help` and
+the factory takes the benchmark name, which is also the stage's `name`: the name of its logs
+(<exp>/log/<benchmark>.log, <benchmark>.J.log, <benchmark>.merge.log) and shards
+(<exp>/jobs/<benchmark>.J.npz), as steps/score_tde.sh, `termeval score-tde` and the zrc scorer
+name them. A new TDE benchmark adds one line (and its options to termeval/tde/options.py, TdeOptions). Modules are imported only when a stage is built, so `--help` and
 `import termeval` stay light.
 
 `prepare_classes` turns a class (or pairs) file into `<exp-dir>/classes` and reuses an existing
@@ -36,7 +38,7 @@ STAMP_FILE = ".prepared_from"
 
 
 def stage_for(benchmark: str) -> Any:
-    """The Stage of a registered benchmark."""
+    """The Stage of a registered benchmark (its `name` is `benchmark`)."""
     try:
         module, factory = BENCHMARKS[benchmark].split(":")
     except KeyError:

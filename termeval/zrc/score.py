@@ -37,7 +37,9 @@ def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bo
                       exp_dir=exp_dir).validate()
     if nj == 1:
         return _run(opts)
-    stage_for(opts.benchmark).prepare(opts)          # once, before the jobs (they never prepare)
+    stage = stage_for(opts.benchmark)
+    stage.prepare(opts)                              # once, before the jobs (they never prepare)
+    driver.clear_shards(exp_dir, stage.name)         # <exp>/jobs/zrc2020.*.npz, as steps/score_tde.sh
     run_id = f"zrc-{os.getpid()}-{time.time_ns()}"
     argv = argv_for(opts)
     run_local("score_tde", [["--nj", str(nj), "--job", str(j), "--run-id", run_id, *argv] for j in range(1, nj + 1)],

@@ -62,11 +62,11 @@ def test_nj_runs_local_jobs_with_the_same_scores(example, tmp_path, capsys):
     assert command.main(["score-tde", "--nj", "2", gold, cls, str(tmp_path / "two")]) == 0
     for name in ("matching", "clustering", "parsing"):
         assert (tmp_path / "one/scores" / name).read_bytes() == (tmp_path / "two/scores" / name).read_bytes()
-    assert os.listdir(tmp_path / "one/log") == ["tde_stats.log"]            # one process, logged
-    assert "# Ended (code 0)" in (tmp_path / "one/log/tde_stats.log").read_text()
+    assert os.listdir(tmp_path / "one/log") == ["zrc2020.log"]            # one process, logged
+    assert "# Ended (code 0)" in (tmp_path / "one/log/zrc2020.log").read_text()
     logs = set(os.listdir(tmp_path / "two/log"))
-    assert logs == {"tde_stats.1.log", "tde_stats.2.log", "tde_stats.merge.log"}   # as steps/score_tde.sh
-    assert "# Ended (code 0)" in (tmp_path / "two/log/tde_stats.2.log").read_text()
+    assert logs == {"zrc2020.1.log", "zrc2020.2.log", "zrc2020.merge.log"}   # as steps/score_tde.sh
+    assert "# Ended (code 0)" in (tmp_path / "two/log/zrc2020.2.log").read_text()
     one = json.loads((tmp_path / "one/scores/scores.json").read_text())
     assert one["ned"] == json.loads((tmp_path / "two/scores/scores.json").read_text())["ned"]
     # the in-process merge dropped gold arrays it had used (lean): a later call in this process
@@ -83,7 +83,7 @@ def test_a_failed_step_leaves_its_error_line_in_the_log(example, tmp_path, capsy
     assert command.main(["score-tde", str(tmp_path / "nodata"), cls, str(tmp_path / "exp")]) == 1
     err = capsys.readouterr().err.splitlines()
     assert len(err) == 1 and err[0].startswith("termeval score-tde: error: ") and "nodata" in err[0]
-    log = (tmp_path / "exp/log/tde_stats.log").read_text().splitlines()
+    log = (tmp_path / "exp/log/zrc2020.log").read_text().splitlines()
     assert log[-2] == err[0] and log[-1].startswith("# Ended (code 1)")
     assert os.listdir(tmp_path / "exp") == ["log"]                 # nothing else written
 

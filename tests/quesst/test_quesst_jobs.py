@@ -87,7 +87,7 @@ def test_example_nj_and_bootstrap(root, example, tmp_path):
         assert r.returncode == 0, r.stderr
         outs.append(exp)
     same_outputs(*outs)
-    assert all((outs[1] / "log" / f"score_quesst.{j}.log").is_file() for j in (1, 2, 3))
+    assert all((outs[1] / "log" / f"quesst.{j}.log").is_file() for j in (1, 2, 3))
     assert not list(outs[1].glob("jobs/quesst.*.npz"))
     s = json.loads((outs[1] / "scores" / "scores.json").read_text())
     for m in ("act_twv", "max_twv", "ub_twv", "act_cnxe", "min_cnxe"):

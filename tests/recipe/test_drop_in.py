@@ -211,7 +211,7 @@ def test_a_failing_job_shows_its_own_error_line(root, example_src, tmp_path):
     args = ["bash", f"{root}/steps/score_tde.sh", "--nj", "2", "data/g", f"{ex}/classes/example.classes", "exp/x"]
     r = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 1 and "data/g/phones:" in r.stderr and "got 2 fields" in r.stderr, r.stderr
-    assert not (tmp_path / "exp/x/log/tde_stats.1.log").exists()
+    assert not (tmp_path / "exp/x/log/zrc2020.1.log").exists()
     # what only the jobs read (the prepared class arrays) broken: each job shows its own error line
     with open(tmp_path / "data/g/phones", "rb+") as f:
         f.truncate(f.seek(0, 2) - len("garbage line\n"))
@@ -221,7 +221,7 @@ def test_a_failing_job_shows_its_own_error_line(root, example_src, tmp_path):
     r = subprocess.run(args, cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 1
     errors = [x for x in r.stderr.splitlines() if x.startswith("score_tde.sh: error:")]
-    assert errors and all("tde/classes/onset.npy" in x and "(log: exp/x/log/tde_stats." in x for x in errors), r.stderr
+    assert errors and all("tde/classes/onset.npy" in x and "(log: exp/x/log/zrc2020." in x for x in errors), r.stderr
 
 
 def test_a_termeval_package_in_the_current_directory_is_not_run(root, tmp_path):

@@ -57,7 +57,7 @@ def test_a_job_killed_by_the_kernel_says_so(root, tmp_path):
     lines = r.stderr.splitlines()
     assert lines[-2].startswith("oom.pl: 1 / 1 failed")
     assert lines[-1] == ("score_tde.sh: error: job killed (out of memory?), exit code 137; "
-                         "log: exp/x/log/tde_stats.1.log")
+                         "log: exp/x/log/zrc2020.1.log")
 
 
 def test_an_internal_error_is_one_line_with_the_traceback_kept(monkeypatch, capsys):

@@ -78,7 +78,7 @@ def test_nj_gives_identical_files(root, example, tmp_path, opts):
     s = json.loads((outs[1] / "scores" / "scores.json").read_text())
     # the regex reached the jobs and the merge intact: 7 terms occur, 2 of them are bigrams
     assert s["n_terms"] == (2 if "NGram:(2|3)" in opts else 7)
-    assert all((outs[1] / "log" / f"score_std.{j}.log").is_file() for j in (1, 2, 3))
+    assert all((outs[1] / "log" / f"std.{j}.log").is_file() for j in (1, 2, 3))
     assert not list((outs[1]).glob("jobs/std.*.npz"))       # job files removed after the merge
     if "--bootstrap" in opts:
         assert s["ci"]["atwv"]["n"] == 40
@@ -158,7 +158,7 @@ def test_compat_kaldi_is_scored_in_the_merge(root, tmp_path):
         outs.append(exp)
     assert (outs[0] / "scores" / "std").read_bytes() == (outs[1] / "scores" / "std").read_bytes()
     assert (outs[0] / "details" / "score.txt").read_bytes() == (outs[1] / "details" / "score.txt").read_bytes()
-    assert (outs[1] / "log" / "score_std.merge.log").is_file() and not (outs[1] / "jobs").exists()
+    assert (outs[1] / "log" / "std.merge.log").is_file() and not (outs[1] / "jobs").exists()
 
 
 def test_std_term_tables_of_two_systems_are_paired(task):

@@ -248,7 +248,7 @@ def test_termeval_command_and_api(tmp_path, root):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines()[-1] == "adjusted_rand_index\t0.7013"
     assert sorted(os.listdir(tmp_path / "exp" / "log")) == [
-        "score_text_segmentation.1.log", "score_text_segmentation.2.log", "score_text_segmentation.merge.log"]
+        "text_segmentation.1.log", "text_segmentation.2.log", "text_segmentation.merge.log"]
     import termeval
     s = termeval.score_text_segmentation(p["gold.txt"], p["seg.txt"])
     assert s["text_token_precision"] == 0.4 and "text_adjusted_rand_index" not in s

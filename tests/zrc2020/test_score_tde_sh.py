@@ -106,7 +106,7 @@ def test_bad_options_and_inputs(root, micro):
     phones.write_text(phones.read_text().replace("A 0.1 0.2 b", "A 0.05 0.2 b"))
     r = sh(root, "steps/score_tde.sh", data, cls, str(micro / "e2"))
     assert r.returncode != 0 and "phones overlap in file A" in r.stderr and "Traceback" not in r.stderr
-    log = (micro / "e2" / "log" / "tde_stats.log").read_text()
+    log = (micro / "e2" / "log" / "zrc2020.log").read_text()
     assert "phones overlap in file A" in log and "Traceback" not in log
     assert not (micro / "e2" / "scores").exists()
 

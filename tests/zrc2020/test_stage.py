@@ -135,7 +135,7 @@ def test_jobs_read_only_their_classes_and_empty_jobs_add_nothing(micro, monkeypa
         jobs.run_from_args(score_tde.stage_of(a), a)
         assert read[-1] == ranges[j - 1]
         lo, hi = ranges[j - 1]
-        sh = jobs.load_shard(jobs.shard_path(str(exp), "tde_stats", j), {"lo": lo, "hi": hi})
+        sh = jobs.load_shard(jobs.shard_path(str(exp), "zrc2020", j), {"lo": lo, "hi": hi})
         if lo == hi:
             assert sh.meta["counts"]["fragments"] == 0 and len(sh.arrays["frag_onset"]) == 0
     m = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--merge", str(nj)])

@@ -60,7 +60,7 @@ class SeedStage(Stage):
         if mode not in ("zr2015-doc", "lrec2014"):
             raise ValueError(mode)
         self.mode = mode
-        self.name = "tde_" + mode.replace("-", "_")
+        self.name = mode               # its logs and shards (termeval/tde/registry.py)
 
     def prepare(self, args: Any) -> None:
         """Prepare <exp>/classes if needed (what a step runs once before launching jobs)."""

@@ -80,11 +80,11 @@ def run_info(foldsets: dict, counts: dict, nclusters: int, npairs: int, files: l
 
 
 class Zr2015Stage(Stage):
-    name = "score_tde_folds"
     outputs = protocol.DEFAULT_OUTPUTS
 
     def __init__(self, benchmark: str = "zr2015"):
         self.benchmark = benchmark
+        self.name = benchmark          # zr2015 or zr2017: its logs and shards (termeval/tde/registry.py)
 
     def measures_of(self, args: Any) -> tuple:
         from termeval.tde.zr2015.evaluate import ALL_MEASURES

@@ -98,11 +98,11 @@ def read_counts(class_dir: str) -> dict:
 
 
 class Zrc2020Stage(Stage):
-    name = "tde_stats"
     outputs = protocol.DEFAULT_OUTPUTS
 
     def __init__(self, benchmark: str = "zrc2020"):
         self.benchmark = benchmark
+        self.name = benchmark          # its logs and shards (termeval/tde/registry.py)
 
     def prepare(self, args: Any) -> None:
         """What a step runs once before launching jobs: prepare <exp>/classes if needed and
