@@ -235,7 +235,8 @@ def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Call
     args = parser.parse_args(argv)
     opts = options_of(parser, args)
     if getattr(args, "print_stage_name", False):     # the name of its logs and shards (steps/*.sh)
-        print(stage_of(args if opts is None else opts).name)
+        named = getattr(opts, "stage_name", None)     # from the options alone: no numpy, no stage
+        print(named() if callable(named) else stage_of(args if opts is None else opts).name)
         return 0
     from termeval.run import driver    # numpy: not for --help
     if opts is None:                   # a step not converted to Options yet

@@ -8,6 +8,12 @@ from dataclasses import dataclass
 from termeval.core.options import BootstrapOptions, JobOptions, nonneg_real, option, path_value, positive_real
 
 
+
+def stage_name_for(level: str) -> str:
+    """The stage's name at a level (the name of its logs, shards and score files)."""
+    return "segmentation" if level == "word" else "segmentation_phone"
+
+
 @dataclass(frozen=True, kw_only=True)
 class SegmentationOptions(BootstrapOptions, JobOptions):
     """Options of score_segmentation (docs/segmentation.md). No rule across options: the upper
@@ -26,6 +32,10 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
     bootstrap_unit: str = option("file", "resampling unit: recordings or speakers", choices=("file", "speaker"))
     exp_dir: str | None = option(None, "where scores/, details/ and units/ are written (None: nothing is "
                                  "written)", positional=True, role="output", metavar="exp_dir")
+
+    def stage_name(self) -> str:
+        """The name of its logs and shards, without loading the stage (steps/score_segmentation.sh)."""
+        return stage_name_for(self.level)
 
     def segments_file(self) -> str | None:
         """The segments file read: --segments, <data-dir>/segments for auto when present, or None."""

@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
+from termeval.segmentation.options import stage_name_for
 from termeval.core.plots import new_figure, save_figure, tight_layout
 from termeval.core.scores import Metric, write_scores
 from termeval.segmentation import compat
@@ -18,7 +19,7 @@ from termeval.core.textio import atomic_write
 
 
 def stage_name(s: Settings) -> str:
-    return "segmentation" if s.level == "word" else "segmentation_phone"
+    return stage_name_for(s.level)
 
 
 def merge(jobs: list[dict]) -> dict:
