@@ -23,6 +23,7 @@ as rows or files is prepared once per process, and a parsed data dir is parsed o
 from __future__ import annotations
 
 import contextlib
+import threading
 import dataclasses
 import io
 import os
@@ -31,6 +32,7 @@ from typing import Any, Iterator, Mapping, Sequence
 
 from termeval import api_inputs
 from termeval.api_inputs import GoldData
+from termeval.core import datadir
 from termeval.core.errors import InputError
 from termeval.core.warn import warn
 from termeval.bootstrap.options import CompareOptions
@@ -56,14 +58,73 @@ _api_gold_memo: dict = {}          # termeval.core.datadir's memo of parsed data
 TDE15_GOLD = {"drop_silence": True, "fill_gaps": False, "sort": True}
 
 
-@contextlib.contextmanager
-def _gold_memo() -> Iterator[None]:
-    from termeval.core import datadir as data
-    saved, data.gold_memo = data.gold_memo, _api_gold_memo
-    try:
-        yield
-    finally:
-        data.gold_memo = saved
+class _WhileCalls:
+    """A process-wide setting held while at least one API call runs, safe with threads: the
+    first call to enter sets it, the last to leave restores it (two threads each saving and
+    restoring a global would leave the other's value behind)."""
+
+    def __init__(self, enter: Any, leave: Any) -> None:
+        self.enter, self.leave = enter, leave
+        self.lock = threading.Lock()
+        self.depth = 0
+        self.saved: Any = None
+
+    @contextlib.contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self.lock:
+            if self.depth == 0:
+                self.saved = self.enter()
+            self.depth += 1
+        try:
+            yield
+        finally:
+            with self.lock:
+                self.depth -= 1
+                if self.depth == 0:
+                    self.leave(self.saved)
+
+
+def _memo_on() -> Any:
+    saved, datadir.gold_memo = datadir.gold_memo, _api_gold_memo
+    return saved
+
+
+def _memo_off(saved: Any) -> None:
+    datadir.gold_memo = saved
+
+
+class _WarningsOnly(io.TextIOBase):
+    """stderr while API calls run: a step's progress lines are dropped (a notebook scoring 20
+    systems gets 20 results, not 60 log lines); its warning and note lines pass, whole (each
+    thread's partial line is buffered on its own)."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.partial = threading.local()
+
+    def write(self, text: str) -> int:
+        buf = getattr(self.partial, "text", "") + text
+        *lines, self.partial.text = buf.split("\n")
+        for line in lines:
+            if "warning" in line or "note:" in line:
+                self.real.write(line + "\n")
+        return len(text)
+
+    def flush(self) -> None:
+        self.real.flush()
+
+
+def _quiet_on() -> Any:
+    saved, sys.stderr = sys.stderr, _WarningsOnly(sys.stderr)
+    return saved
+
+
+def _quiet_off(saved: Any) -> None:
+    sys.stderr = saved
+
+
+_gold_memo = _WhileCalls(_memo_on, _memo_off)    # termeval.core.datadir's memo of parsed data dirs
+_quiet = _WhileCalls(_quiet_on, _quiet_off)
 
 
 # ----------------------------------------------------------------------------- typed steps
@@ -141,19 +202,6 @@ def _exp(exp_dir: Any, name: str = "exp_dir") -> str | None:
 
 
 # ----------------------------------------------------------------------------- running a step
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """The step's progress lines dropped (a notebook scoring 20 systems gets 20 results, not 60
-    log lines); its warnings and notes kept, on stderr."""
-    err = io.StringIO()
-    try:
-        with contextlib.redirect_stderr(err):
-            yield
-    finally:
-        sys.stderr.writelines(line for line in io.StringIO(err.getvalue())
-                              if "warning" in line or "note:" in line)
-
 
 @contextlib.contextmanager
 def _gold_dir(gold: Any, gold_options: Mapping[str, Any] | None) -> Iterator[str]:
