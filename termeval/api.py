@@ -240,7 +240,7 @@ def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLi
     """Word or phone segmentation scores (steps/score_segmentation.sh). segmentation: a class
     file, an interval file, a vqwordseg intervals/ dir, rows [(utt, onset, offset[, label]), ...]
     or classes [[(file, onset, offset), ...], ...]."""
-    from termeval.segmentation.stage import SegmentationStage, settings_of  # scipy (segmentation.mappings): only this step's
+    from termeval.segmentation.stage import SegmentationStage, settings_of  # scipy: only this step's
     if isinstance(segmentation, Mapping) or segmentation is None:
         raise TypeError(f"segmentation: expected a path, rows [(utt, onset, offset[, label]), ...] or classes "
                         f"[[(file, onset, offset), ...], ...], got {type(segmentation).__name__}")
