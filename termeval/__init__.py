@@ -50,13 +50,13 @@ __all__ = [*_API, "InputError", "__version__"]
 def __getattr__(name: str):
     # PEP 562: the API (and numpy behind it) is imported only when a name of it is used
     if name in _API:
-        from termeval import api
+        from termeval import api                          # PEP 562: numpy, not for `import termeval`
         return getattr(api, name)
     if name == "__version__":
-        from termeval.core.version import __version__
+        from termeval.core.version import __version__     # PEP 562: `import termeval` stays light
         return __version__
     if name == "InputError":
-        from termeval.core.errors import InputError
+        from termeval.core.errors import InputError       # PEP 562: `import termeval` stays light
         return InputError
     raise AttributeError(f"module 'termeval' has no attribute {name!r}")
 

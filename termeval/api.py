@@ -25,6 +25,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import dataclasses
+import inspect
 import io
 import os
 import sys
@@ -35,18 +36,31 @@ from termeval.api_inputs import GoldData
 from termeval.core import datadir
 from termeval.core.errors import InputError
 from termeval.core.warn import warn
+from termeval.bootstrap import compare
 from termeval.bootstrap.options import CompareOptions
+from termeval.classes import prepare as classes_prepare
 from termeval.classes.options import ClassesOptions
+from termeval.classes.parse import COUNT_NAMES
+from termeval.gold.export import export_zr as write_zr
 from termeval.gold.options import ExportZrOptions, GoldOptions, ValidateOptions
+from termeval.gold.validate import findings
 from termeval.kws.options import PrepareKwsOptions
 from termeval.quesst.options import QuesstOptions
 from termeval.resources.options import MeasureOptions, ResourcesOptions
+from termeval.resources.record import record
+from termeval.resources.stage import ResourcesStage
+from termeval.results import summary as results_summary
 from termeval.results.options import SummarizeOptions
+from termeval.run import driver
 from termeval.segmentation.options import SegmentationOptions
 from termeval.std.options import StdOptions
 from termeval.tde.options import TdeOptions
+from termeval.tde.registry import stage_for
+from termeval.textseg import export, totimes
 from termeval.textseg.options import ExportTextOptions, TextSegmentationOptions, TextToTimesOptions
+from termeval.textseg.stage import TextSegmentationStage
 from termeval.zrc.options import ZrcOptions
+from termeval.zrc.step import score_directory
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
            "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
@@ -133,7 +147,6 @@ def with_options(options_class: type, fixed: Sequence[str] = ()) -> Any:
     """Decorator of an API function taking a step's options as keyword arguments: its
     signature (help(), IDEs) and docstring list the fields of `options_class` (name, type,
     default, doc); `fixed` names the fields the function sets itself."""
-    import inspect
 
     def wrap(fn: Any) -> Any:
         sig = inspect.signature(fn)
@@ -154,7 +167,6 @@ def with_options(options_class: type, fixed: Sequence[str] = ()) -> Any:
 
 def run_options(stage: Any, opts: Any) -> dict:
     """Run a stage on typed options in this process (nothing written without opts.exp_dir)."""
-    from termeval.run import driver
     with _gold_memo(), _quiet():
         return driver.run(stage, opts, opts.exp_dir, echo=False)
 
@@ -260,7 +272,6 @@ def score_tde(gold: Any, classes: Any, benchmark: str = "zrc2020", *,
     prepare_gold(...); raw gold is prepared with gold_options (default: the SIL-less
     preparation for zr2015/zr2017, prepare_gold's defaults for zrc2020). classes: a class (or
     pairs) file, or [[(file, onset, offset), ...], ...]."""
-    from termeval.tde.registry import stage_for
     values = typed_values(TdeOptions, {"benchmark": benchmark, **options}, "score_tde")
     exp = _exp(exp_dir)
     if gold_options is None and values.get("benchmark") in ("zr2015", "zr2017"):
@@ -277,7 +288,7 @@ def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLi
     """Word or phone segmentation scores (steps/score_segmentation.sh). segmentation: a class
     file, an interval file, a vqwordseg intervals/ dir, rows [(utt, onset, offset[, label]), ...]
     or classes [[(file, onset, offset), ...], ...]."""
-    from termeval.segmentation.stage import SegmentationStage, settings_of
+    from termeval.segmentation.stage import SegmentationStage, settings_of  # scipy: only this step's
     if isinstance(segmentation, Mapping) or segmentation is None:
         raise TypeError(f"segmentation: expected a path, rows [(utt, onset, offset[, label]), ...] or classes "
                         f"[[(file, onset, offset), ...], ...], got {type(segmentation).__name__}")
@@ -295,7 +306,6 @@ def score_text_segmentation(gold_text: str | os.PathLike, segmented_text: str | 
     """Text word segmentation scores as wordseg-eval computes them (steps/score_text_segmentation.sh):
     the mapping scores/scores.json holds (text_token_fscore, text_boundary_noedge_fscore, ...),
     plus wordseg-eval's printed lines under "wordseg_eval"."""
-    from termeval.textseg.stage import TextSegmentationStage
     opts = build_options(TextSegmentationOptions, options, "score_text_segmentation",
                          gold=_path(gold_text, "gold_text"), segmented=_path(segmented_text, "segmented_text"),
                          exp_dir=_exp(exp_dir))
@@ -308,8 +318,6 @@ def export_text(data_dir: str | os.PathLike, out_dir: str | os.PathLike, **optio
     writes <out_dir>/gold.txt, prepared.txt and utt_phones (whole or not at all). Returns
     {"utterances": n, "without_words": utterances left out, "gold": path, "prepared": path,
     "utt_phones": path}."""
-    from termeval.run import driver
-    from termeval.textseg import export
     opts = build_options(ExportTextOptions, options, "export_text", data_dir=_path(data_dir, "data_dir"),
                          out_dir=_path(out_dir, "out_dir"))
     write = export.prepare(opts.data_dir, opts.words, opts.unit_sep, opts.segments)
@@ -325,8 +333,6 @@ def text_to_times(export_dir: str | os.PathLike, segmented: str | os.PathLike, o
     export_text; utils/text_to_times.sh): writes <out_dir>/intervals (for score_segmentation)
     and <out_dir>/classes (for score_tde), whole or not at all. Returns {"words": n,
     "intervals": path, "classes": path}."""
-    from termeval.run import driver
-    from termeval.textseg import totimes
     opts = build_options(TextToTimesOptions, options, "text_to_times", export_dir=_path(export_dir, "export_dir"),
                          segmented=_path(segmented, "segmented"), out_dir=_path(out_dir, "out_dir"))
     write = totimes.prepare(opts.utt_phones(), opts.segmented, opts.unit_sep)
@@ -341,7 +347,7 @@ def score_std(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
     """Spoken term detection scores (steps/score_std.sh): ATWV, MTWV, OTWV, Cnxe, ...; the
     mapping scores/scores.json holds. A comma-list option may be a list (breakdown=["ngram",
     "freq"])."""
-    from termeval.std.stage import StdStage
+    from termeval.std.stage import StdStage  # defusedxml (std.xmlsafe): only these steps'
     opts = build_options(StdOptions, options, "score_std", kws_dir=_path(kws_dir, "kws_dir"),
                          detections=_path(detections, "detections"), exp_dir=_exp(exp_dir))
     return run_options(StdStage(), opts)
@@ -352,7 +358,7 @@ def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
                  exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
     """QUESST per-document scores (steps/score_quesst.sh): every (query, document) pair is a
     trial; the mapping scores/scores.json holds (act_twv, max_twv, act_cnxe, min_cnxe, ...)."""
-    from termeval.quesst.stage import QuesstStage
+    from termeval.quesst.stage import QuesstStage  # defusedxml (std.xmlsafe): only these steps'
     opts = build_options(QuesstOptions, options, "score_quesst", kws_dir=_path(kws_dir, "kws_dir"),
                          detections=_path(detections, "detections"), exp_dir=_exp(exp_dir))
     return run_options(QuesstStage(), opts)
@@ -364,7 +370,6 @@ def score_zrc_submission(submission_dir: str | os.PathLike, **options: Any) -> d
     metrics (steps/score_zrc_submission.sh): writes <submission-dir>/scores/ (scores.json,
     leaderboard.json, termeval/<lang>/) and returns the content of its scores.json (zrc's
     file: one block per language). `languages` may be a list."""
-    from termeval.zrc.step import score_directory
     opts = build_options(ZrcOptions, options, "score_zrc_submission",
                          submission_dir=_path(submission_dir, "submission_dir"))
     with _gold_memo(), _quiet():
@@ -384,7 +389,6 @@ def score_resources(reference: str | os.PathLike, exp_dir: str | os.PathLike | N
     and PL. reference: the kws dir, ECF or reco2dur that gives T_audio. exp_dir: holds the
     measured phases (resources/{index,search}, utils/measure_resources.sh) and gets
     scores/resources; without it the phases come from resources_file= and nothing is written."""
-    from termeval.resources.stage import ResourcesStage
     opts = build_options(ResourcesOptions, options, "score_resources", reference=_path(reference, "reference"),
                          exp_dir=_exp(exp_dir))
     return run_options(ResourcesStage(), opts)
@@ -396,8 +400,7 @@ def prepare_kws(data_dir: str | os.PathLike, kws_dir: str | os.PathLike, **optio
     and a keyword list (steps/prepare_kws.sh; keywords= or kwlist= is required), written whole
     into kws_dir. Returns what it found: n_keywords, n_occurrences, n_utterances, trials (the
     searched seconds as F4DE counts them) and no_occurrence (keywords that never occur)."""
-    from termeval.kws import prepare
-    from termeval.run import driver
+    from termeval.kws import prepare  # defusedxml (std.xmlsafe): only these steps'
     opts = build_options(PrepareKwsOptions, options, "prepare_kws", data_dir=_path(data_dir, "data_dir"),
                          kws_dir=_path(kws_dir, "kws_dir"))
     summary = driver.run_task("prepare_kws", *prepare.task(opts), inputs=opts.paths("input"), lock=False)
@@ -415,7 +418,6 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
     the first: the content of <out-dir>/scores/compare.json. With out_dir= its files are
     written there (scores/compare, scores/compare.json, RESULTS.compare.md and, unless
     plot=False, the forest plot); without it nothing is written."""
-    from termeval.bootstrap import compare
     dirs = tuple(api_inputs.system_list(systems))
     if "plot" in options and isinstance(options["plot"], bool):
         options = {**options, "plot": "true" if options["plot"] else "false"}
@@ -425,7 +427,6 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
         for t, note in res.get("not_compared", {}).items():
             print(f"compare_systems: not compared ({t}): {note}", file=sys.stderr)
         if opts.out_dir is not None:
-            from termeval.run import driver
             driver.run_task("compare_systems", *compare.task(opts, res), inputs=opts.paths("input"))
             compare.plot(opts, res)
     return compare.as_json(res)
@@ -438,15 +439,12 @@ def prepare_classes(data_dir: str | os.PathLike, class_file: str | os.PathLike, 
     as steps/prepare_classes.sh prepares it: writes <exp_dir>/classes/ and scores/prepare
     (scores.json updated), whole or not at all. Returns {"classes_dir": path, the counts
     scores/prepare holds (classes_read, fragments_written, ...), "notes": the notes the step prints}."""
-    from termeval.classes import prepare
-    from termeval.classes.parse import COUNT_NAMES
-    from termeval.run import driver
     opts = build_options(ClassesOptions, options, "prepare_classes", data_dir=_path(data_dir, "data_dir"),
                          class_file=_path(class_file, "class_file"), exp_dir=_path(exp_dir, "exp_dir"))
-    prep = prepare.parse(opts)
+    prep = classes_prepare.parse(opts)
     for note in prep.notes:
         print(f"prepare_classes: note: {note}", file=sys.stderr)
-    driver.run_task("prepare_classes", *prepare.task(opts, prep), inputs=[opts.data_dir, opts.class_file])
+    driver.run_task("prepare_classes", *classes_prepare.task(opts, prep), inputs=[opts.data_dir, opts.class_file])
     return {"classes_dir": os.path.join(opts.exp_dir, "classes"), **{k: prep.counts[k] for k in COUNT_NAMES},
             "notes": list(prep.notes)}
 
@@ -456,7 +454,6 @@ def validate_alignment_dir(data_dir: str | os.PathLike, **options: Any) -> dict:
     """The checks of utils/validate_alignment_dir.sh on a prepared gold data dir: the first
     problem raises InputError naming the file and line; otherwise returns what it found:
     {"files", "speakers", "phones", "words", "summary": the line the step prints}."""
-    from termeval.gold.validate import findings
     return findings(build_options(ValidateOptions, options, "validate_alignment_dir",
                                   data_dir=_path(data_dir, "data_dir")))
 
@@ -465,10 +462,9 @@ def validate_alignment_dir(data_dir: str | os.PathLike, **options: Any) -> dict:
 def export_zr(data_dir: str | os.PathLike, phn: str | os.PathLike, wrd: str | os.PathLike, **options: Any) -> dict:
     """A prepared gold data dir written back out as ZeroSpeech .phn/.wrd files (utils/export_zr.sh).
     Returns {"phones": n, "words": n, "phn": path, "wrd": path}."""
-    from termeval.gold.export import export_zr as export
     opts = build_options(ExportZrOptions, options, "export_zr", data_dir=_path(data_dir, "data_dir"),
                          out_phn=_path(phn, "phn"), out_wrd=_path(wrd, "wrd"))
-    n_phn, n_wrd = export(opts.data_dir, opts.out_phn, opts.out_wrd, opts.drop_sil, opts.sil_label)
+    n_phn, n_wrd = write_zr(opts.data_dir, opts.out_phn, opts.out_wrd, opts.drop_sil, opts.sil_label)
     return {"phones": n_phn, "words": n_wrd, "phn": opts.out_phn, "wrd": opts.out_wrd}
 
 
@@ -480,7 +476,6 @@ def measure_resources(exp_dir: str | os.PathLike, phase: str, command: Sequence[
     <exp_dir>/resources/<phase> (phase: index or search) and returns the values it holds
     (exit_status among them: a failing command is measured, not raised; with append=True the
     phase's runs added up)."""
-    from termeval.resources.record import record
     if not isinstance(phase, str):
         raise TypeError(f"measure_resources: phase must be str, got {type(phase).__name__} {phase!r}")
     if isinstance(command, (str, bytes, os.PathLike)) or not isinstance(command, Sequence) or not all(
@@ -505,7 +500,6 @@ def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike],
     {"table": title, "system": name, <metric>: value (None where the system has none), and
     <metric>_ci_lo / <metric>_ci_hi where it has an interval}. With out= RESULTS.md is written
     there (whole); without it nothing is written."""
-    from termeval.results import summary
     roots = [exp_roots] if isinstance(exp_roots, (str, os.PathLike)) else exp_roots
     if not isinstance(roots, Sequence) or isinstance(roots, bytes):
         raise TypeError(f"summarize_scores: exp_roots must be a path or a list of paths, got {type(exp_roots).__name__}")
@@ -514,9 +508,8 @@ def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike],
         raise InputError("summarize_scores: exp_roots: give at least one directory")
     opts = build_options(SummarizeOptions, options, "summarize_scores", exp_roots=roots,
                          out=None if out is None else _path(out, "out"))
-    tables = summary.collect(opts.roots)
+    tables = results_summary.collect(opts.roots)
     if opts.out is not None:
-        from termeval.run import driver
-        driver.run_task("summarize_scores", *summary.task(opts.out, summary.markdown(tables, opts.roots)),
-                        inputs=opts.roots, lock=False)
-    return summary.rows(tables)
+        text = results_summary.markdown(tables, opts.roots)
+        driver.run_task("summarize_scores", *results_summary.task(opts.out, text), inputs=opts.roots, lock=False)
+    return results_summary.rows(tables)

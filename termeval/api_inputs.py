@@ -14,14 +14,18 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import json
 import os
 import re
 import tempfile
 from collections import OrderedDict
 from typing import Any, Iterator, Mapping, Sequence
 
+from termeval.core import datadir
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
+from termeval.gold import texts as gold_texts, write_data_dir
+from termeval.gold.options import GoldOptions
 
 NO_DIR = os.path.join(os.devnull, "termeval-no-output")   # a path nothing can be written under
 PREPARED_MEMO_SIZE = 8
@@ -53,24 +57,22 @@ class GoldData:
         return out
 
     def write(self, data_dir: str, protect: Sequence[str] = ()) -> None:
-        from termeval.gold import write_data_dir
         write_data_dir({k: [v] for k, v in self.texts.items()}, os.fspath(data_dir), list(protect))
 
     @contextlib.contextmanager
     def as_data_dir(self) -> Iterator[str]:
         """A temporary data dir holding the texts, for the length of the block."""
-        from termeval.core import datadir as data
         with tempfile.TemporaryDirectory(prefix="termeval-gold-") as d:
             for name, text in self.texts.items():
                 with open(os.path.join(d, name), "w", encoding="utf-8") as f:
                     f.write(text)
-            if self._parsed is not None and data.gold_memo is not None:
-                data.remember_gold(dataclasses.replace(self._parsed, path=d))
+            if self._parsed is not None and datadir.gold_memo is not None:
+                datadir.remember_gold(dataclasses.replace(self._parsed, path=d))
             try:
                 yield d
             finally:
-                if data.gold_memo is not None:
-                    parsed = data.gold_memo.pop(data.gold_stamp(d) or "", None)
+                if datadir.gold_memo is not None:
+                    parsed = datadir.gold_memo.pop(datadir.gold_stamp(d) or "", None)
                     if parsed is not None:
                         self._parsed = parsed
 
@@ -213,9 +215,6 @@ def scratch() -> Iterator[Scratch]:
 def prepare(inputs: Sequence[Any], fmt: str | None, options: Mapping[str, Any]) -> GoldData:
     """The data-dir texts of gold `inputs` (paths, '-', or row lists) prepared with the keyword
     `options` of prepare_gold (GoldOptions fields), memoised on content."""
-    import json
-    from termeval.gold import texts as gold_texts
-    from termeval.gold.options import GoldOptions
     if fmt is None:
         first = inputs[0]
         fmt = ("textgrid" if _is_path(first) and os.path.isdir(first) else

@@ -10,22 +10,6 @@ import tokenize
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "termeval"
 
-# Modules whose imports inside functions are not yet hoisted or commented. Issue 30 item 6 left
-# them to their owners (the stages, the std/resources reports, run/, bin/, the API and the
-# package's face); the list may only shrink: a module listed here that no longer has an
-# uncommented import inside a function fails the test until it is removed from the list.
-PENDING = {
-    "termeval/__init__.py", "termeval/api.py", "termeval/api_inputs.py",
-    "termeval/bin/compare_systems.py", "termeval/bin/export_text.py", "termeval/bin/prepare_kws.py",
-    "termeval/bin/score_quesst.py", "termeval/bin/score_resources.py",
-    "termeval/bin/score_segmentation.py", "termeval/bin/score_std.py", "termeval/bin/score_tde.py",
-    "termeval/bin/score_text_segmentation.py", "termeval/bin/score_zrc_submission.py",
-    "termeval/bin/summarize_scores.py", "termeval/bin/text_to_times.py",
-    "termeval/quesst/stage.py", "termeval/resources/stage.py", "termeval/run/cli.py",
-    "termeval/run/command.py", "termeval/std/report.py", "termeval/std/stage.py",
-    "termeval/tde/zr2015/stage.py", "termeval/tde/zrc2020/stage.py",
-}
-
 
 def uncommented_imports(root: pathlib.Path = ROOT) -> list[str]:
     """`path:line statement` of every import nested in a function with no comment on its lines."""
@@ -53,13 +37,7 @@ def test_the_package_is_there():
 
 
 def test_every_import_inside_a_function_says_why():
-    wrong = [x for x in uncommented_imports() if x.split(":")[0] not in PENDING]
-    assert wrong == [], "hoist these to the module's top, or say on the line why they stay"
-
-
-def test_the_pending_list_only_shrinks():
-    still = {x.split(":")[0] for x in uncommented_imports()}
-    assert sorted(PENDING - still) == [], "these modules are done: remove them from PENDING"
+    assert uncommented_imports() == [], "hoist these to the module's top, or say on the line why they stay"
 
 
 def test_an_uncommented_import_is_found(tmp_path):

@@ -40,8 +40,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if len(a.dirs) < 3:
         raise InputError("need at least two exp dirs and an output dir")
     opts = options_of(parser, a).replace(systems=tuple(a.dirs[:-1]), out_dir=a.dirs[-1]).validate()
-    from termeval.bootstrap import compare
-    from termeval.run import driver
+    from termeval.bootstrap import compare     # numpy: not for --help
+    from termeval.run import driver            # numpy: not for --help
     res = compare.run_compare(opts)
     lines = driver.run_task("compare_systems", *compare.task(opts, res), inputs=opts.paths("input"))
     prog = os.path.basename(sys.argv[0])

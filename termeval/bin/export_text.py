@@ -27,7 +27,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = get_parser()
     opts = options_of(parser, parser.parse_args(argv))
     from termeval.run import driver       # numpy: not for --help
-    from termeval.textseg import export
+    from termeval.textseg import export   # numpy: not for --help
     write = export.prepare(opts.data_dir, opts.words, opts.unit_sep, opts.segments)
     n, empty = driver.run_task("export_text", opts.out_dir, export.OUTPUTS, write, inputs=opts.paths("input"))
     print(f"export_text: {n} utterances in {opts.out_dir}/gold.txt, prepared.txt, utt_phones"

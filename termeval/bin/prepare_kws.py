@@ -35,8 +35,8 @@ def get_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = get_parser()
     opts = options_of(parser, parser.parse_args(argv))
-    from termeval.kws import prepare
-    from termeval.run import driver
+    from termeval.kws import prepare      # numpy, defusedxml: not for --help
+    from termeval.run import driver       # numpy: not for --help
     out_root, outputs, write = prepare.task(opts)
     summary = driver.run_task("prepare_kws", out_root, outputs, write, inputs=opts.paths("input"), lock=False)
     prog = os.path.basename(sys.argv[0])

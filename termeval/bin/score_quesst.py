@@ -43,7 +43,7 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def stage_of(opts: QuesstOptions) -> "termeval.core.stage.Stage":
-    from termeval.quesst.stage import QuesstStage
+    from termeval.quesst.stage import QuesstStage    # numpy, defusedxml: not for --help
     return QuesstStage()
 
 

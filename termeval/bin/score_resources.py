@@ -37,7 +37,7 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def stage_of(opts: ResourcesOptions) -> "termeval.core.stage.Stage":
-    from termeval.resources.stage import ResourcesStage
+    from termeval.resources.stage import ResourcesStage    # numpy: not for --help
     return ResourcesStage()
 
 

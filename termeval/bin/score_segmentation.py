@@ -40,7 +40,7 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def stage_of(opts: SegmentationOptions) -> "termeval.core.stage.Stage":
-    from termeval.segmentation.stage import SegmentationStage, settings_of
+    from termeval.segmentation.stage import SegmentationStage, settings_of   # numpy, scipy: not for --help
     return SegmentationStage(settings_of(opts))
 
 

@@ -39,7 +39,7 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def stage_of(opts: StdOptions) -> "termeval.core.stage.Stage":
-    from termeval.std.stage import StdStage
+    from termeval.std.stage import StdStage    # numpy, defusedxml: not for --help
     return StdStage()
 
 

@@ -26,6 +26,7 @@ from typing import Sequence
 
 from termeval.run.cli import add_job_options, options_of, parser_for, run
 from termeval.tde.options import TdeOptions
+from termeval.tde.registry import stage_for
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -39,7 +40,6 @@ def get_parser() -> argparse.ArgumentParser:
 
 
 def stage_of(opts: TdeOptions) -> "termeval.core.stage.Stage":
-    from termeval.tde.registry import stage_for
     return stage_for(opts.benchmark)
 
 
@@ -48,12 +48,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     opts = options_of(parser, args)
     stage = stage_of(opts)
+    from termeval.run import driver    # numpy: not for --help
     if args.prepare_only:
-        from termeval.run import driver
         driver.check_io(stage, opts, opts.exp_dir)     # the output guard, before the classes are written
         stage.prepare(opts)
         return 0
-    from termeval.run import driver    # numpy: not for --help
     driver.run(stage, opts, opts.exp_dir, nj=opts.nj, job=opts.job, merge=opts.merge, run_id=args.run_id)
     return 0
 

@@ -30,7 +30,7 @@ def get_parser() -> argparse.ArgumentParser:
 
 def stage_of(opts: TextSegmentationOptions) -> "termeval.core.stage.Stage":
     """The Stage of this step (termeval.run.driver; the `termeval` command and the API run it)."""
-    from termeval.textseg.stage import TextSegmentationStage
+    from termeval.textseg.stage import TextSegmentationStage   # numpy: not for --help
     return TextSegmentationStage(opts)
 
 

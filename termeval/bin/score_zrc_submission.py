@@ -20,6 +20,7 @@ from typing import Sequence
 from termeval.core.errors import InputError
 from termeval.run.cli import options_of, parser_for, run
 from termeval.zrc.options import ZrcOptions
+from termeval.zrc.submission import MetaErrors
 
 
 def get_parser() -> argparse.ArgumentParser:
@@ -31,7 +32,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = get_parser()
     opts = options_of(parser, parser.parse_args(argv))
     from termeval.zrc.step import score_directory     # numpy: not for --help
-    from termeval.zrc.submission import MetaErrors
     try:
         _, table = score_directory(opts)
     except MetaErrors as e:

@@ -39,7 +39,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     def _main(args: Sequence[str]) -> int:
         parser = get_parser()
         opts = options_of(parser, parser.parse_args(args))
-        from termeval.run import driver
+        from termeval.run import driver     # the lock, the guard, tempfile, threading: not for --help
         text = summary.summarize(opts.roots)
         driver.run_task("summarize_scores", *summary.task(opts.out, text), inputs=opts.roots, lock=False)
         print(f"summarize_scores: wrote {opts.out}", file=sys.stderr)

@@ -25,7 +25,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = get_parser()
     opts = options_of(parser, parser.parse_args(argv))
     from termeval.run import driver       # numpy: not for --help
-    from termeval.textseg import totimes
+    from termeval.textseg import totimes  # numpy: not for --help
     write = totimes.prepare(opts.utt_phones(), opts.segmented, opts.unit_sep)
     n = driver.run_task("text_to_times", opts.out_dir, totimes.OUTPUTS, write,
                         inputs=[*opts.paths("input"), opts.utt_phones()])

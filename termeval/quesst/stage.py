@@ -15,8 +15,10 @@ import numpy as np
 from termeval.core.options import split_number_list
 from termeval.core.errors import InputError
 from termeval.core.stage import Report, Shard, Stage
+from termeval.quesst import quesst, quesst_io, report
 from termeval.quesst.options import QuesstOptions
 from termeval.core.warn import warn
+from termeval.std import breakdown
 
 # QUESST details lie in details/quesst/; STD's files of a shared exp dir are left alone and
 # both stages merge their metrics into scores/scores.json.
@@ -30,8 +32,6 @@ class QuesstStage(Stage):
     updates = ("scores/scores.json",)
 
     def load(self, a: QuesstOptions) -> SimpleNamespace:
-        from termeval.quesst import quesst, quesst_io
-        from termeval.std import breakdown
         if not os.path.isfile(a.detections):
             raise InputError("no such detection file", a.detections)
         p_tar = a.eff_prior if a.eff_prior is not None else quesst.effective_prior(a.p_target, a.c_miss, a.c_fa)
@@ -62,13 +62,11 @@ class QuesstStage(Stage):
         return np.bincount(ctx.mapped.query, minlength=len(ctx.ref.query_ids)).astype(np.float64)
 
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
-        from termeval.quesst.quesst_io import reduce_queries
-        keys, score, decision = reduce_queries(ctx.mapped, len(ctx.ref.doc_ids), lo, hi)
+        keys, score, decision = quesst_io.reduce_queries(ctx.mapped, len(ctx.ref.doc_ids), lo, hi)
         return Shard({}, {"keys": keys, "score": score, "decision": decision})
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:
         """(trials, scored result) of all queries."""
-        from termeval.quesst import quesst, quesst_io
         pairs = (np.concatenate([s.arrays["keys"] for s in shards]).astype(np.int64),
                  np.concatenate([s.arrays["score"] for s in shards]).astype(np.float64),
                  np.concatenate([s.arrays["decision"] for s in shards]).astype(bool))
@@ -79,6 +77,5 @@ class QuesstStage(Stage):
         return tr, quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
-        from termeval.quesst import report
         result, lines = report.write(out, ctx, *merged)
         return Report(result, "\n".join(lines) + "\n", tuple(ctx.warnings))

@@ -12,7 +12,7 @@ from typing import Any
 
 from termeval.core.errors import InputError
 from termeval.core.stage import Report, Shard, Stage
-from termeval.resources import resources
+from termeval.resources import report, resources
 from termeval.resources.options import ResourcesOptions
 
 
@@ -72,7 +72,6 @@ class ResourcesStage(Stage):
                                  ctx.lam, ctx.unit)
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
-        from termeval.resources import report
         result, text = report.write(out, ctx, merged)
         return Report(result, text)
 

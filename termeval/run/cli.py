@@ -132,7 +132,7 @@ def float_or(*words: str) -> Callable[[str], str]:
 
 def resample_count(value: str) -> int:
     """--bootstrap: 0 (off) to termeval.bootstrap.MAX_RESAMPLES; more cannot finish in memory."""
-    from termeval.bootstrap import MAX_RESAMPLES
+    from termeval.bootstrap import MAX_RESAMPLES    # termeval.bootstrap: not loaded by --help
     x = nonneg_int(value)
     if x > MAX_RESAMPLES:
         raise argparse.ArgumentTypeError(
@@ -362,8 +362,8 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
 
 def _save_traceback(prog: str) -> str:
     """Write the current exception's traceback to a temp file (the terminal gets one line)."""
-    import tempfile
-    import traceback
+    import tempfile     # a crash only: not loaded by --help
+    import traceback    # a crash only: not loaded by --help
     fd, path = tempfile.mkstemp(prefix=f"termeval-{prog.removesuffix('.py')}-", suffix=".traceback.txt")
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(" ".join(sys.argv) + "\n\n" + traceback.format_exc())

@@ -11,6 +11,7 @@ so it stays fast.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -50,12 +51,16 @@ def one_line(doc: str, width: int = 90) -> str:
     return text
 
 
+def version() -> str:
+    from termeval.core.version import __version__   # `termeval <step>` does not load it
+    return __version__
+
+
 def help_text() -> str:
-    from termeval.core.version import __version__
     st = steps()
     width = max(map(len, st))
     lines = [USAGE, "",
-             f"termeval {__version__}: evaluation of spoken term discovery, spoken term detection and",
+             f"termeval {version()}: evaluation of spoken term discovery, spoken term detection and",
              "word segmentation. Steps (same options and outputs as steps/*.sh and utils/*.sh):", ""]
     lines += [f"  {name:<{width}}  {line}" for name, line in st.items()]
     lines += ["", "Python API: import termeval; termeval.score_tde(...) (docs/api.md)."]
@@ -63,7 +68,7 @@ def help_text() -> str:
 
 
 def _module(step: str) -> Any:
-    import importlib
+    import importlib    # not loaded by the console script's `termeval --help`
     return importlib.import_module(f"termeval.bin.{step.replace('-', '_')}")
 
 
@@ -73,8 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(help_text(), file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
     if argv[0] in ("-V", "--version"):
-        from termeval.core.version import __version__
-        print(f"termeval {__version__}")
+        print(f"termeval {version()}")
         return 0
     step, rest = argv[0], argv[1:]
     if step.startswith("-") or step.replace("_", "-") not in steps():
@@ -91,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run_step(step: str, rest: list[str]) -> int:
-    from termeval.run.cli import run
+    from termeval.run.cli import run               # argparse and the Options: not for `termeval --help`
     mod = _module(step)
     if any(x in ("-h", "--help") for x in rest):
         mod.get_parser().parse_args(rest)
@@ -118,7 +122,7 @@ def _plan(mod: Any, rest: list[str]) -> tuple[str, str, int] | None:
 def _run_stage(mod: Any, rest: list[str], exp_dir: str, name: str, nj: int) -> int:
     if nj == 1:                                      # one process: this one, logged like a job
         return _logged(os.path.join(exp_dir, "log", f"{name}.log"), lambda: mod.main(rest))
-    from termeval.run import driver as jobs
+    from termeval.run import driver as jobs        # numpy: not for --help
     module = mod.__name__.rsplit(".", 1)[-1]
     run_id = f"{os.getpid()}-{time.time_ns()}"
     with jobs.exp_lock(exp_dir):
@@ -157,8 +161,7 @@ class _Tee:
 
 def _logged(log: str, fn: Any) -> int:
     """fn() with stderr also written to `log` (run.pl's header and end lines, the error line)."""
-    import contextlib
-    from termeval.core.errors import InputError
+    from termeval.core.errors import InputError   # not for `termeval --help`
     os.makedirs(os.path.dirname(log), exist_ok=True)
     with open(log, "w", encoding="utf-8") as f:
         f.write(f"# {' '.join([sys.argv[0], *sys.argv[1:]])}\n# Started at {time.ctime()}\n")
@@ -179,6 +182,6 @@ def run_jobs(module: str, argvs: list[list[str]], exp_dir: str, log_name: str) -
     (termeval.run.launcher.run_local: local processes, at most the core count at a time), each
     logged to <exp-dir>/log/<log_name>.J.log (run.pl's header and end lines); InputError naming
     the first failed job's error line and log."""
-    from termeval.run.launcher import run_local
+    from termeval.run.launcher import run_local    # subprocess, threads: only for --nj N
     logs = [os.path.join(exp_dir, "log", f"{log_name}.{j}.log") for j in range(1, len(argvs) + 1)]
     run_local(module, argvs, logs, step=os.path.basename(sys.argv[0]))

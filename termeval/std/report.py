@@ -9,8 +9,14 @@ import os
 
 import numpy as np
 
+from termeval.bootstrap.engine import bootstrap_ci
+from termeval.bootstrap.units import data_identity, save_units, units_path
 from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
+from termeval.std import breakdown, det, figures
+from termeval.std.f4de_reports import write_reports
+from termeval.std.kaldi import report as kaldi_report
+from termeval.std.units import term_table
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
         "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
@@ -20,13 +26,11 @@ KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_m
 def write(out: str, ctx, res) -> tuple[dict, str]:
     """Every file of a scored run (a termeval.std.score.StdResult) into `out`; returns the
     scores mapping and the text printed on stdout (scores/std)."""
-    from termeval.std import breakdown, figures
     args, kws, dets = ctx.args, ctx.prep.kws, ctx.prep.dets
     details = os.path.join(out, "details")
     os.makedirs(details, exist_ok=True)
     write_details(details, res, kws, dets, args)
     if args.f4de_reports:   # KWSEval's sum.txt / bsum.txt text reports
-        from termeval.std.f4de_reports import write_reports
         write_reports(details, res, args.trials_per_sec)
     m = res.metrics
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
@@ -55,7 +59,6 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
     same figures in scores/std (+ scores.json), and score.sh's other files
     (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
-    from termeval.std.kaldi import report as kaldi_report
     result: dict = {}
     text, warnings = kaldi_report.write_into(out, args, r, into=result)
     return result, text, warnings
@@ -63,9 +66,6 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
 
 def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:
     """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
-    from termeval.bootstrap.engine import bootstrap_ci
-    from termeval.bootstrap.units import data_identity, save_units, units_path
-    from termeval.std.units import term_table
     us = term_table(res, dets)
     save_units(units_path(out, "std_term"), us)
     ci = bootstrap_ci(us, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
@@ -88,7 +88,6 @@ def _f(x, fmt="{:.6f}"):
 
 def write_details(d: str, res, kws, dets, args) -> None:
     """per_term.tsv, det_points.tsv, alignment.csv, report.txt and the DET/TWV plots."""
-    from termeval.std import det
     tw = res.twv
     terms = res.terms
     # per-term table

@@ -17,8 +17,15 @@ import numpy as np
 from termeval.core.errors import InputError
 from termeval.core.options import split_number_list
 from termeval.core.stage import Report, Shard, Stage
-from termeval.std.options import StdOptions
 from termeval.core.warn import warn
+from termeval.std import breakdown, report
+from termeval.std.detections import read_detections
+from termeval.std.kaldi import report as kaldi_report
+from termeval.std.kwsdir import load_kws_dir
+from termeval.std.lexicon import read_lexicon
+from termeval.std.options import StdOptions
+from termeval.std.score import Alignment, Params, align_terms, finish, prepare
+from termeval.std.termlist import parse_term_attr
 
 # What a run owns in the exp dir (STD details lie at the top of details/, next to QUESST's
 # details/quesst/, and both stages merge their metrics into scores/scores.json).
@@ -43,21 +50,15 @@ class StdStage(Stage):
                 raise InputError("not found", path)
         if opts.compat == "kaldi":
             # --preset stays unset (None): compute-atwv's own costs (termeval.std.kaldi.report)
-            from termeval.std.kaldi import report as kaldi_report   # score.sh's options and categories checked
-            kaldi_report.check(opts)
+            kaldi_report.check(opts)     # score.sh's options and categories checked
             return SimpleNamespace(args=opts, kaldi=True, prep=None)
         # --preset unset: sws2013 (its name is the benchmark and enters the data identity)
         a = opts.replace(preset=opts.scored_preset)
         ctx = SimpleNamespace(args=a, kaldi=False, prep=None)
-        from termeval.std import breakdown
-        from termeval.std.detections import read_detections
-        from termeval.std.kwsdir import load_kws_dir
-        from termeval.std.score import prepare
         ctx.kinds = breakdown.parse_kinds(a.breakdown, a.lexicon is not None)
         ctx.bins = breakdown.parse_bins(a.freq_bins)
         ctx.lexicon = breakdown.read_lexicon(a.lexicon) if a.lexicon else None
         if "phones" in ctx.kinds:   # pronunciations needed: a Kaldi lexicon.txt, strictly read
-            from termeval.std.lexicon import read_lexicon
             ctx.lexicon = read_lexicon(a.lexicon)
         # checked with the options (core.options.number_list)
         ctx.fa_per_hour = split_number_list(a.fa_per_hour)
@@ -88,7 +89,6 @@ class StdStage(Stage):
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
         if ctx.kaldi:     # nothing per unit: see merge
             return Shard()
-        from termeval.std.score import align_terms
         ali = align_terms(ctx.prep, lo, hi)
         return Shard({"stats": ali.stats}, {"det": ali.det, "ref": ali.ref})
 
@@ -101,9 +101,7 @@ class StdStage(Stage):
         ntrue sweep need every keyword's detections at once, so there is no per-keyword share
         to compute in jobs (its one unit's shard is empty)."""
         if ctx.kaldi:
-            from termeval.std.kaldi import report as kaldi_report   # compute-atwv, with score.sh's KST/nbest/sweep
-            return kaldi_report.compute(ctx.args)
-        from termeval.std.score import Alignment, finish
+            return kaldi_report.compute(ctx.args)    # compute-atwv, with score.sh's KST/nbest/sweep
         stats: dict = {}
         for s in shards:
             for k, v in s.meta["stats"].items():
@@ -116,7 +114,6 @@ class StdStage(Stage):
         return res
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
-        from termeval.std import report
         if ctx.kaldi:
             result, text, warnings = report.write_kaldi(out, merged, ctx.args)
             return Report(result, text, tuple(warnings))
@@ -124,10 +121,8 @@ class StdStage(Stage):
         return Report(result, text, tuple(merged.warnings))
 
 
-def params_of(a: StdOptions) -> "termeval.std.score.Params":
+def params_of(a: StdOptions) -> Params:
     """The scorer's parameters of the options (F4DE-like mode; a.preset resolved)."""
-    from termeval.std.score import Params
-    from termeval.std.termlist import parse_term_attr
     return Params(preset=a.preset, p_target=a.p_target, c_miss=a.c_miss, c_fa=a.c_fa,
                   trials_per_sec=a.trials_per_sec, include_notarget_terms=a.include_notarget_terms,
                   align=a.align, tolerance=a.tolerance, compat_f4de=a.compat == "f4de",

@@ -28,10 +28,19 @@ from typing import Any
 
 import numpy as np
 
+from termeval.bootstrap.units import data_identity, units_path
 from termeval.core import stage as protocol
 from termeval.core.progress import progress
 from termeval.core.errors import InputError
 from termeval.core.stage import Report, Stage
+from termeval.tde.registry import coverage_warnings, print_warnings
+from termeval.tde.zr2015 import evaluate
+from termeval.tde.zr2015.folds import FoldSet, fold_prefix_files, per_speaker, read_foldset, resolve_auto, whole_corpus
+from termeval.tde.zr2015.plan import (band_of, batches, group_measures, needs, ordered, share_units, union_packed,
+                                      unit_costs)
+from termeval.tde.zr2015.report import add_fscores, sil_warnings, summarise, summary_lines, write_report
+from termeval.tde.zr2015.store import ensure, job_prepared, release
+from termeval.tde.zr2015.units import COLUMNS, bootstrap_ci, build, full_values, pack, save_table
 
 SETS = ("cross", "within")
 
@@ -42,7 +51,6 @@ def log(msg: str) -> None:
 
 def resolve_folds(folds: str, data_dir: str) -> str:
     """The fold prefix or 'none' (auto: termeval.tde.zr2015.folds.resolve_auto)."""
-    from termeval.tde.zr2015.folds import resolve_auto
     return resolve_auto(data_dir)[0] if folds == "auto" else folds
 
 
@@ -87,11 +95,11 @@ class Zr2015Stage(Stage):
         self.name = benchmark          # zr2015 or zr2017: its logs and shards (termeval/tde/registry.py)
 
     def measures_of(self, args: Any) -> tuple:
-        from termeval.tde.zr2015.evaluate import ALL_MEASURES
-        measures = ALL_MEASURES if args.measures == "all" else tuple(args.measures.split(","))
-        bad = set(measures) - set(ALL_MEASURES)
+        measures = evaluate.ALL_MEASURES if args.measures == "all" else tuple(args.measures.split(","))
+        bad = set(measures) - set(evaluate.ALL_MEASURES)
         if bad:
-            raise InputError(f"--measures: unknown measure(s) {sorted(bad)}; choose from {','.join(ALL_MEASURES)}")
+            raise InputError(f"--measures: unknown measure(s) {sorted(bad)}; "
+                             f"choose from {','.join(evaluate.ALL_MEASURES)}")
         if not os.path.exists(args.class_file):
             raise InputError("no such class file", args.class_file)
         return measures
@@ -104,21 +112,18 @@ class Zr2015Stage(Stage):
 
     def store(self, args: Any) -> Any:
         """The saved preparation of the inputs (zr2015/store.py Store), made now if needed."""
-        from termeval.tde.zr2015.store import ensure
-        from termeval.tde.zr2015.evaluate import MODE_OF
         self.measures_of(args)
         store = ensure(args.data_dir, args.class_file, resolve_folds(args.folds, args.data_dir),
-                       MODE_OF[self.benchmark], args.exp_dir, log=log)
+                       evaluate.MODE_OF[self.benchmark], args.exp_dir, log=log)
         check_lenient(store.meta["counts"], args)
         return store
 
     def load(self, args: Any) -> Context:
-        from termeval.tde.zr2015.evaluate import MODE_OF, prepare
         measures = self.measures_of(args)
         folds = resolve_folds(args.folds, args.data_dir)
         if protocol.is_share(args) and args.exp_dir:
             return self.load_share(args, measures, folds)
-        p = prepare(args.data_dir, args.class_file, folds, MODE_OF[self.benchmark], log=log)
+        p = evaluate.prepare(args.data_dir, args.class_file, folds, evaluate.MODE_OF[self.benchmark], log=log)
         check_lenient(p.counts, args)
         sizes = np.bincount(p.disc.occ_cls, minlength=p.disc.nclasses)
         info = run_info(p.foldsets, p.counts, int(np.count_nonzero(sizes)), int((sizes * (sizes - 1) // 2).sum()),
@@ -129,7 +134,6 @@ class Zr2015Stage(Stage):
     def load_share(self, args: Any, measures: tuple, folds: str) -> Context:
         """A job or the merge: the saved preparation (made now if the step did not), its
         metadata and the folds; no array is read here."""
-        from termeval.tde.zr2015.plan import share_units
         store = self.store(args)
         meta = store.meta
         foldsets = foldsets_of(folds, store.gold())
@@ -159,22 +163,16 @@ class Zr2015Stage(Stage):
              for s, i, f in ((s, i, np.unique(np.asarray(foldsets[s].folds[i].file, dtype=np.int64)))
                              for s, i in keys)}
         if ctx.store is not None:
-            from termeval.tde.zr2015.plan import unit_costs
             return unit_costs(ctx.units, n)
         n = np.array([n[u] for u in ctx.units], np.float64)
         return n + n * n / 64.0
 
     def compute(self, ctx: Context, lo: int, hi: int) -> protocol.Shard:
-        from termeval.tde.zr2015.evaluate import score_fold
-        from termeval.tde.zr2015.report import add_fscores
-        from termeval.tde.zr2015.units import pack
         t0 = time.time()
         folds: dict = {s: {} for s in SETS}
         units: dict = {s: {} for s in SETS}
         groups: dict = {s: {} for s in SETS}         # a job's parts of split folds
         todo = [u if len(u) == 3 else (*u, None) for u in ctx.units[lo:hi]]
-        from termeval.tde.zr2015.plan import band_of, batches, group_measures, needs
-        from termeval.tde.zr2015.store import job_prepared, release
         bar = progress(None, total=len(todo), desc="folds", unit="fold")
         # a job loads what each cross unit needs and lets it go before the next (the within
         # folds, small, share one load): its peak is its largest unit's, not their union
@@ -187,7 +185,7 @@ class Zr2015Stage(Stage):
             for s, i, g in batch:
                 t = time.time()
                 u: dict = {}
-                res = score_fold(p, p.foldsets[s].folds[i], group_measures(g, ctx.measures), units=u,
+                res = evaluate.score_fold(p, p.foldsets[s].folds[i], group_measures(g, ctx.measures), units=u,
                                  band=band_of(g))
                 if g is None:
                     folds[s][str(i)] = add_fscores(res)
@@ -205,8 +203,6 @@ class Zr2015Stage(Stage):
         return protocol.Shard(json.loads(json.dumps({"folds": folds, "units": units, "groups": groups})))
 
     def merge(self, ctx: Context, shards: list[protocol.Shard]) -> dict:
-        from termeval.tde.zr2015.report import add_fscores
-        from termeval.tde.zr2015.plan import ordered, union_packed
         folds, packed = {}, {}
         parts: dict = {}             # folds split into measure groups: the union of the groups
         for sh in shards:
@@ -232,9 +228,6 @@ class Zr2015Stage(Stage):
         return {"folds": folds, "units": packed}
 
     def report(self, ctx: Context, merged: dict, out: str) -> Report:
-        from termeval.bootstrap.units import data_identity, units_path
-        from termeval.tde.zr2015.report import summarise, summary_lines, write_report
-        from termeval.tde.zr2015.units import bootstrap_ci, full_values, save_table
         a, info, folds = ctx.args, ctx.info, merged["folds"]
         values: dict = {}
         for s in SETS:
@@ -247,11 +240,8 @@ class Zr2015Stage(Stage):
         ftab = tables[-1]
         ftab.exact = {k: values.get(k) for k in full_values(ftab)}
         save_table(units_path(out, "tde15_file"), ftab)
-        from termeval.tde.zr2015.folds import resolve_auto
-        from termeval.tde.zr2015.report import sil_warnings
         warnings = [resolve_auto(a.data_dir)[1]] if a.folds == "auto" and ctx.folds == "none" else []
         warnings += sil_warnings(os.path.join(a.data_dir, "phones"), self.benchmark)
-        from termeval.tde.registry import coverage_warnings, print_warnings
         over = coverage_warnings(values)          # overlapping fragments counted twice (TDE17)
         print_warnings(over)
         warnings += over
@@ -274,7 +264,6 @@ class Zr2015Stage(Stage):
     def fold_tables(self, ctx: Context, packed_units: dict, classes: bool = True) -> list:
         """The unit tables of the fold means (zr2015/units.py): discovered classes (NED,
         grouping; left out with classes=False) and files or speakers (the rest); matching has none."""
-        from termeval.tde.zr2015.units import COLUMNS, build
         ui, nf = ctx.info["unit_ids"], ctx.info["nfolds"]
         packed = {t: {s: [packed_units[s].get(i, {}).get(t) for i in range(nf[s])] for s in SETS}
                   for t in COLUMNS}
@@ -300,7 +289,6 @@ class Zr2015Stage(Stage):
 
 def foldsets_of(folds: str, gold: Any) -> dict:
     """The cross and within fold sets (as evaluate.prepare reads them)."""
-    from termeval.tde.zr2015.folds import FoldSet, fold_prefix_files, per_speaker, read_foldset, whole_corpus
     if folds == "none":
         return {"cross": FoldSet("cross", [whole_corpus(len(gold.files))], ["all"]),
                 "within": per_speaker(gold.speaker)}

@@ -31,13 +31,17 @@ from typing import Any
 
 import numpy as np
 
+from termeval.bootstrap.units import data_identity
+from termeval.classes.parse import COUNT_NAMES
 from termeval.core import stage as protocol
 from termeval.tde import registry as tde
 from termeval.core.datadir import Classes, load_classes
 from termeval.core.errors import InputError
+from termeval.core.scores import Metric, write_scores
 from termeval.core.stage import Report, Stage
 from termeval.tde.zrc2020 import classcache, goldcache
-from termeval.tde.zrc2020.units import all_tables
+from termeval.tde.zrc2020.report import final_scores, gold_warnings, summary_lines, write_report
+from termeval.tde.zrc2020.units import all_tables, save_and_bootstrap
 from termeval.tde.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
 from termeval.tde.zrc2020.transcribe import transcribe
 from termeval.core.warn import warn
@@ -215,11 +219,6 @@ class Zrc2020Stage(Stage):
         return metrics, counts, stats, parts
 
     def report(self, ctx: Context, merged: tuple, out: str) -> Report:
-        from termeval.bootstrap.units import data_identity
-        from termeval.classes.parse import COUNT_NAMES
-        from termeval.core.scores import Metric, write_scores
-        from termeval.tde.zrc2020.report import final_scores, gold_warnings, summary_lines, write_report
-        from termeval.tde.zrc2020.units import save_and_bootstrap
         a = ctx.args
         metrics, counts, stats, parts = merged
         scores: dict = {}
