@@ -337,6 +337,13 @@ def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentPa
         formatter_class=argparse.RawDescriptionHelpFormatter)
 
 
+def quiet_broken_pipe() -> int:
+    """stdout's reader went away: no more output, no traceback at exit; the shell's 141."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    return 141
+
+
 def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None = None) -> None:
     """Run main(argv); exit 1 with 'prog: message' on InputError/OSError, 130 on Ctrl-C."""
     prog = os.path.basename(sys.argv[0])
@@ -345,6 +352,8 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
     except InputError as e:
         print(f"{prog}: error: {e.format()}", file=sys.stderr)
         sys.exit(1)
+    except BrokenPipeError:            # `... --help | head`: the reader stopped early
+        sys.exit(quiet_broken_pipe())
     except (OSError, UnicodeDecodeError) as e:
         print(f"{prog}: error: {e}".replace("\n", " "), file=sys.stderr)
         sys.exit(1)

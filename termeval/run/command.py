@@ -73,6 +73,16 @@ def _module(step: str) -> Any:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The `termeval` command; a reader that stops early (`termeval --help | head`) ends it
+    quietly, as it ends a shell pipeline."""
+    try:
+        return _main(argv)
+    except BrokenPipeError:
+        from termeval.run.cli import quiet_broken_pipe   # why: run.cli stays out of `termeval --help`
+        return quiet_broken_pipe()
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or argv[0] in ("-h", "--help", "help"):
         print(help_text(), file=sys.stdout if argv else sys.stderr)

@@ -102,3 +102,14 @@ def test_every_step_error_line_is_headed_termeval_step(capsys, tmp_path):
     assert capsys.readouterr().err.splitlines() == [
         f"termeval score-zrc-submission: error: {zrc}/meta.yaml: missing: a zrc submission needs meta.yaml "
         "(zrc submission:init tde17 <dir> writes the template)"]
+
+
+def test_a_reader_that_stops_early_ends_it_quietly():
+    """`termeval --help | head -1`: no BrokenPipeError traceback, the shell's 141."""
+    import subprocess
+    import sys
+    p = subprocess.Popen([sys.executable, "-m", "termeval", "--help"], stdout=subprocess.PIPE,
+                         stderr=subprocess.PIPE)
+    p.stdout.close()
+    err = p.stderr.read().decode()
+    assert p.wait() in (0, 141) and "Traceback" not in err and "Broken pipe" not in err
