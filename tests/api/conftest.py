@@ -22,3 +22,16 @@ def example(tmp_path_factory, root) -> str:
                     str(src / "example.wrd"), str(d / "data/example")], check=True, stderr=subprocess.DEVNULL,
                    env=env, cwd=root)
     return str(d)
+
+
+@pytest.fixture
+def two_systems(example, tmp_path):
+    """Two systems scored with zrc2020 into tmp_path/a (all classes) and tmp_path/b (half)."""
+    import termeval
+    ex = os.path.join(example, "data/local/example")
+    gold = os.path.join(example, "data/example")
+    termeval.score_tde(gold, f"{ex}/classes/example.classes", exp_dir=tmp_path / "a")
+    blocks = open(f"{ex}/classes/example.classes").read().strip().split("\n\n")
+    (tmp_path / "half.class").write_text("\n\n".join(blocks[: len(blocks) // 2]) + "\n")
+    termeval.score_tde(gold, tmp_path / "half.class", exp_dir=tmp_path / "b")
+    return tmp_path / "a", tmp_path / "b"

@@ -125,13 +125,7 @@ def test_std_quesst_segmentation_zr2017_equal_the_command(example, tmp_path, cap
                                    folds="none"), z)   # raw gold: the SIL-less preparation by default
 
 
-def test_compare_systems(example, tmp_path):
-    ex = os.path.join(example, "data/local/example")
-    gold = os.path.join(example, "data/example")
-    termeval.score_tde(gold, f"{ex}/classes/example.classes", exp_dir=tmp_path / "a")
-    blocks = open(f"{ex}/classes/example.classes").read().strip().split("\n\n")
-    (tmp_path / "half.class").write_text("\n\n".join(blocks[: len(blocks) // 2]) + "\n")
-    termeval.score_tde(gold, tmp_path / "half.class", exp_dir=tmp_path / "b")
+def test_compare_systems(two_systems, tmp_path):
     before = snapshot(tmp_path)
     c = termeval.compare_systems([tmp_path / "a", tmp_path / "b"], bootstrap=200, seed=3)
     assert snapshot(tmp_path) == before

@@ -126,13 +126,7 @@ def test_score_resources_equals_the_command(example, tmp_path):
         termeval.score_resources(kws)
 
 
-def test_compare_systems_types_and_outputs(example, tmp_path):
-    ex = os.path.join(example, "data/local/example")
-    gold = os.path.join(example, "data/example")
-    termeval.score_tde(gold, f"{ex}/classes/example.classes", exp_dir=tmp_path / "a")
-    blocks = open(f"{ex}/classes/example.classes").read().strip().split("\n\n")
-    (tmp_path / "half.class").write_text("\n\n".join(blocks[: len(blocks) // 2]) + "\n")
-    termeval.score_tde(gold, tmp_path / "half.class", exp_dir=tmp_path / "b")
+def test_compare_systems_types_and_outputs(two_systems, tmp_path):
     for wrong in (str(tmp_path / "a"), tmp_path / "a"):
         with pytest.raises(TypeError, match="systems"):
             termeval.compare_systems(wrong, bootstrap=50)
