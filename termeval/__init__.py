@@ -22,7 +22,7 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.summarize_scores(exp_roots, out=None)        the RESULTS.md rows (and file)
   termeval.InputError      what bad input raises (one line naming the file and line)
 
-Where things are (README.md, "Where things are"; the steps are termeval/bin/<step>.py):
+Where things are (docs/modules.md; the steps are termeval/bin/<step>.py):
   termeval.core.textio     text archives, atomic writes, float formatting
   termeval.core.textfast   column chunks parsed on their bytes (exact floats, factorised texts)
   termeval.core.textwrite  text lines built with numpy (repr-exact times)

@@ -68,7 +68,7 @@ __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "scor
            "measure_resources", "summarize_scores", "GoldData", "InputError"]
 
 _api_gold_memo: dict = {}          # termeval.core.datadir's memo of parsed data dirs, while a call runs
-# the SIL-less preparation the 2015/2017 definitions need (README, "zr2015 / zr2017")
+# the SIL-less preparation the 2015/2017 definitions need (docs/guide.md §7.4)
 TDE15_GOLD = {"drop_silence": True, "fill_gaps": False, "sort": True}
 
 

@@ -23,7 +23,7 @@ __po_usage() {
   fi
 }
 
-# Errors are one line, "<script>: error: <what>" (README "Errors").
+# Errors are one line, "<script>: error: <what>" (docs/errors.md §1).
 __po_prog=$(basename "$0")
 
 # Pass 1: config files, sourced in order before any other option.
