@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from termeval.core.plots import new_figure, save_figure, tight_layout
+from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
 from termeval.core.textio import atomic_write
 
 EPS = 2.2204e-16
@@ -58,6 +58,7 @@ def _thin(n: int, max_points: int = 4000) -> np.ndarray:
     return np.unique(np.r_[np.linspace(0, n - 1, max_points).astype(np.int64), n - 1])
 
 
+@drawing
 def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: tuple | None,
              title: str = "") -> list[str]:
     """det.png / det.pdf; act/best = (pfa, pmiss) points or None. Returns the paths."""
@@ -101,6 +102,7 @@ def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: 
     return save_figure(fig, out_prefix, dpi=120)
 
 
+@drawing
 def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, title: str = "") -> list[str]:
     """twv.png / twv.pdf: TWV against the decision threshold."""
     fig, ax = new_figure((7, 4.5))
