@@ -2,7 +2,7 @@
 the baseline and its paired interval (the numbers of scores/compare), around a line at zero."""
 from __future__ import annotations
 
-from termeval.core.plots import new_figure, save_figure, tight_layout
+from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
 
 
 def forest_rows(res: dict, headline: tuple[str, ...]) -> list[tuple[str, list[tuple[str, float | None, float | None, float | None, float | None]]]]:
@@ -15,6 +15,7 @@ def forest_rows(res: dict, headline: tuple[str, ...]) -> list[tuple[str, list[tu
             for m in metrics]
 
 
+@drawing
 def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str]:
     """<out_base>.png and .pdf: one panel per headline metric, one row per compared system:
     its paired difference (system - baseline) with the percentile interval of the paired

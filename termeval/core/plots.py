@@ -2,14 +2,58 @@
 plots): a matplotlib Figure on the Agg canvas, without pyplot (pyplot and its backend
 machinery cost about 0.15 CPU-s to import and change no pixel), saved as <base>.png and
 <base>.pdf all or none (a failure is one line naming the plot file).
+
+matplotlib is optional (`pip install 'termeval[plots]'`). Its absence is handled here and only
+here: every plot function is decorated with `@drawing`, which draws nothing and returns [] when
+matplotlib is not installed, after one `<step>: note: plots skipped ...` line per run on stderr
+(a note, not a warning: scores.json and every score and details file stay byte-identical).
 """
 from __future__ import annotations
 
+import functools
 import os
-from typing import Any
+import threading
+from typing import Any, Callable, TypeVar
 
 from termeval.core.errors import InputError
 from termeval.core import publish
+from termeval.core.warn import note
+
+SKIPPED = "plots skipped (matplotlib is not installed; pip install 'termeval[plots]')"
+
+_noted = threading.Event()   # the note was printed in this run (new_run clears it)
+F = TypeVar("F", bound=Callable[..., list])
+
+
+def available() -> bool:
+    """True when matplotlib can be imported. Only matplotlib itself missing counts: an installed
+    matplotlib that fails to import (a broken dependency) is an error, not a skipped plot."""
+    try:
+        import matplotlib  # noqa: F401  matplotlib: optional (termeval[plots]), only when a plot is drawn
+    except ModuleNotFoundError as e:
+        if (e.name or "").split(".")[0] != "matplotlib":
+            raise
+        return False
+    return True
+
+
+def new_run() -> None:
+    """A new run begins (termeval.run.driver): its first skipped plot prints the note again."""
+    _noted.clear()
+
+
+def drawing(fn: F) -> F:
+    """A plot function: without matplotlib it draws nothing and returns [] (no file), and the
+    first skipped plot of the run prints the note."""
+    @functools.wraps(fn)
+    def draw(*args: Any, **kwargs: Any) -> list:
+        if available():
+            return fn(*args, **kwargs)
+        if not _noted.is_set():
+            _noted.set()
+            note(None, SKIPPED)
+        return []
+    return draw  # type: ignore[return-value]
 
 
 def new_figure(figsize: tuple[float, float], nrows: int = 1, ncols: int = 1, **subplots: Any):

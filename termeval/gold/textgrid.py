@@ -1,5 +1,11 @@
-"""Praat/MFA TextGrids, parsed with the `textgrid` package's own line functions in a loop
-that keeps the line number of every interval."""
+"""Praat/MFA TextGrids (long and short text formats), parsed by termeval's own reader in a
+loop that keeps the line number of every interval.
+
+The reader reads what textgrid 1.6.1 (PyPI `textgrid`, MIT) reads, line for line, and fails
+where it fails with the same exception and message (kept in the error line): `_header`,
+`_value` and `_mark` behave as its parse_header, parse_line and _getMark. termeval used to call
+those (private) functions; owning these few lines makes any textgrid release safe.
+tests/gold/test_textgrid_reader.py checks the equivalence against the package."""
 from __future__ import annotations
 
 import math
@@ -12,6 +18,57 @@ import numpy as np
 from termeval.core.errors import InputError
 from termeval.gold.intervals import Intervals, Options, make_intervals, round_times
 from termeval.core.kaldi_files import Segment
+
+
+class TextGridError(Exception):
+    """A file without a Praat text header (the textgrid package's name for it, kept in the line)."""
+
+
+_HEADER = re.compile(r'File type = "([\w ]+)"')
+_LONG_TEXT = re.compile(r'.+? = "(.*)"')
+_LONG_NUMBER = re.compile(r'.+? = (.*)')
+_MARK_START = re.compile(r'^\s*(text|mark) = "')
+_MARK_SHORT = re.compile(r'^"(.*?)"\s*$', re.DOTALL)
+_MARK_LONG = re.compile(r'^\s*(text|mark) = "(.*?)"\s*$', re.DOTALL)
+
+
+def _value(line: str, short: bool, digits):
+    """The value of one line: a quoted text (long format: `name = "text"`) as it stands, or a
+    number rounded to `digits` decimals. A line that is neither raises ValueError (not a
+    number), AttributeError (long format without `=`) or TypeError (a number in the header)."""
+    line = line.strip()
+    if short:
+        if '"' in line:
+            return line[1:-1]
+        return round(float(line), digits)
+    if '"' in line:
+        return _LONG_TEXT.match(line).groups()[0]
+    return round(float(_LONG_NUMBER.match(line).groups()[0]), digits)
+
+
+def _header(src) -> tuple[str, bool]:
+    """(object class, short format?) from the three header lines of a Praat text file."""
+    m = _HEADER.match(src.readline())
+    if m is None or not m.groups()[0].startswith("ooTextFile"):
+        raise TextGridError("The file could not be parsed as a Praat text file as it is lacking a proper header.")
+    short = "short" in m.groups()[0]
+    object_class = _value(src.readline(), short, "")
+    src.readline()
+    return object_class, short
+
+
+def _mark(src, short: bool) -> str:
+    """An interval's text or a point's mark: a quoted string over one or more lines (until its
+    double quotes are even), Praat's doubled quotes read as one."""
+    line = src.readline()
+    if not short and not _MARK_START.match(line):
+        raise ValueError("Bad entry: " + line)
+    while line.count('"') % 2:
+        more = src.readline()
+        if not more:
+            raise EOFError("Bad entry: " + line[:20] + "...")
+        line += more
+    return (_MARK_SHORT if short else _MARK_LONG).match(line).groups()[-1].replace('""', '"')
 
 
 class _Lines:
@@ -61,26 +118,23 @@ class TgTier:
 def parse_textgrid(path: str) -> list[TgTier]:
     """Interval tiers of a Praat TextGrid (long or short text format), with line numbers.
 
-    Mirrors textgrid.TextGrid.read (textgrid 1.6.1) using the package's own parse_header,
-    parse_line and _getMark, but keeps zero-length/reversed intervals (reported by the caller)
-    and does not round times (read_textgrid_dir rounds like the other readers)."""
-    from textgrid import textgrid as tgm                 # textgrid: only for TextGrid input, not for --help
-    from textgrid.exceptions import TextGridError        # textgrid: only for TextGrid input, not for --help
-
+    Reads as textgrid.TextGrid.read (textgrid 1.6.1) does, but keeps zero-length/reversed
+    intervals (reported by the caller) and does not round times (read_textgrid_dir rounds like
+    the other readers)."""
     src = _Lines(_decode_textgrid(path))
     rd = 17
     tiers: list[TgTier] = []
     try:
-        file_type, short = tgm.parse_header(src)
+        file_type, short = _header(src)
         if file_type != "TextGrid":
             raise InputError(f"not a TextGrid (object class '{file_type}')", path, 2)
         first = src.readline()
         try:
-            tgm.parse_line(first, short, rd)
+            _value(first, short, rd)
         except Exception:
             short = True
-        tgm.parse_line(first, short, rd)
-        tgm.parse_line(src.readline(), short, rd)
+        _value(first, short, rd)
+        _value(src.readline(), short, rd)
         src.readline()
         m = int(src.readline().strip()) if short else int(src.readline().strip().split()[2])
         if not short:
@@ -88,11 +142,11 @@ def parse_textgrid(path: str) -> list[TgTier]:
         for _ in range(m):
             if not short:
                 src.readline()
-            kind = tgm.parse_line(src.readline(), short, rd)
-            name = tgm.parse_line(src.readline(), short, rd)
-            tgm.parse_line(src.readline(), short, rd)
-            tgm.parse_line(src.readline(), short, rd)
-            n = int(tgm.parse_line(src.readline(), short, rd))
+            kind = _value(src.readline(), short, rd)
+            name = _value(src.readline(), short, rd)
+            _value(src.readline(), short, rd)
+            _value(src.readline(), short, rd)
+            n = int(_value(src.readline(), short, rd))
             ivs: list[tuple[float, float, str, int]] = []
             if kind == "IntervalTier":
                 for _j in range(n):
@@ -100,17 +154,17 @@ def parse_textgrid(path: str) -> list[TgTier]:
                         src.readline()
                     # line of 'intervals [j]:' (long format) or of xmin (short format)
                     line = src.lineno if not short else src.lineno + 1
-                    jmin = tgm.parse_line(src.readline(), short, rd)
-                    jmax = tgm.parse_line(src.readline(), short, rd)
-                    mark = tgm._getMark(src, short)
+                    jmin = _value(src.readline(), short, rd)
+                    jmax = _value(src.readline(), short, rd)
+                    mark = _mark(src, short)
                     ivs.append((float(jmin), float(jmax), mark, line))
                 tiers.append(TgTier(str(name), ivs))
             else:  # point tier: read and ignore
                 for _j in range(n):
                     if not short:
                         src.readline()
-                    tgm.parse_line(src.readline(), short, rd)
-                    tgm._getMark(src, short)
+                    _value(src.readline(), short, rd)
+                    _mark(src, short)
     except InputError:
         raise
     # OverflowError: int() of an infinite count ('size = 1e400')

@@ -61,6 +61,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from termeval.core import lock
+from termeval.core import plots
 from termeval.core import publish as publish_
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
@@ -240,6 +241,7 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
     check_io(stage, args, exp_dir)
+    plots.new_run()                              # a plot skipped without matplotlib: one note per run
     if exp_dir is None or job is not None:       # nothing written, or a job: its launcher holds the lock
         return _run(stage, args, exp_dir, nj, job, merge, run_id, echo)
     with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
@@ -302,6 +304,7 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
     `outputs` is moved into place whole (publish), under out_root's lock. A failed write leaves
     out_root as it was. `inputs`: the run's input paths, which no output may be or hold."""
     check_outputs(name, inputs, [os.path.join(out_root, o) for o in outputs])
+    plots.new_run()                              # a plot skipped without matplotlib: one note per run
     ctx = exp_lock(out_root) if lock else contextlib.nullcontext()
     with ctx:
         out = new_output_dir(out_root)

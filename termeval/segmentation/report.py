@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 from termeval.segmentation.options import stage_name_for
-from termeval.core.plots import new_figure, save_figure, tight_layout
+from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
 from termeval.core.scores import Metric, write_scores
 from termeval.segmentation import compat
 from termeval.segmentation.clusters import Table, from_named_cells, quality
@@ -176,8 +176,9 @@ def _write_sweep(details: str, tols: list[float], sweep: np.ndarray, name: str) 
                 os.path.join(details, "tolerance_sweep"))
 
 
-def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_base: str) -> None:
-    """Boundary F against the tolerance, one line per system -> out_base.png and .pdf."""
+@drawing
+def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_base: str) -> list[str]:
+    """Boundary F against the tolerance, one line per system -> out_base.png and .pdf (the paths)."""
     fig, ax = new_figure((5, 3.5))
     for name, (tols, fs) in systems.items():
         ax.plot([t * 1000 for t in tols], [np.nan if f is None else 100 * f for f in fs], marker="o", label=name)
@@ -186,4 +187,4 @@ def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize="small")
     tight_layout(fig)
-    save_figure(fig, out_base)
+    return save_figure(fig, out_base)

@@ -1,27 +1,58 @@
-"""`pip install /path/to/termeval` gives every subpackage and the runtime dependencies the
-recipe pins (pyproject.toml stays in step with requirements.txt)."""
+"""`pip install /path/to/termeval` gives every subpackage and the runtime dependencies termeval
+really imports (`[plots]` adds matplotlib, `[test]` what only the tests use); every one of them
+is pinned in requirements.txt, which tools/venv installs whole."""
 from __future__ import annotations
 
+import ast
 import os
 import re
+import sys
 import tomllib
+
+MODULE_TO_DIST = {"yaml": "pyyaml"}        # an import name that is not its distribution's name
+
+
+def names(reqs: list[str]) -> set[str]:
+    return {re.split(r"[<>=!~ \[]", d)[0].lower() for d in reqs}
+
+
+def imported_libraries(root: str) -> set[str]:
+    """Distributions of every third-party module termeval/ imports (in functions too)."""
+    out = set()
+    for dirpath, _, filenames in os.walk(os.path.join(root, "termeval")):
+        for fn in filenames:
+            if not fn.endswith(".py"):
+                continue
+            with open(os.path.join(dirpath, fn), encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            for node in ast.walk(tree):
+                if isinstance(node, ast.Import):
+                    mods = [a.name for a in node.names]
+                elif isinstance(node, ast.ImportFrom) and not node.level:
+                    mods = [node.module]
+                else:
+                    continue
+                for m in mods:
+                    top = m.split(".")[0]
+                    if top != "termeval" and top not in sys.stdlib_module_names and top != "__future__":
+                        out.add(MODULE_TO_DIST.get(top, top))
+    return out
 
 
 def test_pyproject_matches_requirements_and_package_tree(root):
     with open(os.path.join(root, "pyproject.toml"), "rb") as f:
         meta = tomllib.load(f)
-    deps = {re.split(r"[<>=!~ ]", d)[0].lower() for d in meta["project"]["dependencies"]}
-    runtime = set()
+    core = names(meta["project"]["dependencies"])
+    extras = {k: names(v) for k, v in meta["project"]["optional-dependencies"].items()}
+    assert extras["plots"] == {"matplotlib"}
+    assert core | extras["plots"] == imported_libraries(root)     # the core is what runs, no more
+    assert {"pytest", "hypothesis", "matplotlib", "textgrid", "editdistance"} <= extras["test"]
+    pinned = set()
     with open(os.path.join(root, "requirements.txt"), encoding="utf-8") as f:
-        section = None
         for line in f:
-            if line.startswith("# Runtime"):
-                section = "runtime"
-            elif line.startswith("# Tests"):
-                section = "tests"
-            elif line.strip() and not line.startswith("#") and section == "runtime":
-                runtime.add(line.split("==")[0].strip().lower())
-    assert runtime and deps == runtime
+            if line.strip() and not line.startswith("#"):
+                pinned.add(line.split("==")[0].strip().lower())
+    assert core | extras["plots"] | extras["test"] == pinned     # tools/venv: everything
     # every package directory is a regular package, so setuptools' find includes it
     for dirpath, dirnames, filenames in os.walk(os.path.join(root, "termeval")):
         dirnames[:] = [d for d in dirnames if d != "__pycache__"]
