@@ -365,7 +365,7 @@ def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
     return run_options(QuesstStage(), opts)
 
 
-@with_options(ZrcOptions, fixed=("submission_dir",))
+@with_options(ZrcOptions, fixed=("submission_dir", "init"))
 def score_zrc_submission(submission_dir: str | os.PathLike, **options: Any) -> dict:
     """A zrc TDE17 submission directory scored as zrc 0.9.4 scores it, with termeval's zrc2020
     metrics (steps/score_zrc_submission.sh): writes <submission-dir>/scores/ (scores.json,
