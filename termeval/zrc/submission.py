@@ -132,8 +132,8 @@ def _load_yaml(path: str) -> tuple[Any, dict[str, int]]:
 def check_meta(path: str) -> tuple[dict, list[str]]:
     """meta.yaml checked with zrc's rules -> (meta, warning lines); MetaErrors lists every error."""
     if not os.path.isfile(path):
-        raise InputError("missing: a zrc submission needs meta.yaml (steps/score_zrc_submission.sh --init "
-                         "<dir> writes the template to fill in)", path)
+        raise InputError("missing: a zrc submission needs meta.yaml (score_zrc_submission --init <dir> "
+                         "writes the template to fill in, no network needed)", path)
     data, at = _load_yaml(path)
     if not isinstance(data, dict):
         raise InputError("expected a mapping of fields (username, benchmark_name, model_info, ...)", path, 1)
