@@ -18,12 +18,22 @@
 # (local/get_zr17.sh -> downloads/zr17/, or the installed `tde` package), every language from
 # a zrc dataset dir (--zrc-dataset; its index.json names alignment_phones/alignment_words).
 #
+# A new submission (no network needed; zrc's `submission:init` downloads its template):
+#   steps/score_zrc_submission.sh --init submissions/mine   # meta.yaml + params.yaml to fill in
+#   cp my_system/english.txt ... submissions/mine/           # the class files, <lang>.txt
+#   $EDITOR submissions/mine/meta.yaml                       # replace every "<...>" value
+#   steps/score_zrc_submission.sh submissions/mine           # refused while a placeholder is left
+# meta.yaml has every field of zrc 0.9.4's tde17 template; params.yaml zrc's defaults (njobs 1,
+# quiet false). --init never overwrites an existing meta.yaml or params.yaml (refused, one line).
+#
 # Usage: steps/score_zrc_submission.sh [options] <submission-dir>
+#        steps/score_zrc_submission.sh --init <submission-dir>
 #  e.g.: steps/score_zrc_submission.sh --nj 2 submissions/kamper
 #        steps/score_zrc_submission.sh --zrc-dataset ~/zr-data/datasets/zrc2017-test-dataset \
 #            --languages english,wolof submissions/mine
 #
 # Options:
+#   --init <dir>          # write the submission template (meta.yaml, params.yaml) into <dir>, score nothing
 #   --zrc-dataset <dir>   # default $APP_DIR/datasets/zrc2017-test-dataset (APP_DIR default ~/zr-data)
 #   --languages <list>    # default: every <lang>.txt present; comma-separated subset
 #   --nj <n>              # default: params.yaml njobs, else 1; jobs per language
@@ -37,6 +47,7 @@
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
 # Begin configuration section.
+init=
 zrc_dataset=
 languages=
 nj=
@@ -49,6 +60,10 @@ echo "$0 $*" >&2
 
 . "$TERMEVAL_ROOT/utils/parse_options.sh"
 
+if [ -n "$init" ]; then
+  [ $# -eq 0 ] || te_die "--init <dir> writes a template and scores nothing: give no submission directory with it"
+  exec "${te_python[@]}" -m termeval.bin.score_zrc_submission --init "$init"
+fi
 [ $# -eq 1 ] || te_usage
 set -euo pipefail
 

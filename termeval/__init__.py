@@ -43,7 +43,7 @@ Where things are (docs/modules.md; the steps are termeval/bin/<step>.py):
 _API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
         "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
         "prepare_gold", "prepare_kws", "prepare_classes", "validate_alignment_dir", "export_zr",
-        "measure_resources", "summarize_scores", "GoldData")
+        "measure_resources", "summarize_scores", "results_table", "load_results", "GoldData")
 __all__ = [*_API, "InputError", "__version__"]
 
 

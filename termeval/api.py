@@ -49,6 +49,7 @@ from termeval.quesst.options import QuesstOptions
 from termeval.resources.options import MeasureOptions, ResourcesOptions
 from termeval.resources.record import record
 from termeval.resources.stage import ResourcesStage
+from termeval.results import formats as results_formats
 from termeval.results import summary as results_summary
 from termeval.results.options import SummarizeOptions
 from termeval.run import driver
@@ -65,7 +66,7 @@ from termeval.zrc.step import score_directory
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
            "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
            "prepare_gold", "prepare_kws", "prepare_classes", "validate_alignment_dir", "export_zr",
-           "measure_resources", "summarize_scores", "GoldData", "InputError"]
+           "measure_resources", "summarize_scores", "results_table", "load_results", "GoldData", "InputError"]
 
 _api_gold_memo: dict = {}          # termeval.core.datadir's memo of parsed data dirs, while a call runs
 # the SIL-less preparation the 2015/2017 definitions need (docs/guide.md §7.4)
@@ -364,7 +365,7 @@ def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
     return run_options(QuesstStage(), opts)
 
 
-@with_options(ZrcOptions, fixed=("submission_dir",))
+@with_options(ZrcOptions, fixed=("submission_dir", "init"))
 def score_zrc_submission(submission_dir: str | os.PathLike, **options: Any) -> dict:
     """A zrc TDE17 submission directory scored as zrc 0.9.4 scores it, with termeval's zrc2020
     metrics (steps/score_zrc_submission.sh): writes <submission-dir>/scores/ (scores.json,
@@ -492,24 +493,53 @@ def measure_resources(exp_dir: str | os.PathLike, phase: str, command: Sequence[
     return values
 
 
+def _summary_options(exp_roots: Any, options: Mapping[str, Any], where: str, **fixed: Any) -> SummarizeOptions:
+    """SummarizeOptions of an API call: exp_roots one path or a list of paths."""
+    roots = [exp_roots] if isinstance(exp_roots, (str, os.PathLike)) else exp_roots
+    if not isinstance(roots, Sequence) or isinstance(roots, bytes):
+        raise TypeError(f"{where}: exp_roots must be a path or a list of paths, got {type(exp_roots).__name__}")
+    roots = tuple(_path(x, f"exp_roots[{i}]") for i, x in enumerate(roots))
+    if not roots:
+        raise InputError(f"{where}: exp_roots: give at least one directory")
+    if isinstance(options.get("metrics"), (list, tuple)):       # metrics=["ned", "coverage"]
+        options = {**options, "metrics": ",".join(map(str, options["metrics"]))}
+    return build_options(SummarizeOptions, options, where, exp_roots=roots, **fixed)
+
+
 @with_options(SummarizeOptions, fixed=("exp_roots", "out"))
 def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], *,
                      out: str | os.PathLike | None = None, **options: Any) -> list[dict]:
     """The RESULTS.md tables of utils/summarize_scores.sh over every scores/scores.json below
     the exp roots (one path or a list): returns their rows, in the file's order, as flat dicts
     {"table": title, "system": name, <metric>: value (None where the system has none), and
-    <metric>_ci_lo / <metric>_ci_hi where it has an interval}. With out= RESULTS.md is written
-    there (whole); without it nothing is written."""
-    roots = [exp_roots] if isinstance(exp_roots, (str, os.PathLike)) else exp_roots
-    if not isinstance(roots, Sequence) or isinstance(roots, bytes):
-        raise TypeError(f"summarize_scores: exp_roots must be a path or a list of paths, got {type(exp_roots).__name__}")
-    roots = tuple(_path(x, f"exp_roots[{i}]") for i, x in enumerate(roots))
-    if not roots:
-        raise InputError("summarize_scores: exp_roots: give at least one directory")
-    opts = build_options(SummarizeOptions, options, "summarize_scores", exp_roots=roots,
-                         out=None if out is None else _path(out, "out"))
+    <metric>_ci_lo / <metric>_ci_hi where it has an interval}. With out= the table is written
+    there (whole; format= md by default, as utils/summarize_scores.sh); without it nothing is
+    written."""
+    opts = _summary_options(exp_roots, options, "summarize_scores", out=None if out is None else _path(out, "out"))
     tables = results_summary.collect(opts.roots)
     if opts.out is not None:
-        text = results_summary.markdown(tables, opts.roots)
+        text = results_formats.render(tables, opts)
         driver.run_task("summarize_scores", *results_summary.task(opts.out, text), inputs=opts.roots, lock=False)
     return results_summary.rows(tables)
+
+
+@with_options(SummarizeOptions, fixed=("exp_roots", "out"))
+def results_table(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], format: str = "md",
+                  **options: Any) -> str:
+    """The text utils/summarize_scores.sh --format <format> writes (md, csv, tsv, latex, json)
+    over every scores/scores.json below the exp roots (one path or a list); nothing is written.
+    e.g. termeval.results_table("exp", format="latex", percent=True, bold_best=True)."""
+    opts = _summary_options(exp_roots, options, "results_table", format=format)
+    return results_formats.render(results_summary.collect(opts.roots), opts)
+
+
+@with_options(SummarizeOptions, fixed=("exp_roots", "out", "format", "bold_best"))
+def load_results(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], **options: Any) -> list[dict]:
+    """The rows of the summary tables as flat dicts, one per table and system (pandas:
+    pandas.DataFrame(termeval.load_results("exp"))): {"table", "system", "data" (the data
+    dir's short name or None), "data_id" (the content digest of its gold), each metric's value
+    (None where the system has none), <metric>_lo / <metric>_hi where a system of the table has
+    an interval, "warnings" (the warning lines of its scores, '' when none)}; the same rows as
+    utils/summarize_scores.sh --format csv. Nothing is written."""
+    opts = _summary_options(exp_roots, options, "load_results")
+    return results_formats.flat(results_summary.collect(opts.roots), opts)

@@ -50,7 +50,8 @@ def run_task(task: int | None, jobname: str | None, log: str, command: str) -> i
     try:
         return _run_task(log, command)
     except OSError as e:  # the log cannot be written (disk full, read-only): one line, no traceback
-        print(f"run.pl: error: cannot write the log {log}: {e.strerror or e}", file=sys.stderr)
+        # one write per line: print's text and newline are two writes, which jobs' threads interleave
+        sys.stderr.write(f"run.pl: error: cannot write the log {log}: {e.strerror or e}\n")
         return 1
 
 

@@ -200,14 +200,15 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
     output guard checks; cli=False: not on the command line (set by the driver or the API);
     parse(text) -> value: how the CLI turns the text into the value (default: by the field's type).
     many: a positional taking several values, a tuple of them: True (or "+") one or more, "*"
-    none or more (then the field's default);
+    none or more (then the field's default); "?": an optional positional, its one value or
+    the field's default (not a tuple);
     aliases: more names of the option on the command line (an old name: ("--output",));
     hidden: on the command line but not in its --help nor in the Python API (a legacy name).
     """
     if role not in (None, "input", "output", "inputs"):
         raise ValueError(f"role must be input, inputs or output, got {role!r}")
-    if many not in (False, True, "+", "*") or (many and not positional):
-        raise ValueError(f"many must be True, '+' or '*', of a positional field, got {many!r}")
+    if many not in (False, True, "+", "*", "?") or (many and not positional):
+        raise ValueError(f"many must be True, '+', '*' or '?', of a positional field, got {many!r}")
     meta = {"doc": doc, "check": check, "choices": tuple(choices) if choices is not None else None,
             "flag": flag, "positional": positional, "role": role, "metavar": metavar, "cli": cli,
             "parse": parse, "many": many, "aliases": tuple(aliases), "hidden": hidden}

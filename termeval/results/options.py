@@ -1,10 +1,21 @@
-"""The options of the results summary (utils/summarize_scores.sh, termeval.summarize_scores)."""
+"""The options of the results summary (utils/summarize_scores.sh, termeval.summarize_scores,
+termeval.results_table, termeval.load_results)."""
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 
-from termeval.core.options import OptionError, StepOptions, option, path_value
+from termeval.core.options import OptionError, StepOptions, int_between, option, or_none, path_value, text_value
+
+FORMATS = ("md", "csv", "tsv", "latex", "json")
+
+
+def is_percent(metric: str) -> bool:
+    """--percent scales F-scores, precisions, recalls, coverage and NED (and their _std); not
+    the ranking means of STD (mean_r_precision stays with map)."""
+    return not metric.startswith("mean_") and re.search(
+        r"(fscore|precision|recall|coverage|(^|_)ned)(_std)?$", metric) is not None
 
 
 def _optional_path(value: object, text: str | None = None) -> None:
@@ -19,11 +30,33 @@ def _paths(value: object, text: str | None = None) -> None:
         path_value(x)
 
 
+def _metric_list(value: object, text: str | None = None) -> None:
+    if value is None:
+        return
+    text_value(value, text)
+    if not [x for x in str(value).replace(" ", ",").split(",") if x]:
+        raise OptionError(f"expected comma-separated metric names, got '{value}'")
+
+
 @dataclass(frozen=True, kw_only=True)
 class SummarizeOptions(StepOptions):
-    """Options of summarize_scores. `out` None (the Python API's default): nothing written."""
-    out: str | None = option("RESULTS.md", "the Markdown file to write (in the current directory unless a path)",
+    """Options of summarize_scores. `out` None: RESULTS.md for --format md, stdout for the
+    other formats (the Python API: nothing written)."""
+    out: str | None = option(None, "the file to write (default: RESULTS.md in the current directory with "
+                             "--format md, stdout with the other formats)",
                              aliases=("--output",), role="output", check=_optional_path)
+    format: str = option("md", "md (RESULTS.md), csv or tsv (pandas: one row per table and system, one column "
+                         "per metric, intervals as <metric>_lo/<metric>_hi), latex (booktabs tabulars), "
+                         "json (table -> system -> metrics)", choices=FORMATS)
+    percent: bool = option(False, "true: F-scores, precisions, recalls, coverage and NED (and their _std) "
+                           "times 100; counts, TWV, Cnxe and every other metric as they are")
+    digits: int | None = option(None, "decimals of every value (default in md and latex: 4, 1 for a value in "
+                                "percent; csv, tsv and json keep every digit)", check=or_none(int_between(0, 12)))
+    metrics: str | None = option(None, "comma-separated metrics to show, in this order, in every table that has "
+                                 "them (any metric of scores.json; default: each table's headline metrics)",
+                                 check=_metric_list)
+    bold_best: bool = option(False, "true: the best value of each column in bold (latex, md; lower is better "
+                             "for ned and cnxe/nxe, higher for the rest; counts and _std never)")
     exp_root: str | None = option(None, "one exp root (the option before the positional exp roots)",
                                   hidden=True, check=_optional_path)
     exp_roots: tuple = option((), "directories to search (default: exp)", positional=True, many="*",
@@ -35,3 +68,15 @@ class SummarizeOptions(StepOptions):
         if self.exp_roots:
             return [os.fspath(x) for x in self.exp_roots]
         return [os.fspath(self.exp_root)] if self.exp_root else ["exp"]
+
+    def metric_list(self) -> list[str] | None:
+        """--metrics as a list (None: the headline metrics)."""
+        if not self.metrics:
+            return None
+        return list(dict.fromkeys(x for x in self.metrics.replace(" ", ",").split(",") if x))
+
+    def places(self, metric: str) -> int:
+        """Decimals of a metric's values in md and latex: --digits, else 1 for a value in percent, else 4."""
+        if self.digits is not None:
+            return self.digits
+        return 1 if self.percent and is_percent(metric) else 4

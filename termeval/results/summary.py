@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shlex
 from typing import Callable
 
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
 from termeval.core.version import __version__
 from termeval.core.warn import warn as core_warn
+from termeval.results.options import is_percent
 
 TDE = ["ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore"]
 # Headline metrics per table family, in this order (at most ten).
@@ -45,7 +48,7 @@ TDE_STAGES = {"matching", "clustering", "parsing"}
 SKIP_STAGES = {"prepare", "tde15_input"}
 
 
-def fmt(v) -> str:
+def fmt(v, places: int = 4) -> str:
     if v is None:
         return "-"
     if isinstance(v, bool):
@@ -53,7 +56,7 @@ def fmt(v) -> str:
     if isinstance(v, int):
         return str(v)
     if isinstance(v, float):
-        return f"{v:.4f}"
+        return f"{v:.{places}f}"
     return str(v)
 
 
@@ -92,7 +95,7 @@ def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
     if not any(k not in SKIP_STAGES for k in stages):
         raise NoStage("no scored stage in it (not written by a termeval scoring step?)", path)
     cis = data.get("ci") if isinstance(data.get("ci"), dict) else {}
-    out: dict[str, tuple[str, str, dict]] = {}
+    out: dict[str, tuple[str, str, dict, dict]] = {}
     for stage, meta in sorted(stages.items()):
         if stage in SKIP_STAGES or not isinstance(meta, dict):
             continue
@@ -103,12 +106,55 @@ def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
             family, title = "std", f"std ({bench})"
         else:
             family, title = stage, stage if bench in (stage, "None") else f"{stage} ({bench})"
-        names = out.get(title, (title, family, {}))[2]
+        _, _, names, info = out.get(title, (title, family, {}, {"data": None, "data_id": None, "warnings": []}))
         for name in meta.get("metrics", []) if isinstance(meta.get("metrics"), list) else []:
             if isinstance(name, str) and name in data:
                 names[name] = (data[name], interval(cis.get(name)))
-        out[title] = (title, family, names)
+        info["data"] = info["data"] or data_name(meta.get("command"))
+        info["data_id"] = info["data_id"] or data_id(data, bench)
+        info["warnings"] += stage_warnings(data, stage)
+        out[title] = (title, family, names, info)
     return list(out.values())
+
+
+def data_name(command) -> str | None:
+    """The short name of the data dir a stage was scored on: the first path argument of its
+    command line (a termeval step's first positional), its last two components; None when the
+    command is not a termeval step's or names no path (a Python API run records its script)."""
+    if not isinstance(command, str):
+        return None
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return None
+    if not words or not re.fullmatch(r"(termeval [\w-]+|(score|prepare)_\w+\.(py|sh))", os.path.basename(words[0])):
+        return None     # not a termeval step's command line (a Python script using the API)
+    for w in words[1:]:
+        if not w.startswith("-") and "/" in w and not w.endswith(".py"):
+            parts = [x for x in os.path.normpath(w).split("/") if x]
+            return "/".join(parts[-2:]) or None
+    return None
+
+
+def data_id(data: dict, bench: str) -> str | None:
+    """The content digest of the gold a benchmark was scored on (scores.json data_ids, else data_id)."""
+    ids = data.get("data_ids") if isinstance(data.get("data_ids"), dict) else {}
+    v = ids.get(bench) or data.get("data_id")
+    return v if isinstance(v, str) and v else None
+
+
+def stage_warnings(data: dict, stage: str) -> list[str]:
+    warned = data.get("warnings") if isinstance(data.get("warnings"), dict) else {}
+    lines = warned.get(stage)
+    return [str(x) for x in lines] if isinstance(lines, list) else []
+
+
+def data_cell(info: dict) -> str:
+    """`data/example@8e5fb26d`: the short name and the first 8 digits of the digest ('-': neither known)."""
+    name, digest = info.get("data"), info.get("data_id")
+    if name and digest:
+        return f"{name}@{digest[:8]}"
+    return name or (digest[:8] if digest else "-")
 
 
 def interval(ci) -> tuple[float, float] | None:
@@ -118,18 +164,52 @@ def interval(ci) -> tuple[float, float] | None:
     return None
 
 
-def cell(value) -> str:
+def lower_is_better(metric: str) -> bool:
+    return re.search(r"(^|_)(ned|cnxe|nxe)$", metric) is not None
+
+
+def number(value) -> float | int | None:
+    """The number of a (value, interval) cell, None when it is not one."""
+    v = value[0] if isinstance(value, tuple) else value
+    return v if isinstance(v, (int, float)) and not isinstance(v, bool) else None
+
+
+def scaled(metric: str, value, scale: bool):
+    """A (value, interval) cell times 100 when `scale` and the metric is a percent one (is_percent)."""
+    if not scale or not is_percent(metric) or value is None:
+        return value
+    v, ci = value if isinstance(value, tuple) else (value, None)
+    if number(v) is not None and not isinstance(v, int):
+        v = v * 100
+    return v, (None if ci is None else (ci[0] * 100, ci[1] * 100))
+
+
+def best_values(cols: list[str], values: list[dict]) -> dict:
+    """The best value of each column of real numbers shown for several systems (counts and
+    _std columns have none)."""
+    best = {}
+    for k in cols:
+        nums = [number(v.get(k)) for v in values]
+        nums = [x for x in nums if x is not None]
+        if len(nums) > 1 and not k.endswith("_std") and all(isinstance(x, float) for x in nums):
+            best[k] = min(nums) if lower_is_better(k) else max(nums)
+    return best
+
+
+def cell(value, places: int = 4) -> str:
     """`0.9292` or, with an interval, `0.9292 [0.9273, 0.9309]`."""
     v, ci = value if isinstance(value, tuple) else (value, None)
-    return fmt(v) if ci is None else f"{fmt(v)} [{ci[0]:.4f}, {ci[1]:.4f}]"
+    return fmt(v, places) if ci is None else f"{fmt(v, places)} [{ci[0]:.{places}f}, {ci[1]:.{places}f}]"
 
 
 def table_order(title: str, family: str) -> tuple[int, str]:
     return (FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER), title)
 
 
-def columns(family: str, values: list[dict]) -> list[str]:
+def columns(family: str, values: list[dict], metrics: list[str] | None = None) -> list[str]:
     present = set().union(*values) if values else set()
+    if metrics is not None:     # --metrics: those the table has, in the order given
+        return [k for k in metrics if k in present]
     wanted = HEADLINE.get(family)
     if wanted is None:  # an unknown benchmark: its first ten numeric metrics
         first = {k: (v[0] if isinstance(v, tuple) else v) for k, v in values[0].items()}
@@ -137,7 +217,7 @@ def columns(family: str, values: list[dict]) -> list[str]:
     return [k for k in wanted if k in present][:10]
 
 
-Tables = dict  # title -> (family, [(system, {metric: (value, (lo, hi) or None)}), ...])
+Tables = dict  # title -> (family, [(system, {metric: (value, (lo, hi) or None)}, info), ...])
 
 
 def collect(exp_roots: list[str]) -> Tables:
@@ -157,31 +237,55 @@ def collect(exp_roots: list[str]) -> Tables:
             except NoStage as e:
                 warn(f"{e.format()}; {system} is left out")
                 continue
-            for title, family, vals in found:
-                tables.setdefault(title, (family, []))[1].append((system, vals))
+            for title, family, vals, info in found:
+                tables.setdefault(title, (family, []))[1].append((system, vals, info))
     return tables
 
 
-def ordered(tables: Tables) -> list[tuple[str, list[str], list[tuple[str, dict]]]]:
-    """(title, columns, rows) of each table, in the order of RESULTS.md."""
+def ordered(tables: Tables, metrics: list[str] | None = None) -> list[tuple[str, list[str], list[tuple]]]:
+    """(title, columns, rows) of each table, in the order of RESULTS.md; with `metrics`, only
+    those columns, and a table having none of them is left out (a metric no table has is an
+    InputError)."""
+    if metrics is not None:
+        known = {k for _, rows in tables.values() for _, vals, _ in rows for k in vals}
+        unknown = [k for k in metrics if k not in known]
+        if unknown:
+            raise InputError(f"--metrics: no table has {', '.join(unknown)}")
     out = []
     for title in sorted(tables, key=lambda t: table_order(t, tables[t][0])):
         family, rows = tables[title]
-        out.append((title, columns(family, [v for _, v in rows]), rows))
+        cols = columns(family, [v for _, v, _ in rows], metrics)
+        if cols or metrics is None:
+            out.append((title, cols, rows))
     return out
 
 
-def markdown(tables: Tables, exp_roots: list[str]) -> str:
-    """The text of RESULTS.md."""
+def markdown(tables: Tables, exp_roots: list[str], places: Callable[[str], int] = lambda k: 4, scale: bool = False,
+             metrics: list[str] | None = None, bold_best: bool = False) -> str:
+    """The text of RESULTS.md: a `data` column (data_cell), the warnings of a system's scores
+    as a footnote; `scale` (--percent) as `scaled`; `bold_best` the best value of each column
+    in bold."""
     out = [f"<!-- generated by utils/summarize_scores.sh (termeval {__version__}); do not edit -->",
            "# Results", ""]
     if not tables:
         out.append(f"No scored systems (scores/scores.json) under {' '.join(exp_roots)} yet.")
-    for title, cols, rows in ordered(tables):
-        out += [f"## {title}", "", "|system|" + "|".join(cols) + "|", "|---|" + "---|" * len(cols)]
-        for system, vals in rows:
-            out.append(f"|{system}|" + "|".join(cell(vals.get(k)) for k in cols) + "|")
-        out.append("")
+    notes = 0
+    for title, cols, rows in ordered(tables, metrics):
+        out += [f"## {title}", "", "|system|data|" + "|".join(cols) + "|", "|---|---|" + "---|" * len(cols)]
+        best = best_values(cols, [v for _, v, _ in rows]) if bold_best else {}
+        footnotes = []
+        for system, vals, info in rows:
+            mark = ""
+            if info["warnings"]:
+                notes += 1
+                mark = f"[^{notes}]"
+                footnotes.append(f"[^{notes}]: {system}: " + " ".join(info["warnings"]))
+            shown = []
+            for k in cols:
+                text = cell(scaled(k, vals.get(k), scale), places(k))
+                shown.append(f"**{text}**" if k in best and number(vals.get(k)) == best[k] else text)
+            out.append(f"|{system}{mark}|{data_cell(info)}|" + "|".join(shown) + "|")
+        out += [""] + (footnotes + [""] if footnotes else [])
     return "\n".join(out) + "\n"
 
 
@@ -191,7 +295,7 @@ def rows(tables: Tables) -> list[dict]:
     <column>_ci_hi where it has an interval}."""
     out = []
     for title, cols, table in ordered(tables):
-        for system, vals in table:
+        for system, vals, _ in table:
             row: dict = {"table": title, "system": system}
             for k in cols:
                 v, ci = vals.get(k, (None, None))

@@ -293,6 +293,10 @@ def parser_for(options_class: type, doc: str | None, prog: str | None = None) ->
             continue
         default = None if f.default is dataclasses.MISSING else f.default
         if m.get("positional"):
+            if m.get("many") == "?":        # an optional positional: its value, checked, or the default
+                p.add_argument(f.name, type=_typed(f), nargs="?", default=default,
+                               metavar=m.get("metavar") or f.name.replace("_", "-"), help=m.get("doc") or None)
+                continue
             many = {"nargs": "*", "default": default} if m.get("many") == "*" else {"nargs": "+"} if m.get("many") else {}
             p.add_argument(f.name, type=_parse_text(f) if many else _typed(f), **many,
                            metavar=m.get("metavar") or f.name.replace("_", "-"), help=m.get("doc") or None)
@@ -319,7 +323,8 @@ def _build(options_class: type, args: argparse.Namespace) -> Any:
     """The Options of parsed arguments (the values of a `many` positional as a tuple), validated:
     a `many` field's check runs here, on the whole tuple."""
     fields = {f.name: f for f in dataclasses.fields(options_class)}
-    values = {k: tuple(v) if fields[k].metadata.get("many") else v for k, v in vars(args).items() if k in fields}
+    values = {k: tuple(v) if fields[k].metadata.get("many") not in (False, "?") else v
+              for k, v in vars(args).items() if k in fields}
     return options_class(**values).validate()
 
 

@@ -11,10 +11,15 @@ from termeval.zrc.submission import LANGUAGES
 
 @dataclass(frozen=True, kw_only=True)
 class ZrcOptions(StepOptions):
-    """Options of score_zrc_submission (docs/tde.md, "zrc submissions")."""
-    submission_dir: str = option(doc="the submission directory (<lang>.txt class files, meta.yaml, "
-                                     "params.yaml); scores/ is written inside it",
-                                 positional=True, role="input", check=path_value)
+    """Options of score_zrc_submission (docs/zrc.md)."""
+    submission_dir: str | None = option(None, "the submission directory (<lang>.txt class files, meta.yaml, "
+                                        "params.yaml); scores/ is written inside it",
+                                        positional=True, many="?", role="input", check=or_none(path_value))
+    init: str | None = option(None, "write a submission template into this directory and stop: meta.yaml "
+                              "(every field of zrc 0.9.4's tde17 template, <...> placeholders that scoring "
+                              "refuses until filled in) and params.yaml (zrc's defaults); an existing "
+                              "meta.yaml or params.yaml is never overwritten", role="output",
+                              check=or_none(path_value), metavar="DIR")
     zrc_dataset: str | None = option(None, "zrc dataset dir with index.json (default "
                                      "$APP_DIR/datasets/zrc2017-test-dataset, APP_DIR default ~/zr-data)",
                                      role="input")
@@ -25,6 +30,13 @@ class ZrcOptions(StepOptions):
     bootstrap: int = option(0, "bootstrap resamples (termeval's scores; at most 100000)", check=resamples)
     partial: bool = option(False, "score the languages that are there, with a warning per missing one "
                                   "(default: refuse as zrc 0.9.4 does)")
+
+    def check_combination(self) -> str | None:
+        if self.init is not None and self.submission_dir is not None:
+            return "--init <dir> writes a template and scores nothing: give no submission directory with it"
+        if self.init is None and self.submission_dir is None:
+            return "give the submission directory to score (or --init <dir> to write a template)"
+        return None
 
     def language_list(self) -> list[str] | None:
         """--languages as a list (None: every language present)."""

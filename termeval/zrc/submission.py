@@ -6,6 +6,7 @@
                    paper_title, paper_url, publication_year, bib_reference, DOI, institution,
                    team}, open_source, code_url
   DIR/params.yaml  njobs, quiet (optional; zrc writes the defaults when absent, we do not write)
+  (termeval.zrc.template writes both, to fill in: score_zrc_submission --init DIR)
 
 meta.yaml rules (zrc's MetaFile and its validation): required fields typed as zrc's model
 (benchmark_name one of its names, open_source a boolean, publication_year an integer); errors on
@@ -48,6 +49,7 @@ META_FIELDS = {
                     "bib_reference", "DOI", "institution", "team"),
 }
 _TEMPLATE = re.compile(r"<.*>")
+TEMPLATE_ERROR = "has value from template (replace the <...> placeholder; null for an optional field)"
 STRING_FIELDS = ("username", "submission_id", "code_url", "model_info.model_id",
                  "model_info.system_description", "model_info.train_set", "model_info.gpu_budget",
                  "publication.author_label", "publication.authors", "publication.paper_title",
@@ -130,8 +132,8 @@ def _load_yaml(path: str) -> tuple[Any, dict[str, int]]:
 def check_meta(path: str) -> tuple[dict, list[str]]:
     """meta.yaml checked with zrc's rules -> (meta, warning lines); MetaErrors lists every error."""
     if not os.path.isfile(path):
-        raise InputError("missing: a zrc submission needs meta.yaml (zrc submission:init tde17 <dir> "
-                         "writes the template)", path)
+        raise InputError("missing: a zrc submission needs meta.yaml (score_zrc_submission --init <dir> "
+                         "writes the template to fill in, no network needed)", path)
     data, at = _load_yaml(path)
     if not isinstance(data, dict):
         raise InputError("expected a mapping of fields (username, benchmark_name, model_info, ...)", path, 1)
@@ -142,7 +144,14 @@ def check_meta(path: str) -> tuple[dict, list[str]]:
         line = at.get(key) or at.get(key.rsplit(".", 1)[0]) if "." in key else at.get(key)
         return f"{path}:{line}" if line else path
 
+    # a `<...>` placeholder left from the template is the one error of its field (not also its type)
+    templated = {prefix + k for prefix, obj in (("", data), ("model_info.", data.get("model_info")),
+                                                ("publication.", data.get("publication")))
+                 if isinstance(obj, dict) for k, v in obj.items() if isinstance(v, str) and _TEMPLATE.match(v)}
+
     def err(key: str, msg: str) -> None:
+        if key in templated and msg != TEMPLATE_ERROR:
+            return
         errors.append(f"{where(key)}: {key}: {msg}")
 
     def warn(key: str, msg: str) -> None:
@@ -176,7 +185,7 @@ def check_meta(path: str) -> tuple[dict, list[str]]:
     for prefix, obj in (("", data), ("model_info.", mi), ("publication.", pub)):
         for k, v in obj.items():
             if isinstance(v, str) and _TEMPLATE.match(v):
-                err(prefix + k, "has value from template")
+                err(prefix + k, TEMPLATE_ERROR)
     if not _nonempty(data.get("username")):
         err("username", "required, was not found or empty")
     if not _nonempty(data.get("code_url")):

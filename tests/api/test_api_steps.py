@@ -39,7 +39,8 @@ def test_signatures_list_the_options():
     assert {"boundary_tolerance", "sil_label"} <= sig(termeval.validate_alignment_dir)
     assert {"drop_sil", "sil_label"} <= sig(termeval.export_zr)
     assert {"interval", "append", "wait_orphans"} <= sig(termeval.measure_resources)
-    assert sig(termeval.summarize_scores) == {"exp_roots", "out"}    # --exp-root is hidden
+    assert sig(termeval.summarize_scores) == {"exp_roots", "out", "format", "percent", "digits", "metrics",
+                                              "bold_best"}    # --exp-root is hidden
 
 
 def test_prepare_classes_equals_the_command(example, tmp_path, capsys):

@@ -101,7 +101,7 @@ def test_every_step_error_line_is_headed_termeval_step(capsys, tmp_path):
     assert command.main(["score-zrc-submission", str(zrc)]) == 1
     assert capsys.readouterr().err.splitlines() == [
         f"termeval score-zrc-submission: error: {zrc}/meta.yaml: missing: a zrc submission needs meta.yaml "
-        "(zrc submission:init tde17 <dir> writes the template)"]
+        "(score_zrc_submission --init <dir> writes the template to fill in, no network needed)"]
 
 
 def test_a_reader_that_stops_early_ends_it_quietly():

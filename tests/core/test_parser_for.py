@@ -82,4 +82,7 @@ def test_many_needs_positional():
     with pytest.raises(ValueError):
         option((), "x", many=True)
     with pytest.raises(ValueError):
-        option((), "x", positional=True, many="?")
+        option((), "x", positional=True, many="x")
+    with pytest.raises(ValueError):
+        option(None, "x", many="?")                 # an optional positional: positional only
+    option(None, "x", positional=True, many="?")     # zrc's submission dir, absent with --init

@@ -185,8 +185,8 @@ def test_summarize_scores_builds_results_table(root, tmp_path):
                        cwd=root, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     text = out.read_text()
-    assert "## std (sws2013)\n\n|system|atwv|n_terms|\n|---|---|---|\n|sysB|0.1250|3|\n" in text
-    assert "## zrc2020\n\n|system|ned|coverage|\n|---|---|---|\n|sysA|0.2500|0.5000|\n" in text
+    assert "## std (sws2013)\n\n|system|data|atwv|n_terms|\n|---|---|---|---|\n|sysB|-|0.1250|3|\n" in text
+    assert "## zrc2020\n\n|system|data|ned|coverage|\n|---|---|---|---|\n|sysA|-|0.2500|0.5000|\n" in text
 
 
 def test_summarize_scores_finds_kaldi_and_espnet_layouts_at_any_depth(root, tmp_path):
@@ -199,5 +199,5 @@ def test_summarize_scores_finds_kaldi_and_espnet_layouts_at_any_depth(root, tmp_
                        cwd=tmp_path, capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     text = (tmp_path / "RESULTS.md").read_text()
-    assert "|tri3/decode_dev/kws_10|0.5000|" in text
-    assert "|asr_conformer/decode_asr_dev/tde|0.7500|" in text
+    assert "|tri3/decode_dev/kws_10|-|0.5000|" in text
+    assert "|asr_conformer/decode_asr_dev/tde|-|0.7500|" in text
