@@ -15,7 +15,7 @@ import textwrap
 from typing import Any, Callable, Sequence
 
 from termeval.core.errors import InputError
-from termeval.core.options import OptionError, flag_of, split_number_list  # noqa: F401  (split_number_list: steps)
+from termeval.core.options import OptionError, flag_of
 
 
 def str2bool(value: str) -> bool:
@@ -236,12 +236,9 @@ def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Call
     opts = options_of(parser, args)
     if getattr(args, "print_stage_name", False):     # the name of its logs and shards (steps/*.sh)
         named = getattr(opts, "stage_name", None)     # from the options alone: no numpy, no stage
-        print(named() if callable(named) else stage_of(args if opts is None else opts).name)
+        print(named() if callable(named) else stage_of(opts).name)
         return 0
     from termeval.run import driver    # numpy: not for --help
-    if opts is None:                   # a step not converted to Options yet
-        driver.run_from_args(stage_of(args), args)
-        return 0
     driver.run(stage_of(opts), opts, opts.exp_dir, nj=getattr(opts, "nj", 1), job=getattr(args, "job", None),
                merge=getattr(args, "merge", None), run_id=getattr(args, "run_id", None))
     return 0

@@ -66,7 +66,7 @@ from termeval.core import publish as publish_
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
-from termeval.core.stage import DEFAULT_OUTPUTS, Report, Shard, Stage, balanced_ranges, is_share, running_as_share  # noqa: F401  (stages import Shard from here too)
+from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as_share  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
 
 PROTOCOL = 1
@@ -271,12 +271,12 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
     merged = stage.merge(ctx, shards)
     if exp_dir is None:
         with tempfile.TemporaryDirectory(prefix="termeval-") as out:
-            report = as_report(stage, stage.report(ctx, merged, out))
+            report = stage.report(ctx, merged, out)
     else:
         out = new_output_dir(exp_dir)
         try:
             carry(exp_dir, out, getattr(stage, "updates", ()))
-            report = as_report(stage, stage.report(ctx, merged, out))
+            report = stage.report(ctx, merged, out)
             if merge is not None:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
             publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
@@ -315,14 +315,6 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
             discard(out)
             raise
     return result
-
-
-def as_report(stage: Stage, got: Any) -> Report:
-    """A stage's report as a Report (a stage not converted yet returns the scores mapping and
-    gives its summary through summary(result))."""
-    if isinstance(got, Report):
-        return got
-    return Report(got, stage.summary(got) if hasattr(stage, "summary") else "")
 
 
 def _named_in_exp(e: Exception, out: str, exp_dir: str) -> Exception:
@@ -368,9 +360,3 @@ def remove_shards(exp_dir: str, name: str, nj: int) -> None:
     with contextlib.suppress(OSError):
         os.rmdir(os.path.join(exp_dir, "jobs"))
 
-
-def run_from_args(stage: Stage, args: Any) -> dict | None:
-    """`run` with the job options of termeval.run.cli.add_job_options (--nj/--job/--merge/--run-id;
-    a step without them runs in one process) and the positional `exp_dir` of the step's parser."""
-    return run(stage, args, args.exp_dir, nj=getattr(args, "nj", 1), job=getattr(args, "job", None),
-               merge=getattr(args, "merge", None), run_id=getattr(args, "run_id", None))

@@ -14,6 +14,7 @@ from termeval.quesst.units import query_table
 from termeval.bootstrap.units import load_units
 from termeval.run import driver as jobs
 from termeval.bin import score_quesst
+from termeval.run.cli import options_of
 from termeval.core.errors import InputError
 from termeval.quesst import quesst as Q
 from termeval.quesst import quesst_io
@@ -134,7 +135,8 @@ def test_jobs_reproduce_one_process_and_refuse_stale_files(tmp_path):
     ref = quesst_io.load_reference(kws)
     m = quesst_io.map_detections(ref, quesst_io.read_pair_scores(det), "min")
     whole, _ = quesst_io.trials_from_mapped(ref, m)
-    args = score_quesst.get_parser().parse_args([str(kws), str(det), str(tmp_path / "exp")])
+    parser = score_quesst.get_parser()
+    args = options_of(parser, parser.parse_args([str(kws), str(det), str(tmp_path / "exp")]))
     stage = score_quesst.stage_of(args)
     ctx = stage.load(args)
     for j in (1, 2, 3, 4, 5):

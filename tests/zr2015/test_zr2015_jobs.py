@@ -12,6 +12,7 @@ import pytest
 
 from termeval.run import driver as jobs
 from termeval.bin.score_tde import get_parser
+from termeval.run.cli import options_of
 from termeval.tde.registry import stage_for
 from termeval.tde.zr2015 import store
 from termeval.tde.zr2015.matching import BANDS
@@ -48,18 +49,20 @@ def outputs(exp: str) -> dict[str, bytes]:
     return got
 
 
+def _opts(argv):
+    p = get_parser()
+    return options_of(p, p.parse_args(argv))
+
+
 def score(bench, d, cf, folds, exp, nj=1):
     argv = ["--benchmark", bench, "--folds", folds, d, cf, exp]
     stage = stage_for(bench)
     if nj == 1:
-        args = get_parser().parse_args(argv)
-        return jobs.run(stage, args, exp, echo=False)
-    stage.prepare(get_parser().parse_args(argv + ["--prepare-only"]))
+        return jobs.run(stage, _opts(argv), exp, echo=False)
+    stage.prepare(_opts(argv + ["--prepare-only"]))
     for j in range(1, nj + 1):
-        args = get_parser().parse_args(argv + ["--nj", str(nj), "--job", str(j), "--run-id", "r"])
-        jobs.run(stage, args, exp, nj=nj, job=j, run_id="r", echo=False)
-    args = get_parser().parse_args(argv + ["--merge", str(nj), "--run-id", "r"])
-    return jobs.run(stage, args, exp, merge=nj, run_id="r", echo=False)
+        jobs.run(stage, _opts(argv + ["--nj", str(nj), "--job", str(j)]), exp, nj=nj, job=j, run_id="r", echo=False)
+    return jobs.run(stage, _opts(argv + ["--merge", str(nj)]), exp, merge=nj, run_id="r", echo=False)
 
 
 @pytest.mark.parametrize("bench", ["zr2015", "zr2017"])

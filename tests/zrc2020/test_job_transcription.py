@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from termeval.run import driver as jobs
 from termeval.bin import score_tde
+from termeval.run.cli import options_of
 from termeval.tde.zrc2020 import classcache, goldcache, stage as zstage, stats
 from termeval.tde.zrc2020.testing import write_data_dir
 from termeval.tde.zrc2020.transcribe import load_phones, transcribe
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
-from test_stage import _files, score
+from test_stage import _files, run_parsed, score
 
 
 @pytest.fixture()
@@ -30,7 +30,9 @@ def micro(tmp_path):
 
 
 def _args(micro, exp, *more):
-    return score_tde.get_parser().parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), *more])
+    """score_tde's Options of these arguments."""
+    p = score_tde.get_parser()
+    return options_of(p, p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), *more]))
 
 
 def _no_gold(monkeypatch):
@@ -54,9 +56,9 @@ def _run_jobs(micro, exp, nj, monkeypatch):
             assert ctx.transcribed and ctx.classes is None
             assert len(ph.onset) == len(ph.offset) == len(ph.file) == 0 and len(ph.label) == 14
             assert len(gold.phones.onset) == 0 and len(gold.words.onset) == 0 and gold.files == ["A", "B", "C"]
-            jobs.run_from_args(score_tde.stage_of(a), a)
+            run_parsed(a)
     m = _args(micro, exp, "--merge", str(nj))
-    return jobs.run_from_args(score_tde.stage_of(m), m)
+    return run_parsed(m)
 
 
 def test_jobs_read_no_phone_time_and_equal_one_process(micro, monkeypatch):

@@ -9,6 +9,7 @@ import pytest
 
 from termeval.run import driver as jobs
 from termeval.bin import score_tde
+from termeval.run.cli import options_of
 from termeval.tde.zrc2020 import goldcache, stage as zstage
 from termeval.tde.zrc2020.testing import write_data_dir
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
@@ -35,10 +36,11 @@ def parses(monkeypatch):
 
 
 def score(data, cls, exp=None):
-    args = score_tde.get_parser().parse_args([str(data), str(cls), str(exp or "unused")])
+    p = score_tde.get_parser()
+    opts = options_of(p, p.parse_args([str(data), str(cls), str(exp or "unused")]))
     if exp is None:
-        args.exp_dir = None
-    return jobs.run(score_tde.stage_of(args), args, args.exp_dir, echo=False)
+        opts = opts.replace(exp_dir=None)
+    return jobs.run(score_tde.stage_of(opts), opts, opts.exp_dir, echo=False)
 
 
 def test_many_systems_one_gold_parsed_once(micro, parses, monkeypatch):
@@ -82,20 +84,28 @@ def test_exp_dir_caches_are_keyed_on_content(micro, parses):
     assert json.loads((exp / "scores" / "scores.json").read_text())["ned"] == changed["ned"]
 
 
+def run_parsed(a):
+    """score_tde's parsed arguments (or their Options) run as the step runs them: the driver."""
+    o = a if hasattr(a, "validate") else options_of(score_tde.get_parser(), a)
+    return jobs.run(score_tde.stage_of(o), o, o.exp_dir, nj=o.nj, job=o.job, merge=o.merge,
+                    run_id=getattr(a, "run_id", None), echo=False)
+
+
 def test_jobs_refuse_classes_of_another_preparation(micro):
     exp = micro / "exp"
     p = score_tde.get_parser()
     args = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--prepare-only"])
-    score_tde.stage_of(args).prepare(args)
+    opts = options_of(p, args)
+    score_tde.stage_of(opts).prepare(opts)
     for j in (1, 2):
         a = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--nj", "2", "--job", str(j)])
-        jobs.run_from_args(score_tde.stage_of(a), a)
+        run_parsed(a)
     m = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--merge", "2"])
-    assert jobs.run(score_tde.stage_of(m), m, str(exp), merge=2, echo=False)["ned"] == 0.175
+    assert run_parsed(m)["ned"] == 0.175
     a = p.parse_args([str(micro / "data"), str(micro / "y.class"), str(exp), "--nj", "2", "--job", "1"])
     from termeval.core.errors import InputError
     with pytest.raises(InputError, match="not prepared from this class file"):
-        jobs.run_from_args(score_tde.stage_of(a), a)
+        run_parsed(a)
 
 
 def _files(exp):
@@ -122,7 +132,8 @@ def test_jobs_read_only_their_classes_and_empty_jobs_add_nothing(micro, monkeypa
     assert score(micro / "data", micro / "x.class", one)["ned"] == 0.175
     exp = micro / "exp"
     args = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--prepare-only"])
-    score_tde.stage_of(args).prepare(args)
+    opts = options_of(p, args)
+    score_tde.stage_of(opts).prepare(opts)
     read: list[tuple[int, int]] = []
     real = zstage.classcache.load_range
     monkeypatch.setattr(zstage.classcache, "load_range", lambda d, a, b: read.append((a, b)) or real(d, a, b))
@@ -132,7 +143,7 @@ def test_jobs_read_only_their_classes_and_empty_jobs_add_nothing(micro, monkeypa
     assert sum(lo == hi for lo, hi in ranges) >= 2            # more jobs than classes
     for j in range(1, nj + 1):
         a = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--nj", str(nj), "--job", str(j)])
-        jobs.run_from_args(score_tde.stage_of(a), a)
+        run_parsed(a)
         assert read[-1] == ranges[j - 1]
         lo, hi = ranges[j - 1]
         sh = jobs.load_shard(jobs.shard_path(str(exp), "zrc2020", j), {"lo": lo, "hi": hi})
@@ -140,7 +151,7 @@ def test_jobs_read_only_their_classes_and_empty_jobs_add_nothing(micro, monkeypa
             assert sh.meta["counts"]["fragments"] == 0 and len(sh.arrays["frag_onset"]) == 0
     m = p.parse_args([str(micro / "data"), str(micro / "x.class"), str(exp), "--merge", str(nj)])
     n_read = len(read)
-    assert jobs.run_from_args(score_tde.stage_of(m), m)["ned"] == 0.175
+    assert run_parsed(m)["ned"] == 0.175
     assert len(read) == n_read                                  # the merge read no class
     assert _files(exp) == _files(one)
 
