@@ -10,6 +10,7 @@ import pytest
 
 from termeval.run import driver as jobs
 from termeval.core.errors import InputError
+from termeval.core.stage import Report, is_share
 
 
 class SumStage:
@@ -42,10 +43,7 @@ class SumStage:
             f.write(f"count {count}\nsum {total}\n")
         if self.fail_report:
             raise InputError("disk full (simulated)")
-        return {"count": count, "sum": total}
-
-    def summary(self, result):
-        return f"toy: sum {result['sum']}"
+        return Report({"count": count, "sum": total}, f"toy: sum {total}")
 
 
 def args_of(values):
@@ -171,7 +169,7 @@ class LazyLineStage:
     def load(self, args):
         with open(args.path) as f:
             n = int(f.readline())
-            values = [int(x) for x in f] if not jobs.is_share(args) else None
+            values = [int(x) for x in f] if not is_share(args) else None
         if values is not None:
             self.read.extend(range(n))
         return {"path": args.path, "n": n, "values": values}
@@ -192,13 +190,12 @@ class LazyLineStage:
         return jobs.Shard({"count": hi - lo}, {"sum": np.asarray([sum(vals[lo:hi])], np.int64)})
 
     merge = SumStage.merge
-    summary = SumStage.summary
 
     def report(self, ctx, merged, out):
         os.makedirs(os.path.join(out, "scores"))
         with open(os.path.join(out, "scores", "lazy"), "w") as f:
             f.write(f"count {merged[0]}\nsum {merged[1]}\n")
-        return {"count": merged[0], "sum": merged[1]}
+        return Report({"count": merged[0], "sum": merged[1]}, f"toy: sum {merged[1]}")
 
 
 def test_lazy_stage_jobs_read_their_share_only(tmp_path):
