@@ -278,6 +278,10 @@ def _typed(f: dataclasses.Field) -> Callable[[str], Any]:
     return convert
 
 
+# option(many=...) of a positional field -> argparse's nargs
+_NARGS = {False: None, True: "+", "+": "+", "*": "*", "?": "?"}
+
+
 def parser_for(options_class: type, doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     """The argparse parser of a step, built from its Options dataclass (termeval/core/options.py):
     one argument per field (positional fields in their declared order), its doc as help, its
@@ -290,12 +294,12 @@ def parser_for(options_class: type, doc: str | None, prog: str | None = None) ->
             continue
         default = None if f.default is dataclasses.MISSING else f.default
         if m.get("positional"):
-            if m.get("many") == "?":        # an optional positional: its value, checked, or the default
-                p.add_argument(f.name, type=_typed(f), nargs="?", default=default,
-                               metavar=m.get("metavar") or f.name.replace("_", "-"), help=m.get("doc") or None)
-                continue
-            many = {"nargs": "*", "default": default} if m.get("many") == "*" else {"nargs": "+"} if m.get("many") else {}
-            p.add_argument(f.name, type=_parse_text(f) if many else _typed(f), **many,
+            nargs = _NARGS[m.get("many")]
+            extra = {} if nargs is None else {"nargs": nargs}
+            if nargs in ("*", "?"):          # may be absent: the field's default
+                extra["default"] = default
+            tuple_ = nargs in ("+", "*")      # a tuple: each value parsed here, checked whole in _build
+            p.add_argument(f.name, type=_parse_text(f) if tuple_ else _typed(f), **extra,
                            metavar=m.get("metavar") or f.name.replace("_", "-"), help=m.get("doc") or None)
             continue
         shown = "true" if default is True else "false" if default is False else default
