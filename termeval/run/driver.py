@@ -1,50 +1,25 @@
-"""The one job protocol under every scoring benchmark (zrc2020, zr2015/zr2017, std, quesst,
-segmentation, ...).
+"""The one driver under every step: a scoring stage (termeval/core/stage.py: load, identity,
+costs, compute, merge, report -> Report) run in one process, as job J of N, or as the merge;
+one-shot steps (preparations, exports, comparisons, summaries) through `run_task`.
 
-A benchmark's `stage.py` defines a class with these members (the `Stage` protocol below):
+`run(stage, opts, exp_dir, nj=, job=, merge=, run_id=)`: `opts` is the step's Options
+(termeval/core/options.py). One process (the default) holds the exp dir's lock for the whole
+run (`exp_lock`, termeval/core/lock.py; nothing is taken when the calling shell step holds it,
+TERMEVAL_LOCKED); job J (`--nj N --job J`) computes and saves one shard
+`<exp>/jobs/<stage name>.J.npz` (its launcher holds the lock); the merge (`--merge N`) loads,
+merges and reports. While a job or the merge loads, `termeval.core.stage.is_share()` is true:
+a lazy stage then reads only what every process needs (costs, identity) and `compute` reads
+its share (what keeps a job's memory to its share). Shards are written atomically with their
+metadata (stage, split, range, identity, run id) and the merge refuses any shard written for
+another split, other inputs or another run, so results are the same for any N.
 
-  name                  the benchmark's name (zrc2020, zr2017, std, quesst, segmentation, ...):
-                        shard files `<exp>/jobs/<name>.<J>.npz`, logs <exp>/log/<name>[.J|.merge].log
-                        (utils/termeval_lib.sh te_run_stage, termeval/run/command.py)
-  outputs               what the run owns under the exp dir (default scores, details, units;
-                        also files inside them, "scores/std", or glob patterns): each is replaced
-                        whole by a successful run, left as it was by a failed one
-  updates               (optional) owned files the run updates rather than replaces
-                        ("scores/scores.json", shared by stages): copied into `out` before report
-  load(args)            read and check the inputs (InputError on bad input) -> a context
-  identity(ctx)         what every shard must agree on (input sizes, options): JSON-able
-  costs(ctx)            cost of each unit (class, term, query, utterance, fold): 1-D array
-  compute(ctx, lo, hi)  statistics of the units lo..hi-1 -> Shard (additive over shards;
-                        an empty range must give an empty shard, not an error)
-  merge(ctx, shards)    the shards (in unit order) -> merged statistics (it may consume the
-                        shards, e.g. empty their arrays: `run` does not use them afterwards)
-  report(ctx, merged, out) write the result files into the fresh directory `out` (laid out as
-                        an exp dir: out/scores, out/details, out/units) and return the scores
-                        mapping (what scores/scores.json holds)
-  summary(result)       the lines printed on stdout at the end (results on stdout, progress
-                        and logs on stderr)
-
-Lazy, range-aware loading (what keeps a job's memory to its share, issue 24): `load` of a job
-or of the merge (`is_share(args)`: args.job or args.merge set) should read only what every
-process needs, the unit costs and the identity (sizes, content keys); `compute(ctx, lo, hi)`
-then reads what units lo..hi-1 need (a job: its share of the inputs, e.g. slices of arrays a
-step saved once before launching the jobs), and `merge`/`report` what the report needs besides
-the shards. `run` calls `load` once per process and `compute` once with the process's range
-(the whole range in one process, whose `load` may keep everything it has read). A stage whose
-`load` reads everything stays correct, only heavier. Whatever a stage saves for its jobs must
-be written atomically and keyed on the content of the inputs (never trusted otherwise).
-
-`run(stage, args)` does the whole thing: in one process (the default), as job J of N
-(`--nj N --job J`: compute and save one shard), or as the merge (`--merge N`: load, merge,
-report). Shards are written atomically with their metadata (stage, split, range, identity,
-run id) and the merge refuses any shard written for another split, other inputs or another
-run. Reports are written into a temporary directory inside the exp dir and moved into place
-only when complete (`publish`, on termeval.core.publish), one exp dir is written by one run at a
-time (`exp_lock`, termeval.core.lock), and a run whose outputs would overwrite or delete one of
-its inputs (or whose scores/ is a regular file) is refused before anything is written
-(`check_io`, termeval.core.guard). A stage may name its paths itself with
-`io_paths(args) -> (inputs, outputs)`; by default they are read from an Options' roles
-(`opts.paths("input")`) or from the known attributes of an argparse namespace (INPUT_ATTRS).
+Before anything is written, `check_io` runs the one output guard (termeval/core/guard.py): a run
+whose outputs would overwrite or delete one of its inputs, or whose scores/ is a regular file,
+is refused. A stage may name its paths itself with `io_paths(opts) -> (inputs, outputs)`; by
+default they come from the Options' roles (`opts.paths("input")`). Reports are written into a
+temporary directory inside the exp dir and moved into place only when complete (`publish`, on
+termeval/core/publish.py); the stage's `outputs` are what the run owns there (replaced whole,
+left as they were by a failed run), its `updates` what it merges into (scores/scores.json).
 """
 from __future__ import annotations
 
