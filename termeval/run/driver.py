@@ -30,6 +30,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import zipfile
 from typing import Any, Sequence
 
@@ -206,6 +207,37 @@ def check_io(stage: Stage, args: Any, exp_dir: str | None) -> None:
 
 # ----------------------------------------------------------------------------- running
 
+TIMING_ENV = "TERMEVAL_TIMING"
+
+
+class _Timing:
+    """With TERMEVAL_TIMING=1 only: the process CPU time (time.process_time) of a one-process
+    run's parts, printed as one stderr line `termeval-timing: <stage> load <s> kernel <s> report
+    <s>` (kernel = compute + merge; a run_task step's write). Unset: nothing measured or printed."""
+
+    def __init__(self, on: bool = True) -> None:
+        self.on = on and os.environ.get(TIMING_ENV) == "1"
+        self.spent = {"load": 0.0, "kernel": 0.0, "report": 0.0}
+
+    @contextlib.contextmanager
+    def __call__(self, part: str) -> Any:
+        if not self.on:
+            yield
+            return
+        start = time.process_time()
+        try:
+            yield
+        finally:
+            self.spent[part] += time.process_time() - start
+
+    def emit(self, name: str) -> None:
+        if self.on:
+            s = self.spent
+            sys.stderr.write(f"termeval-timing: {name} load {s['load']:.3f} kernel {s['kernel']:.3f}"
+                             f" report {s['report']:.3f}\n")
+            sys.stderr.flush()
+
+
 def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
         merge: int | None = None, run_id: str | None = None, echo: bool = True) -> dict | None:
     """Run `stage` on `args`: one process (job and merge None), job `job` of `nj` (save its
@@ -225,7 +257,8 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
 
 def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
          run_id: str | None, echo: bool) -> dict | None:
-    with running_as_share(job is not None or merge is not None):
+    clock = _Timing(job is None and merge is None)     # the one-process path only
+    with running_as_share(job is not None or merge is not None), clock("load"):
         ctx = stage.load(args)
     if job is not None:
         if exp_dir is None:
@@ -242,16 +275,19 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
                              _guard(stage, ctx, merge, j, lo, hi, run_id))
                   for j, (lo, hi) in enumerate(ranges, 1)]
     else:
-        shards = [stage.compute(ctx, 0, len(stage.costs(ctx)))]
-    merged = stage.merge(ctx, shards)
+        with clock("kernel"):
+            shards = [stage.compute(ctx, 0, len(stage.costs(ctx)))]
+    with clock("kernel"):
+        merged = stage.merge(ctx, shards)
     if exp_dir is None:
-        with tempfile.TemporaryDirectory(prefix="termeval-") as out:
+        with tempfile.TemporaryDirectory(prefix="termeval-") as out, clock("report"):
             report = stage.report(ctx, merged, out)
     else:
         out = new_output_dir(exp_dir)
         try:
             carry(exp_dir, out, getattr(stage, "updates", ()))
-            report = stage.report(ctx, merged, out)
+            with clock("report"):
+                report = stage.report(ctx, merged, out)
             if merge is not None:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
             publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
@@ -263,6 +299,7 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
             raise
         if merge is not None:
             remove_shards(exp_dir, stage.name, merge)
+    clock.emit(getattr(stage, "name", "") or "stage")
     if echo:
         text = report.summary
         if text:
@@ -284,8 +321,11 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
     with ctx:
         out = new_output_dir(out_root)
         try:
-            result = write(out)
+            clock = _Timing()
+            with clock("kernel"):
+                result = write(out)
             publish(out_root, out, outputs)
+            clock.emit(name)
         except BaseException:
             discard(out)
             raise

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import types
 
 import numpy as np
@@ -253,3 +254,24 @@ def test_an_exp_dir_that_is_a_file_is_refused(tmp_path):
     with pytest.raises(InputError, match="exp: exists and is not a directory"):
         jobs.run(SumStage(), args_of([1]), str(tmp_path / "exp"))
     assert (tmp_path / "exp").read_text() == "x\n"
+
+
+TIMING_LINE = r"termeval-timing: (\S+) load \d+\.\d{3} kernel \d+\.\d{3} report \d+\.\d{3}"
+
+
+def test_timing_line_only_with_the_variable(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv(jobs.TIMING_ENV, raising=False)
+    jobs.run(SumStage(), args_of([1, 2]), str(tmp_path / "a"))
+    jobs.run_task("task", str(tmp_path / "t"), ["x"], lambda out: os.makedirs(os.path.join(out, "x")))
+    err = capsys.readouterr().err
+    assert "termeval-timing" not in err
+    assert sorted(os.listdir(tmp_path / "a")) == ["scores"]           # no timing file either
+    monkeypatch.setenv(jobs.TIMING_ENV, "1")
+    jobs.run(SumStage(), args_of([1, 2]), str(tmp_path / "b"))
+    jobs.run_task("task", str(tmp_path / "u"), ["x"], lambda out: os.makedirs(os.path.join(out, "x")))
+    lines = [line for line in capsys.readouterr().err.splitlines() if "termeval-timing" in line]
+    assert [re.fullmatch(TIMING_LINE, line).group(1) for line in lines] == ["toy", "task"]
+    for j in (1, 2):   # jobs and the merge do not print it
+        jobs.run(SumStage(), args_of([1, 2]), str(tmp_path / "c"), nj=2, job=j, run_id="r")
+    jobs.run(SumStage(), args_of([1, 2]), str(tmp_path / "c"), merge=2, run_id="r")
+    assert "termeval-timing" not in capsys.readouterr().err
