@@ -1,0 +1,247 @@
+#!/usr/bin/env bash
+# Overhead of every scoring step over its own metrics (issue 32 item 3): runs each step once
+# (or best of --repeat) on a realistic input, with TERMEVAL_TIMING=1, and prints one Markdown
+# table row per step:
+#   end-to-end CPU-s  user + sys of the whole step and every process it starts
+#                     (/usr/bin/time -f "%U %S"; the inputs' generation is not counted);
+#   kernel CPU-s      the process CPU time of its metrics, timed inside the stage by the driver
+#                     (termeval/run/driver.py: the `termeval-timing:` stderr line, compute +
+#                     merge; prepare_kws, a run_task step: its write), summed over the step's lines;
+#   ratio             end to end / kernel (target <= 2).
+# Steps and inputs (generated once under --dir, as the other local/bench_*.sh do):
+#   std               500 terms x 200 k detections over 20 h (the c6 case: local/bench_std.py's
+#                     generator, as local/bench_overhead_std.sh), --preset sws2013
+#   quesst            local/make_example_quesst.py (reference, index, search)
+#   zrc2020, zr2017 --folds none, zr2015-doc, lrec2014
+#                     Kamper et al. Mandarin ($data/kamper_mandarin.class), fresh exp dir
+#   segmentation      english.wrd of $data jittered (local/make_segmentation.py), else Mandarin
+#   text segmentation buckeye.{phn,wrd} of $data (Buckeye-size text; else English, else
+#                     Mandarin) exported by utils/export_text.sh, local/make_text_segmentation.py
+#   zrc submission    Kamper Mandarin as <sub>/mandarin.txt, --partial true
+#   prepare_kws       the bundled example (local/make_example.py, local/make_example_kws.py)
+# An input that is not there gives a row of "-" saying why. Only the table goes to stdout; logs
+# are under --dir. Not a test: it asserts nothing.
+#
+# Usage: local/bench_steps.sh [options]
+#  e.g.: local/bench_steps.sh --data ../shared/data/zr17
+#
+# Options:
+#   --data <dir>     # ZeroSpeech 2017 files (mandarin.{phn,wrd}, kamper_mandarin.class,
+#                    # english.{phn,wrd}, buckeye.{phn,wrd}); default downloads/zr17 if present,
+#                    # else ../shared/data/zr17 beside the checkout
+#   --dir <dir>      # work dir (default exp/bench_steps)
+#   --repeat <n>     # runs per step, the least end-to-end CPU is printed (default 1)
+
+data=
+dir=exp/bench_steps
+repeat=1
+
+echo "$0 $*" >&2
+. "$(dirname "$(readlink -f "$0")")/../path.sh"
+. "$(dirname "$(readlink -f "$0")")/../utils/parse_options.sh"
+# a benchmark of the recipe itself: it runs from termeval's root and writes under its exp/
+cd "$(dirname "$(readlink -f "$0")")/.."
+
+if [ $# -ne 0 ]; then
+  "$TERMEVAL_ROOT/utils/usage.sh" "$0"
+  exit 1
+fi
+set -euo pipefail
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --repeat: expected a whole number >= 1, got '$repeat'" >&2; exit 1; }
+if [ -z "$data" ]; then
+  if [ -f downloads/zr17/mandarin.phn ]; then data=downloads/zr17; else data=$TERMEVAL_ROOT/../shared/data/zr17; fi
+fi
+data=$(readlink -f "$data" || echo "$data")
+mkdir -p "$dir"
+dir=$(readlink -f "$dir")
+py=python3
+export TERMEVAL_TIMING=1
+
+row() {  # <step> <input> <e2e|-> <kernel|-> <ratio|-> <note>
+  printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6"
+}
+
+# measure <step> <input> <name> <command...>: run it --repeat times, each into a fresh
+# $dir/<name>.exp when the command names it; print the row of the run with the least CPU
+measure() {
+  local step=$1 input=$2 name=$3 i u s cpu kernel best= best_kernel=; shift 3
+  for ((i = 0; i < repeat; i++)); do
+    rm -rf "$dir/$name.exp"
+    if ! /usr/bin/time -o "$dir/$name.time" -f "%U %S" "$@" > "$dir/$name.out" 2> "$dir/$name.log"; then
+      row "$step" "$input" - - - "failed (see $dir/$name.log)"
+      return 0
+    fi
+    read -r u s < <(tail -n1 "$dir/$name.time")
+    cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
+    # "termeval-timing: <stage> load <s> kernel <s> report <s>": the kernels of every line
+    kernel=$(awk '$1 == "termeval-timing:" && $5 == "kernel" { k += $6; n++ }
+                  END { if (n) printf "%.2f", k; else print "-" }' "$dir/$name.log")
+    if [ -z "$best" ] || awk -v a="$cpu" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+      best=$cpu best_kernel=$kernel
+    fi
+  done
+  if [ "$best_kernel" = - ]; then
+    row "$step" "$input" "$best" - - "no termeval-timing line (see $dir/$name.log)"
+  else
+    row "$step" "$input" "$best" "$best_kernel" \
+      "$(awk -v a="$best" -v b="$best_kernel" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }')" \
+      "$(awk -v a="$best" -v b="$best_kernel" 'BEGIN { print (b > 0 && a / b <= 2) ? "ok" : "> 2" }')"
+  fi
+}
+
+# prepared <log-name> <command...>: an input's preparation, outside the timings; fails quietly
+prepared() {
+  local name=$1; shift
+  env -u TERMEVAL_TIMING "$@" > "$dir/$name.prep.log" 2>&1
+}
+
+# ---------------------------------------------------------------------------- std
+std_row() {
+  local in="500 terms x 200k detections, 20 h"
+  if [ ! -f "$dir/std/detections.xml" ]; then
+    rm -rf "$dir/std"
+    prepared std "$py" - "$dir/std" <<'PY' || { row std "$in" - - - "generation failed (see $dir/std.prep.log)"; return 0; }
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["TERMEVAL_ROOT"], "local"))
+from bench_std import generate
+generate(sys.argv[1], 500, 200_000, 120, 600.0, "kwslist", seed=1)   # 120 x 600 s = 20 h
+PY
+  fi
+  measure std "$in" std steps/score_std.sh --preset sws2013 "$dir/std/kws" "$dir/std/detections.xml" "$dir/std.exp"
+}
+
+# ---------------------------------------------------------------------------- quesst
+quesst_row() {
+  local in="local/make_example_quesst.py" q=$dir/quesst
+  if [ ! -f "$q/quesst.stdlist.xml" ]; then
+    rm -rf "$q"
+    { prepared quesst "$py" local/make_example_quesst.py reference "$q/kws" \
+        && prepared quesst "$py" local/make_example_quesst.py index "$q/kws" "$q/index.npz" \
+        && prepared quesst "$py" local/make_example_quesst.py search "$q/kws" "$q/index.npz" "$q/quesst.stdlist.xml"; } \
+      || { row quesst "$in" - - - "generation failed (see $dir/quesst.prep.log)"; return 0; }
+  fi
+  measure quesst "$in" quesst steps/score_quesst.sh "$q/kws" "$q/quesst.stdlist.xml" "$dir/quesst.exp"
+}
+
+# ---------------------------------------------------------------------------- tde
+# gold_dir <lang>: the prepared gold data dir of $data/<lang>.{phn,wrd} (made once), or fails
+gold_dir() {
+  local g=$dir/data/$1
+  [ -f "$data/$1.phn" ] && [ -f "$data/$1.wrd" ] || return 1
+  [ -f "$g/words" ] || prepared "gold_$1" steps/prepare_gold.sh --format zr "$data/$1.phn" "$data/$1.wrd" "$g" || return 1
+  echo "$g"
+}
+
+tde_rows() {
+  local in="Kamper Mandarin" gold b
+  local cls=$data/kamper_mandarin.class
+  if [ ! -f "$cls" ] || ! gold=$(gold_dir mandarin); then
+    for b in zrc2020 zr2017 zr2015-doc lrec2014; do
+      row "$b" "$in" - - - "no $data/mandarin.{phn,wrd} + kamper_mandarin.class (or its preparation failed)"
+    done
+    return 0
+  fi
+  measure zrc2020 "$in" zrc2020 steps/score_tde.sh "$gold" "$cls" "$dir/zrc2020.exp"
+  measure "zr2017 --folds none" "$in" zr2017 steps/score_tde.sh --benchmark zr2017 --folds none \
+    "$gold" "$cls" "$dir/zr2017.exp"
+  for b in zr2015-doc lrec2014; do
+    measure "$b" "$in" "$b" steps/score_tde.sh --benchmark "$b" "$gold" "$cls" "$dir/$b.exp"
+  done
+}
+
+# ---------------------------------------------------------------------------- segmentation
+segmentation_row() {
+  local lang gold
+  for lang in english mandarin; do
+    gold=$(gold_dir $lang) && break
+  done
+  [ -n "$gold" ] || { row segmentation - - - - "no english or mandarin .phn/.wrd in $data"; return 0; }
+  [ -f "$dir/seg_$lang.txt" ] || prepared segmentation "$py" local/make_segmentation.py jitter "$gold" "$dir/seg_$lang.txt" \
+    || { row segmentation "$lang" - - - "generation failed (see $dir/segmentation.prep.log)"; return 0; }
+  measure segmentation "ZR17 $lang words, jittered" segmentation \
+    steps/score_segmentation.sh "$gold" "$dir/seg_$lang.txt" "$dir/segmentation.exp"
+}
+
+text_segmentation_row() {
+  local lang gold t
+  for lang in buckeye english mandarin; do
+    gold=$(gold_dir $lang) && break
+  done
+  [ -n "$gold" ] || { row "text segmentation" - - - - "no buckeye, english or mandarin .phn/.wrd in $data"; return 0; }
+  t=$dir/text_$lang
+  if [ ! -f "$t/segmented.txt" ]; then
+    { prepared text_segmentation utils/export_text.sh "$gold" "$t" \
+        && prepared text_segmentation "$py" local/make_text_segmentation.py "$t/gold.txt" "$t/prepared.txt" "$t/segmented.txt"; } \
+      || { row "text segmentation" "$lang" - - - "generation failed (see $dir/text_segmentation.prep.log)"; return 0; }
+  fi
+  measure "text segmentation" "ZR17 $lang as text, local/make_text_segmentation.py" text_segmentation \
+    steps/score_text_segmentation.sh --prepared "$t/prepared.txt" "$t/gold.txt" "$t/segmented.txt" "$dir/text_segmentation.exp"
+}
+
+# ---------------------------------------------------------------------------- zrc submission
+zrc_row() {
+  local in="Kamper Mandarin, --partial true" w=$dir/zrc
+  if [ ! -f "$data/kamper_mandarin.class" ] || [ ! -f "$data/mandarin.phn" ] || [ ! -f "$data/mandarin.wrd" ]; then
+    row "zrc submission" "$in" - - - "no $data/mandarin.{phn,wrd} + kamper_mandarin.class"
+    return 0
+  fi
+  # its gold is looked up in ./downloads/zr17 (local/get_zr17.sh's place): run from $w, where
+  # that names $data
+  mkdir -p "$w/downloads"
+  ln -sfn "$data" "$w/downloads/zr17"
+  rm -rf "$w/sub"
+  mkdir -p "$w/sub"
+  cp "$data/kamper_mandarin.class" "$w/sub/mandarin.txt"
+  cat > "$w/sub/meta.yaml" <<'EOF'
+username: bench
+submission_id: bench-1
+benchmark_name: tde17
+model_info:
+  model_id: kamper
+  system_description: Kamper et al. Mandarin classes
+  train_set: none
+  gpu_budget: "0"
+publication:
+  author_label: Kamper et al.
+  authors: H. Kamper
+  paper_title: bench
+  paper_url: https://example.org/paper
+  publication_year: 2017
+  bib_reference: null
+  DOI: null
+  institution: bench
+  team: null
+open_source: true
+code_url: https://example.org/code
+EOF
+  printf 'njobs: 1\nquiet: false\n' > "$w/sub/params.yaml"
+  measure "zrc submission" "$in" zrc \
+    bash -c 'cd "$1" && "$2/steps/score_zrc_submission.sh" --partial true sub' _ "$w" "$TERMEVAL_ROOT"
+}
+
+# ---------------------------------------------------------------------------- prepare_kws
+prepare_kws_row() {
+  local in="bundled example" e=$dir/example
+  if [ ! -f "$e/kws_example/keywords.txt" ]; then
+    rm -rf "$e"
+    { prepared prepare_kws "$py" local/make_example.py "$e/src" \
+        && prepared prepare_kws steps/prepare_gold.sh --format zr "$e/src/zr/example.phn" "$e/src/zr/example.wrd" "$e/data" \
+        && prepared prepare_kws "$py" local/make_example_kws.py "$e/data" "$e/kws_example"; } \
+      || { row prepare_kws "$in" - - - "generation failed (see $dir/prepare_kws.prep.log)"; return 0; }
+  fi
+  measure prepare_kws "$in" prepare_kws steps/prepare_kws.sh --keywords "$e/kws_example/keywords.txt" \
+    --lexicon "$e/kws_example/lexicon.txt" --ecf-source-type cts "$e/data" "$dir/prepare_kws.exp"
+}
+
+# ---------------------------------------------------------------------------- table
+# the table alone on stdout; what it was measured on on stderr
+echo "$0: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(env -u OMP_NUM_THREADS nproc) cores, $(git rev-parse --short HEAD 2>/dev/null || echo '?'), best of $repeat" >&2
+row step input "end-to-end CPU-s" "kernel CPU-s" ratio "target <= 2"
+row --- --- ---: ---: ---: ---
+std_row
+quesst_row
+tde_rows
+segmentation_row
+text_segmentation_row
+zrc_row
+prepare_kws_row
