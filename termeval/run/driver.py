@@ -20,6 +20,10 @@ default they come from the Options' roles (`opts.paths("input")`). Reports are w
 temporary directory inside the exp dir and moved into place only when complete (`publish`, on
 termeval/core/publish.py); the stage's `outputs` are what the run owns there (replaced whole,
 left as they were by a failed run), its `updates` what it merges into (scores/scores.json).
+
+With TERMEVAL_TIMING=1 a one-process run and a run_task print one stderr line `termeval-timing:
+<stage> load <s> kernel <s> report <s>` (process CPU seconds; kernel = compute + merge, a
+run_task's write), what local/bench_steps.sh sets a step's end-to-end CPU against; unset, nothing.
 """
 from __future__ import annotations
 
