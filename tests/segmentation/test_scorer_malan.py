@@ -4,6 +4,7 @@ points to a checkout of s-malan/evaluation."""
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
 import sys
 import types
@@ -90,15 +91,15 @@ def test_token_scan_on_the_lists_as_left():
     assert malan.token_scan(lists([1, 2, 40]), lists([1, 1]), 1, 1).tolist() == [[2, 3, 2]]
 
 
-def test_scores_edge_cases():
-    s = malan.scores(np.array([0, 0, 0, 0, 3, 0]))
-    assert (s["boundary_precision"], s["boundary_recall"], s["boundary_fscore"]) == (0.0, 0.0, None)
-    assert s["token_precision"] is None and s["token_recall"] == 0.0
-    s = malan.scores(np.array([4, 5, 0, 2, 2, 0]))
-    assert (s["boundary_fscore"], s["boundary_os"], s["boundary_rvalue"]) == (0.0, None, None)
-    s = malan.scores(np.array([4, 2, 2, 4, 3, 1]))
-    assert s["boundary_precision"] == 0.5 and s["boundary_recall"] == 1.0
-    assert s["boundary_os"] == 1.0 and abs(s["token_fscore"] - 2 / 7) < 1e-12
+def test_values_edge_cases():
+    # no boundary at all: P = R = 0 (the script's F -inf is 0 here); no hit: 0, 0, 0, OS undefined
+    assert malan.values(np.array([0, 0, 0])) == {"precision": 0.0, "recall": 0.0, "fscore": 0.0,
+                                                 "os": None, "rvalue": None}
+    assert malan.values(np.array([5, 4, 0]))["fscore"] == 0.0
+    v = malan.values(np.array([2, 4, 2]))
+    assert (v["precision"], v["recall"], v["fscore"], v["os"]) == (0.5, 1.0, 2 / 3, 1.0)
+    # R-value: r1 = sqrt(0 + 1) = 1, r2 = (-1 + 1 - 1)/sqrt(2) -> 1 - (1 + 0.7071...)/2
+    assert abs(v["rvalue"] - (1 - (1 + 1 / math.sqrt(2)) / 2)) < 1e-15
 
 
 def brute(gold, pred, tol, strict):
@@ -178,9 +179,12 @@ def test_differential_against_boundary_word():
             pr = lists(*[malan.frames(x, 20) for x in pt])
             b, left = malan.hit_scan(g, pr, n, 1, not strict)
             t = malan.token_scan(g, (pr[0][left], pr[1][left]), n, 1)
-            mine = malan.scores(np.concatenate((b.sum(axis=0), t.sum(axis=0))))
             assert b.sum(axis=0).tolist() == [int(x) for x in counts]
-            assert mine["boundary_precision"] == p and mine["boundary_recall"] == r
-            assert mine["boundary_fscore"] == (None if f == -np.inf else f)
-            assert (mine["token_precision"], mine["token_recall"]) == (tp, tr)
-            assert mine["token_fscore"] == (None if tf == -np.inf else tf)
+            mb, mt = malan.values(b.sum(axis=0)[[1, 0, 2]]), malan.values(t.sum(axis=0)[[1, 0, 2]])
+            assert (mb["precision"], mb["recall"], mb["fscore"]) == (p, r, 0.0 if f == -np.inf else f)
+            os_ = bw.get_os(p, r)
+            assert mb["os"] == (None if os_ == -np.inf else os_)
+            rv = bw.get_rvalue(p, r)
+            assert mb["rvalue"] == (None if rv == -np.inf else rv)
+            assert (mt["precision"], mt["recall"]) == (0.0 if tp is None else tp, tr)
+            assert mt["fscore"] == (0.0 if tf == -np.inf else tf)

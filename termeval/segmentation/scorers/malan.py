@@ -16,16 +16,14 @@ What that script does, reproduced here on termeval's inputs:
   prediction within the tolerance; strict stops at the first pop; lenient goes on, and each
   pop shifts the list under the enumeration, so the prediction after a popped one is never
   looked at by that gold boundary (tier.first_free and tier.alternate);
-* P = hits / predictions, R = hits / gold, F; 0, 0, 0 when there is no hit; when there is
-  no boundary at all the script gives F = -inf (here: undefined). OS = R/P - 1 and its
-  R-value, both -inf in the script when P = 0 (here: undefined);
+* P = hits / predictions, R = hits / gold, F; 0, 0, 0 when there is no hit (`values`);
 * tokens: per utterance the intervals between consecutive entries of [0] + the predicted
   list AS THE HIT SCAN LEFT IT (an utterance whose last pair was removed scanned a copy and
   keeps its whole list; any other utterance has lost its popped predictions) against
   [0] + the whole gold list; a predicted interval is correct when a not yet used gold
   interval has its start within the tolerance of the predicted start and its end within
   the tolerance of the predicted end, the first such gold interval in order being used up;
-  P = correct / predicted intervals, R = correct / gold intervals (undefined without any).
+  P = correct / predicted intervals, R = correct / gold intervals.
 
 The script stores frames as int16: from 32768 frames (655 s at 20 ms) on they wrap. termeval
 computes in int64 and says so in a warning (`int16_warning`).
@@ -33,6 +31,7 @@ computes in int64 and says so in a warning (`int16_warning`).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -147,29 +146,55 @@ def int16_warning(ref, pred, start: np.ndarray, end: np.ndarray, frame_shift: fl
             "s-malan's boundary_word.py stores frames as int16 and would wrap them; scored without wrapping")
 
 
-def _ratio(a: int, b: int) -> float | None:
-    return a / b if b else None
+def values(c: np.ndarray) -> dict[str, float | None]:
+    """P, R, F, OS, R-value of summed counts [n_ref, n_pred, hits] (boundaries or tokens), as
+    get_p_r_f1, get_os, get_rvalue and get_word_token_boundaries give them: P and R are 0 when
+    there is no hit; where the script gives F = -inf (no boundary at all, or token P + R = 0)
+    F is 0, as everywhere in termeval; OS and R-value (-inf there) are undefined when P = 0; token
+    P without any predicted token (a division by zero in the script) is 0."""
+    n_ref, n_pred, hit = (int(x) for x in c[:3])
+    p = hit / n_pred if hit else 0.0
+    r = hit / n_ref if hit else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    if not p:
+        return {"precision": p, "recall": r, "fscore": f, "os": None, "rvalue": None}
+    os_ = r / p - 1
+    r1 = math.sqrt((1 - r) ** 2 + os_ ** 2)
+    r2 = (-os_ + r - 1) / math.sqrt(2)
+    return {"precision": p, "recall": r, "fscore": f, "os": os_, "rvalue": 1 - (abs(r1) + abs(r2)) / 2}
 
 
-def scores(total: np.ndarray) -> dict[str, float | None]:
-    """Boundary P/R/F/OS/R-value and token P/R/F from summed utterance_counts."""
-    n_seg, n_ref, hit, t_seg, t_ref, t_hit = (int(x) for x in total)
-    if n_seg == n_ref == 0:
-        p, r, f = 0.0, 0.0, None
-    elif hit == 0:
-        p, r, f = 0.0, 0.0, 0.0
-    else:
-        p, r = hit / n_seg, hit / n_ref
-        f = 2 * p * r / (p + r)
-    os_ = r / p - 1 if p else None
-    rval = None
-    if os_ is not None:
-        r1 = math.sqrt((1 - r) ** 2 + os_ ** 2)
-        r2 = (-os_ + r - 1) / math.sqrt(2)
-        rval = 1 - (abs(r1) + abs(r2)) / 2
-    tp, tr = _ratio(t_hit, t_seg), _ratio(t_hit, t_ref)
-    tf = None
-    if tp is not None and tr is not None and tp + tr != 0:
-        tf = 2 * tp * tr / (tp + tr)
-    return {"boundary_precision": p, "boundary_recall": r, "boundary_fscore": f, "boundary_os": os_,
-            "boundary_rvalue": rval, "token_precision": tp, "token_recall": tr, "token_fscore": tf}
+def score(ref: Any, pred: Any, utts: Any, p: Any, tokens: bool = True) -> dict:
+    """The registry's face (termeval.segmentation.scorers): per utterance boundary and token
+    counts [n_ref, n_pred, hits]; every utterance is scored (one without segments has an
+    empty list, its gold boundaries all missed)."""
+    c = utterance_counts((ref.utt, ref.onset, ref.offset), (pred.utt, pred.onset, pred.offset),
+                         utts.start, utts.end, p.frame_shift, p.tolerance, lenient(p))
+    return {"boundary": c[:, [1, 0, 2]], "token": c[:, [4, 3, 5]] if tokens else None,
+            "scored": np.ones(len(utts), dtype=bool)}
+
+
+def lenient(p: Any) -> bool:
+    return getattr(p, "compat", "") == "malan-lenient"
+
+
+def definitions(p: Any) -> dict:
+    return {
+        "scorer": "malan-lenient" if lenient(p) else "malan-strict",
+        "reproduces": "s-malan/evaluation boundary_word.py eval_segmentation, get_p_r_f1, get_os, "
+                      "get_rvalue, get_word_token_boundaries",
+        "frames": f"round-half-even(t / {frame_ms(p.frame_shift)} * 1000), t in seconds from the utterance start",
+        "reference_boundaries": "the end of every interval of the tier, silences and the utterance end included",
+        "predicted_boundaries": "the end of every predicted segment",
+        "matching": ("each gold boundary in order pops every prediction within the tolerance, "
+                     "skipping the one after each pop" if lenient(p) else
+                     "each gold boundary in order pops the first prediction within the tolerance")
+                    + "; the last pair is removed first when within the tolerance",
+        "tokens": "intervals between consecutive entries of [0] + the lists as the hit scan leaves them; "
+                  "start and end within the tolerance, each gold token used once",
+        "tolerance": float(p.tolerance),
+        "tolerance_frames": tolerance_frames(p.tolerance, p.frame_shift),
+        "frame_shift": float(p.frame_shift),
+        "formulas": "P = hits / #pred, R = hits / #ref, F = 2PR/(P+R), OS = R/P - 1, R-value (Räsänen 2009)",
+        "utterances": "every utterance",
+    }
