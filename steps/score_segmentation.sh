@@ -28,7 +28,7 @@
 #   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
 #   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
 #   --level <word|phone>         # default word
-#   --compat <none|vqwordseg>    # default none
+#   --compat <none|vqwordseg|harwath|rasanen|unsupseg|malan-strict|malan-lenient|all>  # default none (docs/segmentation.md)
 #   --segments <file|auto|none>  # default auto: <data-dir>/segments if present, else whole files
 #   --nj <n>                     # default 1; the utterances are split into n jobs
 #   --bootstrap <n>              # default 0 (off); resamples for confidence intervals (docs/uncertainty.md)
@@ -66,7 +66,7 @@ seg=$2
 dir=$3
 
 te_check_choice level "$level" word phone
-te_check_choice compat "$compat" none vqwordseg
+te_check_choice compat "$compat" none vqwordseg harwath rasanen unsupseg malan-strict malan-lenient all
 te_check_int nj "$nj" 1
 awk -v t="$tolerance" 'BEGIN { exit !(t ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && t + 0 < 1) }' \
   || te_die "--tolerance is in seconds (20 ms is --tolerance 0.02), expected a number in [0, 1), got '$tolerance'"

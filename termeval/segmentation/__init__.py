@@ -5,6 +5,7 @@ definitions or those of kamperh/vqwordseg `eval_segmentation.py` (--compat vqwor
 Modules: inputs (utterances, gold tier, segmentation formats), matching (maximum matching
 within a tolerance), boundary, token, rvalue (P/R/F, OS, R-value), clusters (labelling,
 contingency table, cluster quality), mappings (many-to-one, one-to-one), compat (vqwordseg's
-frame, edge and truncation rules), stats (additive per-job statistics), report (merge and
+frame, edge and truncation rules), scorers (the registry of the published scorers of
+--compat NAME, one module each: harwath, rasanen, ...), stats (additive per-job statistics), report (merge and
 writing). Definitions and differences: docs/segmentation.md.
 """

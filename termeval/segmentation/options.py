@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 
 from termeval.core.options import BootstrapOptions, JobOptions, nonneg_real, option, path_value, positive_real
+from termeval.segmentation.scorers import compat_choices
 
 
 
@@ -26,7 +27,8 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
     tolerance: float = option(0.02, "seconds", check=nonneg_real)
     frame_shift: float = option(0.01, "seconds per frame", check=positive_real)
     level: str = option("word", "reference tier: words or phones", choices=("word", "phone"))
-    compat: str = option("none", "definitions: termeval's or kamperh/vqwordseg's", choices=("none", "vqwordseg"))
+    compat: str = option("none", "definitions: termeval's (none), kamperh/vqwordseg's, a published scorer's "
+                                 "(docs/segmentation.md), or all of them side by side", choices=compat_choices())
     segments: str = option("auto", "Kaldi segments file of the utterances; auto: <data-dir>/segments if "
                                    "present, else whole files; none: whole files", check=path_value)
     bootstrap_unit: str = option("file", "resampling unit: recordings or speakers", choices=("file", "speaker"))

@@ -10,10 +10,11 @@ import numpy as np
 from termeval.segmentation.options import stage_name_for
 from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
 from termeval.core.scores import Metric, write_scores
-from termeval.segmentation import compat
+from termeval.segmentation import compat, scorers
 from termeval.segmentation.clusters import Table, from_named_cells, quality
 from termeval.segmentation.mappings import greedy_one_to_one, many_to_one, one_to_one
 from termeval.segmentation.rvalue import over_segmentation, prf, r_value
+from termeval.segmentation.scorers.common import standard_values as scorer_values
 from termeval.segmentation.stats import Settings
 from termeval.core.textio import atomic_write
 
@@ -59,7 +60,8 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits.
     Returns the metrics (their intervals included); `into` receives the scores.json mapping."""
     stage = stage_name(s)
-    pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir
+    pre = f"{s.level}_"  # never the zrc2020 names: both may share an exp dir
+    scorer = scorers.get(s.compat)
     b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
     notes = list(extra_notes)
     bp, br, bf = prf(int(b[2]), int(b[1]), int(b[0]))
@@ -73,16 +75,20 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                 notes.append(f"{what}: P + R = 0; vqwordseg prints F = -inf (and OS, R-value "
                              "-inf when P = 0), written here as F = 0 and OS, R-value undefined")
     tol_support = f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames" if s.compat == "vqwordseg" else "")
-    metrics = [
-        Metric(pre + "boundary_precision", bp, f"{b[2]}/{b[1]}, {tol_support}"),
-        Metric(pre + "boundary_recall", br, f"{b[2]}/{b[0]}"),
-        Metric(pre + "boundary_fscore", bf),
-        Metric(pre + "boundary_os", over_segmentation(bp, br)),
-        Metric(pre + "boundary_rvalue", r_value(bp, br)),
-        Metric(pre + "token_precision", tp, f"{t[2]}/{t[1]}, {tol_support}"),
-        Metric(pre + "token_recall", tr, f"{t[2]}/{t[0]}"),
-        Metric(pre + "token_fscore", tf),
-    ]
+    if scorer is not None:
+        metrics = named_metrics(scorer, s, pre, b, t)
+        has_labels = False
+    else:
+        metrics = [
+            Metric(pre + "boundary_precision", bp, f"{b[2]}/{b[1]}, {tol_support}"),
+            Metric(pre + "boundary_recall", br, f"{b[2]}/{b[0]}"),
+            Metric(pre + "boundary_fscore", bf),
+            Metric(pre + "boundary_os", over_segmentation(bp, br)),
+            Metric(pre + "boundary_rvalue", r_value(bp, br)),
+            Metric(pre + "token_precision", tp, f"{t[2]}/{t[1]}, {tol_support}"),
+            Metric(pre + "token_recall", tr, f"{t[2]}/{t[0]}"),
+            Metric(pre + "token_fscore", tf),
+        ]
     extra: dict[str, Any] = {}
     ctx: dict[str, Any] = {"o2o": {}, "visit": None}
     details = os.path.join(exp_dir, "details", stage)
@@ -115,7 +121,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         ctx["o2o"] = {table.clusters[k]: table.labels[lab] for k, lab in o2o_map.items()}
         _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
         _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
-    else:
+    elif scorer is None:
         metrics.append(Metric(pre + "segments", int(t[1])))
         notes.append("the segmentation has no labels: no cluster metrics")
     sweep_tols = s.sweep()
@@ -126,8 +132,9 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                     "counts": {"boundary_ref": int(b[0]), "boundary_pred": int(b[1]), "boundary_hits": int(b[2]),
                                "token_ref": int(t[0]), "token_pred": int(t[1]), "token_hits": int(t[2]), **counts},
                     "tolerance_sweep": [{"tolerance": tol, "ref": int(c[0]), "pred": int(c[1]), "hits": int(c[2]),
-                                         "fscore": prf(int(c[2]), int(c[1]), int(c[0]))[2]}
+                                         "fscore": _fscore(scorer, c)}
                                         for tol, c in zip(sweep_tols, sweep)],
+                    "definitions": definitions(s),
                     "notes": notes, "warnings": list(warnings or [])}
     if ci_hook is not None:
         ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
@@ -137,6 +144,38 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     _write_breakdowns(details, m, speaker_of)
     _write_sweep(details, sweep_tols, sweep, system or os.path.basename(os.path.normpath(exp_dir)))
     return metrics
+
+
+def named_metrics(scorer: scorers.Scorer, s: Settings, pre: str, b: np.ndarray, t: np.ndarray) -> list[Metric]:
+    """The metrics a named scorer defines, from the summed boundary and token counts."""
+    impl = scorer.impl()
+    values = getattr(impl, "values", scorer_values)
+    bv = values(b)
+    support = {"precision": f"{b[2]}/{b[1]}, tolerance {s.tolerance:g} s", "recall": f"{b[2]}/{b[0]}"}
+    out = [Metric(f"{pre}boundary_{k}", bv[k], support.get(k)) for k in scorer.boundary]
+    if scorer.token:
+        tv = values(t)
+        out += [Metric(f"{pre}token_{k}", tv[k]) for k in ("precision", "recall", "fscore")]
+    return out
+
+
+def _fscore(scorer: scorers.Scorer | None, c: np.ndarray) -> float | None:
+    if scorer is None:
+        return prf(int(c[2]), int(c[1]), int(c[0]))[2]
+    return getattr(scorer.impl(), "values", scorer_values)(c)["fscore"]
+
+
+def definitions(s: Settings) -> dict:
+    """The rule and its parameters (scores.json `definitions`)."""
+    scorer = scorers.get(s.compat)
+    if scorer is not None:
+        return scorer.impl().definitions(s)
+    if s.compat == "vqwordseg":
+        return {"scorer": "vqwordseg", "reproduces": "kamperh/vqwordseg eval_segmentation.py (commit d062717)",
+                "tolerance_frames": s.tol_frames, "frame_shift": s.frame_shift, "rules": "docs/segmentation.md"}
+    return {"scorer": "none", "matching": "maximum one-to-one matching within the tolerance, integer microseconds",
+            "reference_boundaries": "distinct onsets and offsets farther than the tolerance from the utterance edges",
+            "tolerance": s.tolerance, "rules": "docs/segmentation.md"}
 
 
 HEADER = "# utt ref_boundaries pred_boundaries hits precision recall fscore ref_tokens pred_tokens token_hits token_precision token_recall token_fscore\n"

@@ -16,7 +16,7 @@ import numpy as np
 from termeval.core import guard
 from termeval.core.scores import format_line
 from termeval.core.stage import Report, Shard, Stage
-from termeval.segmentation import checks
+from termeval.segmentation import checks, scorers
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, stage_name, write_report
@@ -27,6 +27,12 @@ from termeval.core.warn import warn
 
 def settings_of(opts: SegmentationOptions) -> Settings:
     return Settings(opts.tolerance, opts.frame_shift, opts.level, opts.compat)
+
+
+def reading_of(compat: str) -> str:
+    """How the segmentation is read (termeval.segmentation.inputs): a named scorer's own rule."""
+    scorer = scorers.get(compat)
+    return scorer.reading if scorer is not None else compat
 
 
 class SegmentationStage(Stage):
@@ -51,7 +57,7 @@ class SegmentationStage(Stage):
         gold, tier = load_gold_tier(a.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
-        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, s.compat)
+        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, reading_of(s.compat))
         return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
 
     def identity(self, ctx: SimpleNamespace) -> dict:
@@ -64,7 +70,7 @@ class SegmentationStage(Stage):
 
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
         st = job_stats(ctx.ref, ctx.pred, ctx.utts, np.arange(lo, hi), self.settings)
-        st["has_labels"] = bool(ctx.pred.labels)
+        st["has_labels"] = bool(ctx.pred.labels) and scorers.get(self.settings.compat) is None
         return Shard(st)
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:

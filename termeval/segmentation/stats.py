@@ -7,7 +7,7 @@ numbers of one.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -18,6 +18,7 @@ from termeval.segmentation.boundary import boundary_counts, drop_edges, interval
 from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_labels
 from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
 from termeval.segmentation.matching import keys
+from termeval.segmentation import scorers
 from termeval.segmentation.token import token_counts
 
 SWEEP_MS = tuple(range(5, 55, 5))       # default mode: boundary F at 5, 10, ..., 50 ms
@@ -52,7 +53,10 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
     """Statistics of the utterances `sel` (indices into utts)."""
     n = len(utts)
     ref, pred = _select(ref, sel, n), _select(pred, sel, n)
-    if s.compat == "vqwordseg":
+    scorer = scorers.get(s.compat)
+    if scorer is not None:
+        out = _named_counts(scorer, ref, pred, utts, n, s)
+    elif s.compat == "vqwordseg":
         out = _compat_counts(ref, pred, utts, n, s)
     else:
         out = _default_counts(ref, pred, utts, n, s)
@@ -103,6 +107,17 @@ def _default_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s
         out["label_names"] = list(ref.labels) + [SIL_LABEL]
         out["cluster"] = pred.label
     return out
+
+
+def _named_counts(scorer: scorers.Scorer, ref: Intervals, pred: Intervals, utts: Utterances, n: int,
+                  s: Settings) -> dict:
+    """Counts of a named scorer (termeval.segmentation.scorers): no cluster cells, token counts
+    zero when the scorer has none (they are not written)."""
+    impl = scorer.impl()
+    r = impl.score(ref, pred, utts, s, tokens=scorer.token)
+    token = r["token"] if r["token"] is not None else np.zeros((n, 3), dtype=np.int64)
+    sweep = [impl.score(ref, pred, utts, replace(s, tolerance=t), tokens=False)["boundary"] for t in s.sweep()]
+    return {"boundary": r["boundary"], "token": token, "sweep": sweep, "scored": r["scored"], "pred_utt": pred.utt}
 
 
 def _compat_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s: Settings) -> dict:

@@ -70,13 +70,14 @@ def ci_hook(exp_dir: str, stage: str, stats: list[dict], merged: dict, settings:
     """The hook termeval.segmentation.report.write_report calls with the exact values: writes
     units/units.<stage>_file.npz (and _speaker with --bootstrap-unit speaker), returns the
     intervals (none without resampling) and the scores.json keys data_id and bootstrap."""
-    pre = "word_" if settings["level"] == "word" else "phone_"  # the metric names of termeval.segmentation.report
+    pre = f"{settings['level']}_"  # the metric names of termeval.segmentation.report
 
     def hook(values: dict, ctx: dict) -> tuple[dict, dict]:
         labelled = bool(stats[0]["has_labels"]) and any(j["utt_cells"][0] for j in stats)
         used = None
         for u in ("file", unit):
             t = unit_table(stats, merged, u, pre, labelled, ctx["o2o"], ctx["visit"])
+            t.metrics = {k: v for k, v in t.metrics.items() if k in values}   # a named scorer's keys only
             t.exact = {k: values.get(k) for k in t.metrics}
             save_units(units_path(exp_dir, f"{stage}_{u}"), t)
             used = t
