@@ -49,6 +49,11 @@ def frame_ms(frame_shift: float) -> int:
     return ms
 
 
+def check(p: Any) -> None:
+    """InputError for a frame shift that is not a whole number of milliseconds."""
+    frame_ms(p.frame_shift)
+
+
 def frames(t: np.ndarray, ms: int) -> np.ndarray:
     """The script's frame of each time (seconds from the utterance start)."""
     return np.round(np.asarray(t, dtype=np.float64) / ms * 1000).astype(np.int64)

@@ -28,6 +28,7 @@ tuning, not the score: termeval scores the boundaries it is given.
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
@@ -95,3 +96,38 @@ def scores(total: np.ndarray) -> dict[str, float]:
     r2 = (-os_ + r - 1) / math.sqrt(2)
     rval = 1 - (abs(r1) + abs(r2)) / 2
     return {"boundary_precision": p, "boundary_recall": r, "boundary_fscore": f, "boundary_rvalue": rval}
+
+
+def score(ref: Any, pred: Any, utts: Any, p: Any, tokens: bool = False) -> dict:
+    """The registry's face (termeval.segmentation.scorers): per utterance boundary counts
+    [n_ref, n_pred, correct predictions, found references] (the matching is lenient both ways,
+    so the two hit counts differ); every utterance is scored."""
+    c = utterance_counts((ref.utt, ref.onset, ref.offset), (pred.utt, pred.onset, pred.offset),
+                         utts.start, utts.end, p.frame_shift, p.tolerance)
+    return {"boundary": c[:, [3, 2, 0, 1]], "token": None, "scored": np.ones(len(utts), dtype=bool)}
+
+
+def values(c: np.ndarray) -> dict[str, float | None]:
+    """The script's get_metrics on summed counts [n_ref, n_pred, correct, found]."""
+    s = scores(np.asarray(c)[[2, 3, 1, 0]])
+    return {k.replace("boundary_", ""): v for k, v in s.items()}
+
+
+def definitions(p: Any) -> dict:
+    return {
+        "scorer": "unsupseg",
+        "reproduces": "felixkreuk/UnsupSeg utils.py PrecisionRecallMetric.get_stats, get_metrics; "
+                      "detect_peaks' fallback",
+        "frames": "floor(t / frame_shift), t in seconds from the utterance start",
+        "reference_boundaries": "the end of every interval of the tier (silences included) but the last",
+        "predicted_boundaries": "the end of every interval of the predicted tier (gaps included) but the "
+                                "last; frame n - 1 when there is none (n = the utterance's frames)",
+        "matching": "lenient both ways: a prediction is correct if a gold boundary is within the "
+                    "tolerance, a gold boundary found if a prediction is",
+        "tolerance": float(p.tolerance),
+        "tolerance_frames": tolerance_frames(p.tolerance, p.frame_shift),
+        "frame_shift": float(p.frame_shift),
+        "formulas": "P = correct / (#pred + 1e-5), R = found / (#ref + 1e-5), F = 2PR / (P + R + 1e-5), "
+                    "OS = R / (P + 1e-7) - 1 (not reported), R-value (Räsänen 2009) with that OS",
+        "utterances": "every utterance; one without a gold boundary adds none and its predictions are wrong",
+    }
