@@ -4,6 +4,7 @@ segments the reader dropped or kept with a caveat (termeval.segmentation.inputs 
 from __future__ import annotations
 
 from termeval.core.errors import InputError
+from termeval.segmentation import scorers
 from termeval.segmentation.stats import Settings
 
 MAX_TOLERANCE = 1.0          # seconds; refused from here on (a unit slip)
@@ -17,6 +18,13 @@ def check_settings(s: Settings) -> None:
     if s.tolerance >= MAX_TOLERANCE:
         raise InputError(f"--tolerance is in seconds: {s.tolerance:g} s is not a boundary tolerance "
                          f"(20 ms is --tolerance 0.02; at most {MAX_TOLERANCE:g} s accepted)")
+    named = scorers.get(s.compat)
+    if named is not None and named.frame_shift is not None:
+        k = s.tolerance / s.frame_shift
+        if abs(k - round(k)) > 1e-6:
+            raise InputError(f"--compat {s.compat} counts the tolerance in frames: --tolerance {s.tolerance:g} "
+                             f"is not a whole number of --frame-shift {s.frame_shift:g} frames")
+        getattr(named.impl(), "check", lambda _: None)(s)
 
 
 def warnings(s: Settings, path: str, counts: dict[str, int]) -> list[str]:

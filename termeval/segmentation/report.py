@@ -9,7 +9,7 @@ import numpy as np
 
 from termeval.segmentation.options import stage_name_for
 from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
-from termeval.core.scores import Metric, write_scores
+from termeval.core.scores import Metric, fscore, write_scores
 from termeval.segmentation import compat, scorers
 from termeval.segmentation.clusters import Table, from_named_cells, quality
 from termeval.segmentation.mappings import greedy_one_to_one, many_to_one, one_to_one
@@ -32,10 +32,11 @@ def merge(jobs: list[dict]) -> dict:
         for part, col in zip(cells, j["cells"]):
             part.extend(col)
     nsweep = len(jobs[0]["sweep"]) if jobs else 0
+    bw = len(rows[0][1]) if rows else 3     # 4: [n_ref, n_pred, hits, reference hits] (a lenient scorer)
     return {"utts": [r[0] for r in rows],
-            "boundary": np.array([r[1] for r in rows], dtype=np.int64).reshape(-1, 3),
+            "boundary": np.array([r[1] for r in rows], dtype=np.int64).reshape(-1, bw),
             "token": np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, 3),
-            "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, 3),
+            "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, bw),
             "utts_skipped": sum(j["utts_skipped"] for j in jobs),
             "cells": cells}
 
@@ -45,8 +46,9 @@ def _f(x: float | None) -> str:
 
 
 def _prf_row(c: np.ndarray) -> list[str]:
-    p, r, f = prf(int(c[2]), int(c[1]), int(c[0]))
-    return [str(int(c[0])), str(int(c[1])), str(int(c[2])), _f(p), _f(r), _f(f)]
+    """Counts, P, R, F of [n_ref, n_pred, hits(, reference hits)] (recall from the last)."""
+    p, r = prf(int(c[2]), int(c[1]), int(c[0]))[0], prf(int(c[-1]), int(c[1]), int(c[0]))[1]
+    return [str(int(c[0])), str(int(c[1])), str(int(c[2])), _f(p), _f(r), _f(fscore(p, r))]
 
 
 def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
@@ -131,7 +133,8 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                     "compat": s.compat, "tolerance_frames": s.tol_frames if s.compat == "vqwordseg" else None,
                     "utterances_scored": len(m["utts"]), "utterances_skipped": m["utts_skipped"],
                     "counts": {"boundary_ref": int(b[0]), "boundary_pred": int(b[1]), "boundary_hits": int(b[2]),
-                               "token_ref": int(t[0]), "token_pred": int(t[1]), "token_hits": int(t[2]), **counts},
+                               "token_ref": int(t[0]), "token_pred": int(t[1]), "token_hits": int(t[2]),
+                               **({"boundary_ref_hits": int(b[3])} if len(b) > 3 else {}), **counts},
                     "tolerance_sweep": [{"tolerance": tol, "ref": int(c[0]), "pred": int(c[1]), "hits": int(c[2]),
                                          "fscore": _fscore(scorer, c)}
                                         for tol, c in zip(sweep_tols, sweep)],
@@ -154,7 +157,7 @@ def named_metrics(scorer: scorers.Scorer, s: Settings, pre: str, b: np.ndarray, 
     impl = scorer.impl()
     values = getattr(impl, "values", scorer_values)
     bv = values(b)
-    support = {"precision": f"{b[2]}/{b[1]}, tolerance {s.tolerance:g} s", "recall": f"{b[2]}/{b[0]}"}
+    support = {"precision": f"{b[2]}/{b[1]}, tolerance {s.tolerance:g} s", "recall": f"{b[-1]}/{b[0]}"}
     out = [Metric(f"{pre}boundary_{k}", bv[k], support.get(k)) for k in scorer.boundary]
     if scorer.token:
         tv = values(t)
@@ -196,7 +199,8 @@ def _write_breakdowns(details: str, m: dict, speaker_of: dict[str, str]) -> None
         f.write(HEADER.replace("# utt", "# speaker"))
         for k in sorted(spk):
             c = np.sum(spk[k], axis=0)
-            f.write(" ".join([k] + _prf_row(c[:3]) + _prf_row(c[3:])) + "\n")
+            nb = m["boundary"].shape[1]
+            f.write(" ".join([k] + _prf_row(c[:nb]) + _prf_row(c[nb:])) + "\n")
 
 
 def _write_mapping(path: str, mapping: dict[int, int], t: Table) -> None:

@@ -38,7 +38,8 @@ class Settings:
 
     def sweep(self) -> list[float]:
         """Tolerances of the sweep, seconds."""
-        if self.compat == "vqwordseg":
+        named = scorers.get(self.compat)
+        if self.compat == "vqwordseg" or (named is not None and named.frame_shift is not None):
             return [k * self.frame_shift for k in SWEEP_FRAMES]
         return [ms / 1000 for ms in SWEEP_MS]
 

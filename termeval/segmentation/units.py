@@ -48,8 +48,13 @@ def unit_table(stats: list[dict], merged: dict, unit: str, pre: str, labelled: b
     utts = merged["utts"]
     ids, inv = np.unique(np.asarray([owner[u] for u in utts], dtype=str), return_inverse=True)
     nu = len(ids)
-    X = np.zeros((nu, len(COLUMNS)))
-    np.add.at(X[:, 0:3], inv, merged["boundary"].reshape(-1, 3).astype(np.float64))
+    b = merged["boundary"]
+    lenient = b.shape[1] > 3      # [n_ref, n_pred, hits, reference hits]: recall from the last
+    columns = COLUMNS + ["bnd_ref_hit"] if lenient else COLUMNS
+    X = np.zeros((nu, len(columns)))
+    np.add.at(X[:, 0:3], inv, b[:, :3].astype(np.float64))
+    if lenient:
+        np.add.at(X[:, 8], inv, b[:, 3].astype(np.float64))
     np.add.at(X[:, 3:6], inv, merged["token"].reshape(-1, 3).astype(np.float64))
     c = None
     if labelled:
@@ -62,7 +67,10 @@ def unit_table(stats: list[dict], merged: dict, unit: str, pre: str, labelled: b
         mapped = np.array([o2o.get(c.clusters[k]) == c.labels[r] for r, k in zip(c.row, c.col)], dtype=bool)
         X[:, 6] = np.asarray(c.X.sum(axis=1)).ravel()
         X[:, 7] = np.asarray(c.X[:, np.flatnonzero(mapped)].sum(axis=1)).ravel()
-    return UnitStats(unit, ids.tolist(), COLUMNS, X, metric_specs(pre, labelled), {}, c)
+    specs = metric_specs(pre, labelled)
+    if lenient:
+        specs[f"{pre}boundary_recall"] = ("ratio", "bnd_ref_hit", "bnd_ref")
+    return UnitStats(unit, ids.tolist(), columns, X, specs, {}, c)
 
 
 def ci_hook(exp_dir: str, stage: str, stats: list[dict], merged: dict, settings: dict, ref_files: list[str],

@@ -54,6 +54,16 @@ SCORERS: dict[str, Scorer] = {s.name: s for s in (
            "Peng & Harwath VG-HuBERT (2022, 2023), SD-HuBERT (Cho et al. 2024), Sylber, SylReg"),
     Scorer("rasanen", "rasanen", "CoML discophon 0.2.0 discophon/evaluate/segmentation.py",
            "Räsänen et al. (2009) search regions; discophon phoneme discovery benchmark (2025)"),
+    Scorer("unsupseg", "unsupseg", "felixkreuk/UnsupSeg utils.py PrecisionRecallMetric",
+           "Kreuk et al. (2020) self-supervised phoneme segmentation and its followers (phones)",
+           boundary=("precision", "recall", "fscore", "rvalue"),
+           tolerance={"word": 0.02, "phone": 0.02, "syllable": 0.02}, frame_shift=0.01),
+    Scorer("malan-strict", "malan", "s-malan/evaluation boundary_word.py (strict)",
+           "Malan, van Niekerk & Kamper (2024-2025) word segmentation (ES-KMeans+, prominence-based)",
+           token=True, tolerance={"word": 0.02, "phone": 0.02, "syllable": 0.02}, frame_shift=0.02),
+    Scorer("malan-lenient", "malan", "s-malan/evaluation boundary_word.py (--strict False)",
+           "lenient hit counting of Peng & Harwath as s-malan/evaluation implements it",
+           token=True, tolerance={"word": 0.02, "phone": 0.02, "syllable": 0.02}, frame_shift=0.02),
 )}
 
 # not scorers: the default definitions, vqwordseg's (termeval.segmentation.compat), and every
