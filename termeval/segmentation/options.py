@@ -11,7 +11,7 @@ from termeval.core.options import BootstrapOptions, JobOptions, nonneg_real, opt
 
 def stage_name_for(level: str) -> str:
     """The stage's name at a level (the name of its logs, shards and score files)."""
-    return "segmentation" if level == "word" else "segmentation_phone"
+    return "segmentation" if level == "word" else f"segmentation_{level}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -25,7 +25,8 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
                                positional=True, role="input", check=path_value, metavar="segmentation")
     tolerance: float = option(0.02, "seconds", check=nonneg_real)
     frame_shift: float = option(0.01, "seconds per frame", check=positive_real)
-    level: str = option("word", "reference tier: words or phones", choices=("word", "phone"))
+    level: str = option("word", "reference tier: words, phones or syllables (prepare_gold --syllables)",
+                        choices=("word", "phone", "syllable"))
     compat: str = option("none", "definitions: termeval's or kamperh/vqwordseg's", choices=("none", "vqwordseg"))
     segments: str = option("auto", "Kaldi segments file of the utterances; auto: <data-dir>/segments if "
                                    "present, else whole files; none: whole files", check=path_value)

@@ -15,11 +15,19 @@ from termeval.segmentation.clusters import Table, from_named_cells, quality
 from termeval.segmentation.mappings import greedy_one_to_one, many_to_one, one_to_one
 from termeval.segmentation.rvalue import over_segmentation, prf, r_value
 from termeval.segmentation.stats import Settings
+from termeval.segmentation.syllables import cluster_metrics
 from termeval.core.textio import atomic_write
 
 
 def stage_name(s: Settings) -> str:
     return stage_name_for(s.level)
+
+
+def generic_purity_name(level: str) -> str:
+    """The name of termeval's purity (segments in their cluster's majority label) at a level:
+    `<level>_purity`, but `syllable_segment_purity` at the syllable level, where
+    `syllable_purity` is SD-HuBERT's (termeval.segmentation.syllables)."""
+    return "syllable_segment_purity" if level == "syllable" else f"{level}_purity"
 
 
 def merge(jobs: list[dict]) -> dict:
@@ -36,7 +44,9 @@ def merge(jobs: list[dict]) -> dict:
             "token": np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, 3),
             "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, 3),
             "utts_skipped": sum(j["utts_skipped"] for j in jobs),
-            "cells": cells}
+            "cells": cells,
+            "syllable_cells": [sum((j["syllable_cells"][k] for j in jobs if "syllable_cells" in j), [])
+                               for k in range(3)]}
 
 
 def _f(x: float | None) -> str:
@@ -59,7 +69,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits.
     Returns the metrics (their intervals included); `into` receives the scores.json mapping."""
     stage = stage_name(s)
-    pre = "word_" if s.level == "word" else "phone_"  # never the zrc2020 names: both may share an exp dir
+    pre = s.level + "_"  # word_, phone_, syllable_: never the zrc2020 names (both may share an exp dir)
     b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
     notes = list(extra_notes)
     bp, br, bf = prf(int(b[2]), int(b[1]), int(b[0]))
@@ -105,7 +115,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         n = q.segments
         metrics += [
             Metric(pre + "segments", n), Metric(pre + "clusters", q.clusters),
-            Metric(pre + "purity", pur), Metric(pre + "inverse_purity", q.inverse_purity),
+            Metric(generic_purity_name(s.level), pur), Metric(pre + "inverse_purity", q.inverse_purity),
             Metric(pre + "homogeneity", q.homogeneity), Metric(pre + "completeness", q.completeness),
             Metric(pre + "v_measure", q.v_measure), Metric(pre + "nmi", q.nmi),
             Metric(pre + "m2o_accuracy", m2o_hits / n if n else None, f"{m2o_hits}/{n}"),
@@ -115,6 +125,8 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         ctx["o2o"] = {table.clusters[k]: table.labels[lab] for k, lab in o2o_map.items()}
         _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
         _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
+        if s.level == "syllable":   # SD-HuBERT's syllable_purity, cluster_purity, snmi
+            metrics += cluster_metrics(m["syllable_cells"], trim=s.compat == "harwath")
     else:
         metrics.append(Metric(pre + "segments", int(t[1])))
         notes.append("the segmentation has no labels: no cluster metrics")
