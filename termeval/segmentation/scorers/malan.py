@@ -131,13 +131,16 @@ def token_scan(gold, pred_left, n_utt: int, tol: int) -> np.ndarray:
 
 
 def utterance_counts(ref, pred, start: np.ndarray, end: np.ndarray, frame_shift: float,
-                     tolerance: float, lenient: bool) -> np.ndarray:
+                     tolerance: float, lenient: bool, tokens: bool = True) -> np.ndarray:
     """Per utterance [predictions, gold, hits, predicted tokens, gold tokens, correct tokens]
-    (additive: the scores of any set of utterances come from the sums)."""
+    (additive: the scores of any set of utterances come from the sums; token counts 0 unless
+    `tokens`)."""
     ms, tol = frame_ms(frame_shift), tolerance_frames(tolerance, frame_shift)
     n_utt = len(start)
     gold, pr = boundary_lists(ref, pred, start, end, ms)
     b, left = hit_scan(gold, pr, n_utt, tol, lenient)
+    if not tokens:
+        return np.concatenate((b, np.zeros_like(b)), axis=1)
     t = token_scan(gold, (pr[0][left], pr[1][left]), n_utt, tol)
     return np.concatenate((b, t), axis=1)
 
@@ -174,7 +177,7 @@ def score(ref: Any, pred: Any, utts: Any, p: Any, tokens: bool = True) -> dict:
     counts [n_ref, n_pred, hits]; every utterance is scored (one without segments has an
     empty list, its gold boundaries all missed)."""
     c = utterance_counts((ref.utt, ref.onset, ref.offset), (pred.utt, pred.onset, pred.offset),
-                         utts.start, utts.end, p.frame_shift, p.tolerance, lenient(p))
+                         utts.start, utts.end, p.frame_shift, p.tolerance, lenient(p), tokens)
     return {"boundary": c[:, [1, 0, 2]], "token": c[:, [4, 3, 5]] if tokens else None,
             "scored": np.ones(len(utts), dtype=bool)}
 
