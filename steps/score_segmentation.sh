@@ -10,6 +10,10 @@
 # (each line prefixed with the stage name), progress and logs on stderr.
 # --compat vqwordseg reproduces kamperh/vqwordseg eval_segmentation.py (10 ms frames, its edge
 # and truncation rules, greedy one-to-one mapping); differences: docs/segmentation.md.
+# --compat harwath|rasanen|... reproduces a published boundary scorer (its keys only, its rule
+# and parameters in scores.json `definitions`); --compat all prints boundary P/R/F of every
+# scorer side by side (scores/segmentation_compare; utils/compare_scorers.sh). The scorer
+# table (who uses each, matching, tolerance, formulas, quirks): docs/segmentation.md.
 #
 # The segmentation is a ZeroSpeech class file, an interval file
 # `<utt-or-file> <onset> <offset> [<label>]` (seconds), or a directory of per-utterance files
@@ -23,6 +27,7 @@
 #  e.g.: steps/score_segmentation.sh --nj 4 data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp
 #        steps/score_segmentation.sh --compat vqwordseg --segments data/buckeye/segments \
 #            data/buckeye exp/buckeye/dpdp/intervals exp/buckeye/dpdp_vq
+#        steps/score_segmentation.sh --compat harwath --tolerance 0.02 data/english seg.txt exp/seg_harwath
 #
 # Options:
 #   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)

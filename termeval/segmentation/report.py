@@ -55,12 +55,13 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                  all_clusters: list[str], has_labels: bool, extra_notes: list[str],
                  counts: dict[str, int], ci_hook: Callable | None = None,
                  system: str | None = None, warnings: list[str] | None = None,
-                 into: dict | None = None) -> list[Metric]:
+                 into: dict | None = None, compare: list[dict] | None = None) -> list[Metric]:
     """Score files and details into `exp_dir` (the run's output directory; `system` names the
     curve of the tolerance plot, default the directory's name). ci_hook(values, context) -> (intervals by metric name, extra
     scores.json keys) is called before writing (termeval.segmentation.units); context:
     the one-to-one mapping by names and, for --compat vqwordseg, the clusters purity visits.
-    Returns the metrics (their intervals included); `into` receives the scores.json mapping."""
+    Returns the metrics (their intervals included); `into` receives the scores.json mapping.
+    `compare`: the rows of --compat all (termeval.segmentation.compare), kept in scores.json."""
     stage = stage_name(s)
     pre = f"{s.level}_"  # never the zrc2020 names: both may share an exp dir
     scorer = scorers.get(s.compat)
@@ -139,6 +140,8 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                                         for tol, c in zip(sweep_tols, sweep)],
                     "definitions": definitions(s),
                     "notes": notes, "warnings": list(warnings or [])}
+    if compare is not None:
+        extra[stage].update(compat="all", compare=compare)
     if ci_hook is not None:
         ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
         metrics = [Metric(x.name, x.value, x.support, ci.get(x.name)) for x in metrics]

@@ -8,6 +8,7 @@ so any split gives the same files) and report.write_report writes the scores.
 from __future__ import annotations
 
 import os
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
@@ -16,12 +17,14 @@ import numpy as np
 from termeval.core import guard
 from termeval.core.scores import format_line
 from termeval.core.stage import Report, Shard, Stage
-from termeval.segmentation import checks, scorers
+from termeval.segmentation import checks, compare, scorers
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, stage_name, write_report
 from termeval.segmentation.stats import Settings, job_stats
 from termeval.segmentation.units import ci_hook, reference_files
+from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
 from termeval.core.warn import warn
 
 
@@ -42,8 +45,10 @@ class SegmentationStage(Stage):
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        self.all = settings.compat == scorers.ALL     # every scorer side by side; the main scores are the default's
+        self.main = replace(settings, compat="none") if self.all else settings
         self.name = stage_name(settings)
-        self.outputs = (f"scores/{self.name}", "scores/scores.json", "scores/.summary",
+        self.outputs = (f"scores/{self.name}", f"scores/{self.name}_compare", "scores/scores.json", "scores/.summary",
                         f"details/{self.name}", f"units/units.{self.name}_file.npz",
                         f"units/units.{self.name}_speaker.npz")
 
@@ -57,8 +62,15 @@ class SegmentationStage(Stage):
         gold, tier = load_gold_tier(a.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
-        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, reading_of(s.compat))
-        return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred)
+        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, reading_of(self.main.compat))
+        preds: dict = {"none": pred}
+        if self.all:        # each reading rule once; a row whose reading refuses the input shows the error
+            for rd in sorted({compare.reading(m) for m in compare.modes()} - {"none"}):
+                try:
+                    preds[rd] = read_segmentation(a.segmentation, gold, utts, s.frame_shift, rd)
+                except InputError as e:
+                    preds[rd] = str(e)
+        return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred, preds=preds)
 
     def identity(self, ctx: SimpleNamespace) -> dict:
         return {"n_utterances": len(ctx.utts), "n_reference": int(len(ctx.ref.utt)),
@@ -69,8 +81,10 @@ class SegmentationStage(Stage):
         return (np.bincount(ctx.ref.utt, minlength=n) + np.bincount(ctx.pred.utt, minlength=n)).astype(np.float64)
 
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
-        st = job_stats(ctx.ref, ctx.pred, ctx.utts, np.arange(lo, hi), self.settings)
-        st["has_labels"] = bool(ctx.pred.labels) and scorers.get(self.settings.compat) is None
+        st = job_stats(ctx.ref, ctx.pred, ctx.utts, np.arange(lo, hi), self.main)
+        st["has_labels"] = bool(ctx.pred.labels) and scorers.get(self.main.compat) is None
+        if self.all:
+            st["compare"] = compare.counts(ctx.ref, ctx.preds, ctx.utts, np.arange(lo, hi), self.settings)
         return Shard(st)
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:
@@ -82,7 +96,8 @@ class SegmentationStage(Stage):
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         stats, m = merged
-        a, s, utts = ctx.args, self.settings, ctx.utts
+        a, s, utts = ctx.args, self.main, ctx.utts
+        table = compare.rows(compare.merge([j["compare"] for j in stats]), self.settings) if self.all else None
         notes = [f"utterances: {'whole files' if utts.source == 'files' else utts.source}"]
         if s.compat == "vqwordseg" and m["utts_skipped"]:
             notes.append(f"{m['utts_skipped']} utterances without reference or prediction skipped (as vqwordseg)")
@@ -96,6 +111,11 @@ class SegmentationStage(Stage):
         metrics = write_report(out, m, s, stats[0]["speakers"], list(ctx.pred.labels), bool(ctx.pred.labels),
                                notes, dict(ctx.pred.counts), hook,
                                system=os.path.basename(os.path.normpath(a.exp_dir)) if a.exp_dir else None,
-                               warnings=warnings, into=scores)
+                               warnings=warnings, into=scores, compare=table)
         summary = "".join(f"{self.name}: {format_line(x)}\n" for x in metrics)
+        if table is not None:
+            text = compare.format_table(table, s.level)
+            with atomic_write(os.path.join(out, "scores", f"{self.name}_compare")) as f:
+                f.write(text)
+            summary += "".join(f"{self.name}_compare: {x}\n" for x in text.splitlines())
         return Report(scores, summary, tuple(warnings))
