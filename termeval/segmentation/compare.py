@@ -39,8 +39,9 @@ def reading(mode: str) -> str:
 
 
 def counts(ref, preds: dict, utts, sel: np.ndarray, s: Settings) -> dict[str, list]:
-    """Per row: [n_ref, n_pred, hits, utterances scored] of the utterances `sel`, or the error
-    text when the row's reading or scorer refused the input."""
+    """Per row: [n_ref, n_pred, hits, utterances scored, reference hits] of the utterances `sel`
+    (reference hits = hits but for a lenient scorer's 4-count rows), or the error text when the
+    row's reading or scorer refused the input."""
     out: dict[str, list] = {}
     for mode in modes():
         pred = preds[reading(mode)]
@@ -52,8 +53,8 @@ def counts(ref, preds: dict, utts, sel: np.ndarray, s: Settings) -> dict[str, li
         except InputError as e:
             out[mode] = [str(e)]
             continue
-        b = np.asarray(st["boundary"], dtype=np.int64).reshape(-1, 3).sum(axis=0)
-        out[mode] = [int(b[0]), int(b[1]), int(b[2]), len(st["utts"])]
+        b = np.asarray(st["boundary"], dtype=np.int64).sum(axis=0) if st["boundary"] else np.zeros(3, np.int64)
+        out[mode] = [int(b[0]), int(b[1]), int(b[2]), len(st["utts"]), int(b[-1])]
     return out
 
 
@@ -63,7 +64,7 @@ def merge(parts: list[dict]) -> dict[str, list]:
     for mode in modes():
         rows = [p[mode] for p in parts]
         bad = [r[0] for r in rows if isinstance(r[0], str)]
-        out[mode] = [bad[0]] if bad else [sum(r[k] for r in rows) for k in range(4)]
+        out[mode] = [bad[0]] if bad else [sum(r[k] for r in rows) for k in range(5)]
     return out
 
 
@@ -79,7 +80,7 @@ def rows(merged: dict[str, list], s: Settings) -> list[dict]:
             continue
         sc = scorers.get(mode)
         values = getattr(sc.impl(), "values", standard_values) if sc is not None else None
-        c = np.asarray(r[:3], dtype=np.int64)
+        c = np.asarray([r[0], r[1], r[2], r[4]], dtype=np.int64)
         p, rec, f = (values(c)[k] for k in ("precision", "recall", "fscore")) if values else prf(r[2], r[1], r[0])
         table.append({**row, "ref": r[0], "pred": r[1], "hits": r[2], "utterances": r[3],
                       "precision": p, "recall": rec, "fscore": f})

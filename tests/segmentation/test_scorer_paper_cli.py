@@ -91,3 +91,16 @@ def test_fractional_tolerance_refused():
         check_settings(Settings(0.03, 0.02, "word", "malan-strict"))
     with pytest.raises(InputError, match="whole number of milliseconds"):
         check_settings(Settings(0.025, 0.0125, "word", "malan-lenient"))
+
+
+def test_compare_rows(toy):
+    """--compat all: the rows of the three scorers (unsupseg's recall from its reference hits)."""
+    exp = str(toy / "exp_all")
+    score_segmentation.main(["--compat", "all", str(toy / "data"), str(toy / "seg2.txt"), exp])
+    with open(os.path.join(exp, "scores", "scores.json")) as f:
+        rows = {r["scorer"]: r for r in json.load(f)["segmentation"]["compare"]}
+    # unsupseg: predicted f1 11 48 50 52 82 (all correct), f2 45 (wrong); gold 10 50 80 found, 40 not
+    u = rows["unsupseg"]
+    assert (u["precision"], u["recall"], u["frame_shift"]) == (5 / 6.00001, 3 / 4.00001, 0.01)
+    assert (rows["malan-strict"]["hits"], rows["malan-lenient"]["hits"]) == (3, 4)
+    assert rows["malan-lenient"]["recall"] == 1.0 and rows["malan-strict"]["frame_shift"] == 0.02
