@@ -26,7 +26,7 @@ What that script does, reproduced here on termeval's inputs:
   P = correct / predicted intervals, R = correct / gold intervals.
 
 The script stores frames as int16: from 32768 frames (655 s at 20 ms) on they wrap. termeval
-computes in int64 and says so in a warning (`int16_warning`).
+computes in int64 and says so in a warning (`warnings`).
 """
 from __future__ import annotations
 
@@ -145,13 +145,15 @@ def utterance_counts(ref, pred, start: np.ndarray, end: np.ndarray, frame_shift:
     return np.concatenate((b, t), axis=1)
 
 
-def int16_warning(ref, pred, start: np.ndarray, end: np.ndarray, frame_shift: float) -> str | None:
+def warnings(utts: Any, p: Any) -> list[str]:
     """The warning when a frame exceeds the script's int16 (it would wrap; termeval does not)."""
-    n = frames(end - start, frame_ms(frame_shift))
-    if not len(n) or int(n.max()) <= INT16_MAX:
-        return None
-    return (f"{int((n > INT16_MAX).sum())} utterances are longer than {INT16_MAX} frames: "
-            "s-malan's boundary_word.py stores frames as int16 and would wrap them; scored without wrapping")
+    n = frames(utts.end - utts.start, frame_ms(p.frame_shift))
+    long = int((n > INT16_MAX).sum()) if len(n) else 0
+    if not long:
+        return []
+    return [f"{long} utterances are longer than {INT16_MAX} frames of {frame_ms(p.frame_shift)} ms: "
+            "s-malan's boundary_word.py stores frames as int16 and would wrap them; scored without "
+            "wrapping (score utterances, e.g. --segments from a VAD, as the script's .list files are)"]
 
 
 def values(c: np.ndarray) -> dict[str, float | None]:
