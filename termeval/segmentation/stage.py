@@ -103,6 +103,8 @@ class SegmentationStage(Stage):
             notes.append(f"{m['utts_skipped']} utterances without reference or prediction skipped (as vqwordseg)")
         settings = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level, "compat": s.compat}
         warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
+        named = scorers.get(s.compat)       # a scorer may say where it departs from its script
+        warnings += getattr(named.impl(), "warnings", lambda *_: [])(utts, s) if named is not None else []
         for w in warnings:
             warn("score_segmentation.py", w)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),

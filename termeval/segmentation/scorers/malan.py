@@ -26,7 +26,7 @@ What that script does, reproduced here on termeval's inputs:
   P = correct / predicted intervals, R = correct / gold intervals.
 
 The script stores frames as int16: from 32768 frames (655 s at 20 ms) on they wrap. termeval
-computes in int64 and says so in a warning (`int16_warning`).
+computes in int64 and says so in a warning (`warnings`).
 """
 from __future__ import annotations
 
@@ -131,24 +131,29 @@ def token_scan(gold, pred_left, n_utt: int, tol: int) -> np.ndarray:
 
 
 def utterance_counts(ref, pred, start: np.ndarray, end: np.ndarray, frame_shift: float,
-                     tolerance: float, lenient: bool) -> np.ndarray:
+                     tolerance: float, lenient: bool, tokens: bool = True) -> np.ndarray:
     """Per utterance [predictions, gold, hits, predicted tokens, gold tokens, correct tokens]
-    (additive: the scores of any set of utterances come from the sums)."""
+    (additive: the scores of any set of utterances come from the sums; token counts 0 unless
+    `tokens`)."""
     ms, tol = frame_ms(frame_shift), tolerance_frames(tolerance, frame_shift)
     n_utt = len(start)
     gold, pr = boundary_lists(ref, pred, start, end, ms)
     b, left = hit_scan(gold, pr, n_utt, tol, lenient)
+    if not tokens:
+        return np.concatenate((b, np.zeros_like(b)), axis=1)
     t = token_scan(gold, (pr[0][left], pr[1][left]), n_utt, tol)
     return np.concatenate((b, t), axis=1)
 
 
-def int16_warning(ref, pred, start: np.ndarray, end: np.ndarray, frame_shift: float) -> str | None:
+def warnings(utts: Any, p: Any) -> list[str]:
     """The warning when a frame exceeds the script's int16 (it would wrap; termeval does not)."""
-    n = frames(end - start, frame_ms(frame_shift))
-    if not len(n) or int(n.max()) <= INT16_MAX:
-        return None
-    return (f"{int((n > INT16_MAX).sum())} utterances are longer than {INT16_MAX} frames: "
-            "s-malan's boundary_word.py stores frames as int16 and would wrap them; scored without wrapping")
+    n = frames(utts.end - utts.start, frame_ms(p.frame_shift))
+    long = int((n > INT16_MAX).sum()) if len(n) else 0
+    if not long:
+        return []
+    return [f"{long} utterances are longer than {INT16_MAX} frames of {frame_ms(p.frame_shift)} ms: "
+            "s-malan's boundary_word.py stores frames as int16 and would wrap them; scored without "
+            "wrapping (score utterances, e.g. --segments from a VAD, as the script's .list files are)"]
 
 
 def values(c: np.ndarray) -> dict[str, float | None]:
@@ -174,7 +179,7 @@ def score(ref: Any, pred: Any, utts: Any, p: Any, tokens: bool = True) -> dict:
     counts [n_ref, n_pred, hits]; every utterance is scored (one without segments has an
     empty list, its gold boundaries all missed)."""
     c = utterance_counts((ref.utt, ref.onset, ref.offset), (pred.utt, pred.onset, pred.offset),
-                         utts.start, utts.end, p.frame_shift, p.tolerance, lenient(p))
+                         utts.start, utts.end, p.frame_shift, p.tolerance, lenient(p), tokens)
     return {"boundary": c[:, [1, 0, 2]], "token": c[:, [4, 3, 5]] if tokens else None,
             "scored": np.ones(len(utts), dtype=bool)}
 
