@@ -286,3 +286,28 @@ def test_cli_all(toy, root):
     assert r.returncode == 1 and "Usage: utils/compare_scorers.sh" in r.stderr
     with open(os.path.join(root, "utils", "compare_scorers.sh")) as f:
         assert 'steps/score_segmentation.sh" --compat all "$@"' in f.read()
+
+
+def test_cli_harwath_syllable(tmp_path, capsys):
+    """--compat harwath --level syllable: SD-HuBERT's boundaries (predicted onsets only, 50 ms)
+    and its cluster metrics with its label trimming (digits 0-3 removed)."""
+    from termeval.bin import prepare_gold   # why: only this test prepares a syllable tier
+    from termeval.run.cli import run        # why: prepare_gold's main exits
+    syl = "f1 0.0 0.3 ba1\nf1 0.3 0.6 na0\nf1 0.6 1.0 ba2\nf2 0.0 0.6 na1\n"
+    files = {"g.phn": "f1 0.0 0.5 a\nf1 0.5 1.0 b\nf2 0.0 0.6 c\n", "g.wrd": "f1 0.0 1.0 ab\nf2 0.0 0.6 c\n",
+             "g.syl": syl, "seg.txt": "f1 0.0 0.31 x\nf1 0.31 0.7 y\nf1 0.7 1.0 x\nf2 0.0 0.6 y\n"}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    with pytest.raises(SystemExit):
+        run(prepare_gold.main, ["--format", "zr", "--fill-gaps", "false", "--syllables", str(tmp_path / "g.syl"),
+                                str(tmp_path / "g.phn"), str(tmp_path / "g.wrd"), str(tmp_path / "data")])
+    exp = tmp_path / "exp"
+    score_segmentation.main(["--compat", "harwath", "--level", "syllable", "--tolerance", "0.05",
+                             str(tmp_path / "data"), str(tmp_path / "seg.txt"), str(exp)])
+    s = json.loads((exp / "scores" / "scores.json").read_text())
+    # gold f1 0 .3 .6 1, f2 0 .6; predicted onsets f1 0 .31 .7, f2 0: hits 0, .3~.31, f2 0
+    assert (s["syllable_boundary_precision"], s["syllable_boundary_recall"]) == (3 / 4, 3 / 6)
+    # trimmed labels ba, na, ba, na matched to x, y, x, y
+    assert (s["syllable_purity"], s["cluster_purity"], s["snmi"]) == (1.0, 1.0, 1.0)
+    assert "syllable_token_fscore" not in s and "syllable_segment_purity" not in s
+    assert s["segmentation_syllable"]["definitions"]["predicted_boundaries"].endswith("onsets of the predicted segments")
