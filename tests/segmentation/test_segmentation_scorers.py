@@ -311,3 +311,16 @@ def test_cli_harwath_syllable(tmp_path, capsys):
     assert (s["syllable_purity"], s["cluster_purity"], s["snmi"]) == (1.0, 1.0, 1.0)
     assert "syllable_token_fscore" not in s and "syllable_segment_purity" not in s
     assert s["segmentation_syllable"]["definitions"]["predicted_boundaries"].endswith("onsets of the predicted segments")
+
+
+def test_jobs_give_the_numbers_of_one(toy, tmp_path):
+    """--nj 2 (two jobs and a merge) gives the rows and keys of one process (counts are additive)."""
+    exp = str(tmp_path / "jobs")
+    args = ["--compat", "all", str(toy / "data"), str(toy / "seg.txt"), exp]
+    for j in (1, 2):
+        score_segmentation.main(args[:2] + ["--nj", "2", "--job", str(j)] + args[2:])
+    score_segmentation.main(args[:2] + ["--merge", "2"] + args[2:])
+    with open(os.path.join(exp, "scores", "scores.json")) as f:
+        two = json.load(f)
+    one = _run(toy, "all")
+    assert two["segmentation"]["compare"] == one["segmentation"]["compare"]
