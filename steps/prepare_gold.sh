@@ -15,6 +15,7 @@
 #        steps/prepare_gold.sh --format ctm --phones-txt data/lang/phones.txt --segments data/train/segments \
 #            exp/tri3_ali/phones.ctm exp/tri3_ali/words.ctm data/train_gold
 #        steps/prepare_gold.sh --format textgrid --spk-rule whole mfa_out/ data/mfa_gold
+#        steps/prepare_gold.sh --format zr --fill-gaps false --syllables gold.syl gold.phn gold.wrd data/gold
 #
 # Formats:
 #   zr        `<file> <onset> <offset> <label>` (seconds); times are kept as the parsed doubles.
@@ -60,6 +61,14 @@
 #   --time-decimals <n>            # (6) ctm/textgrid time rounding
 #   --strip-stress <true|false>    # (false) strip a final stress digit (AH1 -> AH)
 #   --validate <true|false>        # (true) run utils/validate_alignment_dir.sh on the result
+#   --syllables <path>             # ('') a syllable alignment, written as the tier <data-dir>/syllables
+#                                  # (scored by steps/score_segmentation.sh --level syllable)
+#   --syllables-format <fmt>       # (auto) zr: `<file> <onset> <offset> <label>`; textgrid: a TextGrid
+#                                  # dir, tier --syllables-tier; sdhubert-json: SD-HuBERT's LibriSpeech
+#                                  # syllable JSON; auto: a dir is textgrid, *.json sdhubert-json, else zr
+#   --syllables-tier <name>        # (syllables) textgrid syllable tier (or `<speaker> - syllables`)
+# Syllables follow the word rules (silence dropped, values, order and overlaps checked, --sort);
+#   each must lie in a file of the data dir and end by its reco2dur (+ --boundary-tolerance).
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -83,6 +92,9 @@ snap_words=false
 time_decimals=6
 strip_stress=false
 validate=true
+syllables=
+syllables_format=auto
+syllables_tier=syllables
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -99,7 +111,7 @@ set -euo pipefail
 
 data=${@: -1}
 for f in "${@:1:$#-1}" ${phones_txt:+"$phones_txt"} ${words_txt:+"$words_txt"} \
-         ${segments:+"$segments"} ${utt2spk:+"$utt2spk"}; do
+         ${segments:+"$segments"} ${utt2spk:+"$utt2spk"} ${syllables:+"$syllables"}; do
   [ "$f" = "-" ] || [ -e "$f" ] || te_die "$f: no such file or directory"
 done
 
@@ -109,7 +121,8 @@ done
   --utt2spk "$utt2spk" --spk-rule "$spk_rule" --sil-label "$sil_label" \
   --silence-labels "$silence_labels" --fill-gaps "$fill_gaps" --drop-silence "$drop_silence" \
   --sort "$sort" --boundary-tolerance "$boundary_tolerance" --snap-words "$snap_words" \
-  --time-decimals "$time_decimals" --strip-stress "$strip_stress" -- "$@"
+  --time-decimals "$time_decimals" --strip-stress "$strip_stress" --syllables "$syllables" \
+  --syllables-format "$syllables_format" --syllables-tier "$syllables_tier" -- "$@"
 
 if $validate; then
   "$TERMEVAL_ROOT/utils/validate_alignment_dir.sh" --boundary-tolerance "$boundary_tolerance" --sil-label "$sil_label" "$data"

@@ -32,7 +32,7 @@
 # Options:
 #   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
 #   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
-#   --level <word|phone>         # default word
+#   --level <word|phone|syllable>  # default word (syllable: the tier of prepare_gold.sh --syllables)
 #   --compat <none|vqwordseg|harwath|rasanen|unsupseg|malan-strict|malan-lenient|all>  # default none (docs/segmentation.md)
 #   --segments <file|auto|none>  # default auto: <data-dir>/segments if present, else whole files
 #   --nj <n>                     # default 1; the utterances are split into n jobs
@@ -70,12 +70,14 @@ data=$1
 seg=$2
 dir=$3
 
-te_check_choice level "$level" word phone
+te_check_choice level "$level" word phone syllable
 te_check_choice compat "$compat" none vqwordseg harwath rasanen unsupseg malan-strict malan-lenient all
 te_check_int nj "$nj" 1
 awk -v t="$tolerance" 'BEGIN { exit !(t ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && t + 0 < 1) }' \
   || te_die "--tolerance is in seconds (20 ms is --tolerance 0.02), expected a number in [0, 1), got '$tolerance'"
 te_check_dir "data dir" "$data"
+[ "$level" != syllable ] || [ -f "$data/syllables" ] \
+  || te_die "$data/syllables: missing: --level syllable needs a data dir prepared with steps/prepare_gold.sh --syllables <file>"
 for f in "$data/phones" "$data/words" "$data/reco2dur" "$data/utt2spk"; do
   te_check_file "data dir file" "$f"
 done
@@ -88,7 +90,7 @@ te_lock "$dir" "$nj"
 
 opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
       --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
-# the stage's name (segmentation, or segmentation_phone with --level phone) from the stage itself
+# the stage's name (segmentation, or segmentation_<level> for phone, syllable) from the stage itself
 stage=$(te_stage_name score_segmentation "${opts[@]}" "$data" "$seg" "$dir")
 # one process for --nj 1 without --cmd (log/<stage>.log), else jobs (<stage>.JOB.log) and a
 # merge (<stage>.merge.log); the scores on stdout, each line prefixed with "<stage>: "

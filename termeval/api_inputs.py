@@ -230,7 +230,8 @@ def prepare(inputs: Sequence[Any], fmt: str | None, options: Mapping[str, Any]) 
                 text, where = interval_rows_text(x, name)
                 paths.append(s.write(name, text, where))
         # files and dirs by content (rows: their text), and the options
-        key = content_digest(paths, {"options": json.loads(json.dumps(settings, sort_keys=True, default=str))})
+        syl = [os.fspath(settings["syllables"])] if settings.get("syllables") else []   # its content too
+        key = content_digest(paths + syl, {"options": json.loads(json.dumps(settings, sort_keys=True, default=str))})
         if key in _prepared:
             _prepared.move_to_end(key)
             return _prepared[key]

@@ -6,7 +6,7 @@ paired tables are the ones whose units are shared by every system on the same da
                 class resample is not paired; NED and grouping use the per-file allocation)
   std_term      terms, for ATWV / MTWV / OTWV
   quesst_query  queries, for the QUESST figures
-  segmentation_file, segmentation_phone_file   recordings, for every segmentation metric
+  segmentation_file, segmentation_phone_file, segmentation_syllable_file   recordings, for every segmentation metric
                 (cluster metrics from the resampled contingency cells of each system)
   tde15_file    recordings (or speakers) of --benchmark zr2015/zr2017, a fold table
                 (termeval.tde.zr2015.units): the cross_/within_ fold means of coverage, token,
@@ -29,7 +29,8 @@ from termeval.core.errors import InputError
 from termeval.core.scores import to_json_value
 from termeval.core.textio import atomic_write
 
-PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file", "tde15_file")
+PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file",
+          "segmentation_syllable_file", "tde15_file")
 # Tables that are not engine.UnitStats: name -> the module (of the benchmark that writes them)
 # with load_table, check_paired, bootstrap_ci([table], exact, n, seed, level) and paired_test.
 # Named, not imported: bootstrap/ is the generic engine and imports no benchmark.

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from termeval.core.options import OptionError, StepOptions, boolean, int_between, nonneg_real, option, path_value
 from termeval.gold.intervals import DEFAULT_SILENCE_LABELS
+from termeval.gold.syllables import SYLLABLE_FORMATS
 
 FORMATS = ("zr", "ctm", "textgrid")
 INPUT_COUNT = {"zr": 3, "ctm": 3, "textgrid": 2}     # inputs + the data dir
@@ -43,6 +44,11 @@ class GoldOptions(StepOptions):
     snap_words: bool = option(False, "move word edges onto the nearest phone edge")
     time_decimals: int = option(6, "ctm/textgrid: round times to this many decimals", check=int_between(0, 9))
     strip_stress: bool = option(False, "strip a final stress digit from phones (AH1 -> AH)")
+    syllables: str = option("", "a syllable alignment added as the tier `syllables`: a '<file> <onset> <offset> "
+                                "<label>' file, a TextGrid dir or SD-HuBERT's syllable JSON", role="input")
+    syllables_format: str = option("auto", "reader of --syllables (auto: a dir is textgrid, *.json "
+                                           "sdhubert-json, else zr)", choices=SYLLABLE_FORMATS)
+    syllables_tier: str = option("syllables", "textgrid --syllables: the syllable tier name")
     inputs: tuple = option((), "the input files, then the data dir", check=_paths, positional=True, many=True)
 
     @property

@@ -10,8 +10,9 @@ from termeval.core.kaldi_files import read_segments, read_symbol_table
 from termeval.gold.ctm import read_ctm
 from termeval.gold.intervals import Options
 from termeval.gold.options import GoldOptions
+from termeval.gold.syllables import prepare_syllables, read_syllables
 from termeval.gold.textgrid import read_textgrid_dir
-from termeval.gold.write import data_dir_texts, prepare, summary
+from termeval.gold.write import data_dir_texts, format_tier, prepare, summary
 from termeval.gold.zr import read_zr
 
 
@@ -26,7 +27,7 @@ def preparation_options(a: GoldOptions) -> Options:
 
 def check_inputs(a: GoldOptions) -> None:
     """Every input exists; the options naming files apply to the format."""
-    for path in a.sources + [a.phones_txt, a.words_txt, a.segments, a.utt2spk]:
+    for path in a.sources + [a.phones_txt, a.words_txt, a.segments, a.utt2spk, a.syllables]:
         if path and path != "-" and not os.path.exists(path):
             raise InputError("no such file or directory", path)
     for opt, val, formats in (("--phones-txt", a.phones_txt, ("ctm",)), ("--words-txt", a.words_txt, ("ctm",)),
@@ -58,5 +59,11 @@ def prepare_texts(a: GoldOptions) -> tuple[dict, list[str], str]:
         phones, words, known = read_textgrid_dir(inputs[0], opts, a.words_tier, a.phones_tier,
                                                  segments, a.segments)
     prep = prepare(phones, words, opts, known, a.utt2spk or None, a.spk_rule)
-    extra = [x for x in (a.phones_txt, a.words_txt, a.segments, a.utt2spk) if x]
-    return data_dir_texts(prep), [x for x in inputs if x != "-"] + extra, summary(prep, opts)
+    extra = [x for x in (a.phones_txt, a.words_txt, a.segments, a.utt2spk, a.syllables) if x]
+    texts, line = data_dir_texts(prep), summary(prep, opts)
+    if a.syllables:
+        syl = prepare_syllables(read_syllables(a.syllables, a.syllables_format, a.syllables_tier, opts),
+                                prep.files, prep.duration, opts)
+        texts["syllables"] = format_tier(syl)
+        line = line.replace(" words,", f" words, {len(syl)} syllables,", 1)
+    return texts, [x for x in inputs if x != "-"] + extra, line

@@ -115,7 +115,8 @@ def check_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_label: 
         if not (math.isfinite(dur[n - 1]) and dur[n - 1] > 0):
             raise InputError(f"duration '{d}' is not a positive number", p["reco2dur"], n)
     tiers = {}
-    for name in ("phones", "words"):
+    p["syllables"] = os.path.join(data_dir, "syllables")     # optional (prepare_gold --syllables)
+    for name in ("phones", "words") + (("syllables",) if os.path.isfile(p["syllables"]) else ()):
         check_prepared_bytes(p[name])
         iv = read_zr(p[name])
         unknown = [f for f in iv.files if f not in index]

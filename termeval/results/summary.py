@@ -41,9 +41,11 @@ HEADLINE["zr2017"] = HEADLINE["zr2015"]
 HEADLINE["zr2015-doc"] = TDE + ["matching_fscore", "grouping_precision", "grouping_recall", "ned_std"]
 HEADLINE["lrec2014"] = HEADLINE["zr2015-doc"]
 HEADLINE["segmentation_phone"] = [k.replace("word_", "phone_", 1) for k in HEADLINE["segmentation"]]
+HEADLINE["segmentation_syllable"] = [k.replace("word_", "syllable_", 1) for k in HEADLINE["segmentation"][:6]] + \
+    ["syllable_purity", "cluster_purity", "snmi"]
 # Table order in RESULTS.md (families not listed come after, by title).
 FAMILY_ORDER = ["zrc2020", "zr2015", "zr2017", "zr2015-doc", "lrec2014", "std", "std_operating", "quesst", "quesst_operating",
-                "resources", "segmentation", "segmentation_phone"]
+                "resources", "segmentation", "segmentation_phone", "segmentation_syllable"]
 TDE_STAGES = {"matching", "clustering", "parsing"}
 SKIP_STAGES = {"prepare", "tde15_input"}
 

@@ -4,7 +4,8 @@ Each row is one definition: termeval's (`none`), kamperh/vqwordseg's (`vqwordseg
 named scorer of termeval.segmentation.scorers, each with its own rules for reading the
 segmentation and for which utterances count. All rows use --tolerance; the frame shift of a
 row is its scorer's own (Scorer.frame_shift) or --frame-shift for the time-based ones and
-vqwordseg. The per-row counts [n_ref, n_pred, hits] are additive over utterances, so a job
+vqwordseg; a row whose settings its scorer refuses (a tolerance that is not a whole number of
+its frames) shows the error. The per-row counts [n_ref, n_pred, hits] are additive over utterances, so a job
 of --nj N holds its share and the merge adds them up. The table is written as
 scores/<stage>_compare, kept in scores.json (`compare`), and printed.
 """
@@ -15,7 +16,7 @@ from dataclasses import replace
 import numpy as np
 
 from termeval.core.errors import InputError
-from termeval.segmentation import scorers
+from termeval.segmentation import checks, scorers
 from termeval.segmentation.rvalue import prf
 from termeval.segmentation.scorers.common import standard_values
 from termeval.segmentation.stats import Settings, job_stats
@@ -39,9 +40,8 @@ def reading(mode: str) -> str:
 
 
 def counts(ref, preds: dict, utts, sel: np.ndarray, s: Settings) -> dict[str, list]:
-    """Per row: [n_ref, n_pred, hits, utterances scored, reference hits] of the utterances `sel`
-    (reference hits = hits but for a lenient scorer's 4-count rows), or the error text when the
-    row's reading or scorer refused the input."""
+    """Per row: [utterances scored, n_ref, n_pred, hits(, reference hits of a lenient scorer)]
+    of the utterances `sel`, or [the error text] when the row's reading or scorer refused the input."""
     out: dict[str, list] = {}
     for mode in modes():
         pred = preds[reading(mode)]
@@ -49,12 +49,14 @@ def counts(ref, preds: dict, utts, sel: np.ndarray, s: Settings) -> dict[str, li
             out[mode] = [pred]
             continue
         try:
+            checks.check_settings(settings_of(s, mode))
             st = job_stats(ref, pred, utts, sel, settings_of(s, mode))
         except InputError as e:
             out[mode] = [str(e)]
             continue
-        b = np.asarray(st["boundary"], dtype=np.int64).sum(axis=0) if st["boundary"] else np.zeros(3, np.int64)
-        out[mode] = [int(b[0]), int(b[1]), int(b[2]), len(st["utts"]), int(b[-1])]
+        width = len(st["boundary"][0]) if st["boundary"] else 3
+        b = np.asarray(st["boundary"], dtype=np.int64).reshape(-1, width).sum(axis=0)
+        out[mode] = [len(st["utts"])] + [int(x) for x in b]
     return out
 
 
@@ -64,7 +66,7 @@ def merge(parts: list[dict]) -> dict[str, list]:
     for mode in modes():
         rows = [p[mode] for p in parts]
         bad = [r[0] for r in rows if isinstance(r[0], str)]
-        out[mode] = [bad[0]] if bad else [sum(r[k] for r in rows) for k in range(5)]
+        out[mode] = [bad[0]] if bad else [sum(r[k] for r in rows) for k in range(len(rows[0]))]
     return out
 
 
@@ -80,10 +82,10 @@ def rows(merged: dict[str, list], s: Settings) -> list[dict]:
             continue
         sc = scorers.get(mode)
         values = getattr(sc.impl(), "values", standard_values) if sc is not None else None
-        c = np.asarray([r[0], r[1], r[2], r[4]], dtype=np.int64)
-        p, rec, f = (values(c)[k] for k in ("precision", "recall", "fscore")) if values else prf(r[2], r[1], r[0])
-        table.append({**row, "ref": r[0], "pred": r[1], "hits": r[2], "utterances": r[3],
-                      "precision": p, "recall": rec, "fscore": f})
+        c = np.asarray(r[1:], dtype=np.int64)
+        p, rec, f = (values(c)[k] for k in ("precision", "recall", "fscore")) if values else prf(r[3], r[2], r[1])
+        table.append({**row, "ref": r[1], "pred": r[2], "hits": r[3], "utterances": r[0],
+                      **({"ref_hits": r[4]} if len(r) > 4 else {}), "precision": p, "recall": rec, "fscore": f})
     return table
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.classes.parse import parse_class_file
-from termeval.core.datadir import Gold, Tier, load_gold
+from termeval.core.datadir import Gold, Tier, load_gold, load_tier
 from termeval.core.errors import InputError
 from termeval.gold import read_segments, read_table
 from termeval.core.textio import iter_lines
@@ -88,7 +88,14 @@ class Intervals:
 
 
 def load_gold_tier(data_dir: str, level: str) -> tuple[Gold, Tier]:
-    """The gold data dir with only the tier that is scored read (`words` or `phones`)."""
+    """The gold data dir with only the tier that is scored read (`words`, `phones` or `syllables`)."""
+    if level == "syllable":
+        path = os.path.join(data_dir, "syllables")
+        if not os.path.isfile(path):
+            raise InputError("missing syllables: --level syllable needs a data dir prepared with "
+                             "steps/prepare_gold.sh --syllables <file>", path)
+        gold = load_gold(data_dir, tiers=())
+        return gold, load_tier(path, gold.file_index)
     name = "words" if level == "word" else "phones"
     gold = load_gold(data_dir, tiers=(name,))
     return gold, getattr(gold, name)

@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from termeval.core.options import BootstrapOptions, JobOptions, nonneg_real, option, path_value, positive_real
+from termeval.core.options import BootstrapOptions, JobOptions, StepOptions, nonneg_real, option, optional_input, \
+    or_none, path_value, positive_real
 from termeval.segmentation.scorers import compat_choices
+
+CONVERT_FORMATS = ("malan-list", "sdhubert-npy", "units")   # termeval.segmentation.convert
 
 
 
 def stage_name_for(level: str) -> str:
     """The stage's name at a level (the name of its logs, shards and score files)."""
-    return "segmentation" if level == "word" else "segmentation_phone"
+    return "segmentation" if level == "word" else f"segmentation_{level}"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,7 +29,8 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
                                positional=True, role="input", check=path_value, metavar="segmentation")
     tolerance: float = option(0.02, "seconds", check=nonneg_real)
     frame_shift: float = option(0.01, "seconds per frame", check=positive_real)
-    level: str = option("word", "reference tier: words or phones", choices=("word", "phone"))
+    level: str = option("word", "reference tier: words, phones or syllables (prepare_gold --syllables)",
+                        choices=("word", "phone", "syllable"))
     compat: str = option("none", "definitions: termeval's (none), kamperh/vqwordseg's, a published scorer's "
                                  "(docs/segmentation.md), or all of them side by side", choices=compat_choices())
     segments: str = option("auto", "Kaldi segments file of the utterances; auto: <data-dir>/segments if "
@@ -47,3 +51,32 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
             p = os.path.join(self.data_dir, "segments")
             return p if os.path.isfile(p) else None
         return self.segments
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConvertSegmentsOptions(StepOptions):
+    """Options of convert_segments (utils/convert_segments.sh, termeval.segmentation.convert)."""
+    source_format: str | None = option(None, "the format read: malan-list, sdhubert-npy or units",
+                                       choices=CONVERT_FORMATS, flag="--from")
+    frame_shift: float | None = option(None, "units: seconds per unit (required with --from units)",
+                                       check=or_none(positive_real))
+    allow_pickle: bool = option(False, "sdhubert-npy: unpickle the files' dicts (numpy arrays and plain "
+                                       "values only; for files you trust)")
+    centroids: str | None = optional_input("sdhubert-npy: k-means centres, a plain (K, D) .npy; labels the "
+                                           "segments by the nearest centre")
+    reducer: str | None = optional_input("sdhubert-npy: a plain .npy of K integers mapping centres to clusters")
+    source: str = option(doc="the papers' output: a directory of .list/.npy files, or a units file",
+                         positional=True, role="input", check=path_value, metavar="source")
+    output: str = option(doc="the interval file written ('<utt> <onset> <offset> [<cluster>]')",
+                         positional=True, role="output", check=path_value, metavar="output")
+
+    def check_combination(self) -> str | None:
+        if self.source_format is None:
+            return "--from is required (malan-list, sdhubert-npy or units)"
+        if self.source_format == "units" and self.frame_shift is None:
+            return "--from units needs --frame-shift (seconds per unit, e.g. 0.02)"
+        if self.reducer and not self.centroids:
+            return "--reducer maps --centroids' indices: give --centroids too"
+        if (self.centroids or self.allow_pickle) and self.source_format != "sdhubert-npy":
+            return "--centroids, --reducer and --allow-pickle apply to --from sdhubert-npy only"
+        return None

@@ -16,11 +16,19 @@ from termeval.segmentation.mappings import greedy_one_to_one, many_to_one, one_t
 from termeval.segmentation.rvalue import over_segmentation, prf, r_value
 from termeval.segmentation.scorers.common import standard_values as scorer_values
 from termeval.segmentation.stats import Settings
+from termeval.segmentation.syllables import cluster_metrics
 from termeval.core.textio import atomic_write
 
 
 def stage_name(s: Settings) -> str:
     return stage_name_for(s.level)
+
+
+def generic_purity_name(level: str) -> str:
+    """The name of termeval's purity (segments in their cluster's majority label) at a level:
+    `<level>_purity`, but `syllable_segment_purity` at the syllable level, where
+    `syllable_purity` is SD-HuBERT's (termeval.segmentation.syllables)."""
+    return "syllable_segment_purity" if level == "syllable" else f"{level}_purity"
 
 
 def merge(jobs: list[dict]) -> dict:
@@ -38,7 +46,9 @@ def merge(jobs: list[dict]) -> dict:
             "token": np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, 3),
             "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, bw),
             "utts_skipped": sum(j["utts_skipped"] for j in jobs),
-            "cells": cells}
+            "cells": cells,
+            "syllable_cells": [sum((j["syllable_cells"][k] for j in jobs if "syllable_cells" in j), [])
+                               for k in range(3)]}
 
 
 def _f(x: float | None) -> str:
@@ -63,35 +73,15 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     Returns the metrics (their intervals included); `into` receives the scores.json mapping.
     `compare`: the rows of --compat all (termeval.segmentation.compare), kept in scores.json."""
     stage = stage_name(s)
-    pre = f"{s.level}_"  # never the zrc2020 names: both may share an exp dir
+    pre = s.level + "_"  # word_, phone_, syllable_: never the zrc2020 names (both may share an exp dir)
     scorer = scorers.get(s.compat)
     b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
     notes = list(extra_notes)
-    bp, br, bf = prf(int(b[2]), int(b[1]), int(b[0]))
-    tp, tr, tf = prf(int(t[2]), int(t[1]), int(t[0]))
-    if s.compat == "vqwordseg":
-        for what, p, r in (("boundary", bp, br), ("token", tp, tr)):
-            if p is None or r is None:
-                notes.append(f"{what}: no predicted or no reference {what}s; vqwordseg raises "
-                             "ZeroDivisionError here, the values are written as undefined")
-            elif p + r == 0:
-                notes.append(f"{what}: P + R = 0; vqwordseg prints F = -inf (and OS, R-value "
-                             "-inf when P = 0), written here as F = 0 and OS, R-value undefined")
-    tol_support = f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames" if s.compat == "vqwordseg" else "")
     if scorer is not None:
         metrics = named_metrics(scorer, s, pre, b, t)
         has_labels = False
     else:
-        metrics = [
-            Metric(pre + "boundary_precision", bp, f"{b[2]}/{b[1]}, {tol_support}"),
-            Metric(pre + "boundary_recall", br, f"{b[2]}/{b[0]}"),
-            Metric(pre + "boundary_fscore", bf),
-            Metric(pre + "boundary_os", over_segmentation(bp, br)),
-            Metric(pre + "boundary_rvalue", r_value(bp, br)),
-            Metric(pre + "token_precision", tp, f"{t[2]}/{t[1]}, {tol_support}"),
-            Metric(pre + "token_recall", tr, f"{t[2]}/{t[0]}"),
-            Metric(pre + "token_fscore", tf),
-        ]
+        metrics = default_metrics(s, pre, b, t, notes)
     extra: dict[str, Any] = {}
     ctx: dict[str, Any] = {"o2o": {}, "visit": None}
     details = os.path.join(exp_dir, "details", stage)
@@ -114,7 +104,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         n = q.segments
         metrics += [
             Metric(pre + "segments", n), Metric(pre + "clusters", q.clusters),
-            Metric(pre + "purity", pur), Metric(pre + "inverse_purity", q.inverse_purity),
+            Metric(generic_purity_name(s.level), pur), Metric(pre + "inverse_purity", q.inverse_purity),
             Metric(pre + "homogeneity", q.homogeneity), Metric(pre + "completeness", q.completeness),
             Metric(pre + "v_measure", q.v_measure), Metric(pre + "nmi", q.nmi),
             Metric(pre + "m2o_accuracy", m2o_hits / n if n else None, f"{m2o_hits}/{n}"),
@@ -124,7 +114,12 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         ctx["o2o"] = {table.clusters[k]: table.labels[lab] for k, lab in o2o_map.items()}
         _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
         _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
-    elif scorer is None:
+        if s.level == "syllable":   # SD-HuBERT's syllable_purity, cluster_purity, snmi
+            metrics += cluster_metrics(m["syllable_cells"], trim=s.compat == "harwath")
+    elif scorer is not None:
+        if scorer.syllable_clusters and s.level == "syllable" and m["syllable_cells"][0]:
+            metrics += cluster_metrics(m["syllable_cells"], trim=True)    # SD-HuBERT's, its label trimming
+    else:
         metrics.append(Metric(pre + "segments", int(t[1])))
         notes.append("the segmentation has no labels: no cluster metrics")
     sweep_tols = s.sweep()
@@ -150,6 +145,32 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     _write_breakdowns(details, m, speaker_of)
     _write_sweep(details, sweep_tols, sweep, system or os.path.basename(os.path.normpath(exp_dir)))
     return metrics
+
+
+def default_metrics(s: Settings, pre: str, b: np.ndarray, t: np.ndarray, notes: list[str]) -> list[Metric]:
+    """Boundary and token metrics of the default and vqwordseg modes (vqwordseg's undefined
+    values are said in `notes`)."""
+    bp, br, bf = prf(int(b[2]), int(b[1]), int(b[0]))
+    tp, tr, tf = prf(int(t[2]), int(t[1]), int(t[0]))
+    if s.compat == "vqwordseg":
+        for what, p, r in (("boundary", bp, br), ("token", tp, tr)):
+            if p is None or r is None:
+                notes.append(f"{what}: no predicted or no reference {what}s; vqwordseg raises "
+                             "ZeroDivisionError here, the values are written as undefined")
+            elif p + r == 0:
+                notes.append(f"{what}: P + R = 0; vqwordseg prints F = -inf (and OS, R-value "
+                             "-inf when P = 0), written here as F = 0 and OS, R-value undefined")
+    tol_support = f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames" if s.compat == "vqwordseg" else "")
+    return [
+        Metric(pre + "boundary_precision", bp, f"{b[2]}/{b[1]}, {tol_support}"),
+        Metric(pre + "boundary_recall", br, f"{b[2]}/{b[0]}"),
+        Metric(pre + "boundary_fscore", bf),
+        Metric(pre + "boundary_os", over_segmentation(bp, br)),
+        Metric(pre + "boundary_rvalue", r_value(bp, br)),
+        Metric(pre + "token_precision", tp, f"{t[2]}/{t[1]}, {tol_support}"),
+        Metric(pre + "token_recall", tr, f"{t[2]}/{t[0]}"),
+        Metric(pre + "token_fscore", tf),
+    ]
 
 
 def named_metrics(scorer: scorers.Scorer, s: Settings, pre: str, b: np.ndarray, t: np.ndarray) -> list[Metric]:

@@ -19,6 +19,7 @@ from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_label
 from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
 from termeval.segmentation.matching import keys
 from termeval.segmentation import scorers
+from termeval.segmentation.syllables import matched_cells
 from termeval.segmentation.token import token_counts
 
 SWEEP_MS = tuple(range(5, 55, 5))       # default mode: boundary F at 5, 10, ..., 50 ms
@@ -72,6 +73,8 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
         "cells": [[], [], []],   # label names, cluster names, counts
         "utt_cells": [[], [], [], []],   # the same per utterance (termeval.segmentation.units)
     }
+    if s.level == "syllable" and pred.labels and len(pred) and (pred.label != NO_LABEL).all():
+        res["syllable_cells"] = matched_cells(ref, pred, utts.start)   # SD-HuBERT's matched pairs
     lab = out.get("label")
     if lab is not None and pred.labels:
         keep = scored[out["pred_utt"]]

@@ -36,7 +36,9 @@ def metric_specs(pre: str, labelled: bool) -> dict[str, tuple]:
             m[f"{pre}boundary_os"] = ("os", f"{pre}boundary_precision", f"{pre}boundary_recall")
             m[f"{pre}boundary_rvalue"] = ("rvalue", f"{pre}boundary_precision", f"{pre}boundary_recall")
     if labelled:
-        m.update({pre + w: ("cells", w) for w in cells.WHAT})
+        # at the syllable level termeval's purity is syllable_segment_purity (syllable_purity: SD-HuBERT's)
+        m.update({("syllable_segment_purity" if pre + w == "syllable_purity" else pre + w): ("cells", w)
+                  for w in cells.WHAT})
         m[pre + "o2o_accuracy"] = ("ratio", "o2o_hit", "seg_n")
     return m
 
@@ -78,7 +80,7 @@ def ci_hook(exp_dir: str, stage: str, stats: list[dict], merged: dict, settings:
     """The hook termeval.segmentation.report.write_report calls with the exact values: writes
     units/units.<stage>_file.npz (and _speaker with --bootstrap-unit speaker), returns the
     intervals (none without resampling) and the scores.json keys data_id and bootstrap."""
-    pre = f"{settings['level']}_"  # the metric names of termeval.segmentation.report
+    pre = settings["level"] + "_"  # the metric names of termeval.segmentation.report
 
     def hook(values: dict, ctx: dict) -> tuple[dict, dict]:
         labelled = bool(stats[0]["has_labels"]) and any(j["utt_cells"][0] for j in stats)
@@ -98,5 +100,5 @@ def ci_hook(exp_dir: str, stage: str, stats: list[dict], merged: dict, settings:
 
 def reference_files(data_dir: str, segments: str | None) -> list[str]:
     """The files the scores depend on besides the submission (for data_id)."""
-    ref = [os.path.join(data_dir, f) for f in ("phones", "words", "reco2dur", "utt2spk")]
+    ref = [os.path.join(data_dir, f) for f in ("phones", "words", "syllables", "reco2dur", "utt2spk")]
     return [f for f in ref if os.path.isfile(f)] + ([segments] if segments else [])

@@ -22,7 +22,9 @@ A scorer module defines
   warnings(utts, p) -> list[str] (optional) where the run departs from the scorer's code
 The counts are additive over utterances (jobs of --nj merge exactly); the stage
 (termeval.segmentation.stats, .report) writes `<level>_boundary_<m>` for m in `boundary` and
-`<level>_token_{precision,recall,fscore}` when `token`, nothing else of the scorer.
+`<level>_token_{precision,recall,fscore}` when `token`, and at --level syllable, when
+`syllable_clusters` and the segments carry labels, SD-HuBERT's cluster metrics
+(termeval.segmentation.syllables); nothing else.
 """
 from __future__ import annotations
 
@@ -44,6 +46,7 @@ class Scorer:
     tolerance: dict[str, float] = field(default_factory=lambda: {"word": 0.02, "phone": 0.02, "syllable": 0.05})
     frame_shift: float | None = None    # seconds; None: the scorer works on times, not frames
     reading: str = "none"           # how the segmentation is read (termeval.segmentation.inputs compat)
+    syllable_clusters: bool = False     # at --level syllable, SD-HuBERT's syllable_purity, cluster_purity, snmi
 
     def impl(self) -> ModuleType:
         """The module with score(), definitions() and optionally values()."""
@@ -54,7 +57,8 @@ SCORERS: dict[str, Scorer] = {s.name: s for s in (
     Scorer("harwath", "harwath",
            "jasonppy/syllable-discovery unit_analysis_boundary_only.py (word, phone); "
            "cheoljun95/sdhubert utils/syllable.py (syllable)",
-           "Peng & Harwath VG-HuBERT (2022, 2023), SD-HuBERT (Cho et al. 2024), Sylber, SylReg"),
+           "Peng & Harwath VG-HuBERT (2022, 2023), SD-HuBERT (Cho et al. 2024), Sylber, SylReg",
+           syllable_clusters=True),
     Scorer("rasanen", "rasanen", "CoML discophon 0.2.0 discophon/evaluate/segmentation.py",
            "Räsänen et al. (2009) search regions; discophon phoneme discovery benchmark (2025)"),
     Scorer("unsupseg", "unsupseg", "felixkreuk/UnsupSeg utils.py PrecisionRecallMetric",
