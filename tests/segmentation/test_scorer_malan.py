@@ -188,3 +188,12 @@ def test_differential_against_boundary_word():
             assert mb["rvalue"] == (None if rv == -np.inf else rv)
             assert (mt["precision"], mt["recall"]) == (0.0 if tp is None else tp, tr)
             assert mt["fscore"] == (0.0 if tf == -np.inf else tf)
+
+
+def test_int16_warning():
+    # 655.34 s is frame 32767 at 20 ms (the script's int16 holds it); 655.36 s is frame 32768
+    p = types.SimpleNamespace(frame_shift=0.02, tolerance=0.02)
+    ok = types.SimpleNamespace(start=np.array([0.0, 10.0]), end=np.array([655.34, 20.0]))
+    assert malan.warnings(ok, p) == []
+    long = types.SimpleNamespace(start=np.array([0.0]), end=np.array([655.36]))
+    assert "1 utterances are longer than 32767 frames" in malan.warnings(long, p)[0]
