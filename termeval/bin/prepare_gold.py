@@ -24,6 +24,7 @@ from typing import Sequence
 from termeval import gold
 from termeval.gold.options import GoldOptions
 from termeval.run import driver
+from termeval.core.warn import warn
 from termeval.run.cli import options_of, parser_for, run
 
 
@@ -52,6 +53,9 @@ def prepare_main(argv: Sequence[str] | None = None) -> int:
     gold.check_data_dir_outputs(list(texts), a.data_dir, used)
     driver.run_task("prepare_gold", a.data_dir, list(texts), lambda tmp: gold.write_data_dir(texts, tmp),
                     inputs=used)
+    if "syllables" not in texts and os.path.isfile(os.path.join(a.data_dir, "syllables")):
+        warn("prepare_gold", f"{a.data_dir}/syllables is left from an earlier preparation and was not replaced "
+                             "(no --syllables): remove it, or prepare with --syllables, before --level syllable")
     print(f"{os.path.basename(sys.argv[0])}: {a.data_dir}: {line}", file=sys.stderr)
     return 0
 

@@ -65,7 +65,8 @@ def validate_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_labe
 
 
 def _summary(c: dict) -> str:
-    return f"{c['files']} files, {c['speakers']} speakers, {c['phones']} phones, {c['words']} words"
+    syl = f", {c['syllables']} syllables" if "syllables" in c else ""
+    return f"{c['files']} files, {c['speakers']} speakers, {c['phones']} phones, {c['words']} words{syl}"
 
 
 def findings(opts) -> dict:
@@ -150,4 +151,5 @@ def check_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_label: 
         i = int(np.argmax(wd.label == wd.labels.index(sil_label)))
         raise wd.error(i, f"silence label '{sil_label}' in words (silence is not a word)")
     check_word_edges(ph, wd, Options(boundary_tolerance=boundary_tolerance))
-    return {"files": len(files), "speakers": len(spk2utt), "phones": len(ph), "words": len(wd)}
+    return {"files": len(files), "speakers": len(spk2utt), "phones": len(ph), "words": len(wd),
+            **({"syllables": len(tiers["syllables"])} if "syllables" in tiers else {})}

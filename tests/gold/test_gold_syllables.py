@@ -81,7 +81,10 @@ def test_three_formats_give_one_tier(tmp_path, capsys, fmt):
 def test_without_syllables_no_tier(tmp_path, capsys):
     out = tmp_path / "d"
     code, err = call(PREPARE, ["--format", "zr", f"{FIX}/zr/example.phn", f"{FIX}/zr/example.wrd", out], capsys)
-    assert code == 0 and not (out / "syllables").exists()
+    assert code == 0 and not (out / "syllables").exists() and "warning" not in err
+    (out / "syllables").write_text(EXPECTED)      # an earlier preparation's tier: kept, and said
+    code, err = call(PREPARE, ["--format", "zr", f"{FIX}/zr/example.phn", f"{FIX}/zr/example.wrd", out], capsys)
+    assert code == 0 and "syllables is left from an earlier preparation" in err
 
 
 BAD_ZR = [
