@@ -10,8 +10,9 @@
 #
 # Options (default): those of steps/score_segmentation.sh but --compat, e.g.
 #   --tolerance <seconds>     # (0.02) for every scorer
-#   --level <word|phone>      # (word)
+#   --level <word|phone|syllable>  # (word)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
+case "${1:-}" in --help|-h) "$TERMEVAL_ROOT/utils/usage.sh" "$0"; exit 0 ;; esac
 [ $# -ge 3 ] || te_usage
 exec "$TERMEVAL_ROOT/steps/score_segmentation.sh" --compat all "$@"
