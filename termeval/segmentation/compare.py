@@ -11,8 +11,6 @@ scores/<stage>_compare, kept in scores.json (`compare`), and printed.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 
 from termeval.core.errors import InputError
@@ -27,11 +25,18 @@ def modes() -> tuple[str, ...]:
     return scorers.OTHER_MODES + tuple(scorers.SCORERS)
 
 
+class RowSettings(Settings):
+    """The settings of a row: no tolerance sweep (the table holds the boundary counts only)."""
+
+    def sweep(self) -> list[float]:
+        return []
+
+
 def settings_of(s: Settings, mode: str) -> Settings:
     """The settings of one row: --tolerance, the scorer's own frame shift when it has one."""
     sc = scorers.get(mode)
     fs = sc.frame_shift if sc is not None and sc.frame_shift is not None else s.frame_shift
-    return replace(s, compat=mode, frame_shift=fs)
+    return RowSettings(s.tolerance, fs, s.level, mode)
 
 
 def reading(mode: str) -> str:
