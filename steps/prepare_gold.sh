@@ -68,7 +68,8 @@
 #                                  # syllable JSON; auto: a dir is textgrid, *.json sdhubert-json, else zr
 #   --syllables-tier <name>        # (syllables) textgrid syllable tier (or `<speaker> - syllables`)
 # Syllables follow the word rules (silence dropped, values, order and overlaps checked, --sort);
-#   each must lie in a file of the data dir and end by its reco2dur (+ --boundary-tolerance).
+#   each must lie in a file of the data dir and end by its reco2dur (+ --boundary-tolerance);
+#   their times are taken as file times (--segments does not apply to them).
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 

@@ -286,7 +286,7 @@ def score_tde(gold: Any, classes: Any, benchmark: str = "zrc2020", *,
 @with_options(SegmentationOptions, fixed=("data_dir", "segmentation", "exp_dir"))
 def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLike | None = None,
                        gold_options: Mapping[str, Any] | None = None, **options: Any) -> dict:
-    """Word or phone segmentation scores (steps/score_segmentation.sh). segmentation: a class
+    """Word, phone or syllable segmentation scores (steps/score_segmentation.sh). segmentation: a class
     file, an interval file, a vqwordseg intervals/ dir, rows [(utt, onset, offset[, label]), ...]
     or classes [[(file, onset, offset), ...], ...]."""
     from termeval.segmentation.stage import SegmentationStage, settings_of  # scipy: only this step's

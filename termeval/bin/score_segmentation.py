@@ -10,8 +10,8 @@ Usage (normally through steps/score_segmentation.sh):
       statistics of the J-th share of the utterances -> <exp-dir>/jobs/<stage>.J.npz
   ... --merge N <data-dir> <segmentation> <exp-dir>
       add up the N shards -> <exp-dir>/scores/<stage>, scores.json, details/<stage>/
-<stage> is `segmentation` (--level word) or `segmentation_phone` (--level phone); metric names are
-prefixed `word_` or `phone_`, so they never collide with zrc2020's names in one exp dir). The segmentation is a ZeroSpeech class file, an interval file
+<stage> is `segmentation` (--level word), `segmentation_phone` or `segmentation_syllable`; metric names are
+prefixed `word_`, `phone_` or `syllable_`, so they never collide with zrc2020's names in one exp dir). The segmentation is a ZeroSpeech class file, an interval file
 `<utt-or-file> <onset> <offset> [<label>]` (seconds) or a directory of per-utterance
 `<start> <end> <label>` files in frames (vqwordseg `intervals/`). Definitions and the
 differences of --compat vqwordseg: docs/segmentation.md.
@@ -34,8 +34,8 @@ def get_parser() -> argparse.ArgumentParser:
     p = parser_for(SegmentationOptions, __doc__, prog="score_segmentation.py")
     add_job_options(p, "utterances")
     p.add_argument("--print-stage-name", action="store_true",
-                   help="print the stage's name for these options (segmentation, or segmentation_phone with "
-                        "--level phone: the name of its logs and shards) and stop")
+                   help="print the stage's name for these options (segmentation, or segmentation_<level> with "
+                        "--level phone or syllable: the name of its logs and shards) and stop")
     return p
 
 
