@@ -49,6 +49,8 @@ class StdOptions(BootstrapOptions, JobOptions):
                         choices=("f4de", "kaldi"))
     tolerance: float = option(0.5, "seconds between a detection's mid-point and the reference span",
                               check=nonneg_real)
+    find_threshold: float = option(0.5, "seconds allowed between two words of a multi-word term in the "
+                                        "reference (F4DE -F)", check=nonneg_real)
     compat: str = option("none", "f4de: F4DE KWSEval's rules; kaldi: compute-atwv's numbers "
                                  "(docs/std-kaldi-compat.md)", choices=("none", "f4de", "kaldi"))
     cmin: str = option("newton", "newton (affine recalibration, seed eq. 44) or pav (lower bound)",

@@ -1,0 +1,136 @@
+"""What F4DE's KWSEval writes, from one run of the STD engine (utils/KWSEval, `termeval
+kwseval`; the command line is termeval/bin/kwseval.py, the mapping docs/std-kaldi-compat.md
+"KWSEval's command line").
+
+The scores are the engine's (`StdStage` load -> compute -> merge on the StdOptions the command
+line maps to); this module only names and lays out KWSEval's outputs (KWSEval.pl 3.5.0):
+- the file root `-f R`: `R` ending in a name after a `/` gets a `.` (`dir/p` -> `dir/p.sum.txt`),
+  `dir/` gives `dir/sum.txt`, a bare name `p` gives `psum.txt` (KWSEval's rule, kept); `-` prints
+  the reports on stdout, the alignment then goes to `./alignment.csv` and the DET files to `./dets/`;
+- reports in KWSEval's order: `sum` (-o), `bsum` (-b), `cond.sum` (-O), `cond.bsum` (-B), each as
+  `.csv` then `.txt` (-y), announced by `Summary Report: <file root>sum` lines on stdout;
+- `alignment.csv` (-c), DET points `dets/sum.Occurrence.dat.1/.dat.2` (-d).
+Every file of a run is published together (temporary siblings renamed at the end), after the
+output guard refused any output that is an input.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from typing import IO, Callable
+
+from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
+from termeval.core.publish import all_or_none
+from termeval.std import f4de_reports
+from termeval.std.options import StdOptions
+from termeval.std.report import write_alignment_csv
+
+
+@dataclass(frozen=True)
+class Request:
+    """What KWSEval was asked to write (the StdOptions say how to score)."""
+    file_root: str
+    summary: bool = False            # -o
+    block: bool = False              # -b
+    cond_summary: bool = False       # -O
+    cond_block: bool = False         # -B
+    types: tuple[str, ...] = ("TXT",)   # -y (TXT always, as KWSEval's default list is appended to)
+    alignment: bool = False          # -c
+    det: bool = False                # -d
+    segment: bool = False            # -g
+    system_title: str = ""           # -I
+    global_measures: tuple[str, ...] = ()   # -zG
+    conditions: tuple = field(default=())   # (title, StdOptions) of -q / -Y
+
+
+def root_of(file_root: str) -> str:
+    """KWSEval's file root: a trailing name after a `/` gets a `.`."""
+    return file_root + "." if re.search(r"/[^/]+$", file_root) else file_root
+
+
+def paths(req: Request) -> dict[str, str]:
+    """{output name: path} of the files written (stdout reports are not files)."""
+    root = root_of(req.file_root)
+    stdout = req.file_root == "-"
+    base = "" if stdout else root
+    out: dict[str, str] = {}
+    reports = [("sum", req.summary), ("bsum", req.block),
+               ("cond.sum", req.cond_summary and req.conditions),
+               ("cond.bsum", req.cond_block and req.conditions)]
+    for name, on in reports:
+        if on and not stdout:
+            for t in ("csv", "txt"):
+                if t.upper() in req.types:
+                    out[f"{name}.{t}"] = root + f"{name}.{t}"
+    if req.alignment:
+        out["alignment.csv"] = base + "alignment.csv"
+    if req.det:
+        for k in (1, 2):
+            out[f"dets/sum.Occurrence.dat.{k}"] = base + f"dets/sum.Occurrence.dat.{k}"
+    return out
+
+
+def score(opts: StdOptions):
+    """The engine's StdResult (and its context) for these options: one process, all terms."""
+    from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
+    stage = StdStage()
+    ctx = stage.load(opts)
+    n = len(stage.costs(ctx))
+    return ctx, stage.merge(ctx, [stage.compute(ctx, 0, n)])
+
+
+def _texts(req: Request, res, opts: StdOptions) -> list[tuple[str, str, str]]:
+    """(output name, announcement line, text) of each requested report, in KWSEval's order."""
+    tps = opts.trials_per_sec
+    root = root_of(req.file_root)
+    shown = "-" if req.file_root == "-" else None
+    out = []
+    if req.summary:
+        text = f4de_reports.sum_text(res, trials_per_sec=tps)
+        out.append(("sum.txt", f"Summary Report: {shown or root + 'sum'}", text))
+    if req.block:
+        text = f4de_reports.bsum_text(res, tps)
+        out.append(("bsum.txt", f"Block Summary Report: {shown or root + 'bsum'}", text))
+    return out
+
+
+def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO = sys.stdout) -> None:
+    """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines."""
+    files = paths(req)
+    check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values())
+    say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
+    ctx, res = score(opts)
+    say("Computing requested DET curves and reports")
+    texts = _texts(req, res, opts)
+    with all_or_none(list(files.values())) as tmp:
+        for name, line, text in texts:
+            say(line)
+            if req.file_root == "-":
+                stdout.write(text)
+            else:
+                _put(tmp[files[name]], text)
+        if req.alignment:
+            write_alignment_csv(tmp[files["alignment.csv"]], res, ctx.prep.kws, ctx.prep.dets)
+        if req.det:
+            from termeval.std.kwseval_det import det_files    # numpy DET points: only with -d
+            for name, text in det_files(res).items():
+                _put(tmp[files[f"dets/sum.Occurrence.{name}"]], text)
+
+
+def _put(path: str, text: str) -> None:
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def check_inputs(opts: StdOptions, say: Callable[[str], None]) -> None:
+    """KWSEval's MMisc::check_file_r on each input and its `Loading ...` line, in its order."""
+    for what, line, path in (("ECF", "ECF", opts.ecf), ("STD", "KWSList File", opts.detections),
+                             ("TERM", "KWList File", opts.termlist), ("RTTM", "RTTM File", opts.rttm)):
+        if not os.path.exists(path):
+            raise InputError(f"Problem with {what} File ({path}): file does not exist")
+        if not os.path.isfile(path):
+            raise InputError(f"Problem with {what} File ({path}): is not a file")
+        say(f"Loading {line} {path}")
