@@ -26,11 +26,12 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from typing import Sequence
 
 from termeval.core.errors import InputError
 from termeval.run.getopt_long import Parsed, getoptions, spec
-from termeval.std.kwseval import Request, check_inputs, write
+from termeval.std.kwseval import Request, check_inputs, conditions, write
 from termeval.std.options import StdOptions
 
 # KWSEval.pl's GetOptions table (names, types, `@` lists), in its order
@@ -151,12 +152,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(get_parser().format_help() if v["help"] else VERSION)
             return 0
         checks(v)
-        if v["xprefilterText"] or v["gsegment-based-alignment"] or v["query"] or v["YSourcetype"]:
-            raise Quit("-x, -g, -q and -Y need the STD engine's segment alignment, term normalisation "
-                       "and conditions, which this termeval does not have")
+        if v["xprefilterText"] or v["gsegment-based-alignment"]:
+            raise Quit("-x and -g need the STD engine's term normalisation and segment alignment, "
+                       "which this termeval does not have")
         opts = options_of(v)
         check_inputs(opts, say)
-        write(request_of(v), opts, say)
+        req = request_of(v)
+        if req.cond_summary or req.cond_block:
+            req = replace(req, conditions=conditions(opts, v["query"], v["YSourcetype"]))
+        write(req, opts, say)
     except Quit as e:
         print(f"[ERROR] {e}", flush=True)
         return 1

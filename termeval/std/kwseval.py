@@ -24,6 +24,7 @@ from typing import IO, Callable
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.publish import all_or_none
+from termeval.core.warn import note
 from termeval.std import f4de_reports
 from termeval.std.options import StdOptions
 from termeval.std.report import write_alignment_csv
@@ -73,6 +74,32 @@ def paths(req: Request) -> dict[str, str]:
     return out
 
 
+def conditions(base: StdOptions, queries: list[str], sources: list[str]) -> tuple:
+    """((title, StdOptions), ...) of KWSEval's conditional reports: `-q A[:regex=RE]` gives one
+    condition `A-<value>` per value of the terms' attribute A matching RE (values in string
+    order), scored with `--term-attr 'A:^<value>$'`; `-Y name:t1,t2` one condition `name`
+    scored with `--source-type t1,t2` (a bare `-Y t1` is named `t1`)."""
+    from termeval.std.termlist import read_termlist    # the kwlist's attributes: only with -q
+    out = []
+    if queries:
+        attrs = read_termlist(base.termlist).attrs
+        for q in queries:
+            if "&&" in q:
+                raise InputError(f"-q '{q}': joint conditions (&&) are not supported by termeval")
+            name, _, rx = q.partition(":")
+            rx = rx[len("regex="):] if rx.startswith("regex=") else (rx or ".*")
+            try:
+                pat = re.compile(rx)
+            except re.error as e:
+                raise InputError(f"-q '{q}': bad regular expression: {e}") from None
+            values = sorted({a[name] for a in attrs if name in a and pat.search(a[name])})
+            out += [(f"{name}-{v}", base.replace(term_attr=f"{name}:^{re.escape(v)}$")) for v in values]
+    for y in sources:
+        name, colon, types = y.partition(":")
+        out.append((name, base.replace(source_type=types if colon else name)))
+    return tuple(out)
+
+
 def score(opts: StdOptions):
     """The engine's StdResult (and its context) for these options: one process, all terms."""
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
@@ -94,6 +121,25 @@ def _texts(req: Request, res, opts: StdOptions) -> list[tuple[str, str, str]]:
     if req.block:
         text = f4de_reports.bsum_text(res, tps)
         out.append(("bsum.txt", f"Block Summary Report: {shown or root + 'bsum'}", text))
+    if (req.cond_summary or req.cond_block) and req.conditions:
+        out += _cond_texts(req, [(t, score(o)[1]) for t, o in req.conditions], tps, root, shown)
+    return out
+
+
+def _cond_texts(req: Request, results: list, tps: float, root: str, shown: str | None) -> list:
+    """cond.sum / cond.bsum of the conditions' results (f4de_reports' conditional layout)."""
+    render_sum = getattr(f4de_reports, "cond_sum_text", None)
+    render_bsum = getattr(f4de_reports, "cond_bsum_text", None)
+    out = []
+    if req.cond_summary and render_sum is not None:
+        out.append(("cond.sum.txt", f"Conditional Summary Report: {shown or root + 'cond.sum'}",
+                    render_sum(results, trials_per_sec=tps)))
+    if req.cond_block and render_bsum is not None:
+        out.append(("cond.bsum.txt", f"Conditional Block Summary Report: {shown or root + 'cond.bsum'}",
+                    render_bsum(results, trials_per_sec=tps)))
+    if render_sum is None or render_bsum is None:
+        note("KWSEval", "the conditional reports (-O, -B) are not written: this termeval's "
+                        "f4de_reports has no conditional layout")
     return out
 
 
@@ -105,6 +151,10 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
     ctx, res = score(opts)
     say("Computing requested DET curves and reports")
     texts = _texts(req, res, opts)
+    rendered = {name for name, _, _ in texts}
+    files = {k: v for k, v in files.items() if k in rendered or k == "alignment.csv" or k.startswith("dets/")}
+    if "CSV" in req.types and not any(k.endswith(".csv") for k in rendered):
+        note("KWSEval", "-y CSV: this termeval's f4de_reports has no CSV layout; TXT reports only")
     with all_or_none(list(files.values())) as tmp:
         for name, line, text in texts:
             say(line)
@@ -116,8 +166,20 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
             write_alignment_csv(tmp[files["alignment.csv"]], res, ctx.prep.kws, ctx.prep.dets)
         if req.det:
             from termeval.std.kwseval_det import det_files    # numpy DET points: only with -d
-            for name, text in det_files(res).items():
+            for name, text in det_files(res, req.global_measures).items():
                 _put(tmp[files[f"dets/sum.Occurrence.{name}"]], text)
+    if req.det and res.twv.n_terms_with_targets > 0:
+        _det_png(files["dets/sum.Occurrence.dat.1"][:-len(".dat.1")], res)
+
+
+def _det_png(prefix: str, res) -> None:
+    """<prefix>.png (and .pdf): the DET curve with its actual and maximum-TWV points
+    (termeval.std.det; without matplotlib nothing is drawn, after one note)."""
+    from termeval.std import det     # matplotlib: only with -d
+    m, tw = res.metrics, res.twv
+    det.plot_det(prefix, tw.det_pmiss, tw.det_pfa, res.beta, (m["p_fa"], m["p_miss"]),
+                 (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"]),
+                 f"DET (ATWV {m['atwv']:.4f}, MTWV {m['mtwv']:.4f})")
 
 
 def _put(path: str, text: str) -> None:
