@@ -143,7 +143,7 @@ def _cond_texts(req: Request, results: list, tps: float, root: str, shown: str |
     return out
 
 
-def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO = sys.stdout) -> None:
+def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO | None = None) -> None:
     """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines."""
     files = paths(req)
     check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values())
@@ -159,7 +159,7 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
         for name, line, text in texts:
             say(line)
             if req.file_root == "-":
-                stdout.write(text)
+                (stdout or sys.stdout).write(text)
             else:
                 _put(tmp[files[name]], text)
         if req.alignment:
