@@ -64,7 +64,7 @@ class StdStage(Stage):
         ctx.fa_per_hour = split_number_list(a.fa_per_hour)
         ctx.recalls = split_number_list(a.recall)
         ctx.p_at = tuple(split_number_list(a.p_at, integer=True))
-        kws = load_kws_dir(a.kws_dir, a.ecf, a.rttm, a.termlist)
+        kws = load_kws_dir(a.kws_dir, a.ecf, a.rttm, a.termlist, term_normalization=a.term_normalization)
         breakdown.check_attributes(ctx.kinds, kws.terms.attrs, kws.terms.path or None)
         dets = read_detections(a.detections, a.format, kws.frame_length, kws.utt_map, kws.segments)
         ctx.prep = prepare(kws, dets, params_of(a))
@@ -129,4 +129,5 @@ def params_of(a: StdOptions) -> Params:
                   cmin=a.cmin, default_score=a.default_score,
                   decision_threshold=a.decision_threshold,
                   term_attr=parse_term_attr(a.term_attr) if a.term_attr else None,
-                  source_types=a.source_type.split(",") if a.source_type else None)
+                  source_types=a.source_type.split(",") if a.source_type else None,
+                  alignment=a.alignment)
