@@ -75,6 +75,8 @@ class StdResult:
     beta: float = float("nan")
     # scored trials of the evaluated terms (term, score, yes, target) for breakdowns/rankings
     trials: dict = field(default_factory=dict)
+    # F4DE -q / -Y conditions: (name, StdResult of the condition, terms it selects)
+    conditions: list = field(default_factory=list)
 
 
 def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
@@ -340,6 +342,56 @@ def align_terms(prep: Prepared, lo: int = 0, hi: int | None = None) -> Alignment
                                    dets.score[di], p.tolerance, srange, dur_d=dets.dur[di])
     m = dm >= 0
     return Alignment(di[m], ri[dm[m]], astats)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One conditional set of F4DE's -q (`attr`, `value`: the terms with that attribute value)
+    or -Y (`source_types`: the ECF excerpts of those source types, every term)."""
+    name: str
+    attr: Optional[str] = None
+    value: Optional[str] = None
+    source_types: Optional[tuple[str, ...]] = None
+
+
+def term_conditions(terms: TermList, spec: str) -> list[Condition]:
+    """F4DE -q `Attr:regex=RE` (or `Attr:RE`, or `Attr` for every value): one condition
+    `Attr-value` per value of the attribute that RE matches (a Perl-style search, not a full
+    match, as F4DE's groupByAttributes), sorted by name."""
+    from termeval.std.termlist import compile_term_regex   # same layer; kept local to the -q path
+    name, colon, rx = spec.partition(":")
+    rx = rx[len("regex="):] if rx.startswith("regex=") else rx
+    terms.check_attribute(name, "--term-attr")
+    r = compile_term_regex(rx) if colon and rx else None
+    values = sorted({a[name] for a in terms.attrs if name in a and (r is None or r.search(a[name]))})
+    return sorted((Condition(f"{name}-{v}", name, v) for v in values), key=lambda c: c.name)
+
+
+def source_type_condition(spec: str) -> Optional[Condition]:
+    """F4DE -Y `NAME:TYPE1,TYPE2` -> one condition; a plain type list -> None."""
+    name, colon, types = spec.partition(":")
+    if not colon:
+        return None
+    if not name or not types:
+        raise InputError(f"--source-type: expected NAME:TYPE[,TYPE...], got '{spec[:80]}'")
+    return Condition(name, source_types=tuple(t for t in types.split(",") if t))
+
+
+def score_conditions(kws: KwsData, dets: Detections, p: Params, conds: list[Condition]) -> list:
+    """(name, StdResult, selected terms) of each condition, each scored as its own run (its
+    own averages and maximum-TWV threshold, as F4DE's conditional DET curves). A condition
+    whose terms have no reference occurrence gets a result with undefined (None) figures."""
+    out = []
+    for c in conds:
+        if c.source_types is not None:
+            pc = replace(p, source_types=list(c.source_types))
+            sel = np.ones(len(kws.terms), bool)
+        else:
+            pc = replace(p, term_attr=None, term_values=(c.attr, c.value))
+            sel = np.asarray([a.get(c.attr) == c.value for a in kws.terms.attrs], dtype=bool)
+        prep = prepare(kws, dets, pc)
+        out.append((c.name, finish(prep, align_terms(prep)), sel))
+    return out
 
 
 def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
