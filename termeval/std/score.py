@@ -17,7 +17,7 @@ import numpy as np
 
 from termeval.core.errors import InputError
 from termeval.std import cnxe
-from termeval.std import segalign
+from termeval.std import segalign, textnorm
 from termeval.std.align import align_f4de, align_kaldi, f4de_mid
 from termeval.std.detections import UNSET, YES, Detections
 from termeval.std.ecf import in_ecf
@@ -54,6 +54,7 @@ class Params:
     source_types: Optional[list[str]] = None      # ECF source_type filter, F4DE -Y
     alignment: str = "occurrence"     # occurrence | segment (F4DE -g, termeval.std.segalign)
     term_values: Optional[tuple[str, str]] = None  # (attribute, value): one F4DE -q condition
+    term_normalization: str = ""      # F4DE -x, applied when loading (kwsdir); kept for its warnings
 
 
 @dataclass
@@ -125,7 +126,7 @@ IMPLAUSIBLE_TOLERANCE = 5.0
 
 def option_warnings(p: Params) -> list[str]:
     """Settings that are valid but probably not what was meant (printed and kept in scores.json)."""
-    out = []
+    out = textnorm.mode_warnings(p.term_normalization)
     if p.tolerance > IMPLAUSIBLE_TOLERANCE:
         out.append(f"--tolerance {p.tolerance:g} s is implausible (F4DE's default is 0.5 s; milliseconds "
                    f"meant?): a detection within {p.tolerance:g} s of a reference occurrence counts as a hit")
