@@ -40,6 +40,14 @@
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
 #   --term-attr ""            NAME:REGEX, score only the terms whose kwinfo attribute matches (F4DE -q)
 #   --source-type ""          comma-separated ECF source types to score (F4DE -Y)
+#   --term-attr-mode pooled   --term-attr: pooled (the matching terms scored as one set) or
+#                             per-value (one condition per attribute value, as F4DE -q; with
+#                             --f4de-reports: details/cond.sum.txt, details/cond.bsum.txt)
+#   --alignment occurrence    occurrence | segment (F4DE -g: one trial per RTTM speech/non-speech
+#                             segment of the ECF excerpts; docs/std-metrics.md)
+#   --term-normalization ""   F4DE -x: comma list of charsplit, notASCII, deleteHyphens (term
+#                             texts and RTTM words split into characters, e.g. Cantonese)
+#   --f4de-report-format txt  --f4de-reports as txt, csv or both (F4DE -y TXT|CSV)
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import replace
 from typing import Sequence
 
 from termeval.core.errors import InputError
 from termeval.run.getopt_long import Parsed, getoptions, spec
-from termeval.std.kwseval import Request, check_inputs, conditions, write
+from termeval.std.kwseval import Request, check_inputs, write
 from termeval.std.options import StdOptions
 
 # KWSEval.pl's GetOptions table (names, types, `@` lists), in its order
@@ -114,7 +113,10 @@ def options_of(v: dict) -> StdOptions:
         p_target=_or(v["prob-of-term"], 0.0001), c_fa=_or(v["koefcorrect"], 0.1),
         c_miss=_or(v["Koefincorrect"], 1.0), trials_per_sec=_or(v["number-trials-per-sec"], 1.0),
         tolerance=_or(v["Similarity-threshold"], 0.5), find_threshold=_or(v["Find-threshold"], 0.5),
-        include_notarget_terms=bool(v["include-blocks-w-notargs"]), write_alignment=False, plots=False), "KWSEval")
+        include_notarget_terms=bool(v["include-blocks-w-notargs"]), write_alignment=False, plots=False,
+        alignment="segment" if v["gsegment-based-alignment"] else "occurrence",
+        term_normalization=",".join(dict.fromkeys(PREFILTERS[x.lower()] for x in v["xprefilterText"]))),
+        "KWSEval")
 
 
 def _or(x, default):
@@ -129,7 +131,8 @@ def request_of(v: dict) -> Request:
                    cond_block=bool(v["Block-summary-conditional-report"]), types=tuple(dict.fromkeys(types)),
                    alignment=bool(v["csv-of-alignment"]), det=bool(v["det-curve"]),
                    segment=bool(v["gsegment-based-alignment"]), system_title=v["ID-System"] or "",
-                   global_measures=tuple(v["zGlobalMeasures"]))
+                   global_measures=tuple(v["zGlobalMeasures"]), queries=tuple(v["query"]),
+                   sources=tuple(v["YSourcetype"]))
 
 
 def say(line: str) -> None:
@@ -152,14 +155,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(get_parser().format_help() if v["help"] else VERSION)
             return 0
         checks(v)
-        if v["xprefilterText"] or v["gsegment-based-alignment"]:
-            raise Quit("-x and -g need the STD engine's term normalisation and segment alignment, "
-                       "which this termeval does not have")
+        for f in ("notASCII", "deleteHyphens"):
+            if f.lower() in {x.lower() for x in v["xprefilterText"]} and \
+                    "charsplit" not in {x.lower() for x in v["xprefilterText"]}:
+                say(f"Warning: -zprefilterText {f} ignored because -z charsplit not used")
         opts = options_of(v)
         check_inputs(opts, say)
         req = request_of(v)
-        if req.cond_summary or req.cond_block:
-            req = replace(req, conditions=conditions(opts, v["query"], v["YSourcetype"]))
         write(req, opts, say)
     except Quit as e:
         print(f"[ERROR] {e}", flush=True)

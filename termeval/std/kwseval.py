@@ -18,13 +18,12 @@ from __future__ import annotations
 import os
 import re
 import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import IO, Callable
 
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.publish import all_or_none
-from termeval.core.warn import note
 from termeval.std import f4de_reports
 from termeval.std.options import StdOptions
 from termeval.std.report import write_alignment_csv
@@ -44,7 +43,8 @@ class Request:
     segment: bool = False            # -g
     system_title: str = ""           # -I
     global_measures: tuple[str, ...] = ()   # -zG
-    conditions: tuple = field(default=())   # (title, StdOptions) of -q / -Y
+    queries: tuple[str, ...] = ()     # -q A[:regex=RE] (one condition per value)
+    sources: tuple[str, ...] = ()     # -Y NAME:TYPES (one condition)
 
 
 def root_of(file_root: str) -> str:
@@ -59,8 +59,7 @@ def paths(req: Request) -> dict[str, str]:
     base = "" if stdout else root
     out: dict[str, str] = {}
     reports = [("sum", req.summary), ("bsum", req.block),
-               ("cond.sum", req.cond_summary and req.conditions),
-               ("cond.bsum", req.cond_block and req.conditions)]
+               ("cond.sum", req.cond_summary), ("cond.bsum", req.cond_block)]
     for name, on in reports:
         if on and not stdout:
             for t in ("csv", "txt"):
@@ -74,72 +73,47 @@ def paths(req: Request) -> dict[str, str]:
     return out
 
 
-def conditions(base: StdOptions, queries: list[str], sources: list[str]) -> tuple:
-    """((title, StdOptions), ...) of KWSEval's conditional reports: `-q A[:regex=RE]` gives one
-    condition `A-<value>` per value of the terms' attribute A matching RE (values in string
-    order), scored with `--term-attr 'A:^<value>$'`; `-Y name:t1,t2` one condition `name`
-    scored with `--source-type t1,t2` (a bare `-Y t1` is named `t1`)."""
-    from termeval.std.termlist import read_termlist    # the kwlist's attributes: only with -q
-    out = []
-    if queries:
-        attrs = read_termlist(base.termlist).attrs
-        for q in queries:
-            if "&&" in q:
-                raise InputError(f"-q '{q}': joint conditions (&&) are not supported by termeval")
-            name, _, rx = q.partition(":")
-            rx = rx[len("regex="):] if rx.startswith("regex=") else (rx or ".*")
-            try:
-                pat = re.compile(rx)
-            except re.error as e:
-                raise InputError(f"-q '{q}': bad regular expression: {e}") from None
-            values = sorted({a[name] for a in attrs if name in a and pat.search(a[name])})
-            out += [(f"{name}-{v}", base.replace(term_attr=f"{name}:^{re.escape(v)}$")) for v in values]
-    for y in sources:
-        name, colon, types = y.partition(":")
-        out.append((name, base.replace(source_type=types if colon else name)))
-    return tuple(out)
-
-
-def score(opts: StdOptions):
-    """The engine's StdResult (and its context) for these options: one process, all terms."""
+def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
+    """(context, StdResult) of the engine for these options, one process, all terms. KWSEval's
+    conditions: each `-q A[:regex=RE]` gives one condition per value of attribute A that RE
+    matches (score.term_conditions, `--term-attr A:RE --term-attr-mode per-value`), each
+    `-Y NAME:TYPES` one condition (score.source_type_condition, `--source-type NAME:TYPES`);
+    the result's `conditions` then holds each scored as its own run."""
+    from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
     stage = StdStage()
     ctx = stage.load(opts)
+    conds = [c for q in queries for c in term_conditions(ctx.kws.terms, q)]
+    conds += [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
+    if queries or sources:
+        ctx.conditions = sorted(conds, key=lambda c: c.name)
     n = len(stage.costs(ctx))
     return ctx, stage.merge(ctx, [stage.compute(ctx, 0, n)])
 
 
+REPORTS = (("sum", "Summary Report"), ("bsum", "Block Summary Report"),
+           ("cond.sum", "Conditional Summary Report"), ("cond.bsum", "Conditional Block Summary Report"))
+
+
 def _texts(req: Request, res, opts: StdOptions) -> list[tuple[str, str, str]]:
-    """(output name, announcement line, text) of each requested report, in KWSEval's order."""
-    tps = opts.trials_per_sec
+    """(output name, announcement line, text) of each requested report, in KWSEval's order
+    (each as .csv then .txt); a conditional report without conditions is KWSEval's note line."""
+    fmt = "both" if "CSV" in req.types else "txt"
+    texts = f4de_reports.report_texts(res, res.conditions or None, opts.trials_per_sec, fmt)
     root = root_of(req.file_root)
     shown = "-" if req.file_root == "-" else None
+    asked = (req.summary, req.block, req.cond_summary, req.cond_block)
     out = []
-    if req.summary:
-        text = f4de_reports.sum_text(res, trials_per_sec=tps)
-        out.append(("sum.txt", f"Summary Report: {shown or root + 'sum'}", text))
-    if req.block:
-        text = f4de_reports.bsum_text(res, tps)
-        out.append(("bsum.txt", f"Block Summary Report: {shown or root + 'bsum'}", text))
-    if (req.cond_summary or req.cond_block) and req.conditions:
-        out += _cond_texts(req, [(t, score(o)[1]) for t, o in req.conditions], tps, root, shown)
-    return out
-
-
-def _cond_texts(req: Request, results: list, tps: float, root: str, shown: str | None) -> list:
-    """cond.sum / cond.bsum of the conditions' results (f4de_reports' conditional layout)."""
-    render_sum = getattr(f4de_reports, "cond_sum_text", None)
-    render_bsum = getattr(f4de_reports, "cond_bsum_text", None)
-    out = []
-    if req.cond_summary and render_sum is not None:
-        out.append(("cond.sum.txt", f"Conditional Summary Report: {shown or root + 'cond.sum'}",
-                    render_sum(results, trials_per_sec=tps)))
-    if req.cond_block and render_bsum is not None:
-        out.append(("cond.bsum.txt", f"Conditional Block Summary Report: {shown or root + 'cond.bsum'}",
-                    render_bsum(results, trials_per_sec=tps)))
-    if render_sum is None or render_bsum is None:
-        note("KWSEval", "the conditional reports (-O, -B) are not written: this termeval's "
-                        "f4de_reports has no conditional layout")
+    for (name, title), on in zip(REPORTS, asked):
+        if not on:
+            continue
+        if name.startswith("cond") and not res.conditions:
+            out.append(("", "  No Conditional Summary Report will be generated.  No conditional DET "
+                            "Curves found", ""))
+            continue
+        line = f"{title}: {shown or root + name}"
+        files = [f"{name}.{t}" for t in ("csv", "txt") if f"{name}.{t}" in texts]
+        out += [(f, line if k == 0 else "", texts[f]) for k, f in enumerate(files)]
     return out
 
 
@@ -148,16 +122,17 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
     files = paths(req)
     check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values())
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
-    ctx, res = score(opts)
+    ctx, res = score(opts, req.queries, req.sources)
     say("Computing requested DET curves and reports")
     texts = _texts(req, res, opts)
     rendered = {name for name, _, _ in texts}
     files = {k: v for k, v in files.items() if k in rendered or k == "alignment.csv" or k.startswith("dets/")}
-    if "CSV" in req.types and not any(k.endswith(".csv") for k in rendered):
-        note("KWSEval", "-y CSV: this termeval's f4de_reports has no CSV layout; TXT reports only")
     with all_or_none(list(files.values())) as tmp:
         for name, line, text in texts:
-            say(line)
+            if line:
+                say(line)
+            if not name:
+                continue
             if req.file_root == "-":
                 (stdout or sys.stdout).write(text)
             else:

@@ -24,6 +24,16 @@ def term_attr_spec(value: Any, text: str | None = None) -> None:
 
 
 
+def term_norm_spec(value: Any, text: str | None = None) -> None:
+    """--term-normalization: a comma list of charsplit, notASCII, deleteHyphens (or empty)."""
+    from termeval.std.textnorm import parse_modes    # numpy: not for score_std --help
+    text_value(value, text)
+    try:
+        parse_modes(value)
+    except InputError as e:
+        raise OptionError(e.message.removeprefix("--term-normalization: ")) from None
+
+
 @dataclass(frozen=True, kw_only=True)
 class StdOptions(BootstrapOptions, JobOptions):
     """Options of score_std: ATWV, MTWV, OTWV, STWV, Cnxe, ... (docs/std-metrics.md)."""
@@ -67,6 +77,15 @@ class StdOptions(BootstrapOptions, JobOptions):
                                    check=or_none(term_attr_spec))
     source_type: str | None = option(None, "comma-separated ECF source types to score (F4DE -Y)",
                                      check=or_none(text_value))
+    term_attr_mode: str = option("pooled", "--term-attr: pooled (one set of the matching terms) or "
+                                           "per-value (one condition per attribute value, F4DE -q)",
+                                 choices=("pooled", "per-value"))
+    alignment: str = option("occurrence", "occurrence (F4DE default) or segment (F4DE -g: one trial per "
+                                          "RTTM speech/non-speech segment)", choices=("occurrence", "segment"))
+    term_normalization: str = option("", "F4DE -x: comma list of charsplit, notASCII, deleteHyphens "
+                                         "(split term and RTTM words into characters)", check=term_norm_spec)
+    f4de_report_format: str = option("txt", "--f4de-reports: txt, csv or both (F4DE -y TXT|CSV)",
+                                     choices=("txt", "csv", "both"))
     write_alignment: bool = option(True, "write details/alignment.csv", check=boolean)
     plots: bool = option(True, "draw det/twv plots", check=boolean)
     breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
