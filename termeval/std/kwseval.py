@@ -83,7 +83,9 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
     stage = StdStage()
     ctx = stage.load(opts)
-    conds = [c for q in queries for c in term_conditions(ctx.kws.terms, q)]
+    # an attribute no term has gives no condition (F4DE groups nothing), not an error
+    have = {k for a in ctx.kws.terms.attrs for k in a}
+    conds = [c for q in queries if q.partition(":")[0] in have for c in term_conditions(ctx.kws.terms, q)]
     conds += [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
     if queries or sources:
         ctx.conditions = sorted(conds, key=lambda c: c.name)

@@ -23,26 +23,6 @@ from termeval.run.getopt_long import getoptions, spec
 from termeval.std.kwseval import paths, root_of, Request
 
 CASES = ["2a", "2b", "2c", "6a", "6b", "7a", "7b", "7c", "7d", "7e", "9"]
-# the engine features a case needs that this termeval lacks (the case is xfail until they exist)
-NEEDS = {"2a": "conditional report layout (-O -B)", "2b": "conditional report layout (-O -B)",
-         "2c": "conditional report layout (-O -B)", "6b": "segment alignment (-g)",
-         "7b": "term normalisation (-x)", "7c": "term normalisation (-x)", "7d": "term normalisation (-x)",
-         "7e": "term normalisation (-x)", "9": "segment alignment (-g)"}
-
-
-def _have(case: str) -> bool:
-    from termeval.std import f4de_reports
-    from termeval.std.options import StdOptions
-    need = NEEDS.get(case, "")
-    if "conditional" in need:
-        return hasattr(f4de_reports, "cond_sum_text")
-    if "segment" in need:
-        return "alignment" in StdOptions.field_names()
-    if "normalisation" in need:
-        return "term_normalization" in StdOptions.field_names()
-    return True
-
-
 def _expected(path: str) -> tuple[list[str], int, str]:
     """(KWSEval arguments, return code, stdout) of a tester's res_test*.txt."""
     with open(path, encoding="utf-8") as f:
@@ -69,8 +49,6 @@ def _tester_dir(tmp_path, common: str):
 
 @pytest.mark.parametrize("case", CASES)
 def test_f4de_tester_stdout(shared, case, tmp_path, capsys, monkeypatch):
-    if not _have(case):
-        pytest.xfail(f"needs the STD engine's {NEEDS[case]}")
     ref = os.path.join(shared, "reference", "f4de")
     argv, rc_want, out_want = _expected(os.path.join(ref, "expected", f"res_test{case}.txt"))
     rc, out, _ = _run_in(_tester_dir(tmp_path, os.path.join(ref, "common")), argv, capsys, monkeypatch)
@@ -80,8 +58,6 @@ def test_f4de_tester_stdout(shared, case, tmp_path, capsys, monkeypatch):
 @pytest.mark.skipif(not os.environ.get("F4DE_DIR"), reason="$F4DE_DIR (an F4DE checkout) not set")
 @pytest.mark.parametrize("case", CASES)
 def test_f4de_checkout_tester_stdout(case, tmp_path, capsys, monkeypatch):
-    if not _have(case):
-        pytest.xfail(f"needs the STD engine's {NEEDS[case]}")
     test = os.path.join(os.environ["F4DE_DIR"], "KWSEval", "test")
     res = os.path.join(test, "KWSEval", f"res_test{case}.txt")
     if not os.path.isfile(res):
@@ -167,8 +143,8 @@ KWLIST = """<kwlist ecf_filename="ecf.xml" language="english" encoding="UTF-8" c
 <kw kwid="KW-2"><kwtext>dog</kwtext><kwinfo><attr><name>NGramOrder</name><value>1</value></attr></kwinfo></kw>
 </kwlist>
 """
-RTTM = "".join(f"LEXEME A 1 {t} 0.5 {w} lex spk <NA>\n" for t, w in
-               [(10, "cat"), (20, "cat"), (30, "dog"), (40, "bird")])
+RTTM = "SPEAKER A 1 5 45 <NA> <NA> spk <NA>\n" + "".join(
+    f"LEXEME A 1 {t} 0.5 {w} lex spk <NA>\n" for t, w in [(10, "cat"), (20, "cat"), (30, "dog"), (40, "bird")])
 
 
 def _kwslist(dets) -> str:
@@ -224,15 +200,30 @@ def test_toy_reports_and_mapping(toy, tmp_path, capsys, monkeypatch):
     assert _cell(out, "|      IncludeBlocksWithNoTargets", 2) == "1"
 
 
-def test_toy_prefix_root_and_conditions(toy, tmp_path, capsys, monkeypatch):
-    rc, out, err = _run_in(tmp_path, _args(toy, "-o", "-O", "-B", "-q", "NGramOrder:regex=.*", "-c",
-                                           "-f", "res/p"), capsys, monkeypatch)
-    assert rc == 0 and "Summary Report: res/p.sum" in out
-    assert sorted(os.listdir(tmp_path / "res")) >= ["p.alignment.csv", "p.sum.txt"]
-    if hasattr(__import__("termeval.std.f4de_reports", fromlist=["x"]), "cond_sum_text"):
-        assert "NGramOrder-1" in (tmp_path / "res" / "p.cond.sum.txt").read_text()
-    else:
-        assert "conditional reports" in err
+def test_toy_prefix_root_conditions_csv(toy, tmp_path, capsys, monkeypatch):
+    """-f res/p: res/p.<name>; -q: one condition per value (NGramOrder-1, both terms: the same
+    ATWV as the whole); -y CSV: the .csv of each report too (before its .txt, as KWSEval)."""
+    rc, out, _ = _run_in(tmp_path, _args(toy, "-o", "-O", "-B", "-q", "NGramOrder:regex=.*", "-c", "-y", "CSV",
+                                         "-f", "res/p"), capsys, monkeypatch)
+    assert rc == 0 and "Summary Report: res/p.sum\n" in out and "Conditional Summary Report: res/p.cond.sum" in out
+    assert sorted(os.listdir(tmp_path / "res")) == sorted(
+        ["p.alignment.csv", "p.sum.txt", "p.sum.csv", "p.cond.sum.txt", "p.cond.sum.csv", "p.cond.bsum.txt",
+         "p.cond.bsum.csv"])
+    s, c = (tmp_path / "res" / "p.sum.txt").read_text(), (tmp_path / "res" / "p.cond.sum.txt").read_text()
+    atwv = _cell(s, "|   Occurrence", 12)
+    assert atwv == "%6.4f" % (((0.5 - 999.9 / 98) + 1.0) / 2) and f"|   {atwv} |" in c
+    # -O without any condition: KWSEval's note line, nothing written
+    rc, out, _ = _run_in(tmp_path, _args(toy, "-O", "-f", "none/"), capsys, monkeypatch)
+    assert rc == 0 and "  No Conditional Summary Report will be generated." in out
+    assert not (tmp_path / "none").exists()
+
+
+def test_toy_segment_and_prefilters(toy, tmp_path, capsys, monkeypatch):
+    """-g: the engine's segment alignment (KWSEval's line); -x notASCII alone: KWSEval's warning."""
+    rc, out, _ = _run_in(tmp_path, _args(toy, "-g", "-o", "-f", "-"), capsys, monkeypatch)
+    assert rc == 0 and "Performing Segment Alignment\n" in out and re.search(r"^\| +Segment \|", out, re.M)
+    rc, out, _ = _run_in(tmp_path, _args(toy, "-x", "notASCII", "-o", "-f", "-"), capsys, monkeypatch)
+    assert rc == 0 and out.startswith("Warning: -zprefilterText notASCII ignored because -z charsplit not used")
 
 
 def test_toy_inconsistent_decisions_exit_1(toy, tmp_path, capsys, monkeypatch):
