@@ -29,6 +29,7 @@ import sys
 from typing import Sequence
 
 from termeval.core.errors import InputError
+from termeval.run.cli import run
 from termeval.run.getopt_long import Parsed, getoptions, spec
 from termeval.std.kwseval import Request, check_inputs, write
 from termeval.std.options import StdOptions
@@ -167,10 +168,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"[ERROR] {e}", flush=True)
         return 1
     except InputError as e:
+        if e.message.startswith("Inconsistent NO/YES decision boundary"):   # KWSEval's words
+            e = InputError("Error: Inconsistent NO/YES decision boundary: a NO decision scores above a "
+                           "YES.  Error: Computation of Decision Score Threshold Failed.  Aborting", e.path)
         print(f"[ERROR] {e.format()}", flush=True)
         return 1
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    run(main)        # an OSError (a full disk, a file where a directory must be): one line, exit 1

@@ -122,7 +122,8 @@ def _texts(req: Request, res, opts: StdOptions) -> list[tuple[str, str, str]]:
 def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO | None = None) -> None:
     """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines."""
     files = paths(req)
-    check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values())
+    check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values(),
+                  dirs={d for f in files.values() for d in _parents(f)})
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
     ctx, res = score(opts, req.queries, req.sources)
     say("Computing requested DET curves and reports")
@@ -157,6 +158,18 @@ def _det_png(prefix: str, res) -> None:
     det.plot_det(prefix, tw.det_pmiss, tw.det_pfa, res.beta, (m["p_fa"], m["p_miss"]),
                  (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"]),
                  f"DET (ATWV {m['atwv']:.4f}, MTWV {m['mtwv']:.4f})")
+
+
+def _parents(path: str) -> list[str]:
+    """The directories a file's path needs, up to the first that exists (or is a file)."""
+    out = []
+    d = os.path.dirname(path)
+    while d and d not in out:
+        out.append(d)
+        if os.path.lexists(d):
+            break
+        d = os.path.dirname(d)
+    return out
 
 
 def _put(path: str, text: str) -> None:

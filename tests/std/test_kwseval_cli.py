@@ -242,6 +242,12 @@ def test_output_inside_input_refused(toy, tmp_path, capsys, monkeypatch):
     rc, out, _ = _run_in(tmp_path, argv, capsys, monkeypatch)
     assert rc == 1 and "is its input" in out.splitlines()[-1]
     assert (toy / "sum.txt").read_text() == RTTM
+    # a file where the file root needs a directory: KWSEval's one line, before scoring
+    (tmp_path / "afile").write_text("x")
+    os.rename(toy / "sum.txt", toy / "rttm")
+    rc, out, _ = _run_in(tmp_path, _args(toy, "-o", "-f", "afile/x/"), capsys, monkeypatch)
+    assert rc == 1 and out.splitlines()[-1].startswith("[ERROR] afile: exists and is not a directory")
+    assert "Performing" not in out
 
 
 # --- Kaldi -------------------------------------------------------------------------------------------
