@@ -146,8 +146,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(get_parser().format_help())
         return 0
     p = get_parser().parse_args(argv)
+    # utils/KWSEval: Getopt::Long's own lines; `termeval kwseval`: headed as every step's error
+    head = f"{sys.argv[0]}: error: " if sys.argv[0].startswith("termeval ") else ""
     for line in p.errors:
-        print(line, file=sys.stderr)
+        print(head + line, file=sys.stderr)
     v = p.values
     try:
         if p.errors:
