@@ -39,7 +39,8 @@
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
 #   --term-attr ""            NAME:REGEX, score only the terms whose kwinfo attribute matches (F4DE -q)
-#   --source-type ""          comma-separated ECF source types to score (F4DE -Y)
+#   --source-type ""          comma-separated ECF source types to score; NAME:TYPES keeps every
+#                             excerpt and adds the condition NAME (F4DE -Y, conditional reports)
 #   --term-attr-mode pooled   --term-attr: pooled (the matching terms scored as one set) or
 #                             per-value (one condition per attribute value, as F4DE -q; with
 #                             --f4de-reports: details/cond.sum.txt, details/cond.bsum.txt)
