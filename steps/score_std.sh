@@ -39,7 +39,8 @@
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
 #   --term-attr ""            NAME:REGEX, score only the terms whose kwinfo attribute matches (F4DE -q)
-#   --source-type ""          comma-separated ECF source types to score (F4DE -Y)
+#   --source-type ""          comma-separated ECF source types to score; NAME:TYPES keeps every
+#                             excerpt and adds the condition NAME (F4DE -Y, conditional reports)
 #   --term-attr-mode pooled   --term-attr: pooled (the matching terms scored as one set) or
 #                             per-value (one condition per attribute value, as F4DE -q; with
 #                             --f4de-reports: details/cond.sum.txt, details/cond.bsum.txt)
@@ -81,7 +82,10 @@ cmin=newton
 default_score=
 decision_threshold=0.5
 term_attr=
+term_attr_mode=pooled
 source_type=
+alignment=occurrence
+term_normalization=
 ecf=
 rttm=
 termlist=
@@ -97,6 +101,7 @@ kst=false
 ntrue_scale=
 nbest=
 f4de_reports=false
+f4de_report_format=txt
 nj=1
 cmd=$te_default_cmd
 bootstrap=0
@@ -122,6 +127,9 @@ te_check_int nj "$nj" 1
 te_check_choice align "$align" f4de kaldi
 te_check_choice compat "$compat" none f4de kaldi
 te_check_choice cmin "$cmin" newton pav
+te_check_choice term-attr-mode "$term_attr_mode" pooled per-value
+te_check_choice alignment "$alignment" occurrence segment
+te_check_choice f4de-report-format "$f4de_report_format" txt csv both
 te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
@@ -140,6 +148,8 @@ opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
+opts+=(--term-attr-mode "$term_attr_mode" --alignment "$alignment" --f4de-report-format "$f4de_report_format")
+[ -n "$term_normalization" ] && opts+=(--term-normalization "$term_normalization")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
 # one process for --nj 1 without --cmd (log/std.log: the stage's name, termeval/std/stage.py),
