@@ -201,3 +201,17 @@ def test_segment_needs_rttm(tmp_path):
     (tmp_path / "keywords.txt").write_text("KW1 ab\n")
     with pytest.raises(InputError):
         load_kws_dir(str(tmp_path), term_normalization="charsplit")
+
+
+def test_global_measures_columns(shared):
+    """-zG MAP / MAPpct: F4DE's string-ordered AP per term (%.2f, %.1f as a percentage) and the
+    set means; a condition without a computable AP gets NA where F4DE divides by zero."""
+    res, conds = _run(shared, *CASES[1][1:])
+    t = f4de_reports.report_texts(res, conds, measures=("MAP", "MAPpct"))
+    head, row3, row5 = t["cond.sum.txt"].splitlines()[-4], *t["cond.sum.txt"].splitlines()[-2:]
+    assert head.split("|")[-3:-1] == ["   MAP   ", "  MAP%   "]
+    assert row3.split("|")[-3:-1] == ["    0.65 ", "    64.9 "] and row5.split("|")[-3:-1] == ["      NA ", "      NA "]
+    ap = [ln.split("|")[-3].strip() for ln in t["bsum.txt"].splitlines() if "TERM-0" in ln]
+    assert ap == ["0.65", "0.29", "0.40", ""]     # TERM-04 is not evaluated
+    with pytest.raises(ValueError):
+        f4de_reports.report_texts(res, None, measures=("Optimum",))
