@@ -218,7 +218,11 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
     detections the best one per (term, segment), N the number of segments (termeval.std.segalign)."""
     if ecf is None or kws.lexemes is None or kws.rttm_path is None:
         raise InputError("--alignment segment needs an ECF and an RTTM reference (its SPEAKER turns)")
-    seg, tags = segalign.build_segments(ecf, segalign.read_speaker_turns(kws.rttm_path))
+    turns = segalign.read_speaker_turns(kws.rttm_path)
+    if not turns[0]:
+        warnings.append("--alignment segment: the RTTM has no SPEAKER turns, so every ECF excerpt is one "
+                        "non-speech segment and no word is in a speech segment (no reference)")
+    seg, tags = segalign.build_segments(ecf, turns)
     if len(seg) == 0:
         raise InputError("--alignment segment: the ECF yields no segment", kws.rttm_path)
     Q, S, occ = len(kws.terms), np.int64(len(seg)), kws.occ
