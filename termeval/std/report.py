@@ -113,7 +113,7 @@ def write_details(d: str, res, kws, dets, args) -> None:
     if args.write_alignment:
         write_alignment_csv(os.path.join(d, "alignment.csv"), res, kws, dets)
     write_report(os.path.join(d, "report.txt"), res, args)
-    if args.plots and res.twv.n_terms_with_targets > 0:
+    if args.plots and res.twv.n_terms_with_targets > 0 and m["atwv"] is not None:
         act = (m["p_fa"], m["p_miss"])
         best = (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"])
         det.plot_det(os.path.join(d, "det"), tw.det_pmiss[k], tw.det_pfa[k], res.beta, act, best,

@@ -215,3 +215,13 @@ def test_global_measures_columns(shared):
     assert ap == ["0.65", "0.29", "0.40", ""]     # TERM-04 is not evaluated
     with pytest.raises(ValueError):
         f4de_reports.report_texts(res, None, measures=("Optimum",))
+
+
+def test_segment_no_term_with_pfa(tmp_path):
+    """One segment, one term said in it: N - targets = 0, so no P_fa: ATWV and MTWV undefined
+    (F4DE's mean of no P_fa is undefined), P_miss still defined."""
+    rttm = "SPEAKER A 1 0 5 <NA> <NA> s <NA>\nLEXEME A 1 1.0 0.5 ab lex s <NA>\n"
+    kws, d = _write(tmp_path, rttm, [("A", 0, 5)], [("K1", "ab")], [("K1", [(1.0, 0.5, 0.9, "YES")])])
+    r = score_std(kws, d, Params(preset="nist2006", alignment="segment"))
+    assert r.extra["trials_per_term"] == 1 and r.metrics["p_miss"] == 0.0
+    assert r.metrics["atwv"] is None and r.metrics["mtwv"] is None and r.metrics["p_fa"] is None
