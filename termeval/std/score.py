@@ -369,6 +369,9 @@ def term_conditions(terms: TermList, spec: str) -> list[Condition]:
     terms.check_attribute(name, "--term-attr")
     r = compile_term_regex(rx) if colon and rx else None
     values = sorted({a[name] for a in terms.attrs if name in a and (r is None or r.search(a[name]))})
+    if not values:
+        raise InputError(f"--term-attr: '{rx[:80]}' matches no value of the attribute '{name[:80]}'",
+                         terms.path or None)
     return sorted((Condition(f"{name}-{v}", name, v) for v in values), key=lambda c: c.name)
 
 

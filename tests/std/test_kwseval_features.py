@@ -225,3 +225,16 @@ def test_segment_no_term_with_pfa(tmp_path):
     r = score_std(kws, d, Params(preset="nist2006", alignment="segment"))
     assert r.extra["trials_per_term"] == 1 and r.metrics["p_miss"] == 0.0
     assert r.metrics["atwv"] is None and r.metrics["mtwv"] is None and r.metrics["p_fa"] is None
+
+
+def test_per_value_regex_is_a_search(tmp_path):
+    rttm = "LEXEME A 1 1.0 0.5 ab lex s <NA>\n"
+    kws, _ = _write(tmp_path, rttm, [("A", 0, 10)], [("K1", "ab"), ("K2", "cd"), ("K3", "ef")], [])
+    for a, v in zip(kws.terms.attrs, ["03", "13", "5"]):
+        a["Characters"] = v
+    assert [c.name for c in term_conditions(kws.terms, "Characters:regex=3")] == ["Characters-03", "Characters-13"]
+    assert [c.name for c in term_conditions(kws.terms, "Characters")] == ["Characters-03", "Characters-13", "Characters-5"]
+    with pytest.raises(InputError, match="matches no value"):
+        term_conditions(kws.terms, "Characters:regex=^7$")
+    with pytest.raises(InputError, match="no term has the attribute"):
+        term_conditions(kws.terms, "Syllables:regex=.")
