@@ -113,7 +113,12 @@ class StdOptions(BootstrapOptions, JobOptions):
                                        "details/, or in f4de/ with --compat kaldi", check=boolean)
 
     def check_combination(self) -> str | None:
-        """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs)."""
+        """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs) nor
+        F4DE's segment alignment, term normalisation or per-value conditions."""
+        if self.compat == "kaldi" and (self.alignment != "occurrence" or self.term_normalization
+                                       or self.term_attr_mode != "pooled"):
+            return ("--alignment segment, --term-normalization and --term-attr-mode per-value are F4DE "
+                    "KWSEval's (default or --compat f4de mode), not compute-atwv's (--compat kaldi)")
         if self.compat == "kaldi" and self.preset == "sws2012" and self.p_target is None:
             return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
                     "reference count; give --p-target (its --prior-kw-probability)")

@@ -238,3 +238,10 @@ def test_per_value_regex_is_a_search(tmp_path):
         term_conditions(kws.terms, "Characters:regex=^7$")
     with pytest.raises(InputError, match="no term has the attribute"):
         term_conditions(kws.terms, "Syllables:regex=.")
+
+
+def test_kaldi_mode_refuses_f4de_features(tmp_path):
+    base = dict(kws_dir=str(tmp_path), detections=str(tmp_path / "r"), compat="kaldi")
+    for kw in ({"alignment": "segment"}, {"term_normalization": "charsplit"}, {"term_attr_mode": "per-value"}):
+        with pytest.raises(InputError, match="not compute-atwv's"):
+            StdOptions(**base, **kw).validate()
