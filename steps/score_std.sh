@@ -49,6 +49,7 @@
 #   --term-normalization ""   F4DE -x: comma list of charsplit, notASCII, deleteHyphens (term
 #                             texts and RTTM words split into characters, e.g. Cantonese)
 #   --f4de-report-format txt  --f4de-reports as txt, csv or both (F4DE -y TXT|CSV)
+#   --f4de-global-measures "" --f4de-reports: MAP,MAPpct columns (F4DE -zG MAP -zG MAPpct)
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
@@ -102,6 +103,7 @@ ntrue_scale=
 nbest=
 f4de_reports=false
 f4de_report_format=txt
+f4de_global_measures=
 nj=1
 cmd=$te_default_cmd
 bootstrap=0
@@ -150,6 +152,7 @@ opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
 opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
 opts+=(--term-attr-mode "$term_attr_mode" --alignment "$alignment" --f4de-report-format "$f4de_report_format")
 [ -n "$term_normalization" ] && opts+=(--term-normalization "$term_normalization")
+[ -n "$f4de_global_measures" ] && opts+=(--f4de-global-measures "$f4de_global_measures")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
 # one process for --nj 1 without --cmd (log/std.log: the stage's name, termeval/std/stage.py),

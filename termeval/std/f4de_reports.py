@@ -130,15 +130,43 @@ def header_text(res, trials_per_sec: float = 1.0) -> str:
     return render([("Performance Summary Over and Ensemble of Subsets", ["Key", "Value"])], rows)
 
 
-def _sum_table(results: list[tuple[str, object]]) -> tuple[list, list]:
-    """The summary table of one DET set: one row per (title, StdResult)."""
+# KWSEval --zGlobalMeasures (-zG) ranked-retrieval measures: (set label, block label, format, scale)
+GLOBAL_MEASURES = {"MAP": ("MAP", "AP", "%.2f", 1.0), "MAPpct": ("MAP%", "AP%", "%.1f", 100.0)}
+
+
+def _global_values(res, measures: tuple) -> tuple[dict, np.ndarray]:
+    """{measure: set value or None} and the per-term AP (F4DE's string-ordered AP, NaN where
+    undefined) of the -zG measures asked; a set without a computable AP has None (F4DE divides
+    by zero there)."""
+    from termeval.std.ranking import ranking   # only with -zG measures
+    t = getattr(res, "trials", None)
+    if not measures or not t:
+        return {m: None for m in measures}, np.full(len(res.terms.ids), np.nan)
+    rk = ranking(t["term"], t["score"], t["target"], res.ntrue, res.evaluated, p_at=())
+    return {m: rk.map_f4de for m in measures}, np.asarray(rk.ap_f4de, np.float64)
+
+
+def _gm_cell(m: str, v) -> str:
+    _, _, fmt, scale = GLOBAL_MEASURES[m]
+    return _pn(fmt, None if v is None or not np.isfinite(v) else v * scale)
+
+
+def _sum_table(results: list[tuple[str, object]], measures: tuple = ()) -> tuple[list, list]:
+    """The summary table of one DET set: one row per (title, StdResult); `measures`: the -zG
+    global measures (MAP, MAPpct) as a last `Global Measures` group."""
     keyword = any(int(r.evaluated.sum()) > 1 for _, r in results)
     inputs = (["#Keyword"] if keyword else []) + ["#Targ", "#NTarg", "#Sys"]
     groups = [(" ", ["Title"]), ("Inputs", inputs),
               ("Actual Decision TWV Analysis", ["#CorDet", "#Cor!Det", "#FA", "#Miss", "PFA", "PMiss", "TWV",
                                                  "Dec. Tresh"]),
               ("Maximum TWV Analysis", ["PFA", "PMiss", "TWV", "Dec. Thresh"])]
-    return groups, [((), _sum_cells(r, title)) for title, r in results]
+    rows = [((), _sum_cells(r, title)) for title, r in results]
+    if measures:
+        groups.append(("Global Measures", [GLOBAL_MEASURES[m][0] for m in measures]))
+        for (_, cells), (_, r) in zip(rows, results):
+            vals, _ = _global_values(r, measures)
+            cells.update({(4, GLOBAL_MEASURES[m][0]): _gm_cell(m, vals[m]) for m in measures})
+    return groups, rows
 
 
 def _sum_cells(res, title: str) -> dict:
@@ -172,7 +200,8 @@ def cond_sum_text(conds: list, trials_per_sec: float = 1.0) -> str:
 
 
 # A set without an evaluated block gets its columns from the summary rows, in Perl hash order:
-# this is the order of F4DE's reference output (its tests 2b/2c, Characters-5).
+# this is the order of F4DE's reference output res_test2b.txt/res_test2c.txt (Characters-5; its
+# tester compares Perl >= 5.18 runs with res_test2b.518.txt, another order).
 EMPTY_SET_LEAVES = ["#Miss", "#FA", "#Corr", "#Targ", "PFA", "PMISS", "TWV"]
 
 
@@ -217,21 +246,29 @@ def _summary_rows(res, gi: int) -> list[tuple[tuple, dict]]:
             (("Summary", "TWV"), {(gi, "TWV"): _pn("%6.4f", res.metrics["atwv"])})]
 
 
-def _bsum_table(conds: list) -> tuple[list, list]:
+def _bsum_table(conds: list, measures: tuple = ()) -> tuple[list, list]:
     """The blocked table of (group label, StdResult, selected-terms mask) sets: one `Keyword`
-    row per term selected by some set (id order), then Summary Totals / Means / TWV."""
+    row per term selected by some set (id order), then Summary Totals / Means / TWV; `measures`
+    (-zG MAP, MAPpct) add a `Global Measures` group of per-term AP and its mean."""
     terms = conds[0][1].terms
     groups = [("MetaData", ["Text"])] + [(name, _block_leaves(r)) for name, r, _ in conds]
+    gm = len(groups)
+    if measures:
+        groups.append(("Global Measures", [GLOBAL_MEASURES[m][1] for m in measures]))
     shown = np.zeros(len(terms.ids), bool)
     for _, _, sel in conds:
         shown |= sel
     cnds = [_corr_nodet(r) for _, r, _ in conds]
+    gvals = [_global_values(r, measures) for _, r, _ in conds]
+    aps = [g[1] for g in gvals]
     rows = []
     for q in sorted(np.flatnonzero(shown).tolist(), key=lambda q: terms.ids[q]):
         cells = {(0, "Text"): terms.texts[q]}
         for gi, (_, r, _) in enumerate(conds, start=1):
             if r.evaluated[q]:
                 cells.update(_block_cells(r, gi, q, cnds[gi - 1]))
+                if measures:   # F4DE's AutoTable keeps one cell: the last set's
+                    cells.update({(gm, GLOBAL_MEASURES[m][1]): _gm_cell(m, aps[gi - 1][q]) for m in measures})
         rows.append((("Keyword", terms.ids[q]), cells))
     summary = [dict() for _ in range(3)]
     labels = []
@@ -239,6 +276,8 @@ def _bsum_table(conds: list) -> tuple[list, list]:
         for k, (lab, cells) in enumerate(_summary_rows(r, gi)):
             summary[k].update(cells)
             labels.append(lab) if gi == 1 else None
+    if measures:
+        summary[1].update({(gm, GLOBAL_MEASURES[m][1]): _gm_cell(m, gvals[-1][0][m]) for m in measures})
     rows += list(zip(labels, summary))
     return groups, rows
 
@@ -256,16 +295,22 @@ def cond_bsum_text(conds: list, trials_per_sec: float = 1.0) -> str:
     return header_text(conds[0][1], trials_per_sec) + "\n\n" + render(groups, rows, row_levels=2)
 
 
-def report_texts(res, conds: list | None = None, trials_per_sec: float = 1.0, fmt: str = "txt") -> dict:
+def report_texts(res, conds: list | None = None, trials_per_sec: float = 1.0, fmt: str = "txt",
+                 measures: tuple = ()) -> dict:
     """{file name: text} of the F4DE reports: sum/bsum (and cond.sum/cond.bsum when `conds`,
-    a list of (name, StdResult, selected mask), is given) as .txt and/or .csv (fmt txt|csv|both)."""
+    a list of (name, StdResult, selected mask), is given) as .txt and/or .csv (fmt txt|csv|both);
+    `measures`: KWSEval -zG MAP / MAPpct columns."""
     label = "Segment" if _segment(res) else "Occurrence"
-    tables = {"sum": (_sum_table([(label, res)]), 0, res),
-              "bsum": (_bsum_table([(label, res, np.ones(len(res.terms.ids), bool))]), 2, res)}
+    measures = tuple(measures)
+    bad = [m for m in measures if m not in GLOBAL_MEASURES]
+    if bad:
+        raise ValueError(f"unknown global measure(s) {bad} (MAP, MAPpct)")
+    tables = {"sum": (_sum_table([(label, res)], measures), 0, res),
+              "bsum": (_bsum_table([(label, res, np.ones(len(res.terms.ids), bool))], measures), 2, res)}
     if conds:
         cs = sorted(conds, key=lambda c: c[0])
-        tables["cond.sum"] = (_sum_table([(n, r) for n, r, _ in cs]), 0, cs[0][1])
-        tables["cond.bsum"] = (_bsum_table(cs), 2, cs[0][1])
+        tables["cond.sum"] = (_sum_table([(n, r) for n, r, _ in cs], measures), 0, cs[0][1])
+        tables["cond.bsum"] = (_bsum_table(cs, measures), 2, cs[0][1])
     out = {}
     for name, ((groups, rows), levels, hres) in tables.items():
         if fmt in ("txt", "both"):
@@ -276,9 +321,9 @@ def report_texts(res, conds: list | None = None, trials_per_sec: float = 1.0, fm
 
 
 def write_reports(directory: str, res, trials_per_sec: float = 1.0, conds: list | None = None,
-                  fmt: str = "txt") -> None:
+                  fmt: str = "txt", measures: tuple = ()) -> None:
     """<directory>/sum.txt and bsum.txt (+ cond.sum.txt, cond.bsum.txt with conditions; .csv
     with fmt csv|both), each written whole, then renamed."""
     os.makedirs(directory, exist_ok=True)
-    for name, text in report_texts(res, conds, trials_per_sec, fmt).items():
+    for name, text in report_texts(res, conds, trials_per_sec, fmt, measures).items():
         write_text(os.path.join(directory, name), text)

@@ -54,7 +54,7 @@ def std_group(res, mask: np.ndarray, rk: Ranking) -> dict:
     else:
         tw = compute_twv(len(mask), res.ntrue, ev, t["n_trials"], res.beta, t["term"][k],
                          t["score"][k], t["yes"][k], t["target"][k],
-                         fa_undefined_ok=res.extra.get("alignment") == "segment")
+                         fa_undefined_ok=getattr(res, "extra", {}).get("alignment") == "segment")
     return {"n_terms": int(ev.sum()), "n_terms_with_targets": tw.n_terms_with_targets,
             "n_targets": int(res.ntrue[ev].sum()), "n_detections": int(k.sum()),
             "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,

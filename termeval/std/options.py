@@ -34,6 +34,14 @@ def term_norm_spec(value: Any, text: str | None = None) -> None:
         raise OptionError(e.message.removeprefix("--term-normalization: ")) from None
 
 
+def global_measures_spec(value: Any, text: str | None = None) -> None:
+    """--f4de-global-measures: a comma list of MAP, MAPpct (or empty)."""
+    text_value(value, text)
+    bad = [m for m in value.split(",") if m and m not in ("MAP", "MAPpct")]
+    if bad:
+        raise OptionError(f"unknown measure '{bad[0][:40]}' (MAP, MAPpct)")
+
+
 @dataclass(frozen=True, kw_only=True)
 class StdOptions(BootstrapOptions, JobOptions):
     """Options of score_std: ATWV, MTWV, OTWV, STWV, Cnxe, ... (docs/std-metrics.md)."""
@@ -86,6 +94,8 @@ class StdOptions(BootstrapOptions, JobOptions):
                                          "(split term and RTTM words into characters)", check=term_norm_spec)
     f4de_report_format: str = option("txt", "--f4de-reports: txt, csv or both (F4DE -y TXT|CSV)",
                                      choices=("txt", "csv", "both"))
+    f4de_global_measures: str = option("", "--f4de-reports: comma list of MAP, MAPpct (F4DE -zG): a "
+                                           "Global Measures column group", check=global_measures_spec)
     write_alignment: bool = option(True, "write details/alignment.csv", check=boolean)
     plots: bool = option(True, "draw det/twv plots", check=boolean)
     breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
@@ -105,7 +115,12 @@ class StdOptions(BootstrapOptions, JobOptions):
                                        "details/, or in f4de/ with --compat kaldi", check=boolean)
 
     def check_combination(self) -> str | None:
-        """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs)."""
+        """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs) nor
+        F4DE's segment alignment, term normalisation or per-value conditions."""
+        if self.compat == "kaldi" and (self.alignment != "occurrence" or self.term_normalization
+                                       or self.term_attr_mode != "pooled"):
+            return ("--alignment segment, --term-normalization and --term-attr-mode per-value are F4DE "
+                    "KWSEval's (default or --compat f4de mode), not compute-atwv's (--compat kaldi)")
         if self.compat == "kaldi" and self.preset == "sws2012" and self.p_target is None:
             return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
                     "reference count; give --p-target (its --prior-kw-probability)")

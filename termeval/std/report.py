@@ -31,7 +31,8 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     os.makedirs(details, exist_ok=True)
     write_details(details, res, kws, dets, args)
     if args.f4de_reports:   # KWSEval's sum / bsum (+ cond.sum / cond.bsum) reports, txt and/or csv
-        write_reports(details, res, args.trials_per_sec, res.conditions, args.f4de_report_format)
+        write_reports(details, res, args.trials_per_sec, res.conditions, args.f4de_report_format,
+                      tuple(m for m in args.f4de_global_measures.split(",") if m))
     m = res.metrics
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
@@ -112,7 +113,7 @@ def write_details(d: str, res, kws, dets, args) -> None:
     if args.write_alignment:
         write_alignment_csv(os.path.join(d, "alignment.csv"), res, kws, dets)
     write_report(os.path.join(d, "report.txt"), res, args)
-    if args.plots and res.twv.n_terms_with_targets > 0:
+    if args.plots and res.twv.n_terms_with_targets > 0 and m["atwv"] is not None:
         act = (m["p_fa"], m["p_miss"])
         best = (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"])
         det.plot_det(os.path.join(d, "det"), tw.det_pmiss[k], tw.det_pfa[k], res.beta, act, best,

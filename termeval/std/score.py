@@ -218,7 +218,11 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
     detections the best one per (term, segment), N the number of segments (termeval.std.segalign)."""
     if ecf is None or kws.lexemes is None or kws.rttm_path is None:
         raise InputError("--alignment segment needs an ECF and an RTTM reference (its SPEAKER turns)")
-    seg, tags = segalign.build_segments(ecf, segalign.read_speaker_turns(kws.rttm_path))
+    turns = segalign.read_speaker_turns(kws.rttm_path)
+    if not turns[0]:
+        warnings.append("--alignment segment: the RTTM has no SPEAKER turns, so every ECF excerpt is one "
+                        "non-speech segment and no word is in a speech segment (no reference)")
+    seg, tags = segalign.build_segments(ecf, turns)
     if len(seg) == 0:
         raise InputError("--alignment segment: the ECF yields no segment", kws.rttm_path)
     Q, S, occ = len(kws.terms), np.int64(len(seg)), kws.occ
@@ -365,6 +369,9 @@ def term_conditions(terms: TermList, spec: str) -> list[Condition]:
     terms.check_attribute(name, "--term-attr")
     r = compile_term_regex(rx) if colon and rx else None
     values = sorted({a[name] for a in terms.attrs if name in a and (r is None or r.search(a[name]))})
+    if not values:
+        raise InputError(f"--term-attr: '{rx[:80]}' matches no value of the attribute '{name[:80]}'",
+                         terms.path or None)
     return sorted((Condition(f"{name}-{v}", name, v) for v in values), key=lambda c: c.name)
 
 

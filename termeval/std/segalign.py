@@ -49,6 +49,8 @@ def read_speaker_turns(path: str) -> tuple[list, list, np.ndarray, np.ndarray, l
     """(file, channel, tbeg, tend = round4(tbeg + tdur), speaker) of the SPEAKER lines of an RTTM."""
     files, chans, tb, td, spk = [], [], [], [], []
     for lineno, line in iter_lines(path):
+        if "SPEAKER" not in line:
+            continue
         f = line.split(";;", 1)[0].split()
         if not f or f[0] != "SPEAKER":
             continue
@@ -71,6 +73,11 @@ def read_speaker_turns(path: str) -> tuple[list, list, np.ndarray, np.ndarray, l
     return files, chans, tbeg, round4(tbeg + np.asarray(td, dtype=np.float64)), spk
 
 
+def _r4(x: float) -> float:
+    """F4DE's sprintf("%.4f") of one number, read back (ecf.round4 for a scalar)."""
+    return float("%.4f" % x)
+
+
 def build_segments(ecf: Ecf, turns) -> tuple[Segments, list]:
     """The segments of every excerpt, and the speaker taggings: (file, chan, speaker, segment,
     segment begin, segment end at that time) each time a turn is cut into a segment."""
@@ -78,35 +85,33 @@ def build_segments(ecf: Ecf, turns) -> tuple[Segments, list]:
     by_fc: dict = {}
     for i in np.lexsort((tb,)):        # stable sort by begin, as Perl's sort
         by_fc.setdefault((files[i], chans[i]), []).append(int(i))
+    begins = {k: tb[np.asarray(v, np.int64)] for k, v in by_fc.items()}
     sf, sc, sb, se, ss, tags = [], [], [], [], [], []
     for f, c, bt, et in zip(ecf.file, ecf.channel, ecf.tbeg, ecf.tend):
         f, c, bt, et = f, int(c), float(bt), float(et)
         first = len(sf)
         last_et = lambda: se[-1] if len(sf) > first else bt     # noqa: E731
-        for i in by_fc.get((f, c), []):
+        fc = by_fc.get((f, c), [])
+        lo = int(np.searchsorted(begins[(f, c)], bt, side="left")) if fc else 0
+        hi = int(np.searchsorted(begins[(f, c)], et, side="right")) if fc else 0
+        for i in fc[lo:hi]:            # the turns beginning inside the excerpt
             if tb[i] < bt or te[i] > et:
                 continue
             if tb[i] > last_et():
                 le = last_et()
-                sf.append(f); sc.append(c); sb.append(le); se.append(float(round4(le + (tb[i] - le)))); ss.append(False)
+                sf.append(f); sc.append(c); sb.append(le); se.append(_r4((le + (tb[i] - le)))); ss.append(False)
             if last_et() == tb[i]:
                 sf.append(f); sc.append(c); sb.append(float(tb[i]))
-                se.append(float(round4(tb[i] + (te[i] - tb[i])))); ss.append(True)
+                se.append(_r4((tb[i] + (te[i] - tb[i])))); ss.append(True)
             elif ss[-1] and te[i] > last_et():
                 se[-1] = float(te[i])
             tags.append((f, c, spk[i], len(sf) - 1, sb[-1], se[-1]))
         if last_et() < et:
             le = last_et()
-            sf.append(f); sc.append(c); sb.append(le); se.append(float(round4(le + (et - le)))); ss.append(False)
+            sf.append(f); sc.append(c); sb.append(le); se.append(_r4((le + (et - le)))); ss.append(False)
     seg = Segments(np.asarray(sf, dtype=object), np.asarray(sc, dtype=np.int64), np.asarray(sb, dtype=np.float64),
                    np.asarray(se, dtype=np.float64), np.asarray(ss, dtype=bool))
     return seg, tags
-
-
-def _codes(*cols) -> tuple[np.ndarray, dict]:
-    vocab: dict = {}
-    keys = list(zip(*cols))
-    return np.fromiter((vocab.setdefault(k, len(vocab)) for k in keys), np.int64, len(keys)), vocab
 
 
 def lexeme_segments(lex: Lexemes, tags: list) -> np.ndarray:
@@ -115,38 +120,65 @@ def lexeme_segments(lex: Lexemes, tags: list) -> np.ndarray:
     out = np.full(len(lex), -1, dtype=np.int64)
     if not tags or not len(lex):
         return out
-    tg, vocab = _codes([t[0] for t in tags], [int(t[1]) for t in tags], [t[2] for t in tags])
+    T = len(tags)
+    code = _dense(np.r_[np.asarray([t[0] for t in tags], dtype=object), lex.file].astype(str),
+                  np.r_[np.asarray([t[1] for t in tags], np.int64), lex.chan.astype(np.int64)],
+                  np.r_[np.asarray([t[2] for t in tags], dtype=object), lex.speaker].astype(str))
+    tg, lg = code[:T], code[T:]
     tseg = np.asarray([t[3] for t in tags], np.int64)
     tb = np.asarray([t[4] for t in tags])
     te = np.asarray([t[5] for t in tags])
-    o = np.lexsort((np.arange(len(tags)), tb, tg))
+    o = np.lexsort((np.arange(T), tb, tg))
     tg, tseg, tb, te = tg[o], tseg[o], tb[o], te[o]
-    lg = np.fromiter((vocab.get((f, int(c), s), -1) for f, c, s in zip(lex.file, lex.chan, lex.speaker)),
-                     np.int64, len(lex))
     k = grouped_rank(tg, tb, lg, lex.tbeg, side="right") - 1
     j = np.maximum(k, 0)
-    ok = (k >= 0) & (lg >= 0) & (tg[j] == lg) & (tb[j] <= lex.tbeg) & (te[j] >= lex.tend)
+    ok = (k >= 0) & (tg[j] == lg) & (tb[j] <= lex.tbeg) & (te[j] >= lex.tend)
     out[ok] = tseg[j[ok]]
     return out
 
 
+def _dense(*cols) -> np.ndarray:
+    """Dense int64 codes of the rows of `cols` (equal rows, equal codes): each column ranked
+    by np.unique, then packed pairwise (every intermediate code < rows^2)."""
+    code = None
+    for c in cols:
+        _, r = np.unique(np.asarray(c), return_inverse=True)
+        r = r.reshape(-1).astype(np.int64)
+        if code is None:
+            code = r
+        else:
+            _, code = np.unique(code * (int(r.max()) + 1) + r, return_inverse=True)
+            code = code.reshape(-1).astype(np.int64)
+    return code
+
+
+def _first_of(n: int, code: np.ndarray) -> np.ndarray:
+    """code: dense row codes of n lexemes then the queries; for each query, the first lexeme
+    with its code, else -1."""
+    first = np.full(int(code.max()) + 1 if len(code) else 0, -1, np.int64)
+    first[code[:n][::-1]] = np.arange(n - 1, -1, -1, dtype=np.int64)
+    return first[code[n:]]
+
+
 def occurrence_segments(occ: Occurrences, lex: Lexemes, lseg: np.ndarray) -> np.ndarray:
     """The segment of each occurrence whose first and last words lie in one segment, else -1.
-    The first word is the LEXEME with the occurrence's (file, channel, begin, first end), the
-    last one the LEXEME of the same speaker, file and channel ending at the occurrence's end."""
-    first: dict = {}
-    last: dict = {}
-    for i in range(len(lex)):
-        first.setdefault((lex.file[i], int(lex.chan[i]), lex.tbeg[i], lex.tend[i]), []).append(i)
-        last.setdefault((lex.file[i], int(lex.chan[i]), lex.speaker[i], lex.tend[i]), i)
+    The first word is the (first) LEXEME with the occurrence's (file, channel, begin, first end),
+    the last one the (first) LEXEME of its speaker, file and channel ending at the occurrence's end."""
     out = np.full(len(occ), -1, dtype=np.int64)
-    for k in range(len(occ)):
-        f, c = occ.file[k], int(occ.chan[k])
-        for i in first.get((f, c, occ.beg[k], occ.first_end[k]), []):
-            j = last.get((f, c, lex.speaker[i], occ.end[k]))
-            if j is not None and j >= 0 and lseg[i] >= 0 and lseg[i] == lseg[j]:
-                out[k] = lseg[i]
-                break
+    if not len(occ) or not len(lex):
+        return out
+    n = len(lex)
+    files = np.r_[lex.file, occ.file].astype(str)
+    chans = np.r_[lex.chan, occ.chan].astype(np.int64)
+    first = _first_of(n, _dense(files, chans, np.r_[lex.tbeg, occ.beg], np.r_[lex.tend, occ.first_end]))
+    ok = first >= 0
+    f0 = np.maximum(first, 0)
+    spk = lex.speaker.astype(str)
+    last = _first_of(n, _dense(files, chans, np.r_[spk, spk[f0]], np.r_[lex.tend, occ.end]))
+    ok &= last >= 0
+    s0, s1 = lseg[f0], lseg[np.maximum(last, 0)]
+    ok &= (s0 >= 0) & (s0 == s1)
+    out[ok] = s0[ok]
     return out
 
 

@@ -37,7 +37,8 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/breakdown_*.tsv", "units/units.std_term.npz",
            # --f4de-reports; --compat kaldi's score.sh files (termeval.std.kaldi.report)
            "details/sum.txt", "details/bsum.txt", "details/cond.sum.txt", "details/cond.bsum.txt",
-           "details/sum.csv", "details/bsum.csv", "details/cond.sum.csv", "details/cond.bsum.csv", "details/results", "details/ntrue", "details/ntrue_raw",
+           "details/sum.csv", "details/bsum.csv", "details/cond.sum.csv", "details/cond.bsum.csv",
+           "details/results", "details/ntrue", "details/ntrue_raw",
            "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
 
 

@@ -210,6 +210,8 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
         np.maximum.at(qmax, term, score)
         term_otwv, _ = segment_best(term, score, w_t - beta * w_n, Q, qmax < det_thr[0])
     otwv = float(np.sum(term_otwv[evaluated])) if Kt else None
+    if K and not Kf:     # no term has a P_fa (segment alignment): its mean, and every TWV, undefined
+        atwv = p_fa = mtwv = mthr = pm_m = pf_m = None
     # per-term OTWV in TWV units (1 - Pmiss - beta Pfa) for the table
     with np.errstate(divide="ignore", invalid="ignore"):
         term_otwv_tab = np.where(has_t, term_otwv * Kt, np.where(evaluated, term_otwv * K, np.nan))

@@ -201,3 +201,47 @@ def test_segment_needs_rttm(tmp_path):
     (tmp_path / "keywords.txt").write_text("KW1 ab\n")
     with pytest.raises(InputError):
         load_kws_dir(str(tmp_path), term_normalization="charsplit")
+
+
+def test_global_measures_columns(shared):
+    """-zG MAP / MAPpct: F4DE's string-ordered AP per term (%.2f, %.1f as a percentage) and the
+    set means; a condition without a computable AP gets NA where F4DE divides by zero."""
+    res, conds = _run(shared, *CASES[1][1:])
+    t = f4de_reports.report_texts(res, conds, measures=("MAP", "MAPpct"))
+    head, row3, row5 = t["cond.sum.txt"].splitlines()[-4], *t["cond.sum.txt"].splitlines()[-2:]
+    assert head.split("|")[-3:-1] == ["   MAP   ", "  MAP%   "]
+    assert row3.split("|")[-3:-1] == ["    0.65 ", "    64.9 "] and row5.split("|")[-3:-1] == ["      NA ", "      NA "]
+    ap = [ln.split("|")[-3].strip() for ln in t["bsum.txt"].splitlines() if "TERM-0" in ln]
+    assert ap == ["0.65", "0.29", "0.40", ""]     # TERM-04 is not evaluated
+    with pytest.raises(ValueError):
+        f4de_reports.report_texts(res, None, measures=("Optimum",))
+
+
+def test_segment_no_term_with_pfa(tmp_path):
+    """One segment, one term said in it: N - targets = 0, so no P_fa: ATWV and MTWV undefined
+    (F4DE's mean of no P_fa is undefined), P_miss still defined."""
+    rttm = "SPEAKER A 1 0 5 <NA> <NA> s <NA>\nLEXEME A 1 1.0 0.5 ab lex s <NA>\n"
+    kws, d = _write(tmp_path, rttm, [("A", 0, 5)], [("K1", "ab")], [("K1", [(1.0, 0.5, 0.9, "YES")])])
+    r = score_std(kws, d, Params(preset="nist2006", alignment="segment"))
+    assert r.extra["trials_per_term"] == 1 and r.metrics["p_miss"] == 0.0
+    assert r.metrics["atwv"] is None and r.metrics["mtwv"] is None and r.metrics["p_fa"] is None
+
+
+def test_per_value_regex_is_a_search(tmp_path):
+    rttm = "LEXEME A 1 1.0 0.5 ab lex s <NA>\n"
+    kws, _ = _write(tmp_path, rttm, [("A", 0, 10)], [("K1", "ab"), ("K2", "cd"), ("K3", "ef")], [])
+    for a, v in zip(kws.terms.attrs, ["03", "13", "5"]):
+        a["Characters"] = v
+    assert [c.name for c in term_conditions(kws.terms, "Characters:regex=3")] == ["Characters-03", "Characters-13"]
+    assert [c.name for c in term_conditions(kws.terms, "Characters")] == ["Characters-03", "Characters-13", "Characters-5"]
+    with pytest.raises(InputError, match="matches no value"):
+        term_conditions(kws.terms, "Characters:regex=^7$")
+    with pytest.raises(InputError, match="no term has the attribute"):
+        term_conditions(kws.terms, "Syllables:regex=.")
+
+
+def test_kaldi_mode_refuses_f4de_features(tmp_path):
+    base = dict(kws_dir=str(tmp_path), detections=str(tmp_path / "r"), compat="kaldi")
+    for kw in ({"alignment": "segment"}, {"term_normalization": "charsplit"}, {"term_attr_mode": "per-value"}):
+        with pytest.raises(InputError, match="not compute-atwv's"):
+            StdOptions(**base, **kw).validate()
