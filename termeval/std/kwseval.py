@@ -83,14 +83,25 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
     stage = StdStage()
     ctx = stage.load(opts)
-    # an attribute no term has gives no condition (F4DE groups nothing), not an error
-    have = {k for a in ctx.kws.terms.attrs for k in a}
-    conds = [c for q in queries if q.partition(":")[0] in have for c in term_conditions(ctx.kws.terms, q)]
+    conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
     conds += [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
     if queries or sources:
         ctx.conditions = sorted(conds, key=lambda c: c.name)
     n = len(stage.costs(ctx))
     return ctx, stage.merge(ctx, [stage.compute(ctx, 0, n)])
+
+
+def _term_conditions(terms, query: str, term_conditions: Callable) -> list:
+    """The conditions of one -q; an attribute no term has, or a regex matching none of its
+    values, gives none (F4DE groups nothing), not an error; a bad regex stays an error."""
+    if query.partition(":")[0] not in {k for a in terms.attrs for k in a}:
+        return []
+    try:
+        return term_conditions(terms, query)
+    except InputError as e:
+        if "matches no value" in e.message:
+            return []
+        raise
 
 
 REPORTS = (("sum", "Summary Report"), ("bsum", "Block Summary Report"),

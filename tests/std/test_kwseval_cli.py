@@ -212,10 +212,14 @@ def test_toy_prefix_root_conditions_csv(toy, tmp_path, capsys, monkeypatch):
     s, c = (tmp_path / "res" / "p.sum.txt").read_text(), (tmp_path / "res" / "p.cond.sum.txt").read_text()
     atwv = _cell(s, "|   Occurrence", 12)
     assert atwv == "%6.4f" % (((0.5 - 999.9 / 98) + 1.0) / 2) and f"|   {atwv} |" in c
-    # -O without any condition: KWSEval's note line, nothing written
-    rc, out, _ = _run_in(tmp_path, _args(toy, "-O", "-f", "none/"), capsys, monkeypatch)
-    assert rc == 0 and "  No Conditional Summary Report will be generated." in out
-    assert not (tmp_path / "none").exists()
+    # -O without any condition (none asked, an attribute no term has, a regex matching no
+    # value): KWSEval's note line, nothing written
+    for q in ([], ["-q", "Characters:regex=.*"], ["-q", "NGramOrder:regex=^9$"]):
+        rc, out, _ = _run_in(tmp_path, _args(toy, "-O", *q, "-f", "none/"), capsys, monkeypatch)
+        assert rc == 0 and "  No Conditional Summary Report will be generated." in out
+        assert not (tmp_path / "none").exists()
+    rc, out, _ = _run_in(tmp_path, _args(toy, "-O", "-q", "NGramOrder:regex=(", "-f", "-"), capsys, monkeypatch)
+    assert rc == 1 and out.splitlines()[-1].startswith("[ERROR] ")
 
 
 def test_toy_segment_and_prefilters(toy, tmp_path, capsys, monkeypatch):
