@@ -39,7 +39,17 @@
 #   --default-score ""        score of censored trials for Cnxe (default: the minimum submitted score)
 #   --decision-threshold 0.5  YES iff score >= this, for detections without a decision (Kaldi text)
 #   --term-attr ""            NAME:REGEX, score only the terms whose kwinfo attribute matches (F4DE -q)
-#   --source-type ""          comma-separated ECF source types to score (F4DE -Y)
+#   --source-type ""          comma-separated ECF source types to score; NAME:TYPES keeps every
+#                             excerpt and adds the condition NAME (F4DE -Y, conditional reports)
+#   --term-attr-mode pooled   --term-attr: pooled (the matching terms scored as one set) or
+#                             per-value (one condition per attribute value, as F4DE -q; with
+#                             --f4de-reports: details/cond.sum.txt, details/cond.bsum.txt)
+#   --alignment occurrence    occurrence | segment (F4DE -g: one trial per RTTM speech/non-speech
+#                             segment of the ECF excerpts; docs/std-metrics.md)
+#   --term-normalization ""   F4DE -x: comma list of charsplit, notASCII, deleteHyphens (term
+#                             texts and RTTM words split into characters, e.g. Cantonese)
+#   --f4de-report-format txt  --f4de-reports as txt, csv or both (F4DE -y TXT|CSV)
+#   --f4de-global-measures "" --f4de-reports: MAP,MAPpct columns (F4DE -zG MAP -zG MAPpct)
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
 #   --write-alignment true    write details/alignment.csv
 #   --plots true              draw det/twv plots
@@ -73,7 +83,10 @@ cmin=newton
 default_score=
 decision_threshold=0.5
 term_attr=
+term_attr_mode=pooled
 source_type=
+alignment=occurrence
+term_normalization=
 ecf=
 rttm=
 termlist=
@@ -89,6 +102,8 @@ kst=false
 ntrue_scale=
 nbest=
 f4de_reports=false
+f4de_report_format=txt
+f4de_global_measures=
 nj=1
 cmd=$te_default_cmd
 bootstrap=0
@@ -114,6 +129,9 @@ te_check_int nj "$nj" 1
 te_check_choice align "$align" f4de kaldi
 te_check_choice compat "$compat" none f4de kaldi
 te_check_choice cmin "$cmin" newton pav
+te_check_choice term-attr-mode "$term_attr_mode" pooled per-value
+te_check_choice alignment "$alignment" occurrence segment
+te_check_choice f4de-report-format "$f4de_report_format" txt csv both
 te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
@@ -132,6 +150,9 @@ opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
 [ -n "$rttm" ] && opts+=(--rttm "$rttm")
 [ -n "$termlist" ] && opts+=(--termlist "$termlist")
 opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
+opts+=(--term-attr-mode "$term_attr_mode" --alignment "$alignment" --f4de-report-format "$f4de_report_format")
+[ -n "$term_normalization" ] && opts+=(--term-normalization "$term_normalization")
+[ -n "$f4de_global_measures" ] && opts+=(--f4de-global-measures "$f4de_global_measures")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
 # one process for --nj 1 without --cmd (log/std.log: the stage's name, termeval/std/stage.py),

@@ -20,6 +20,8 @@ import math
 import os
 from typing import Optional
 
+import numpy as np
+
 from termeval.core.textio import write_text
 
 GAP = 2
@@ -91,10 +93,30 @@ def render(groups: list[tuple[str, list[str]]], rows: list[tuple[tuple, dict]], 
     return "\n".join(out) + "\n"
 
 
+def render_csv(groups: list[tuple[str, list[str]]], rows: list[tuple[tuple, dict]], master_key: bool = False) -> str:
+    """AutoTable's CSV rendering (-y CSV): one header line of `group|leaf` column ids, one line
+    per row, every field double-quoted (Text::CSV always_quote), a missing cell empty; with
+    `master_key` a first `MasterKey` column holding the row labels joined by `|`."""
+    q = lambda v: '"' + str(v).replace('"', '""') + '"'     # noqa: E731
+    cols = [(gi, leaf) for gi, (_, leaves) in enumerate(groups) for leaf in leaves]
+    head = (["MasterKey"] if master_key else []) + [f"{groups[gi][0]}|{leaf}" for gi, leaf in cols]
+    out = [",".join(q(h) for h in head)]
+    for labels, cells in rows:
+        line = ([q("|".join(labels))] if master_key else []) + \
+               [q(cells[c]) if c in cells else "" for c in cols]
+        out.append(",".join(line))
+    return "\n".join(out) + "\n"
+
+
+def _segment(res) -> bool:
+    return res.extra.get("alignment") == "segment"
+
+
 def header_text(res, trials_per_sec: float = 1.0) -> str:
     e, beta = res.extra, res.beta
     cost = e["c_fa"] / e["c_miss"]
-    keyvals = [("System Title", "NA"), ("Decision ID", "Occurrence"),
+    seg = _segment(res)
+    keyvals = [("System Title", "NA"), ("Decision ID", "Segment" if seg else "Occurrence"),
                ("IncludeBlocksWithNoTargets", "1" if e.get("include_notarget_terms") else "0"),
                ("TotDur", perl_num(e["t_audio"])), ("TotTrials", str(int(e["trials_per_term"]))),
                ("TrialsPerSecond", perl_num(trials_per_sec)), ("BETA", perl_num(beta)),
@@ -102,58 +124,206 @@ def header_text(res, trials_per_sec: float = 1.0) -> str:
                # sprintf("%.4f", 0.1)
                ("Cost", "0.1000" if cost == 0.1 else perl_num(cost)),
                ("Ptarg", perl_num(e["p_target"])), ("Value", "1")]
+    if seg:     # segment trials have no duration (F4DE's TrialsDiscreteTWV)
+        keyvals = [kv for kv in keyvals if kv[0] not in ("TotDur", "TrialsPerSecond")]
     rows = [((), {(0, "Key"): k, (0, "Value"): v}) for k, v in keyvals]
     return render([("Performance Summary Over and Ensemble of Subsets", ["Key", "Value"])], rows)
 
 
-def sum_text(res, title: str = "Occurrence", trials_per_sec: float = 1.0) -> str:
-    m, e = res.metrics, res.extra
-    n_eval = int(res.evaluated.sum())
-    inputs = (["#Keyword"] if n_eval > 1 else []) + ["#Targ", "#NTarg", "#Sys"]
+# KWSEval --zGlobalMeasures (-zG) ranked-retrieval measures: (set label, block label, format, scale)
+GLOBAL_MEASURES = {"MAP": ("MAP", "AP", "%.2f", 1.0), "MAPpct": ("MAP%", "AP%", "%.1f", 100.0)}
+
+
+def _global_values(res, measures: tuple) -> tuple[dict, np.ndarray]:
+    """{measure: set value or None} and the per-term AP (F4DE's string-ordered AP, NaN where
+    undefined) of the -zG measures asked; a set without a computable AP has None (F4DE divides
+    by zero there)."""
+    from termeval.std.ranking import ranking   # only with -zG measures
+    t = getattr(res, "trials", None)
+    if not measures or not t:
+        return {m: None for m in measures}, np.full(len(res.terms.ids), np.nan)
+    rk = ranking(t["term"], t["score"], t["target"], res.ntrue, res.evaluated, p_at=())
+    return {m: rk.map_f4de for m in measures}, np.asarray(rk.ap_f4de, np.float64)
+
+
+def _gm_cell(m: str, v) -> str:
+    _, _, fmt, scale = GLOBAL_MEASURES[m]
+    return _pn(fmt, None if v is None or not np.isfinite(v) else v * scale)
+
+
+def _sum_table(results: list[tuple[str, object]], measures: tuple = ()) -> tuple[list, list]:
+    """The summary table of one DET set: one row per (title, StdResult); `measures`: the -zG
+    global measures (MAP, MAPpct) as a last `Global Measures` group."""
+    keyword = any(int(r.evaluated.sum()) > 1 for _, r in results)
+    inputs = (["#Keyword"] if keyword else []) + ["#Targ", "#NTarg", "#Sys"]
     groups = [(" ", ["Title"]), ("Inputs", inputs),
               ("Actual Decision TWV Analysis", ["#CorDet", "#Cor!Det", "#FA", "#Miss", "PFA", "PMiss", "TWV",
                                                  "Dec. Tresh"]),
               ("Maximum TWV Analysis", ["PFA", "PMiss", "TWV", "Dec. Thresh"])]
+    rows = [((), _sum_cells(r, title)) for title, r in results]
+    if measures:
+        groups.append(("Global Measures", [GLOBAL_MEASURES[m][0] for m in measures]))
+        for (_, cells), (_, r) in zip(rows, results):
+            vals, _ = _global_values(r, measures)
+            cells.update({(4, GLOBAL_MEASURES[m][0]): _gm_cell(m, vals[m]) for m in measures})
+    return groups, rows
+
+
+def _sum_cells(res, title: str) -> dict:
+    m, e = res.metrics, res.extra
+    n_eval = int(res.evaluated.sum())
     cr = int(e["n_correct_rejects"])
-    cells = {(0, "Title"): title, (1, "#Keyword"): str(n_eval), (1, "#Targ"): str(m["n_targets"]),
+    cells = {(0, "Title"): title, (1, "#Targ"): str(m["n_targets"]),
              (1, "#NTarg"): str(m["n_false_alarms"] + cr), (1, "#Sys"): str(m["n_detections"]),
              (2, "#CorDet"): str(m["n_hits"]), (2, "#Cor!Det"): str(cr), (2, "#FA"): str(m["n_false_alarms"]),
              (2, "#Miss"): str(m["n_misses"]), (2, "PFA"): _pn("%6.5f", m["p_fa"]),
              (2, "PMiss"): _pn("%6.3f", m["p_miss"]), (2, "TWV"): _pn("%6.4f", m["atwv"]),
              (2, "Dec. Tresh"): _pn("%6.4f", m["actual_threshold"]), (3, "PFA"): _pn("%6.5f", m["p_fa_at_mtwv"]),
              (3, "PMiss"): _pn("%6.3f", m["p_miss_at_mtwv"]), (3, "TWV"): _pn("%6.4f", m["mtwv"]),
-             (3, "Dec. Thresh"): _pn("%6.3f", m["mtwv_threshold"])}
-    return header_text(res, trials_per_sec) + "\n\n" + render(groups, [((), cells)])
+             # F4DE's best threshold of a set without an evaluated block is Perl's NaN
+             (3, "Dec. Thresh"): _pn("%6.3f", m["mtwv_threshold"]) if n_eval else "NaN"}
+    if n_eval > 1:
+        cells[(1, "#Keyword")] = str(n_eval)
+    return cells
+
+
+def sum_text(res, title: str | None = None, trials_per_sec: float = 1.0) -> str:
+    groups, rows = _sum_table([(title or ("Segment" if _segment(res) else "Occurrence"), res)])
+    return header_text(res, trials_per_sec) + "\n\n" + render(groups, rows)
+
+
+def cond_sum_text(conds: list, trials_per_sec: float = 1.0) -> str:
+    """cond.sum.txt (KWSEval -O): one row per condition (name, StdResult, selected), sorted by name."""
+    conds = sorted(conds, key=lambda c: c[0])
+    groups, rows = _sum_table([(name, r) for name, r, _ in conds])
+    return header_text(conds[0][1], trials_per_sec) + "\n\n" + render(groups, rows)
+
+
+# A set without an evaluated block gets its columns from the summary rows, in Perl hash order:
+# this is the order of F4DE's reference output res_test2b.txt/res_test2c.txt (Characters-5; its
+# tester compares Perl >= 5.18 runs with res_test2b.518.txt, another order).
+EMPTY_SET_LEAVES = ["#Miss", "#FA", "#Corr", "#Targ", "PFA", "PMISS", "TWV"]
+
+
+def _block_leaves(res) -> list[str]:
+    if not res.evaluated.any():
+        return EMPTY_SET_LEAVES[:3] + (["#Corr!Det"] if _segment(res) else []) + EMPTY_SET_LEAVES[3:]
+    return ["#Targ", "#Corr"] + (["#Corr!Det"] if _segment(res) else []) + ["#FA", "#Miss", "TWV", "PFA", "PMISS"]
+
+
+def _block_cells(res, gi: int, q: int, corr_nodet: np.ndarray) -> dict:
+    tw = res.twv
+    pfa = _pn("%6.5f", tw.term_pfa[q])
+    cells = {(gi, "#Targ"): str(int(res.ntrue[q])), (gi, "#Corr"): str(int(res.n_hits[q])),
+             (gi, "#FA"): str(int(res.n_fa[q])), (gi, "#Miss"): str(int(res.n_miss[q])),
+             (gi, "TWV"): _pn("%6.4f", tw.term_twv[q]), (gi, "PFA"): pfa if pfa != "NA" else "0",
+             (gi, "PMISS"): _pn("%6.3f", tw.term_pmiss[q])}
+    if _segment(res):
+        cells[(gi, "#Corr!Det")] = str(int(corr_nodet[q]))
+    return cells
+
+
+def _corr_nodet(res) -> np.ndarray:
+    t = getattr(res, "trials", None)
+    if not t or not len(t["term"]):
+        return np.zeros(len(res.terms.ids), np.int64)
+    return np.bincount(t["term"][~t["target"] & ~t["yes"]], minlength=len(res.terms.ids))
+
+
+def _summary_rows(res, gi: int) -> list[tuple[tuple, dict]]:
+    leaves = _block_leaves(res)
+    counts = [c for c in leaves if c.startswith("#")]
+    ev = res.evaluated
+    k = int(ev.sum())
+    cnd = _corr_nodet(res)
+    src = {"#Targ": res.ntrue, "#Corr": res.n_hits, "#Corr!Det": cnd, "#FA": res.n_fa, "#Miss": res.n_miss}
+    tot = {c: int(src[c][ev].sum()) for c in counts}
+    means = {(gi, c): ("%.0f" % (v / k) if k else "0") for c, v in tot.items()}
+    means[(gi, "PFA")] = _pn("%6.5f", res.metrics["p_fa"])
+    means[(gi, "PMISS")] = _pn("%6.3f", res.metrics["p_miss"])
+    return [(("Summary", "Totals"), {(gi, c): str(v) for c, v in tot.items()}),
+            (("Summary", "Means"), means),
+            (("Summary", "TWV"), {(gi, "TWV"): _pn("%6.4f", res.metrics["atwv"])})]
+
+
+def _bsum_table(conds: list, measures: tuple = ()) -> tuple[list, list]:
+    """The blocked table of (group label, StdResult, selected-terms mask) sets: one `Keyword`
+    row per term selected by some set (id order), then Summary Totals / Means / TWV; `measures`
+    (-zG MAP, MAPpct) add a `Global Measures` group of per-term AP and its mean."""
+    terms = conds[0][1].terms
+    groups = [("MetaData", ["Text"])] + [(name, _block_leaves(r)) for name, r, _ in conds]
+    gm = len(groups)
+    if measures:
+        groups.append(("Global Measures", [GLOBAL_MEASURES[m][1] for m in measures]))
+    shown = np.zeros(len(terms.ids), bool)
+    for _, _, sel in conds:
+        shown |= sel
+    cnds = [_corr_nodet(r) for _, r, _ in conds]
+    gvals = [_global_values(r, measures) for _, r, _ in conds]
+    aps = [g[1] for g in gvals]
+    rows = []
+    for q in sorted(np.flatnonzero(shown).tolist(), key=lambda q: terms.ids[q]):
+        cells = {(0, "Text"): terms.texts[q]}
+        for gi, (_, r, _) in enumerate(conds, start=1):
+            if r.evaluated[q]:
+                cells.update(_block_cells(r, gi, q, cnds[gi - 1]))
+                if measures:   # F4DE's AutoTable keeps one cell: the last set's
+                    cells.update({(gm, GLOBAL_MEASURES[m][1]): _gm_cell(m, aps[gi - 1][q]) for m in measures})
+        rows.append((("Keyword", terms.ids[q]), cells))
+    summary = [dict() for _ in range(3)]
+    labels = []
+    for gi, (_, r, _) in enumerate(conds, start=1):
+        for k, (lab, cells) in enumerate(_summary_rows(r, gi)):
+            summary[k].update(cells)
+            labels.append(lab) if gi == 1 else None
+    if measures:
+        summary[1].update({(gm, GLOBAL_MEASURES[m][1]): _gm_cell(m, gvals[-1][0][m]) for m in measures})
+    rows += list(zip(labels, summary))
+    return groups, rows
 
 
 def bsum_text(res, trials_per_sec: float = 1.0) -> str:
-    tw, terms = res.twv, res.terms
-    leaves = ["#Targ", "#Corr", "#FA", "#Miss", "TWV", "PFA", "PMISS"]
-    groups = [("MetaData", ["Text"]), ("Occurrence", leaves)]
-    rows = []
-    ev = res.evaluated
-    for q in sorted(range(len(terms.ids)), key=lambda q: terms.ids[q]):
-        cells = {(0, "Text"): terms.texts[q]}
-        if ev[q]:
-            pfa = _pn("%6.5f", tw.term_pfa[q])
-            cells.update({(1, "#Targ"): str(int(res.ntrue[q])), (1, "#Corr"): str(int(res.n_hits[q])),
-                          (1, "#FA"): str(int(res.n_fa[q])), (1, "#Miss"): str(int(res.n_miss[q])),
-                          (1, "TWV"): _pn("%6.4f", tw.term_twv[q]), (1, "PFA"): pfa if pfa != "NA" else "0",
-                          (1, "PMISS"): _pn("%6.3f", tw.term_pmiss[q])})
-        rows.append((("Keyword", terms.ids[q]), cells))
-    k = int(ev.sum())
-    tot = [int(x[ev].sum()) for x in (res.ntrue, res.n_hits, res.n_fa, res.n_miss)]
-    rows.append((("Summary", "Totals"), {(1, c): str(v) for c, v in zip(leaves[:4], tot)}))
-    means = {(1, c): ("%.0f" % (v / k) if k else "NA") for c, v in zip(leaves[:4], tot)}
-    means[(1, "PFA")] = _pn("%6.5f", res.metrics["p_fa"])
-    means[(1, "PMISS")] = _pn("%6.3f", res.metrics["p_miss"])
-    rows.append((("Summary", "Means"), means))
-    rows.append((("Summary", "TWV"), {(1, "TWV"): _pn("%6.4f", res.metrics["atwv"])}))
+    label = "Segment" if _segment(res) else "Occurrence"
+    groups, rows = _bsum_table([(label, res, np.ones(len(res.terms.ids), bool))])
     return header_text(res, trials_per_sec) + "\n\n" + render(groups, rows, row_levels=2)
 
 
-def write_reports(directory: str, res, trials_per_sec: float = 1.0) -> None:
-    """<directory>/sum.txt and bsum.txt (each written whole, then renamed)."""
+def cond_bsum_text(conds: list, trials_per_sec: float = 1.0) -> str:
+    """cond.bsum.txt (KWSEval -B): one column group per condition (sorted by name)."""
+    conds = sorted(conds, key=lambda c: c[0])
+    groups, rows = _bsum_table(conds)
+    return header_text(conds[0][1], trials_per_sec) + "\n\n" + render(groups, rows, row_levels=2)
+
+
+def report_texts(res, conds: list | None = None, trials_per_sec: float = 1.0, fmt: str = "txt",
+                 measures: tuple = ()) -> dict:
+    """{file name: text} of the F4DE reports: sum/bsum (and cond.sum/cond.bsum when `conds`,
+    a list of (name, StdResult, selected mask), is given) as .txt and/or .csv (fmt txt|csv|both);
+    `measures`: KWSEval -zG MAP / MAPpct columns."""
+    label = "Segment" if _segment(res) else "Occurrence"
+    measures = tuple(measures)
+    bad = [m for m in measures if m not in GLOBAL_MEASURES]
+    if bad:
+        raise ValueError(f"unknown global measure(s) {bad} (MAP, MAPpct)")
+    tables = {"sum": (_sum_table([(label, res)], measures), 0, res),
+              "bsum": (_bsum_table([(label, res, np.ones(len(res.terms.ids), bool))], measures), 2, res)}
+    if conds:
+        cs = sorted(conds, key=lambda c: c[0])
+        tables["cond.sum"] = (_sum_table([(n, r) for n, r, _ in cs], measures), 0, cs[0][1])
+        tables["cond.bsum"] = (_bsum_table(cs, measures), 2, cs[0][1])
+    out = {}
+    for name, ((groups, rows), levels, hres) in tables.items():
+        if fmt in ("txt", "both"):
+            out[name + ".txt"] = header_text(hres, trials_per_sec) + "\n\n" + render(groups, rows, row_levels=levels)
+        if fmt in ("csv", "both"):
+            out[name + ".csv"] = render_csv(groups, rows, master_key=levels > 0)
+    return out
+
+
+def write_reports(directory: str, res, trials_per_sec: float = 1.0, conds: list | None = None,
+                  fmt: str = "txt", measures: tuple = ()) -> None:
+    """<directory>/sum.txt and bsum.txt (+ cond.sum.txt, cond.bsum.txt with conditions; .csv
+    with fmt csv|both), each written whole, then renamed."""
     os.makedirs(directory, exist_ok=True)
-    write_text(os.path.join(directory, "sum.txt"), sum_text(res, trials_per_sec=trials_per_sec))
-    write_text(os.path.join(directory, "bsum.txt"), bsum_text(res, trials_per_sec))
+    for name, text in report_texts(res, conds, trials_per_sec, fmt, measures).items():
+        write_text(os.path.join(directory, name), text)

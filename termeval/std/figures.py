@@ -34,6 +34,16 @@ def std_ranking(res, p_at: tuple[int, ...]) -> Ranking:
     return ranking(t["term"], t["score"], t["target"], res.ntrue, res.evaluated, p_at)
 
 
+def std_condition(res, p_at: tuple[int, ...]) -> dict:
+    """The headline figures of one F4DE condition (scores.json "conditions"); a condition with
+    no reference occurrence has them all undefined (None), MAP included."""
+    m = res.metrics
+    rk = std_ranking(res, p_at)
+    return {"n_terms": m["n_terms"], "n_targets": m["n_targets"], "n_detections": m["n_detections"],
+            "atwv": m["atwv"], "mtwv": m["mtwv"], "mtwv_threshold": m["mtwv_threshold"], "p_miss": m["p_miss"],
+            "p_fa": m["p_fa"], "map": rk.map, "map_f4de": rk.map_f4de}
+
+
 def std_group(res, mask: np.ndarray, rk: Ranking) -> dict:
     """The TWV family (and MAP) of the terms in `mask`, scored as their own term list."""
     t = res.trials
@@ -43,7 +53,8 @@ def std_group(res, mask: np.ndarray, rk: Ranking) -> dict:
         tw = res.twv   # the group is the whole run (one n-gram order, one frequency bin): same inputs
     else:
         tw = compute_twv(len(mask), res.ntrue, ev, t["n_trials"], res.beta, t["term"][k],
-                         t["score"][k], t["yes"][k], t["target"][k])
+                         t["score"][k], t["yes"][k], t["target"][k],
+                         fa_undefined_ok=getattr(res, "extra", {}).get("alignment") == "segment")
     return {"n_terms": int(ev.sum()), "n_terms_with_targets": tw.n_terms_with_targets,
             "n_targets": int(res.ntrue[ev].sum()), "n_detections": int(k.sum()),
             "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,

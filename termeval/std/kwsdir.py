@@ -9,8 +9,9 @@ from typing import Optional
 
 from termeval.core.errors import InputError
 from termeval.std.ecf import Ecf, read_ecf
+from termeval.std import textnorm
 from termeval.std.kaldi import refs as kaldi
-from termeval.std.rttm import Occurrences, find_occurrences, read_rttm
+from termeval.std.rttm import Lexemes, Occurrences, find_occurrences, read_rttm
 from termeval.std.termlist import TermList, read_keywords_txt, read_termlist
 
 
@@ -26,6 +27,8 @@ class KwsData:
     utt_map: Optional[dict] = None
     segments: Optional[dict] = None
     kind: str = "xml"
+    rttm_path: Optional[str] = None     # the RTTM read (segment alignment reads its SPEAKER turns)
+    lexemes: Optional[Lexemes] = None   # its LEXEMEs (after --term-normalization)
 
 
 def _first(d: str, names: list[str]) -> Optional[str]:
@@ -37,10 +40,12 @@ def _first(d: str, names: list[str]) -> Optional[str]:
 
 
 def load_kws_dir(kws_dir: str, ecf: Optional[str] = None, rttm: Optional[str] = None,
-                 termlist: Optional[str] = None, find_threshold: float = 0.5) -> KwsData:
+                 termlist: Optional[str] = None, find_threshold: float = 0.5,
+                 term_normalization: str = "") -> KwsData:
     """Load `<kws-data-dir>`: ecf.xml + rttm + tlist.xml|kwlist.xml (XML style), or Kaldi
     hitlist (+ utt.map, segments, frame_length, utt2dur/reco2dur/trials, keywords.txt or a
-    term list). Explicit paths override the names in the directory."""
+    term list). Explicit paths override the names in the directory. `term_normalization`:
+    F4DE -x (termeval.std.textnorm), applied to the term texts and the RTTM LEXEMEs."""
     if not os.path.isdir(kws_dir):
         raise InputError("kws data dir not found", kws_dir)
     ecf = ecf or _first(kws_dir, ["ecf.xml", "ecf"])
@@ -55,12 +60,21 @@ def load_kws_dir(kws_dir: str, ecf: Optional[str] = None, rttm: Optional[str] = 
         if termlist is None:
             raise InputError("no term list: expected tlist.xml or kwlist.xml", kws_dir)
         terms = read_termlist(termlist)
-        occ = find_occurrences(read_rttm(rttm), terms, find_threshold)
+        lex = read_rttm(rttm)
+        split, not_ascii, hyph = textnorm.parse_modes(term_normalization)
+        if split:
+            terms = textnorm.charsplit_terms(terms, not_ascii, hyph)
+            lex = textnorm.charsplit_lexemes(lex, not_ascii, hyph)
+        occ = find_occurrences(lex, terms, find_threshold)
         # a kws dir made by prepare_kws also holds utt.map/segments/frame_length: Kaldi results
         # (utterance numbers, frames) are then placed on the rttm's recordings
         um, seg = _first(kws_dir, ["utt.map"]), _first(kws_dir, ["segments"])
         return KwsData(read_ecf(ecf), terms, occ, None, kaldi.read_frame_length(kws_dir),
-                       kaldi.read_utt_map(um) if um else None, kaldi.read_segments(seg) if seg else None)
+                       kaldi.read_utt_map(um) if um else None, kaldi.read_segments(seg) if seg else None,
+                       rttm_path=rttm, lexemes=lex)
+    if textnorm.parse_modes(term_normalization)[0]:
+        raise InputError("--term-normalization charsplit needs an RTTM reference (a Kaldi hitlist "
+                         "holds occurrences, not words)", kws_dir)
     fl = kaldi.read_frame_length(kws_dir)
     um = _first(kws_dir, ["utt.map"])
     utt_map = kaldi.read_utt_map(um) if um else None

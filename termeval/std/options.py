@@ -24,6 +24,24 @@ def term_attr_spec(value: Any, text: str | None = None) -> None:
 
 
 
+def term_norm_spec(value: Any, text: str | None = None) -> None:
+    """--term-normalization: a comma list of charsplit, notASCII, deleteHyphens (or empty)."""
+    from termeval.std.textnorm import parse_modes    # numpy: not for score_std --help
+    text_value(value, text)
+    try:
+        parse_modes(value)
+    except InputError as e:
+        raise OptionError(e.message.removeprefix("--term-normalization: ")) from None
+
+
+def global_measures_spec(value: Any, text: str | None = None) -> None:
+    """--f4de-global-measures: a comma list of MAP, MAPpct (or empty)."""
+    text_value(value, text)
+    bad = [m for m in value.split(",") if m and m not in ("MAP", "MAPpct")]
+    if bad:
+        raise OptionError(f"unknown measure '{bad[0][:40]}' (MAP, MAPpct)")
+
+
 @dataclass(frozen=True, kw_only=True)
 class StdOptions(BootstrapOptions, JobOptions):
     """Options of score_std: ATWV, MTWV, OTWV, STWV, Cnxe, ... (docs/std-metrics.md)."""
@@ -49,6 +67,8 @@ class StdOptions(BootstrapOptions, JobOptions):
                         choices=("f4de", "kaldi"))
     tolerance: float = option(0.5, "seconds between a detection's mid-point and the reference span",
                               check=nonneg_real)
+    find_threshold: float = option(0.5, "seconds allowed between two words of a multi-word term in the "
+                                        "reference (F4DE -F)", check=nonneg_real)
     compat: str = option("none", "f4de: F4DE KWSEval's rules; kaldi: compute-atwv's numbers "
                                  "(docs/std-kaldi-compat.md)", choices=("none", "f4de", "kaldi"))
     cmin: str = option("newton", "newton (affine recalibration, seed eq. 44) or pav (lower bound)",
@@ -65,6 +85,17 @@ class StdOptions(BootstrapOptions, JobOptions):
                                    check=or_none(term_attr_spec))
     source_type: str | None = option(None, "comma-separated ECF source types to score (F4DE -Y)",
                                      check=or_none(text_value))
+    term_attr_mode: str = option("pooled", "--term-attr: pooled (one set of the matching terms) or "
+                                           "per-value (one condition per attribute value, F4DE -q)",
+                                 choices=("pooled", "per-value"))
+    alignment: str = option("occurrence", "occurrence (F4DE default) or segment (F4DE -g: one trial per "
+                                          "RTTM speech/non-speech segment)", choices=("occurrence", "segment"))
+    term_normalization: str = option("", "F4DE -x: comma list of charsplit, notASCII, deleteHyphens "
+                                         "(split term and RTTM words into characters)", check=term_norm_spec)
+    f4de_report_format: str = option("txt", "--f4de-reports: txt, csv or both (F4DE -y TXT|CSV)",
+                                     choices=("txt", "csv", "both"))
+    f4de_global_measures: str = option("", "--f4de-reports: comma list of MAP, MAPpct (F4DE -zG): a "
+                                           "Global Measures column group", check=global_measures_spec)
     write_alignment: bool = option(True, "write details/alignment.csv", check=boolean)
     plots: bool = option(True, "draw det/twv plots", check=boolean)
     breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
@@ -84,7 +115,12 @@ class StdOptions(BootstrapOptions, JobOptions):
                                        "details/, or in f4de/ with --compat kaldi", check=boolean)
 
     def check_combination(self) -> str | None:
-        """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs)."""
+        """--compat kaldi cannot take sws2012's prior (termeval.std.kaldi.atwv.kaldi_costs) nor
+        F4DE's segment alignment, term normalisation or per-value conditions."""
+        if self.compat == "kaldi" and (self.alignment != "occurrence" or self.term_normalization
+                                       or self.term_attr_mode != "pooled"):
+            return ("--alignment segment, --term-normalization and --term-attr-mode per-value are F4DE "
+                    "KWSEval's (default or --compat f4de mode), not compute-atwv's (--compat kaldi)")
         if self.compat == "kaldi" and self.preset == "sws2012" and self.p_target is None:
             return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
                     "reference count; give --p-target (its --prior-kw-probability)")

@@ -30,8 +30,9 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     details = os.path.join(out, "details")
     os.makedirs(details, exist_ok=True)
     write_details(details, res, kws, dets, args)
-    if args.f4de_reports:   # KWSEval's sum.txt / bsum.txt text reports
-        write_reports(details, res, args.trials_per_sec)
+    if args.f4de_reports:   # KWSEval's sum / bsum (+ cond.sum / cond.bsum) reports, txt and/or csv
+        write_reports(details, res, args.trials_per_sec, res.conditions, args.f4de_report_format,
+                      tuple(m for m in args.f4de_global_measures.split(",") if m))
     m = res.metrics
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
@@ -48,6 +49,8 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
         lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], ctx.bins,
         res.evaluated)
     extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(out, "std", groups), **more}
+    if res.conditions:
+        extra["conditions"] = {name: figures.std_condition(r, ctx.p_at) for name, r, _ in res.conditions}
     write_scores(out, "std", metrics, benchmark=args.preset, extra=extra, warnings=res.warnings)
     result: dict = {}
     write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
@@ -74,7 +77,8 @@ def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:
     files = [f for f in files + [args.ecf, args.rttm, args.termlist] if f and os.path.isfile(f)]
     settings = {k: getattr(args, k) for k in ("preset", "p_target", "c_miss", "c_fa", "trials_per_sec",
                                               "include_notarget_terms", "align", "tolerance", "compat",
-                                              "term_attr", "source_type")}
+                                              "term_attr", "source_type", "term_attr_mode", "alignment",
+                                              "term_normalization")}
     more = {"data_id": data_identity(files, settings),
             "bootstrap": {"n": args.bootstrap, "seed": args.seed, "level": args.ci, "unit": "term"}}
     return ci, more
@@ -109,7 +113,7 @@ def write_details(d: str, res, kws, dets, args) -> None:
     if args.write_alignment:
         write_alignment_csv(os.path.join(d, "alignment.csv"), res, kws, dets)
     write_report(os.path.join(d, "report.txt"), res, args)
-    if args.plots and res.twv.n_terms_with_targets > 0:
+    if args.plots and res.twv.n_terms_with_targets > 0 and m["atwv"] is not None:
         act = (m["p_fa"], m["p_miss"])
         best = (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"])
         det.plot_det(os.path.join(d, "det"), tw.det_pmiss[k], tw.det_pfa[k], res.beta, act, best,

@@ -10,17 +10,19 @@ score_std() chains them over all terms; termeval.std.stage splits and merges (te
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Optional
 
 import numpy as np
 
 from termeval.core.errors import InputError
 from termeval.std import cnxe
-from termeval.std.align import align_f4de, align_kaldi
+from termeval.std import segalign, textnorm
+from termeval.std.align import align_f4de, align_kaldi, f4de_mid
 from termeval.std.detections import UNSET, YES, Detections
 from termeval.std.ecf import in_ecf
 from termeval.std.kwsdir import KwsData
+from termeval.std.rttm import Occurrences
 from termeval.std.termlist import TermList
 from termeval.std.twv import TwvResult, beta_from, compute_twv, trials_per_term
 
@@ -50,6 +52,9 @@ class Params:
     find_threshold: float = 0.5       # max gap between the words of a multi-word term
     term_attr: Optional[tuple[str, str]] = None   # (attribute, regex), F4DE -q
     source_types: Optional[list[str]] = None      # ECF source_type filter, F4DE -Y
+    alignment: str = "occurrence"     # occurrence | segment (F4DE -g, termeval.std.segalign)
+    term_values: Optional[tuple[str, str]] = None  # (attribute, value): one F4DE -q condition
+    term_normalization: str = ""      # F4DE -x, applied when loading (kwsdir); kept for its warnings
 
 
 @dataclass
@@ -71,6 +76,8 @@ class StdResult:
     beta: float = float("nan")
     # scored trials of the evaluated terms (term, score, yes, target) for breakdowns/rankings
     trials: dict = field(default_factory=dict)
+    # F4DE -q / -Y conditions: (name, StdResult of the condition, terms it selects)
+    conditions: list = field(default_factory=list)
 
 
 def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
@@ -119,7 +126,7 @@ IMPLAUSIBLE_TOLERANCE = 5.0
 
 def option_warnings(p: Params) -> list[str]:
     """Settings that are valid but probably not what was meant (printed and kept in scores.json)."""
-    out = []
+    out = textnorm.mode_warnings(p.term_normalization)
     if p.tolerance > IMPLAUSIBLE_TOLERANCE:
         out.append(f"--tolerance {p.tolerance:g} s is implausible (F4DE's default is 0.5 s; milliseconds "
                    f"meant?): a detection within {p.tolerance:g} s of a reference occurrence counts as a hit")
@@ -138,12 +145,16 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     if p.term_attr is not None:
         selected[:] = False
         selected[terms.select(*p.term_attr)] = True
+    if p.term_values is not None:
+        selected &= np.asarray([a.get(p.term_values[0]) == p.term_values[1] for a in terms.attrs], dtype=bool)
     # --- common file/channel keys
     fvocab: dict = {}
     ecf = kws.ecf
     if ecf is not None and p.source_types:
         rx = [re.compile(s, re.I) for s in p.source_types]
         ecf = ecf.subset(np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
+    if p.alignment == "segment":
+        return _prepare_segments(kws, dets, p, warnings, dterm, selected, ecf)
     det_fc_vocab = _codes(np.asarray(dets.file_ids, dtype=object), fvocab)
     dfile = det_fc_vocab[dets.file] if len(dets) else np.zeros(0, np.int64)
     rfile = _codes(kws.occ.file, fvocab)
@@ -199,6 +210,50 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
                     t_audio, N, pt, cm, cf, beta, list(fvocab),
                     {"n_det_outside": n_det_outside, "n_det_not_in_ecf_file": n_det_not_in_ecf_file,
                      "n_ref_outside": n_ref_outside, "n_dup": n_dup})
+
+
+def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[str], dterm: np.ndarray,
+                      selected: np.ndarray, ecf) -> Prepared:
+    """prepare() for --alignment segment: the references are (term, segment) pairs, the scored
+    detections the best one per (term, segment), N the number of segments (termeval.std.segalign)."""
+    if ecf is None or kws.lexemes is None or kws.rttm_path is None:
+        raise InputError("--alignment segment needs an ECF and an RTTM reference (its SPEAKER turns)")
+    turns = segalign.read_speaker_turns(kws.rttm_path)
+    if not turns[0]:
+        warnings.append("--alignment segment: the RTTM has no SPEAKER turns, so every ECF excerpt is one "
+                        "non-speech segment and no word is in a speech segment (no reference)")
+    seg, tags = segalign.build_segments(ecf, turns)
+    if len(seg) == 0:
+        raise InputError("--alignment segment: the ECF yields no segment", kws.rttm_path)
+    Q, S, occ = len(kws.terms), np.int64(len(seg)), kws.occ
+    oseg = segalign.occurrence_segments(occ, kws.lexemes, segalign.lexeme_segments(kws.lexemes, tags))
+    ok = (oseg >= 0) & selected[occ.term]
+    g_r = np.unique(occ.term[ok].astype(np.int64) * S + oseg[ok])
+    rterm, rseg = (g_r // S).astype(np.int32), g_r % S
+    segocc = Occurrences(rterm, seg.file[rseg], seg.chan[rseg], seg.beg[rseg], seg.end[rseg], seg.end[rseg])
+    fcode = {f: i for i, f in enumerate(dets.file_ids)}
+    dseg = segalign.detection_segments(seg, fcode, np.asarray(dets.file), np.asarray(dets.chan),
+                                       f4de_mid(dets.tbeg, dets.dur))
+    d_sel = selected[dterm] if len(dets) else np.zeros(0, bool)
+    g = np.where(d_sel & (dseg >= 0), dterm * S + dseg, -1)
+    di = segalign.best_per_segment(g, dets.score)
+    n_out, n_dup = int(np.sum(d_sel & (dseg < 0))), int(np.sum(g >= 0)) - len(di)
+    if n_out:
+        warnings.append(f"{n_out} detection(s) in no segment of the ECF were ignored, as F4DE does")
+    if n_dup:
+        warnings.append(f"{n_dup} detection(s) sharing a segment with a higher-scored one of their term "
+                        "were dropped, as F4DE's segment alignment does")
+    ntrue = np.bincount(rterm, minlength=Q).astype(np.int64)
+    evaluated = selected & ((ntrue > 0) | p.include_notarget_terms)
+    yes_all = _decisions(dets, di, p, warnings)
+    N = int(S)
+    pt, cm, cf, beta = _operating_point(p, int(ntrue[evaluated].sum()), N)
+    n_ref_out = int(np.sum(selected[occ.term] & (oseg < 0))) if len(occ) else 0
+    return Prepared(replace(kws, occ=segocc), dets, p, warnings, Q, dterm, di, np.arange(len(g_r)), g[di], g_r,
+                    yes_all, ntrue, evaluated, ecf.total_duration("f4de" if p.compat_f4de else "union"), N,
+                    pt, cm, cf, beta, list(fcode),
+                    {"n_det_outside": n_out, "n_det_not_in_ecf_file": n_out, "n_ref_outside": n_ref_out,
+                     "n_dup": n_dup, "n_segments": N})
 
 
 def _detection_terms(dets: Detections, tindex: dict) -> np.ndarray:
@@ -280,6 +335,9 @@ def align_terms(prep: Prepared, lo: int = 0, hi: int | None = None) -> Alignment
     rs = np.flatnonzero((rq >= lo) & (rq < hi))
     di, ri = prep.di[ds], prep.ri[rs]
     dbeg, dend = dets.tbeg[di], dets.tbeg[di] + dets.dur[di]
+    if p.alignment == "segment":     # the kept detection of a reference's (term, segment)
+        _, a, b = np.intersect1d(prep.g_d[ds], prep.g_r[rs], assume_unique=True, return_indices=True)
+        return Alignment(di[a], ri[b], {"pairs": int(len(a))})
     if p.align == "kaldi":
         dm, _, astats = align_kaldi(prep.g_r[rs], occ.beg[ri], occ.end[ri], prep.g_d[ds], dbeg, dend,
                                     max_distance=int(round(p.tolerance * 100)))
@@ -289,6 +347,59 @@ def align_terms(prep: Prepared, lo: int = 0, hi: int | None = None) -> Alignment
                                    dets.score[di], p.tolerance, srange, dur_d=dets.dur[di])
     m = dm >= 0
     return Alignment(di[m], ri[dm[m]], astats)
+
+
+@dataclass(frozen=True)
+class Condition:
+    """One conditional set of F4DE's -q (`attr`, `value`: the terms with that attribute value)
+    or -Y (`source_types`: the ECF excerpts of those source types, every term)."""
+    name: str
+    attr: Optional[str] = None
+    value: Optional[str] = None
+    source_types: Optional[tuple[str, ...]] = None
+
+
+def term_conditions(terms: TermList, spec: str) -> list[Condition]:
+    """F4DE -q `Attr:regex=RE` (or `Attr:RE`, or `Attr` for every value): one condition
+    `Attr-value` per value of the attribute that RE matches (a Perl-style search, not a full
+    match, as F4DE's groupByAttributes), sorted by name."""
+    from termeval.std.termlist import compile_term_regex   # same layer; kept local to the -q path
+    name, colon, rx = spec.partition(":")
+    rx = rx[len("regex="):] if rx.startswith("regex=") else rx
+    terms.check_attribute(name, "--term-attr")
+    r = compile_term_regex(rx) if colon and rx else None
+    values = sorted({a[name] for a in terms.attrs if name in a and (r is None or r.search(a[name]))})
+    if not values:
+        raise InputError(f"--term-attr: '{rx[:80]}' matches no value of the attribute '{name[:80]}'",
+                         terms.path or None)
+    return sorted((Condition(f"{name}-{v}", name, v) for v in values), key=lambda c: c.name)
+
+
+def source_type_condition(spec: str) -> Optional[Condition]:
+    """F4DE -Y `NAME:TYPE1,TYPE2` -> one condition; a plain type list -> None."""
+    name, colon, types = spec.partition(":")
+    if not colon:
+        return None
+    if not name or not types:
+        raise InputError(f"--source-type: expected NAME:TYPE[,TYPE...], got '{spec[:80]}'")
+    return Condition(name, source_types=tuple(t for t in types.split(",") if t))
+
+
+def score_conditions(kws: KwsData, dets: Detections, p: Params, conds: list[Condition]) -> list:
+    """(name, StdResult, selected terms) of each condition, each scored as its own run (its
+    own averages and maximum-TWV threshold, as F4DE's conditional DET curves). A condition
+    whose terms have no reference occurrence gets a result with undefined (None) figures."""
+    out = []
+    for c in conds:
+        if c.source_types is not None:
+            pc = replace(p, source_types=list(c.source_types))
+            sel = np.ones(len(kws.terms), bool)
+        else:
+            pc = replace(p, term_attr=None, term_values=(c.attr, c.value))
+            sel = np.asarray([a.get(c.attr) == c.value for a in kws.terms.attrs], dtype=bool)
+        prep = prepare(kws, dets, pc)
+        out.append((c.name, finish(prep, align_terms(prep)), sel))
+    return out
 
 
 def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
@@ -317,7 +428,8 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
     tscore = dets.score[di][ev_d]
     tyes = yes_all[di][ev_d]
     ttarget = dm[ev_d] >= 0
-    tw = compute_twv(Q, ntrue, evaluated, N, beta, tt, tscore, tyes, ttarget)
+    tw = compute_twv(Q, ntrue, evaluated, N, beta, tt, tscore, tyes, ttarget,
+                     fa_undefined_ok=p.alignment == "segment")
     # --- counts
     hits = np.bincount(tt[ttarget & tyes], minlength=Q)
     fa = np.bincount(tt[~ttarget & tyes], minlength=Q)
@@ -379,7 +491,8 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
         "n_correct_rejects": int(np.sum(~ttarget & ~tyes)),
         "decisions_consistent": tw.decisions_consistent, "default_score": default,
         "cmin_gamma": gamma, "cmin_delta": delta, "cmin_method": p.cmin, "cmin_separable": separable,
-        "align": p.align, "tolerance": p.tolerance, "compat_f4de": p.compat_f4de,
+        "align": p.align, "alignment": p.alignment, "n_segments": prep.counts.get("n_segments"),
+        "tolerance": p.tolerance, "compat_f4de": p.compat_f4de,
         "include_notarget_terms": p.include_notarget_terms, "alignment_stats": astats,
         "detection_format": dets.fmt, "warnings": warnings,
     }

@@ -24,7 +24,8 @@ from termeval.std.kaldi import report as kaldi_report
 from termeval.std.kwsdir import load_kws_dir
 from termeval.std.lexicon import read_lexicon
 from termeval.std.options import StdOptions
-from termeval.std.score import Alignment, Params, align_terms, finish, prepare
+from termeval.std.score import (Alignment, Condition, Params, align_terms, finish, prepare, score_conditions,
+                                source_type_condition, term_conditions)
 from termeval.std.termlist import parse_term_attr
 
 # What a run owns in the exp dir (STD details lie at the top of details/, next to QUESST's
@@ -35,7 +36,9 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/det.png", "details/det.pdf", "details/twv.png", "details/twv.pdf",
            "details/breakdown_*.tsv", "units/units.std_term.npz",
            # --f4de-reports; --compat kaldi's score.sh files (termeval.std.kaldi.report)
-           "details/sum.txt", "details/bsum.txt", "details/results", "details/ntrue", "details/ntrue_raw",
+           "details/sum.txt", "details/bsum.txt", "details/cond.sum.txt", "details/cond.bsum.txt",
+           "details/sum.csv", "details/bsum.csv", "details/cond.sum.csv", "details/cond.bsum.csv",
+           "details/results", "details/ntrue", "details/ntrue_raw",
            "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
 
 
@@ -64,9 +67,11 @@ class StdStage(Stage):
         ctx.fa_per_hour = split_number_list(a.fa_per_hour)
         ctx.recalls = split_number_list(a.recall)
         ctx.p_at = tuple(split_number_list(a.p_at, integer=True))
-        kws = load_kws_dir(a.kws_dir, a.ecf, a.rttm, a.termlist)
+        kws = load_kws_dir(a.kws_dir, a.ecf, a.rttm, a.termlist, a.find_threshold,
+                           term_normalization=a.term_normalization)
         breakdown.check_attributes(ctx.kinds, kws.terms.attrs, kws.terms.path or None)
         dets = read_detections(a.detections, a.format, kws.frame_length, kws.utt_map, kws.segments)
+        ctx.kws, ctx.conditions = kws, conditions_of(a, kws)
         ctx.prep = prepare(kws, dets, params_of(a))
         return ctx
 
@@ -109,6 +114,8 @@ class StdStage(Stage):
         ali = Alignment(np.concatenate([s.arrays["det"] for s in shards]).astype(np.int64),
                         np.concatenate([s.arrays["ref"] for s in shards]).astype(np.int64), stats)
         res = finish(ctx.prep, ali)
+        if ctx.conditions:     # F4DE -q / -Y: each condition scored as its own run
+            res.conditions = score_conditions(ctx.kws, ctx.prep.dets, ctx.prep.params, ctx.conditions)
         for w in res.warnings:
             warn(None, w)
         return res
@@ -121,12 +128,25 @@ class StdStage(Stage):
         return Report(result, text, tuple(merged.warnings))
 
 
+def conditions_of(a: StdOptions, kws) -> list[Condition]:
+    """F4DE's conditional sets: one per attribute value (--term-attr-mode per-value, -q) and
+    the named source-type set of --source-type NAME:TYPES (-Y)."""
+    conds = term_conditions(kws.terms, a.term_attr) if a.term_attr and a.term_attr_mode == "per-value" else []
+    st = source_type_condition(a.source_type) if a.source_type else None
+    return conds + ([st] if st else [])
+
+
 def params_of(a: StdOptions) -> Params:
-    """The scorer's parameters of the options (F4DE-like mode; a.preset resolved)."""
+    """The scorer's parameters of the options (F4DE-like mode; a.preset resolved). With
+    per-value conditions or a named source-type set the main run scores every term and excerpt
+    (as F4DE's -o next to its -O)."""
+    pooled_attr = a.term_attr if a.term_attr and a.term_attr_mode == "pooled" else None
+    types = a.source_type if a.source_type and ":" not in a.source_type else None
     return Params(preset=a.preset, p_target=a.p_target, c_miss=a.c_miss, c_fa=a.c_fa,
                   trials_per_sec=a.trials_per_sec, include_notarget_terms=a.include_notarget_terms,
                   align=a.align, tolerance=a.tolerance, compat_f4de=a.compat == "f4de",
                   cmin=a.cmin, default_score=a.default_score,
                   decision_threshold=a.decision_threshold,
-                  term_attr=parse_term_attr(a.term_attr) if a.term_attr else None,
-                  source_types=a.source_type.split(",") if a.source_type else None)
+                  term_attr=parse_term_attr(pooled_attr) if pooled_attr else None,
+                  source_types=types.split(",") if types else None,
+                  alignment=a.alignment, term_normalization=a.term_normalization)

@@ -129,13 +129,15 @@ def segment_best(seg: np.ndarray, score: np.ndarray, weight: np.ndarray, n_seg: 
 
 def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_trials: int,
                 beta: float, term: np.ndarray, score: np.ndarray, yes: np.ndarray,
-                target: np.ndarray) -> TwvResult:
+                target: np.ndarray, fa_undefined_ok: bool = False) -> TwvResult:
     """All TWV figures.
 
     ntrue[q]: reference occurrences of term q (after ECF filtering); evaluated[q]: whether q
     is evaluated (Ntrue > 0, or every listed term under -inc). term/score/yes/target: the
     scored trials (aligned detections are targets, unaligned ones non-targets) of evaluated
-    terms. Unaligned references are implicit (always misses).
+    terms. Unaligned references are implicit (always misses). fa_undefined_ok (segment
+    alignment): a term with as many references as trials has no P_fa (nor TWV) and leaves the
+    P_fa mean, as in F4DE, instead of being an error.
     """
     ntrue = np.asarray(ntrue, dtype=np.float64)
     evaluated = np.asarray(evaluated, dtype=bool)
@@ -144,7 +146,8 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
     Kt = int(has_t.sum())
     N = float(n_trials)
     nt = N - ntrue
-    if np.any(evaluated & (nt <= 0)):
+    fa_def = evaluated & (nt > 0)
+    if np.any(evaluated & (nt <= 0)) and not fa_undefined_ok:
         raise InputError(f"a term has at least as many references as trials (N={n_trials}); "
                          "check --trials-per-sec and the ECF durations")
     Q = n_terms_total
@@ -152,8 +155,9 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
     wt = np.zeros(Q)
     wt[has_t] = 1.0 / (Kt * ntrue[has_t])
     wn = np.zeros(Q)
-    if K:
-        wn[evaluated] = 1.0 / (K * nt[evaluated])
+    Kf = int(fa_def.sum())
+    if Kf:
+        wn[fa_def] = 1.0 / (Kf * nt[fa_def])
     tgt = target.astype(bool)
     y = yes.astype(bool)
     hits = np.bincount(term[tgt & y], minlength=Q).astype(np.float64)
@@ -161,14 +165,14 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
     aligned = np.bincount(term[tgt], minlength=Q).astype(np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
         term_pmiss = np.where(has_t, 1.0 - hits / np.where(ntrue > 0, ntrue, 1), np.nan)
-        term_pfa = np.where(evaluated, fas / np.where(nt > 0, nt, 1), np.nan)
+        term_pfa = np.where(fa_def, fas / np.where(nt > 0, nt, 1), np.nan)
     term_twv = np.where(has_t, 1.0 - term_pmiss - beta * term_pfa,
                         np.where(evaluated, -beta * term_pfa, np.nan))
     if Kt == 0:
         atwv = p_miss = p_fa = None
     else:
         p_miss = float(np.sum(term_pmiss[has_t]) / Kt)
-        p_fa = float(np.sum(term_pfa[evaluated]) / K)
+        p_fa = float(np.sum(term_pfa[fa_def]) / Kf) if Kf else 0.0
         atwv = 1.0 - p_miss - beta * p_fa
     stwv = float(np.sum(aligned[has_t] / ntrue[has_t]) / Kt) if Kt else None
     # actual decision threshold and consistency (F4DE: one global threshold)
@@ -206,6 +210,8 @@ def compute_twv(n_terms_total: int, ntrue: np.ndarray, evaluated: np.ndarray, n_
         np.maximum.at(qmax, term, score)
         term_otwv, _ = segment_best(term, score, w_t - beta * w_n, Q, qmax < det_thr[0])
     otwv = float(np.sum(term_otwv[evaluated])) if Kt else None
+    if K and not Kf:     # no term has a P_fa (segment alignment): its mean, and every TWV, undefined
+        atwv = p_fa = mtwv = mthr = pm_m = pf_m = None
     # per-term OTWV in TWV units (1 - Pmiss - beta Pfa) for the table
     with np.errstate(divide="ignore", invalid="ignore"):
         term_otwv_tab = np.where(has_t, term_otwv * Kt, np.where(evaluated, term_otwv * K, np.nan))

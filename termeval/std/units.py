@@ -51,14 +51,16 @@ def term_table(res, dets) -> UnitStats:
     G = len(grid)
     pos = np.searchsorted(grid, score, side="right")          # thresholds 0..pos-1 accept it
     nt = np.maximum(ntrue, 1.0)
-    nn = np.where(ev, n_trials - ntrue, 1.0)
+    # a term with as many references as trials (segment alignment) has no P_fa: out of its mean
+    fa_def = ev & (n_trials - ntrue > 0)
+    nn = np.where(fa_def, n_trials - ntrue, 1.0)
 
     def accepted(mask: np.ndarray) -> np.ndarray:
         c = np.bincount(term[mask] * (G + 1) + pos[mask], minlength=Q * (G + 1)).reshape(Q, G + 1)
         return np.cumsum(c[:, ::-1], axis=1)[:, ::-1][:, 1:].astype(np.float64)   # score >= grid[j]
 
     H = accepted(target) / nt[:, None] * has_t[:, None]
-    F = accepted(~target) / nn[:, None]
+    F = accepted(~target) / nn[:, None] * fa_def[:, None]
     hit = np.where(has_t, 1.0 - np.nan_to_num(tw.term_pmiss), 0.0)
     pfa = np.where(ev, np.nan_to_num(tw.term_pfa), 0.0)
     tab = np.nan_to_num(np.asarray(tw.term_otwv, np.float64))
@@ -68,7 +70,7 @@ def term_table(res, dets) -> UnitStats:
     order = np.argsort(np.asarray(ids, dtype=str), kind="stable")
     units = units[order]
     hc, fc = [f"h{j}" for j in range(G)], [f"f{j}" for j in range(G)]
-    X = np.c_[hit, has_t, pfa, ev, otwv, H, F][units]
+    X = np.c_[hit, has_t, pfa, fa_def, otwv, H, F][units]
     b = float(res.beta)
     metrics = {"atwv": ("lincomb", ((1.0, "hit", "has_t"), (-b, "pfa", "ev"))),
                "mtwv": ("maxlincomb", ((1.0, tuple(hc), "has_t"), (-b, tuple(fc), "ev"))),

@@ -9,7 +9,7 @@ import sys
 from termeval import __version__
 from termeval.run import command
 
-STEPS = ["compare-systems", "convert-segments", "export-text", "export-zr", "measure-resources", "prepare-classes", "prepare-gold",
+STEPS = ["compare-systems", "convert-segments", "export-text", "export-zr", "kwseval", "measure-resources", "prepare-classes", "prepare-gold",
          "prepare-kws", "score-quesst", "score-resources", "score-segmentation", "score-std", "score-tde",
          "score-text-segmentation", "score-zrc-submission", "summarize-scores", "text-to-times",
          "validate-alignment-dir"]
