@@ -52,6 +52,7 @@ def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
         Metric("min_cnxe_pav", r.min_cnxe_pav, "global PAV lower bound"),
         Metric("lb_cnxe", r.lb_cnxe, "per-query PAV"),
         Metric("lb_min_cnxe", r.lb_min_cnxe.cnxe, "affine over the per-query PAV LLRs"),
+        Metric("quesst_calibration_loss", _difference(r.act_cnxe, r.min_cnxe.cnxe), "act_cnxe - affine min_cnxe"),
         Metric("quesst_effective_prior", p_tar), Metric("quesst_beta", r.beta),
         Metric("default_score", c["default_score"]),
         Metric("n_queries", c["n_queries"]), Metric("n_unseen_queries", c["n_unseen_queries"]),
@@ -102,6 +103,13 @@ def quesst_intervals(out: str, a, tr, r) -> tuple[dict, dict]:
     more = {"data_id": data_identity(files, settings),
             "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": "query"}}
     return ci, more
+
+def _difference(a, b):
+    """a - b, None where either is undefined (None or NaN)."""
+    if a is None or b is None or a != a or b != b:
+        return None
+    return float(a) - float(b)
+
 
 def _option_text(value) -> str:
     if isinstance(value, float):

@@ -20,7 +20,8 @@ from termeval.std.units import term_table
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
         "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
-        "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta"]
+        "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta",
+        "c_det", "c_default", "c_norm", "calibration_loss"]
 
 
 def write(out: str, ctx, res) -> tuple[dict, str]:
@@ -35,7 +36,7 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     m = res.metrics
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
-               "n_terms": f"of {res.extra['n_terms_listed']} listed"}
+               "n_terms": f"of {res.extra['n_terms_listed']} listed", **cost_support(res)}
     ci, more = std_intervals(out, args, res, dets)
     metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
     rk = figures.std_ranking(res, ctx.p_at)
@@ -53,6 +54,14 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
                  benchmark=None, into=result)
     return result, "".join(format_line(x) + "\n" for x in metrics)    # = scores/std
+
+
+def cost_support(res) -> dict:
+    """The support texts of the MediaEval 2013 cost lines (docs/std-metrics.md, "Detection cost")."""
+    reject = res.beta >= 1      # C_Default = C_miss P_target: the reject-all system
+    return {"c_default": "reject all: C_miss*P_target" if reject else "accept all: C_fa*(1-P_target)",
+            "c_norm": "= 1 - ATWV" if reject else "beta < 1: P_miss/beta + P_fa, not 1 - ATWV",
+            "calibration_loss": "cnxe - affine cmin_nxe"}
 
 
 def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
