@@ -375,7 +375,7 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
         "actual_threshold": tw.actual_threshold, "beta": beta,
     }
     extra = {
-        "t_audio": t_audio, "trials_per_term": N, "p_target": pt, "c_miss": cm, "c_fa": cf,
+        "t_audio": t_audio, "trials_per_term": N, "preset": p.preset, "p_target": pt, "c_miss": cm, "c_fa": cf,
         "n_terms_listed": Q, "n_terms_with_targets": tw.n_terms_with_targets,
         "n_detections_read": int(len(dets)), "n_detections_outside_ecf": n_det_outside,
         "n_detections_in_files_not_in_ecf": n_det_not_in_ecf_file,
