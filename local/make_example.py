@@ -12,6 +12,9 @@ term-discovery system:
   zr/example.phn, zr/example.wrd          ZeroSpeech `file onset offset label` (seconds);
                                           silences are explicit SIL lines in .phn, absent
                                           from .wrd
+  zr/index.json                           the zr/ dir as a zrc dataset (language english:
+                                          example.phn, example.wrd), for
+                                          score_zrc_submission.sh --zrc-dataset
   ctm/phones.ctm, ctm/phones.txt,          Kaldi `ali-to-phones --ctm-output` style phone CTM
   ctm/segments, ctm/words.ctm,            (utterance-relative, integer position-dependent
   ctm/words.reco.ctm                      phones), its symbol table, the segments file, the
@@ -226,6 +229,14 @@ def write_zr(out: str, recs: list[Recording]) -> None:
         f"{r.reco} {fr(a)} {fr(b)} {p}\n" for r in recs for a, b, p in all_phones_zr(r)))
     write_text(os.path.join(out, "zr", "example.wrd"), "".join(
         f"{r.reco} {fr(a)} {fr(b)} {w}\n" for r in recs for a, b, w in r.words))
+    write_text(os.path.join(out, "zr", "index.json"), ZRC_INDEX)
+
+
+# zr/ as a zrc dataset dir: its index.json names the alignments of one language, english
+ZRC_INDEX = """{"subsets": {"english": {"items": {
+ "alignment_phones": {"item_type": "file_item", "file_type": "phn", "file": "example.phn"},
+ "alignment_words": {"item_type": "file_item", "file_type": "wrd", "file": "example.wrd"}}}}}
+"""
 
 
 def phone_table() -> list[str]:
@@ -416,6 +427,8 @@ The same alignment in three gold formats (they prepare to identical data dirs):
   zr/example.phn, zr/example.wrd   ZeroSpeech `<file> <onset> <offset> <label>`, recording
         time; .phn covers every recording from 0 to its end, every silence an explicit SIL
         line (also the pauses between utterances); .wrd lists words only (no SIL).
+  zr/index.json    the zr/ directory as a zrc dataset (english = example.phn, example.wrd):
+        `steps/score_zrc_submission.sh --zrc-dataset data/local/example/zr <submission>`.
   ctm/phones.ctm   `<utt> 1 <start> <dur> <phone-id>` as written by
         `ali-to-phones --ctm-output`: utterance-relative, integer ids of position-dependent
         phones (X_B X_I X_E X_S; silence is the bare SIL); the pauses between utterances are

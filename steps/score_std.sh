@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Score a spoken term detection / query-by-example system (MediaEval SWS 2013, NIST STD 2006,
 # BABEL/Kaldi KWS): ATWV, MTWV (+threshold), OTWV, STWV, Pmiss/Pfa, Cnxe, Cmin_nxe, counts,
-# per-term table, alignment CSV, DET points, det.png/det.pdf and twv.png/twv.pdf.
+# C_Det/C_Default/C_Norm and the calibration loss (docs/std-metrics.md), per-term table,
+# alignment CSV, DET points, det.png/det.pdf and twv.png/twv.pdf.
 #
 # Usage: steps/score_std.sh [options] <kws-data-dir> <detections> <exp-dir>
 #  e.g.: steps/score_std.sh data/example_std/kws data/example_std/detections.stdlist.xml exp/example_std
@@ -9,7 +10,8 @@
 # <kws-data-dir>: ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi style hitlist (+ utt.map,
 #   segments, frame_length, utt2dur|reco2dur|trials, keywords.txt).
 # <detections>: STDLIST or KWSLIST XML, or Kaldi text 'kwid utt start end score' (auto-detected).
-# Outputs: <exp-dir>/scores/std (also printed on stdout), <exp-dir>/scores/scores.json,
+# Outputs: <exp-dir>/scores/std (also printed on stdout, after a '# <exp-dir>: preset ..., p_target
+#   ..., c_miss ..., c_fa ..., beta ...' line; --compat kaldi: compute-atwv's lines), <exp-dir>/scores/scores.json,
 #   <exp-dir>/details/, <exp-dir>/units/, <exp-dir>/log/std.log (--nj N: std.JOB.log,
 #   std.merge.log; std is the stage's name). A failed run leaves the outputs of the previous
 #   one as they were.

@@ -26,6 +26,7 @@ from termeval.bootstrap.engine import UnitStats, bootstrap_ci, check_paired, pai
 from termeval.bootstrap.forest import forest_plot
 from termeval.bootstrap.units import load_units, units_path
 from termeval.core.errors import InputError
+from termeval.core.numbers import fmt_value
 from termeval.core.scores import to_json_value
 from termeval.core.textio import atomic_write
 
@@ -172,8 +173,9 @@ def compare(systems: list[System], n: int, seed: int, level: float, test: str) -
     return out
 
 
-def _f(x, fmt: str = "{:.6f}") -> str:
-    return "-" if x is None else fmt.format(x)
+def _f(x, fmt: str | None = None) -> str:
+    """A value in the one number format (core.numbers); `fmt` for intervals and p-values."""
+    return fmt_value(x) if fmt is None else "-" if x is None else fmt.format(x)
 
 
 def write_compare(out_dir: str, res: dict) -> list[str]:

@@ -5,7 +5,8 @@ For a system directory `exp/<sys>` and a stage name (`matching`, `clustering`, `
 
 * `exp/<sys>/scores/<stage>`: one metric per line, `<metric> <value> [ <support> ]` (plus
   `ci95 <lo> <hi>` with --bootstrap, termeval.bootstrap), values as
-  fractions with 6 decimals (integers as integers, `-` where undefined), so that
+  fractions in the one number format of termeval.core.numbers (6 decimals, at least 6
+  significant digits; integers as integers, `-` where undefined), so that
   `grep -H '^ned ' exp/*/scores/*` compares systems the way Kaldi users grep WER files;
 * `exp/<sys>/scores/scores.json`: the same metrics at full float precision (null where
   undefined) merged with the other stages' metrics, confidence intervals under `ci`, plus `termeval_version`, `benchmark`,
@@ -26,6 +27,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from termeval.core.numbers import fmt_value
 from termeval.core.version import __version__
 from termeval.core.textio import atomic_write
 
@@ -53,18 +55,8 @@ class Metric:
 
 
 def format_value(value: float | int | None) -> str:
-    if value is None:
-        return "-"
-    if isinstance(value, (bool,)):
-        return str(int(value))
-    if isinstance(value, int) or (hasattr(value, "dtype") and getattr(value, "dtype").kind in "iu"):
-        return str(int(value))
-    v = float(value)
-    if math.isnan(v):
-        return "-"
-    if math.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    return f"{v:.6f}"
+    """A score line's value: termeval.core.numbers.fmt_value."""
+    return fmt_value(value)
 
 
 def format_line(m: Metric) -> str:

@@ -12,6 +12,7 @@ import numpy as np
 
 from termeval.bootstrap.engine import bootstrap_ci
 from termeval.bootstrap.units import data_identity, save_units, units_path
+from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, write_scores
 from termeval.core.textio import atomic_write
 from termeval.quesst import quesst
@@ -33,25 +34,27 @@ def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
     with atomic_write(os.path.join(det_dir, "per_query")) as f:
         f.write("# query n_target_docs act_twv best_twv best_threshold\n")
         for i, q in enumerate(tr.query_ids):
-            f.write(f"{q} {int(tr.n_target[i])} {r.per_query_twv[i]:.6f} {r.per_query_best[i]:.6f} "
-                    f"{'-' if not np.isfinite(r.per_query_threshold[i]) else repr(float(r.per_query_threshold[i]))}\n")
+            thr_i = float(r.per_query_threshold[i])
+            f.write(f"{q} {int(tr.n_target[i])} {fmt_value(r.per_query_twv[i])} {fmt_value(r.per_query_best[i])} "
+                    f"{fmt_value(thr_i) if np.isfinite(thr_i) else '-'}\n")
 
-    act_support = ("decisions" if a.use_decisions else f"score >= {r.act_threshold:.6g}")
+    act_support = ("decisions" if a.use_decisions else f"score >= {fmt_value(r.act_threshold)}")
     ci, more = quesst_intervals(out, a, tr, r)
     metrics = [
         Metric("act_twv", r.act_twv, act_support, ci.get("act_twv")),
         Metric("act_p_miss", r.act_p_miss), Metric("act_p_fa", r.act_p_fa),
-        Metric("max_twv", r.max_twv, f"threshold {r.max_twv_threshold:.6g}", ci.get("max_twv")),
+        Metric("max_twv", r.max_twv, f"threshold {fmt_value(r.max_twv_threshold)}", ci.get("max_twv")),
         Metric("max_twv_threshold", r.max_twv_threshold),
         Metric("max_p_miss", r.max_p_miss), Metric("max_p_fa", r.max_p_fa),
         Metric("ub_twv", r.ub_twv, "per-query threshold offset", ci.get("ub_twv")),
         Metric("act_cnxe", r.act_cnxe, "", ci.get("act_cnxe")),
-        Metric("min_cnxe", r.min_cnxe.cnxe, f"affine gamma {r.min_cnxe.gamma:.6g} delta {r.min_cnxe.delta:.6g}",
+        Metric("min_cnxe", r.min_cnxe.cnxe, f"affine gamma {fmt_value(r.min_cnxe.gamma)} delta {fmt_value(r.min_cnxe.delta)}",
                ci.get("min_cnxe")),
         Metric("min_cnxe_gamma", r.min_cnxe.gamma), Metric("min_cnxe_delta", r.min_cnxe.delta),
         Metric("min_cnxe_pav", r.min_cnxe_pav, "global PAV lower bound"),
         Metric("lb_cnxe", r.lb_cnxe, "per-query PAV"),
         Metric("lb_min_cnxe", r.lb_min_cnxe.cnxe, "affine over the per-query PAV LLRs"),
+        Metric("quesst_calibration_loss", _difference(r.act_cnxe, r.min_cnxe.cnxe), "act_cnxe - affine min_cnxe"),
         Metric("quesst_effective_prior", p_tar), Metric("quesst_beta", r.beta),
         Metric("default_score", c["default_score"]),
         Metric("n_queries", c["n_queries"]), Metric("n_unseen_queries", c["n_unseen_queries"]),
@@ -102,6 +105,13 @@ def quesst_intervals(out: str, a, tr, r) -> tuple[dict, dict]:
     more = {"data_id": data_identity(files, settings),
             "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": "query"}}
     return ci, more
+
+def _difference(a, b):
+    """a - b, None where either is undefined (None or NaN)."""
+    if a is None or b is None or a != a or b != b:
+        return None
+    return float(a) - float(b)
+
 
 def _option_text(value) -> str:
     if isinstance(value, float):

@@ -56,7 +56,7 @@ class SummarizeOptions(StepOptions):
                                  "them (any metric of scores.json; default: each table's headline metrics)",
                                  check=_metric_list)
     bold_best: bool = option(False, "true: the best value of each column in bold (latex, md; lower is better "
-                             "for ned and cnxe/nxe, higher for the rest; counts and _std never)")
+                             "for ned, cnxe/nxe, c_det, c_norm and calibration_loss, higher for the rest; counts and _std never)")
     exp_root: str | None = option(None, "one exp root (the option before the positional exp roots)",
                                   hidden=True, check=_optional_path)
     exp_roots: tuple = option((), "directories to search (default: exp)", positional=True, many="*",

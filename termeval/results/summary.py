@@ -29,8 +29,8 @@ HEADLINE: dict[str, list[str]] = {
     "zr2015": ["cross_ned", "cross_coverage", "cross_matching_fscore", "cross_grouping_fscore",
                "cross_type_fscore", "cross_token_fscore", "cross_boundary_fscore",
                "within_ned", "within_matching_fscore", "within_grouping_fscore"],
-    "std": ["atwv", "mtwv", "mtwv_threshold", "otwv", "p_miss", "p_fa", "cnxe", "cmin_nxe",
-            "n_terms", "n_targets"],
+    "std": ["atwv", "mtwv", "otwv", "p_miss", "p_fa", "c_norm", "cnxe", "cmin_nxe", "calibration_loss",
+            "n_terms"],
     "quesst": ["act_twv", "max_twv", "max_twv_threshold", "act_cnxe", "min_cnxe", "ub_twv", "lb_cnxe"],
     "resources": ["isf", "ssf", "pmu_index", "pmu_search", "pl"],
     "segmentation": ["word_boundary_precision", "word_boundary_recall", "word_boundary_fscore",
@@ -167,7 +167,7 @@ def interval(ci) -> tuple[float, float] | None:
 
 
 def lower_is_better(metric: str) -> bool:
-    return re.search(r"(^|_)(ned|cnxe|nxe)$", metric) is not None
+    return re.search(r"(^|_)(ned|cnxe|nxe|c_det|c_norm|calibration_loss)$", metric) is not None
 
 
 def number(value) -> float | int | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from termeval.core.numbers import fmt_value
 from termeval.core.errors import InputError
 from termeval.segmentation import checks, scorers
 from termeval.segmentation.rvalue import prf
@@ -100,7 +101,7 @@ def _framed(mode: str) -> bool:
 
 
 def _v(x) -> str:
-    return "-" if x is None else f"{x:.4f}"
+    return fmt_value(x)
 
 
 def format_table(table: list[dict], level: str) -> str:

@@ -9,6 +9,7 @@ import numpy as np
 
 from termeval.segmentation.options import stage_name_for
 from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
+from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, fscore, write_scores
 from termeval.segmentation import compat, scorers
 from termeval.segmentation.clusters import Table, from_named_cells, quality
@@ -52,7 +53,7 @@ def merge(jobs: list[dict]) -> dict:
 
 
 def _f(x: float | None) -> str:
-    return "-" if x is None else f"{x:.6f}"
+    return fmt_value(x)
 
 
 def _prf_row(c: np.ndarray) -> list[str]:

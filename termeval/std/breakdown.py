@@ -22,6 +22,7 @@ import re
 import numpy as np
 
 from termeval.core.errors import InputError
+from termeval.core.numbers import fmt_value
 from termeval.core.textio import atomic_write, iter_lines
 from termeval.std.lexicon import phone_length
 from termeval.std.termlist import check_attribute, read_termlist
@@ -165,15 +166,11 @@ def file_name(kind: str) -> str:
 
 
 def _fmt(v) -> str:
-    if v is None or (isinstance(v, float) and v != v):
-        return "NA"
-    if isinstance(v, (int, np.integer)):
-        return str(int(v))
-    return repr(float(v))
+    return fmt_value(v, "NA")
 
 
 def write_table(path: str, columns: list[str], rows: list[tuple[str, dict]]) -> None:
-    """TSV: `group` then `columns`, full precision ('NA' where undefined)."""
+    """TSV: `group` then `columns` in the one number format (core.numbers; 'NA' where undefined)."""
     with atomic_write(path) as f:
         f.write("\t".join(["group"] + columns) + "\n")
         for g, r in rows:

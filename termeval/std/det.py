@@ -8,6 +8,7 @@ import math
 
 import numpy as np
 
+from termeval.core.numbers import fmt_column
 from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
 from termeval.core.textio import atomic_write
 
@@ -23,12 +24,12 @@ def probit(p) -> np.ndarray:
 
 
 def write_det_points(path: str, thr, pmiss, pfa, twv) -> None:
-    """TSV `threshold mean_pmiss mean_pfa twv`, thresholds decreasing (full precision)."""
+    """TSV `threshold mean_pmiss mean_pfa twv`, thresholds decreasing (the one number format,
+    core.numbers)."""
+    cols = [fmt_column(c) for c in (thr, pmiss, pfa, twv)]
     with atomic_write(path) as f:
         f.write("threshold\tmean_pmiss\tmean_pfa\ttwv\n")
-        if len(thr):
-            block = np.column_stack([thr, pmiss, pfa, twv])
-            np.savetxt(f, block, fmt="%.17g", delimiter="\t")
+        f.writelines("\t".join(row) + "\n" for row in zip(*cols))
 
 
 def _thin(n: int, max_points: int = 4000) -> np.ndarray:

@@ -9,6 +9,7 @@ import os
 
 import numpy as np
 
+from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric
 from termeval.std import breakdown
 from termeval.std.ranking import Ranking, operating_curve, ranking
@@ -107,11 +108,11 @@ def std_operating(res, fa_per_hour: list[float], recall: list[float], rk: Rankin
     for r in recall:
         v, thr = oc.fa_per_hour_at_recall(r)
         out.append(Metric(f"fa_per_hour_at_recall_{label(r)}", v,
-                          f"threshold {thr:.6g}" if thr is not None else "recall never reached"))
+                          f"threshold {fmt_value(thr)}" if thr is not None else "recall never reached"))
     for f in fa_per_hour:
         v, thr = oc.recall_at_fa_per_hour(f)
         out.append(Metric(f"recall_at_fa_per_hour_{label(f)}", v,
-                          f"threshold {thr:.6g}" if thr is not None else "nothing accepted"))
+                          f"threshold {fmt_value(thr)}" if thr is not None else "nothing accepted"))
     return out + ranking_metrics(rk, "")
 
 
@@ -133,4 +134,4 @@ def write_ranking_table(path: str, ids: list[str], ntrue: np.ndarray, rk: Rankin
         for q in np.flatnonzero(keep):
             vals = [rk.ap[q], rk.ap_f4de[q], rk.r_precision[q]] + [rk.p_at[n][q] for n in ns]
             f.write("\t".join([ids[q], str(int(ntrue[q])), str(int(rk.n_ranked[q]))]
-                              + ["NA" if v != v else repr(float(v)) for v in vals]) + "\n")
+                              + [fmt_value(v, "NA") for v in vals]) + "\n")

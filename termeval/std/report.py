@@ -11,6 +11,7 @@ import numpy as np
 
 from termeval.bootstrap.engine import bootstrap_ci
 from termeval.bootstrap.units import data_identity, save_units, units_path
+from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
 from termeval.std import breakdown, det, figures
@@ -20,12 +21,14 @@ from termeval.std.units import term_table
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
         "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
-        "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta"]
+        "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta",
+        "c_det", "c_default", "c_norm", "calibration_loss"]
 
 
 def write(out: str, ctx, res) -> tuple[dict, str]:
     """Every file of a scored run (a termeval.std.score.StdResult) into `out`; returns the
-    scores mapping and the text printed on stdout (scores/std)."""
+    scores mapping and the text printed on stdout: a `#` line naming the system and the
+    operating point (operating_line), then the lines of scores/std."""
     args, kws, dets = ctx.args, ctx.prep.kws, ctx.prep.dets
     details = os.path.join(out, "details")
     os.makedirs(details, exist_ok=True)
@@ -35,8 +38,8 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
                       tuple(m for m in args.f4de_global_measures.split(",") if m))
     m = res.metrics
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
-               "mtwv": f"threshold {m['mtwv_threshold']}" if m["mtwv_threshold"] is not None else "",
-               "n_terms": f"of {res.extra['n_terms_listed']} listed"}
+               "mtwv": f"threshold {fmt_value(m['mtwv_threshold'])}" if m["mtwv_threshold"] is not None else "",
+               "n_terms": f"of {res.extra['n_terms_listed']} listed", **cost_support(res)}
     ci, more = std_intervals(out, args, res, dets)
     metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
     rk = figures.std_ranking(res, ctx.p_at)
@@ -55,7 +58,23 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     result: dict = {}
     write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
                  benchmark=None, into=result)
-    return result, "".join(format_line(x) + "\n" for x in metrics)    # = scores/std
+    return result, operating_line(args.exp_dir, res) + "".join(format_line(x) + "\n" for x in metrics)
+
+
+def operating_line(exp_dir, res) -> str:
+    """`# <exp dir>: preset P, p_target P_t, c_miss C_m, c_fa C_f, beta B`: which system and
+    which operating point the lines below it score (two runs' blocks on one log stay apart)."""
+    e = res.extra
+    return (f"# {exp_dir or '-'}: preset {e['preset']}, p_target {e['p_target']:g}, c_miss {e['c_miss']:g}, "
+            f"c_fa {e['c_fa']:g}, beta {fmt_value(res.beta)}\n")
+
+
+def cost_support(res) -> dict:
+    """The support texts of the MediaEval 2013 cost lines (docs/std-metrics.md, "Detection cost")."""
+    reject = res.beta >= 1      # C_Default = C_miss P_target: the reject-all system
+    return {"c_default": "reject all: C_miss*P_target" if reject else "accept all: C_fa*(1-P_target)",
+            "c_norm": "= 1 - ATWV" if reject else "beta < 1: P_miss/beta + P_fa, not 1 - ATWV",
+            "calibration_loss": "cnxe - affine cmin_nxe"}
 
 
 def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
@@ -84,10 +103,10 @@ def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:
     return ci, more
 
 
-def _f(x, fmt="{:.6f}"):
+def _f(x, fmt=None):
     if x is None or (isinstance(x, float) and x != x):
         return "NA"
-    return fmt.format(x)
+    return fmt_value(x) if fmt is None else fmt.format(x)
 
 
 def write_details(d: str, res, kws, dets, args) -> None:

@@ -24,7 +24,7 @@ from termeval.std.ecf import in_ecf
 from termeval.std.kwsdir import KwsData
 from termeval.std.rttm import Occurrences
 from termeval.std.termlist import TermList
-from termeval.std.twv import TwvResult, beta_from, compute_twv, trials_per_term
+from termeval.std.twv import TwvResult, beta_from, compute_twv, detection_cost, trials_per_term
 
 PRESETS = {
     # name: (p_target, c_miss, c_fa)
@@ -447,7 +447,7 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
         default = float(dets.score.min())
     else:
         default = None
-    cn = cmin = gamma = delta = None
+    cn = cmin = cmin_affine = gamma = delta = None
     separable = False
     if default is None:
         warnings.append("no detections and no --default-score: Cnxe is undefined")
@@ -467,23 +467,27 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
             cn = cnxe.cnxe(*pts, p_tar)
             fit = cnxe.min_cnxe_affine(*pts, p_tar)
             cmin, gamma, delta, separable = fit.cnxe, fit.gamma, fit.delta, fit.separable
+            cmin_affine = cmin
             if p.cmin == "pav":
                 cmin = cnxe.min_cnxe_pav(*pts, p_tar)
         if separable:
             warnings.append("target and non-target scores are separable: Cmin_nxe is an infimum")
         if gamma is not None and gamma == gamma and gamma < 0:
             warnings.append("the optimal recalibration has gamma < 0: scores are anti-correlated with the truth")
+    c_det, c_default, c_norm = detection_cost(tw.p_miss, tw.p_fa, pt, cm, cf)
     metrics = {
         "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,
         "otwv": tw.otwv, "stwv": tw.stwv, "p_miss": tw.p_miss, "p_fa": tw.p_fa,
         "p_miss_at_mtwv": tw.p_miss_at_mtwv, "p_fa_at_mtwv": tw.p_fa_at_mtwv,
         "cnxe": cn, "cmin_nxe": cmin, "effective_prior": p_tar,
+        "c_det": c_det, "c_default": c_default, "c_norm": c_norm,
+        "calibration_loss": None if cn is None or cmin_affine is None else cn - cmin_affine,
         "n_terms": int(evaluated.sum()), "n_targets": n_targets, "n_detections": int(len(tt)),
         "n_hits": n_hits, "n_false_alarms": n_fa, "n_misses": n_targets - n_hits,
         "actual_threshold": tw.actual_threshold, "beta": beta,
     }
     extra = {
-        "t_audio": t_audio, "trials_per_term": N, "p_target": pt, "c_miss": cm, "c_fa": cf,
+        "t_audio": t_audio, "trials_per_term": N, "preset": p.preset, "p_target": pt, "c_miss": cm, "c_fa": cf,
         "n_terms_listed": Q, "n_terms_with_targets": tw.n_terms_with_targets,
         "n_detections_read": int(len(dets)), "n_detections_outside_ecf": n_det_outside,
         "n_detections_in_files_not_in_ecf": n_det_not_in_ecf_file,

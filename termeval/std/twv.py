@@ -67,6 +67,27 @@ def beta_from(p_target: float, c_miss: float, c_fa: float) -> float:
     return c_fa * (1.0 - p_target) / (c_miss * p_target)
 
 
+def detection_cost(p_miss: float | None, p_fa: float | None, p_target: float, c_miss: float,
+                   c_fa: float) -> tuple[float | None, float, float | None]:
+    """(C_Det, C_Default, C_Norm) of MediaEval 2013 SWS §2.4 ([SEED] eqs. 8-10, docs/std-metrics.md, "Detection cost").
+
+    C_Det = C_miss P_miss P_target + C_fa P_fa (1 - P_target) at the actual decisions (the
+    term-averaged rates of ATWV); C_Default = min(C_miss P_target, C_fa (1 - P_target)), the
+    cost of the better trivial system (reject all, or accept all); C_Norm = C_Det / C_Default.
+    With beta = C_fa (1 - P_target) / (C_miss P_target) >= 1, C_Default is the reject-all cost
+    and C_Norm = P_miss + beta P_fa = 1 - ATWV; with beta < 1 it is the accept-all cost and
+    C_Norm = P_miss / beta + P_fa. C_Det and C_Norm are None when P_miss is undefined.
+
+    >>> detection_cost(0.5, 0.01, 0.5, 1.0, 1.0)   # beta = 1
+    (0.255, 0.5, 0.51)
+    """
+    c_default = min(c_miss * p_target, c_fa * (1.0 - p_target))
+    if p_miss is None or p_fa is None:
+        return None, c_default, None
+    c_det = c_miss * p_miss * p_target + c_fa * p_fa * (1.0 - p_target)
+    return c_det, c_default, c_det / c_default
+
+
 def sweep(score: np.ndarray, weight: np.ndarray, asc: np.ndarray | None = None
           ) -> tuple[np.ndarray, np.ndarray]:
     """(distinct thresholds, decreasing; sum of `weight` over the trials scoring >= each).

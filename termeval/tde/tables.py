@@ -12,12 +12,12 @@ up to the corpus's distinct types and TOTAL takes the corpus-wide counts.
 """
 from __future__ import annotations
 
-import math
 import os
 from typing import Sequence
 
 import numpy as np
 
+from termeval.core.numbers import fmt_value
 from termeval.core.textio import atomic_write
 from termeval.tde.zr2015.units import COLUMNS, SETS, build
 from termeval.tde.zrc2020.units import tables
@@ -56,14 +56,9 @@ HEADER = ["coverage_hit", "coverage_total", "coverage",
           "boundary_recall", "boundary_fscore"]
 
 
-def _cell(x) -> str:
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    if isinstance(x, float) and not x.is_integer():
-        return f"{x:.6f}"
-    if isinstance(x, float) and x.is_integer() and abs(x) < 2 ** 53:
-        return str(int(x))
-    return str(x)
+def _count(x: float) -> str:
+    """A count column: an integer (a non-integral sum prints as a value, core.numbers)."""
+    return str(int(x)) if x.is_integer() and abs(x) < 2 ** 53 else fmt_value(x)
 
 
 def table_text(key: str, ids: Sequence[str], X: np.ndarray, total_counts: dict[str, float],
@@ -78,7 +73,7 @@ def table_text(key: str, ids: Sequence[str], X: np.ndarray, total_counts: dict[s
         m = metrics(c)
         if i == "TOTAL" and total_scores is not None:
             m = {k: total_scores.get(k) for k in m}
-        lines.append(i + "\t" + "\t".join(_cell(c[h]) if h in c else _cell(m[h]) for h in HEADER))
+        lines.append(i + "\t" + "\t".join(_count(c[h]) if h in c else fmt_value(m[h]) for h in HEADER))
     return "\n".join(lines) + "\n"
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, write_scores
 from termeval.core.textio import atomic_write
 from termeval.textseg import positions, rand, summary
@@ -92,4 +93,4 @@ def _per_utterance(path: str, ctx: Any, counts: np.ndarray) -> None:
 
 
 def _fmt(x: float | None) -> str:
-    return "-" if x is None else f"{x:.6f}"
+    return fmt_value(x)

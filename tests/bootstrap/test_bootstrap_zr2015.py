@@ -9,6 +9,7 @@ import subprocess
 import numpy as np
 import pytest
 
+from termeval.core.numbers import fmt_value
 from termeval.tde.zr2015.units import EXACT, bootstrap_ci, build, full_values, pack
 from termeval.gold import Options, prepare_zr
 from termeval.tde.zr2015.evaluate import prepare, score_fold
@@ -132,7 +133,7 @@ def test_score_tde_zr2017_bootstrap_nj(root, tmp_path):
         assert s["bootstrap"] == {"n": 300, "seed": 3, "level": 0.95, "unit": "file", "class_metrics_unit": "class"}
         lines = (exp / "scores" / "matching").read_text().splitlines()
         ned = [x for x in lines if x.startswith("cross_ned ")][0]
-        assert " ci95 " in ned and ned.startswith(f"cross_ned {s['cross_ned']:.6f} [ 1/1 folds ] ci95 ")
+        assert " ci95 " in ned and ned.startswith(f"cross_ned {fmt_value(s['cross_ned'])} [ 1/1 folds ] ci95 ")
         assert not [x for x in lines if x.startswith("cross_matching") and " ci95 " in x]
         assert not [x for x in lines if "_std " in x and " ci95 " in x]
     assert out[1] == out[2]

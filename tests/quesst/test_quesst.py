@@ -263,6 +263,7 @@ def test_cli_simple_layout(root, tmp_path):
               "lb_cnxe", "n_queries", "n_documents", "n_trials", "n_target_trials"):
         assert k in s
     assert s["min_cnxe"] == pytest.approx(0.491301, abs=1e-6)
+    assert s["quesst_calibration_loss"] == pytest.approx(s["act_cnxe"] - s["min_cnxe"], abs=1e-15)  # seed §4.2.5
     assert s["n_duplicates"] == 1 and s["n_unseen_queries"] == 1 and s["n_trials"] == 8
     assert "Removing unseen models" in r.stderr
 

@@ -61,7 +61,7 @@ def test_layout_and_counts(example):
     assert [n for n in names if not n.startswith("textgrid/")] == [
         "README", "classes/example.classes", "classes/example.pairs", "ctm/phones.ctm",
         "ctm/phones.txt", "ctm/segments", "ctm/words.ctm", "ctm/words.reco.ctm", "lexicon.txt",
-        "utt2spk", "zr/example.phn", "zr/example.wrd"]
+        "utt2spk", "zr/example.phn", "zr/example.wrd", "zr/index.json"]
     assert len([n for n in names if n.endswith(".TextGrid")]) == 24
     lex = lines(os.path.join(example, "lexicon.txt"))
     assert len(lex) == 48

@@ -52,13 +52,13 @@ def scratch(root, tmp_path_factory):
 
 def test_readme_has_the_community_blocks(root):
     blocks = newcomer_blocks(root)
-    assert set(blocks) >= {"tde", "qbe", "segmentation", "api"}
+    assert set(blocks) >= {"tde", "zrc", "qbe", "segmentation", "api"}
     for name, steps in blocks.items():
         assert 2 <= len(steps) <= 7, name                  # a community's few commands
         assert any(out for _, out in steps), name          # and what they print
 
 
-@pytest.mark.parametrize("name", ["tde", "qbe", "segmentation", "api"])
+@pytest.mark.parametrize("name", ["tde", "zrc", "qbe", "segmentation", "api"])
 def test_newcomer_block_runs_and_prints_what_the_readme_shows(root, scratch, name):
     steps = newcomer_blocks(root)[name]
     preamble = (f"te={root}\n"

@@ -74,7 +74,10 @@ def test_nj_gives_identical_files(root, example, tmp_path, opts):
         printed.append(r.stdout)
         assert not (exp / "scores" / ".summary").exists()   # printed, not left in scores/
     same_outputs(*outs)
-    assert printed[0] == printed[1] and "atwv" in printed[0]
+    # the first line names the system (its exp dir) and the operating point, then the scores
+    heads = [p.split("\n", 1)[0] for p in printed]
+    assert [h.split(": ", 1)[0] for h in heads] == [f"# {o}" for o in outs] and heads[0].split(": ")[1:] == heads[1].split(": ")[1:]
+    assert printed[0].split("\n", 1)[1] == printed[1].split("\n", 1)[1] and "atwv" in printed[0]
     s = json.loads((outs[1] / "scores" / "scores.json").read_text())
     # the regex reached the jobs and the merge intact: 7 terms occur, 2 of them are bigrams
     assert s["n_terms"] == (2 if "NGram:(2|3)" in opts else 7)

@@ -84,9 +84,9 @@ def test_counts_print_as_integers(root, mini):
     assert r.returncode == 0, r.stderr
     lines = dict(ln.split(" ", 1) for ln in (mini / "e" / "scores" / "matching").read_text().splitlines())
     # cross: one fold of 4 pairs; within: folds of 1 and 0 pairs (mean 0.5 stays a fraction)
-    assert lines["cross_ned_pairs"] == "4 [ 1/1 folds ]"
+    assert lines["cross_ned_pairs"] == "4 [ mean over 1/1 folds ]"     # a fold mean of counts says so
     assert (lines["cross_ned_pairs_min"], lines["cross_ned_pairs_max"]) == ("4", "4")
-    assert lines["within_ned_pairs"] == "0.500000 [ 2/2 folds ]"
+    assert lines["within_ned_pairs"] == "0.500000 [ mean over 2/2 folds ]"
     assert (lines["within_ned_pairs_min"], lines["within_ned_pairs_max"]) == ("0", "1")
     assert lines["cross_ned_pairs_std"] == "0.000000"
     s = scores(mini / "e")

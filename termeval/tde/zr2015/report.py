@@ -20,6 +20,7 @@ from termeval.tde.zr2015.aggregate import aggregate_one, aggregate_pr, clean_one
 PR = {"matching": "matching", "grouping": "grouping", "token": "token", "type": "type",
       "boundary": "boundary"}
 SUFFIXES = ("", "_std", "_min", "_max", "_nfolds")
+FOLD_COUNTS = ("ned_pairs",)    # counts: their fold summary is a mean, and says so
 
 
 def add_fscores(fold: dict) -> dict:
@@ -166,6 +167,8 @@ def stage_metrics(values: dict, nfolds: dict, ci: dict | None = None, suffixes=S
                     continue
                 for suf in suffixes:
                     support = f"{values[key + '_nfolds']}/{nfolds[k]} folds" if suf == "" else ""
+                    if suf == "" and m in FOLD_COUNTS:
+                        support = "mean over " + support     # an integer when the mean is one
                     metrics.append(Metric(key + suf, values[key + suf], support, ci.get(key) if suf == "" else None))
         out[stage] = metrics
     return out
