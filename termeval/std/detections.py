@@ -307,7 +307,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     except UnicodeDecodeError:
         return None
     if (not xmlsafe.utf8_declared(data) or b"&" in body or b"'" in body or b"<!" in body or b"<?" in body
-            or re.search(rb"</?[A-Za-z_][\w.-]*:", body)):
+            or (b":" in body and re.search(rb"</?[A-Za-z_][\w.-]*:", body))):   # memchr first
         return None
     m = re.search(rb"<([A-Za-z_][\w.-]*)(\s[^>]*)?>", body)
     if m is None or m.group(1) not in (b"kwslist", b"stdlist"):
@@ -326,7 +326,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     n = sum(counts)
     # well-formedness and safety first: a malformed file is reported as such whatever else it has
     if strict:
-        xmlsafe.check_without(path, data, data[:len(data) - len(body)] + b"".join(rest))
+        xmlsafe.check_without(path, data, data[:len(data) - len(body)] + b"".join(rest), utf8=True)
     else:
         xmlsafe.check(path)
     if repeated is not None:
@@ -343,7 +343,10 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         clut = np.asarray([int(c) for c in cvoc], dtype=np.int32)
     except (ValueError, OverflowError):
         return None  # the exact parser names the offending detection
-    chan = clut[np.fromiter(map(cvoc.__getitem__, ccol), dtype=np.int64, count=n)]
+    if len(cvoc) == 1:      # one channel (the usual case): no code per detection to look up
+        chan = np.full(n, clut[0], dtype=np.int32)
+    else:
+        chan = clut[np.fromiter(map(cvoc.__getitem__, ccol), dtype=np.int64, count=n)]
     dvoc = {v: i for i, v in enumerate(dict.fromkeys(decol))}
     lut = []
     for v in dvoc:
