@@ -303,7 +303,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     # anything unusual goes to the exact parser, which also checks the whole file (values are
     # decoded as UTF-8 here: another declared encoding too)
     try:
-        data.decode("utf-8")     # invalid UTF-8: the exact parser names the line
+        data.isascii() or data.decode("utf-8")     # invalid UTF-8: the exact parser names the line
     except UnicodeDecodeError:
         return None
     if (not xmlsafe.utf8_declared(data) or b"&" in body or b"'" in body or b"<!" in body or b"<?" in body

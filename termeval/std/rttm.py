@@ -79,8 +79,9 @@ def _read_bulk(data: bytes, path: str) -> Lexemes | None:
         return None
     first, _ = textfast.line_heads(b, starts)
     nf = np.diff(np.append(first, len(starts)))
-    head = textfast.token_words(b, starts[first], ends[first], 1)[0]
-    lex = first[(head == _LEXEME) & (ends[first] - starts[first] == 6)]
+    s0 = starts[first]
+    head = textfast.token_words(b, s0, np.minimum(ends[first], s0 + 8), 1)[0]   # 8 bytes at most
+    lex = first[(head == _LEXEME) & (ends[first] - s0 == 6)]
     if not len(lex) or (nf[np.searchsorted(first, lex)] < 9).any():
         return None
     tb = textfast.parse_floats(b, starts[lex + 3], ends[lex + 3])
