@@ -361,9 +361,9 @@ def _canonical(body: bytes, bl: list) -> Optional[tuple]:
     starts = np.array([m.start() for m in bl])
     ends = np.array([m.start() for m in _BLOCK_END.finditer(body)])
     blk = np.searchsorted(starts, det, side="right") - 1
-    if (not ok.all() or len(ends) != len(bl) or (blk < 0).any()
-            or (det >= ends[np.maximum(blk, 0)]).any()):
-        return None
+    if (not ok.all() or len(ends) != len(bl) or (blk < 0).any() or (ends <= starts).any()
+            or (ends[:-1] >= starts[1:]).any() or (det >= ends[np.maximum(blk, 0)]).any()):
+        return None      # (blocks not one after the other, a detection outside its block)
     blocks, repeated, seen = [], None, set()
     for m in bl:
         a = _tag_attrs(m.group(2) or b"")

@@ -67,6 +67,16 @@ def test_a_detection_outside_its_block_is_the_exact_parsers_error(tmp_path):
     assert e.value.path == str(p)
 
 
+def test_a_detection_after_a_nested_block_is_the_exact_parsers_error(tmp_path):
+    p = tmp_path / "k.xml"
+    text = kwslist([det(), det()]).replace('<detected_kwlist kwid="K1">\n',
+                                           '<detected_kwlist kwid="K1">\n<detected_kwlist kwid="K2b">\n'
+                                           f'{det()}\n</detected_kwlist>\n')
+    p.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError, match="outside a detected_kwlist"):
+        D.read_detections(str(p))
+
+
 def test_negative_duration_named_as_the_exact_parser_names_it(tmp_path):
     p = tmp_path / "k.xml"
     p.write_text(kwslist([det(), det(d="-1")]), encoding="utf-8")
