@@ -13,6 +13,7 @@ from typing import Optional
 
 import numpy as np
 
+from termeval.core import textfast
 from termeval.core.errors import InputError
 from termeval.std import xmlsafe
 from termeval.std.ecf import INT32, file_id
@@ -279,7 +280,11 @@ def _split_blocks(body: bytes, bl: list, canon: re.Pattern) -> Optional[tuple]:
         blocks.append(tid)
         # split, not findall: [text, 6 values, text, 6 values, ..., text] gives each column as
         # one slice, without a tuple per detection to transpose
-        parts = canon.split(body[b.end():bl[i + 1].start() if i + 1 < len(bl) else len(body)])
+        seg = body[b.end():bl[i + 1].start() if i + 1 < len(bl) else len(body)]
+        close = seg.find(b"</detected_")
+        if close >= 0 and canon.search(seg, close):
+            return None      # a detection after its block's end: the exact parser names it
+        parts = canon.split(seg)
         counts.append(len(parts) // 7)
         for c, col in enumerate(cols, 1):
             col.extend(parts[c::7])
@@ -290,6 +295,131 @@ def _split_blocks(body: bytes, bl: list, canon: re.Pattern) -> Optional[tuple]:
     if n == 0 or body.count(b"<") != n + 2 + 2 * len(bl):
         return None
     return blocks, counts, cols, rest, repeated
+
+
+# what lies between the quotes of a canonical detection: after the file value, the channel, ...
+_BETWEEN = [b" channel=", b" tbeg=", b" dur=", b" score=", b" decision="]
+_BLOCK_END = re.compile(rb"</detected_(?:kwlist|termlist)\s*>")
+
+
+def _starts_with(b: np.ndarray, loads: np.ndarray, at: np.ndarray, text: bytes) -> np.ndarray:
+    """Whether the bytes at each position `at` start with `text` (loads: the unaligned 8-byte
+    words of b, _loads)."""
+    ok = at + len(text) <= len(b)
+    for j in range(0, len(text), 8):
+        part = text[j:j + 8]
+        want = np.frombuffer(part.ljust(8, b"\0"), dtype=np.uint64)[0]
+        mask = np.frombuffer((b"\xff" * len(part)).ljust(8, b"\0"), dtype=np.uint64)[0]
+        inside = at + j < len(loads)
+        ok &= inside & ((loads[np.where(inside, at + j, 0)] & mask) == want)
+    return ok
+
+
+def _loads(b: np.ndarray) -> np.ndarray:
+    """The 8 bytes starting at each position of b but its last 7, as uint64 (a strided view,
+    no copy)."""
+    if len(b) < 8:
+        b = np.concatenate((b, np.zeros(8 - len(b), dtype=np.uint8)))
+    return np.ndarray((len(b) - 7,), dtype=np.uint64, buffer=b, strides=(1,))
+
+
+def _gather(b: np.ndarray, s: np.ndarray, e: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The ranges b[s:e] side by side in one small array, with their new bounds."""
+    size = e - s
+    ends = np.cumsum(size)
+    at = np.arange(int(ends[-1]) if len(ends) else 0) + np.repeat(s - (ends - size), size)
+    return b[at], ends - size, ends
+
+
+def _canonical(body: bytes, bl: list) -> Optional[tuple]:
+    """(term ids, detections per block, value bounds (starts, ends) of the 6 attributes, the
+    text around the detections, the first repeated block) when every detection of the file is
+    `<kw file="." channel="." tbeg="." dur="." score="." decision="."/>` (or <term ...>)
+    exactly, inside its block: found and checked with numpy on the bytes (no Python object
+    per detection); None otherwise (the regex split then decides)."""
+    b = np.frombuffer(body, dtype=np.uint8)
+    loads = _loads(b)
+    lt = np.flatnonzero(b == 60)
+    det = lt[_starts_with(b, loads, lt, b'<kw file="') | _starts_with(b, loads, lt, b'<term file="')]
+    if not len(det) or len(lt) != len(det) + 2 + 2 * len(bl):
+        return None
+    q = np.flatnonzero(b == 34)
+    k = np.searchsorted(q, det)
+    if k[-1] + 11 >= len(q):
+        return None
+    quote = [q[k + j] for j in range(12)]
+    ok = quote[0] - det == np.where(b[det + 1] == 107, 9, 11)          # 'k': <kw file=
+    for j, text in enumerate(_BETWEEN):
+        gap = quote[2 * j + 2] - quote[2 * j + 1] - 1
+        ok &= gap == len(text)
+        ok &= _starts_with(b, loads, quote[2 * j + 1] + 1, text)
+    end = quote[11] + 3                                                  # after '"/>'
+    ok &= (end <= len(b)) & (b[np.minimum(quote[11] + 1, len(b) - 1)] == 47)
+    ok &= b[np.minimum(quote[11] + 2, len(b) - 1)] == 62
+    nxt = np.searchsorted(lt, det, side="right")                         # no '<' inside
+    ok &= (nxt == len(lt)) | (lt[np.minimum(nxt, len(lt) - 1)] >= end)
+    starts = np.array([m.start() for m in bl])
+    ends = np.array([m.start() for m in _BLOCK_END.finditer(body)])
+    blk = np.searchsorted(starts, det, side="right") - 1
+    if (not ok.all() or len(ends) != len(bl) or (blk < 0).any() or (ends <= starts).any()
+            or (ends[:-1] >= starts[1:]).any() or (det >= ends[np.maximum(blk, 0)]).any()):
+        return None      # (blocks not one after the other, a detection outside its block)
+    blocks, repeated, seen = [], None, set()
+    for m in bl:
+        a = _tag_attrs(m.group(2) or b"")
+        tid = a.get("kwid", a.get("termid"))
+        if tid is None:
+            return None
+        if tid in seen and repeated is None:
+            repeated = (tid, m.group(1).decode())
+        seen.add(tid)
+        blocks.append(tid)
+    counts = np.bincount(blk, minlength=len(bl)).tolist()
+    # the text between the detections: ranges [0, det0), [end0, det1), ..., [end_last, len)
+    lo, hi = np.r_[0, end], np.r_[det, len(b)]
+    if (hi < lo).any():
+        return None
+    return blocks, counts, [(quote[2 * j] + 1, quote[2 * j + 1]) for j in range(6)], _gather(b, lo, hi)[0].tobytes(), repeated
+
+
+def _canonical_values(body: bytes, bounds: list, block: int = 1 << 16) -> Optional[tuple]:
+    """(tbeg, dur, score, file names, file codes, channels, decisions) from the value bounds
+    of _canonical (numbers as float() reads them, textfast.parse_floats; strings factorised in
+    first-seen order), a block of detections at a time (small arrays); None for anything
+    unusual (an empty or long value, a negative time, a channel or decision the exact parser
+    must name)."""
+    b = np.frombuffer(body, dtype=np.uint8)
+    tables: list[dict[str, int]] = [{}, {}, {}]
+    factorisers = [textfast.Factoriser(t) for t in tables]
+    parts: list[list[np.ndarray]] = [[] for _ in range(6)]
+    for lo in range(0, len(bounds[0][0]), block):
+        cols = []
+        for s, e in bounds:
+            s, e = s[lo:lo + block], e[lo:lo + block]
+            if (e == s).any():
+                return None
+            cols.append(_gather(b, s, e))        # the values of one column side by side
+        for k, col in enumerate(cols):         # file, channel, tbeg, dur, score, decision
+            if k in (2, 3, 4):
+                got = textfast.parse_floats(*col)
+            else:
+                got = factorisers[min(k, 2)](col[0].tobytes(), *col)
+            if got is None:
+                return None
+            parts[k].append(got)
+    tb, du, sc = (np.concatenate(parts[k]) for k in (2, 3, 4))
+    if (tb < 0).any() or (du < 0).any():
+        return None
+    fcodes, ccodes, dcodes = (np.concatenate(parts[k]) for k in (0, 1, 5))
+    try:
+        chan = np.asarray([int(c) for c in tables[1]], dtype=np.int32)[ccodes]
+    except (ValueError, OverflowError):
+        return None
+    lut = {b"YES": YES, b"NO": NO, b"": UNSET}
+    dec = [lut.get(v.encode("utf-8").strip().upper()) for v in tables[2]]
+    if None in dec:
+        return None
+    return tb, du, sc, list(tables[0]), fcodes, chan, np.asarray(dec, dtype=np.int8)[dcodes]
 
 
 def _read_xml_fast(path: str) -> Optional[Detections]:
@@ -303,11 +433,11 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     # anything unusual goes to the exact parser, which also checks the whole file (values are
     # decoded as UTF-8 here: another declared encoding too)
     try:
-        data.decode("utf-8")     # invalid UTF-8: the exact parser names the line
+        data.isascii() or data.decode("utf-8")     # invalid UTF-8: the exact parser names the line
     except UnicodeDecodeError:
         return None
     if (not xmlsafe.utf8_declared(data) or b"&" in body or b"'" in body or b"<!" in body or b"<?" in body
-            or re.search(rb"</?[A-Za-z_][\w.-]*:", body)):
+            or (b":" in body and re.search(rb"</?[A-Za-z_][\w.-]*:", body))):   # memchr first
         return None
     m = re.search(rb"<([A-Za-z_][\w.-]*)(\s[^>]*)?>", body)
     if m is None or m.group(1) not in (b"kwslist", b"stdlist"):
@@ -317,6 +447,9 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     bl = list(_BLOCK.finditer(body))
     if not bl:
         return None
+    canon = _canonical(body, bl)
+    if canon is not None:
+        return _read_canonical(path, data, body, canon, header, root)
     got = _split_blocks(body, bl, _STRICT)
     strict = got is not None
     got = got or _split_blocks(body, bl, _CANON)    # detections with more after their attributes
@@ -326,7 +459,7 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
     n = sum(counts)
     # well-formedness and safety first: a malformed file is reported as such whatever else it has
     if strict:
-        xmlsafe.check_without(path, data, data[:len(data) - len(body)] + b"".join(rest))
+        xmlsafe.check_without(path, data, data[:len(data) - len(body)] + b"".join(rest), utf8=True)
     else:
         xmlsafe.check(path)
     if repeated is not None:
@@ -343,7 +476,10 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         clut = np.asarray([int(c) for c in cvoc], dtype=np.int32)
     except (ValueError, OverflowError):
         return None  # the exact parser names the offending detection
-    chan = clut[np.fromiter(map(cvoc.__getitem__, ccol), dtype=np.int64, count=n)]
+    if len(cvoc) == 1:      # one channel (the usual case): no code per detection to look up
+        chan = np.full(n, clut[0], dtype=np.int32)
+    else:
+        chan = clut[np.fromiter(map(cvoc.__getitem__, ccol), dtype=np.int64, count=n)]
     dvoc = {v: i for i, v in enumerate(dict.fromkeys(decol))}
     lut = []
     for v in dvoc:
@@ -357,6 +493,27 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         else:
             return None  # the exact parser names the offending detection
     dec = np.asarray(lut, dtype=np.int8)[np.fromiter(map(dvoc.__getitem__, decol), dtype=np.int64, count=n)]
+    mn, mx = _score_range(header, path)
+    return Detections(term_ids=list(blocks), file_ids=file_ids,
+                      term=np.repeat(np.arange(len(blocks), dtype=np.int32), counts),
+                      file=fremap[fcodes], chan=chan, tbeg=tb, dur=du, score=sc, decision=dec,
+                      fmt=root, blocks=list(blocks), min_score=mn, max_score=mx,
+                      system_id=header.get("system_id", ""), path=path)
+
+
+def _read_canonical(path: str, data: bytes, body: bytes, canon: tuple, header: dict, root: str) -> Optional[Detections]:
+    """The Detections of a canonical file (_canonical), after the same checks as the regex
+    path, in the same order: well-formedness and safety, then a repeated block."""
+    blocks, counts, bounds, rest, repeated = canon
+    xmlsafe.check_without(path, data, data[:len(data) - len(body)] + rest, utf8=True)
+    if repeated is not None:
+        raise InputError(f"term '{clip(repeated[0])}' has a second detected_{repeated[1]} block (F4DE "
+                         "would count its references twice); merge the blocks", path)
+    vals = _canonical_values(body, bounds)
+    if vals is None:
+        return None
+    tb, du, sc, fnames, fcodes, chan, dec = vals
+    file_ids, fremap = _vocab_codes({name: i for i, name in enumerate(fnames)}, file_id)
     mn, mx = _score_range(header, path)
     return Detections(term_ids=list(blocks), file_ids=file_ids,
                       term=np.repeat(np.arange(len(blocks), dtype=np.int32), counts),

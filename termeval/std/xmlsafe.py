@@ -104,16 +104,18 @@ _CONTROL = bytes(range(0x09)) + b"\x0b\x0c" + bytes(range(0x0e, 0x20))   # not X
 _ENCODING = re.compile(rb"""<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]*)["']""")
 
 
-def check_without(path: str, data: bytes, rest: bytes) -> None:
+def check_without(path: str, data: bytes, rest: bytes, utf8: bool = False) -> None:
     """check(path) for the file `data` when the elements taken out of it, leaving `rest`, are
     well-formed by themselves (self-closing, plain attributes without '<' or '&'): a UTF-8 file
     of XML characters only is then well-formed when `rest` is, which expat reads in a fraction
     of the time. Anything else, or a `rest` expat refuses, is checked whole (the error names
-    the line of the problem)."""
-    if (b"]]>" not in data and b"\xef\xbf\xbe" not in data and b"\xef\xbf\xbf" not in data   # U+FFFE/F
+    the line of the problem). utf8: the caller has already decoded `data` as UTF-8."""
+    ascii = data.isascii()     # (then neither U+FFFE/F nor invalid UTF-8 can be in it)
+    if (b"]]>" not in data and (ascii or (b"\xef\xbf\xbe" not in data and b"\xef\xbf\xbf" not in data))
             and len(data.translate(None, _CONTROL)) == len(data) and utf8_declared(data)):
         try:
-            data.decode("utf-8")
+            if not (utf8 or ascii):
+                data.decode("utf-8")
         except UnicodeDecodeError:
             pass
         else:

@@ -1,4 +1,4 @@
-"""The DET plot's probit axis (std/det.py probit = scipy's ndtri) inverts the normal CDF to the
+"""The DET plot's probit axis (std/det.py probit = the standard library's NormalDist.inv_cdf) inverts the normal CDF to the
 last digits and clamps p to [eps, 1 - eps] as F4DE's ppndf does."""
 from __future__ import annotations
 

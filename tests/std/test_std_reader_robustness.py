@@ -210,6 +210,25 @@ def test_plain_detections_read_as_the_exact_parser_reads_them(tmp_path):
             assert fast.decision.tolist() == exact.decision.tolist() == [1, 0]
 
 
+def test_fast_reader_channels_and_colons_as_the_exact_parser(tmp_path):
+    # one channel: a constant column; a ':' in a value: not a namespace prefix (a prefixed
+    # element still goes to the exact parser)
+    from termeval.std.detections import _read_xml, _read_xml_fast
+    p = tmp_path / "k.xml"
+    for chans, tag, fast_ok in ((("1", "1"), "kw", True), (("2", "7"), "kw", True), (("1", "1"), "x:kw", False)):
+        p.write_text(PLAIN.format(f="a:b", enc="UTF-8", tail="</kwslist>\n")
+                     .replace('channel="1"', f'channel="{chans[0]}"', 1)
+                     .replace('channel="1"', f'channel="{chans[1]}"', 1)
+                     .replace("<kw ", f"<{tag} ", 1)
+                     .replace("<kwslist ", f'<kwslist xmlns:x="u" ' if tag != "kw" else "<kwslist ", 1),
+                     encoding="utf-8")
+        fast, exact = _read_xml_fast(str(p)), _read_xml(str(p)) if fast_ok else None
+        assert (fast is not None) == fast_ok
+        if fast_ok:
+            assert fast.chan.tolist() == exact.chan.tolist() == [int(c) for c in chans]
+            assert fast.file_ids == exact.file_ids == ["a:b", "b"]
+
+
 def test_kwslist_with_invalid_utf8_is_one_error_not_a_decode_error(tmp_path):
     # found by tests/std/test_fuzz_std_readers.py: the fast reader decoded before checking
     p = tmp_path / "k.xml"
