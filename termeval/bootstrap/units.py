@@ -76,6 +76,8 @@ def load_units(path: str) -> UnitStats:
             if "c_data" in z:
                 if any(z[k].dtype.kind not in "iu" for k in ("c_indices", "c_indptr", "c_shape", "c_row", "c_col")):
                     raise ValueError("contingency cell indices are not integers")
+                if any(z[k].ndim != 1 or z[k].dtype.kind != "U" for k in ("c_labels", "c_clusters")):
+                    raise ValueError("contingency labels or clusters are not a list of names")
                 cx = sp.csr_matrix((z["c_data"], z["c_indices"], z["c_indptr"]), shape=tuple(z["c_shape"]))
                 cells = Cells(cx, z["c_row"], z["c_col"], z["c_labels"].tolist(), z["c_clusters"].tolist(),
                               z["c_visit"] if "c_visit" in z else None)

@@ -165,6 +165,15 @@ def test_units_file_contents(table, data):
                           test=data.draw(st.sampled_from(["bootstrap", "permutation"])))
 
 
+def test_numeric_cluster_labels_are_one_error():
+    """A units file whose contingency labels are numbers (found by the fuzzer: the paired test
+    sorted str and float names together): one InputError, never a TypeError."""
+    bad = resave(SAMPLES["segmentation_file"], {"c_labels": np.asarray([0.0, 0.0, 0.0])}, [])
+    with tempfile.TemporaryDirectory() as d:
+        with pytest.raises(InputError, match="labels or clusters are not a list of names"):
+            load_system(system(os.path.join(d, "b"), "segmentation_file", bad))
+
+
 @FAST
 @given(value=st.sampled_from([v.decode() for v in NUMBERS]), key=st.sampled_from(["X", "c_data"]),
        pos=st.integers(0, 2))
