@@ -408,38 +408,11 @@ def score_std(kws: KwsData, dets: Detections, p: Params) -> StdResult:
     return finish(prep, align_terms(prep))
 
 
-def finish(prep: Prepared, ali: Alignment) -> StdResult:
-    """Every figure from the prepared task and the alignment of all its terms."""
-    p, dets, terms, warnings, Q = prep.params, prep.dets, prep.kws.terms, prep.warnings, prep.n_terms
-    dterm, di, ri, yes_all = prep.dterm, prep.di, prep.ri, prep.yes_all
-    ntrue, evaluated, t_audio, N, beta = prep.ntrue, prep.evaluated, prep.t_audio, prep.n_trials, prep.beta
-    pt, cm, cf, astats = prep.p_target, prep.c_miss, prep.c_fa, ali.stats
-    n_det_outside, n_det_not_in_ecf_file = prep.counts["n_det_outside"], prep.counts["n_det_not_in_ecf_file"]
-    n_ref_outside, n_dup = prep.counts["n_ref_outside"], prep.counts["n_dup"]
-    # positions of the aligned pairs in di / ri (both ascending)
-    dm = np.full(len(di), -1, np.int64)
-    rm = np.full(len(ri), -1, np.int64)
-    pd, pr = np.searchsorted(di, ali.det), np.searchsorted(ri, ali.ref)
-    dm[pd], rm[pr] = pr, pd
-
-    # --- trials of evaluated terms
-    ev_d = evaluated[dterm[di]]
-    tt = dterm[di][ev_d]
-    tscore = dets.score[di][ev_d]
-    tyes = yes_all[di][ev_d]
-    ttarget = dm[ev_d] >= 0
-    tw = compute_twv(Q, ntrue, evaluated, N, beta, tt, tscore, tyes, ttarget,
-                     fa_undefined_ok=p.alignment == "segment")
-    # --- counts
-    hits = np.bincount(tt[ttarget & tyes], minlength=Q)
-    fa = np.bincount(tt[~ttarget & tyes], minlength=Q)
-    ndet = np.bincount(dterm[di], minlength=Q)
-    miss = np.where(evaluated, ntrue - hits, 0)
-    n_hits = int(hits[evaluated].sum())
-    n_fa = int(fa[evaluated].sum())
-    n_targets = int(ntrue[evaluated].sum())
-    # --- Cnxe (time-located trials with virtual non-targets; targets terms only)
-    p_tar = 1.0 / (1.0 + beta)
+def _cnxe_figures(prep: Prepared, tt, tscore, ttarget, p_tar: float, warnings: list):
+    """Cnxe and Cmin_nxe on time-located trials with virtual non-targets (terms with targets
+    only): (default score, cnxe, cmin, affine cmin, gamma, delta, separable)."""
+    p, dets, Q, N = prep.params, prep.dets, prep.n_terms, prep.n_trials
+    ntrue, evaluated = prep.ntrue, prep.evaluated
     ct = evaluated & (ntrue > 0)
     if p.default_score is not None:
         default = float(p.default_score)
@@ -474,6 +447,43 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
             warnings.append("target and non-target scores are separable: Cmin_nxe is an infimum")
         if gamma is not None and gamma == gamma and gamma < 0:
             warnings.append("the optimal recalibration has gamma < 0: scores are anti-correlated with the truth")
+    return default, cn, cmin, cmin_affine, gamma, delta, separable
+
+
+def finish(prep: Prepared, ali: Alignment) -> StdResult:
+    """Every figure from the prepared task and the alignment of all its terms."""
+    p, dets, terms, warnings, Q = prep.params, prep.dets, prep.kws.terms, prep.warnings, prep.n_terms
+    dterm, di, ri, yes_all = prep.dterm, prep.di, prep.ri, prep.yes_all
+    ntrue, evaluated, t_audio, N, beta = prep.ntrue, prep.evaluated, prep.t_audio, prep.n_trials, prep.beta
+    pt, cm, cf, astats = prep.p_target, prep.c_miss, prep.c_fa, ali.stats
+    n_det_outside, n_det_not_in_ecf_file = prep.counts["n_det_outside"], prep.counts["n_det_not_in_ecf_file"]
+    n_ref_outside, n_dup = prep.counts["n_ref_outside"], prep.counts["n_dup"]
+    # positions of the aligned pairs in di / ri (both ascending)
+    dm = np.full(len(di), -1, np.int64)
+    rm = np.full(len(ri), -1, np.int64)
+    pd, pr = np.searchsorted(di, ali.det), np.searchsorted(ri, ali.ref)
+    dm[pd], rm[pr] = pr, pd
+
+    # --- trials of evaluated terms
+    ev_d = evaluated[dterm[di]]
+    tt = dterm[di][ev_d]
+    tscore = dets.score[di][ev_d]
+    tyes = yes_all[di][ev_d]
+    ttarget = dm[ev_d] >= 0
+    tw = compute_twv(Q, ntrue, evaluated, N, beta, tt, tscore, tyes, ttarget,
+                     fa_undefined_ok=p.alignment == "segment")
+    # --- counts
+    hits = np.bincount(tt[ttarget & tyes], minlength=Q)
+    fa = np.bincount(tt[~ttarget & tyes], minlength=Q)
+    ndet = np.bincount(dterm[di], minlength=Q)
+    miss = np.where(evaluated, ntrue - hits, 0)
+    n_hits = int(hits[evaluated].sum())
+    n_fa = int(fa[evaluated].sum())
+    n_targets = int(ntrue[evaluated].sum())
+    # --- Cnxe (time-located trials with virtual non-targets; targets terms only)
+    p_tar = 1.0 / (1.0 + beta)
+    default, cn, cmin, cmin_affine, gamma, delta, separable = _cnxe_figures(
+        prep, tt, tscore, ttarget, p_tar, warnings)
     c_det, c_default, c_norm = detection_cost(tw.p_miss, tw.p_fa, pt, cm, cf)
     metrics = {
         "atwv": tw.atwv, "mtwv": tw.mtwv, "mtwv_threshold": tw.mtwv_threshold,
