@@ -35,7 +35,6 @@ Examples
 """
 from __future__ import annotations
 
-import math
 import os
 import pickle
 from pathlib import Path
@@ -44,7 +43,7 @@ from typing import Iterator
 import numpy as np
 
 from termeval.core.errors import InputError
-from termeval.core.textio import fmt_time, iter_lines
+from termeval.core.textio import fmt_time, iter_lines, parse_float
 from termeval.segmentation.options import CONVERT_FORMATS
 
 FORMATS = CONVERT_FORMATS
@@ -80,13 +79,7 @@ def _files(path: str, ext: str) -> list[tuple[str, str]]:
 
 
 def _time(text: str, path: str, line: int) -> float:
-    try:
-        x = float(text)
-    except ValueError:
-        raise InputError(f"'{text}' is not a time in seconds", path, line) from None
-    if not math.isfinite(x):
-        raise InputError(f"'{text}' is not a finite number", path, line)
-    return x
+    return parse_float(text, path, line, "time")
 
 
 def read_malan_lists(path: str) -> Iterator[str]:

@@ -260,24 +260,35 @@ def _tag_attrs(tag: bytes) -> dict:
     return {k.decode(): v.decode("utf-8") for k, v in re.findall(rb'([\w.-]+)\s*=\s*"([^"]*)"', tag)}
 
 
-def _split_blocks(body: bytes, bl: list, canon: re.Pattern) -> Optional[tuple]:
-    """(block term ids, detections per block, the 6 columns, the text around the detections,
-    the first repeated block or None) when every detection matches `canon`, else None."""
+def _block_ids(bl: list) -> Optional[tuple[list[str], Optional[tuple[str, str]]]]:
+    """The term id of each block match and the first repeated (id, element name), or None when
+    a block has no id (the exact parser names it)."""
     blocks: list[str] = []
-    counts: list[int] = []
-    cols: list[list[bytes]] = [[] for _ in range(6)]   # file, channel, tbeg, dur, score, decision
-    rest: list[bytes] = [body[:bl[0].start()]]
     seen: set = set()
     repeated = None
-    for i, b in enumerate(bl):
-        a = _tag_attrs(b.group(2) or b"")
+    for m in bl:
+        a = _tag_attrs(m.group(2) or b"")
         tid = a.get("kwid", a.get("termid"))
         if tid is None:
             return None
         if tid in seen and repeated is None:
-            repeated = (tid, b.group(1).decode())
+            repeated = (tid, m.group(1).decode())
         seen.add(tid)
         blocks.append(tid)
+    return blocks, repeated
+
+
+def _split_blocks(body: bytes, bl: list, canon: re.Pattern) -> Optional[tuple]:
+    """(block term ids, detections per block, the 6 columns, the text around the detections,
+    the first repeated block or None) when every detection matches `canon`, else None."""
+    ids = _block_ids(bl)
+    if ids is None:
+        return None
+    blocks, repeated = ids
+    counts: list[int] = []
+    cols: list[list[bytes]] = [[] for _ in range(6)]   # file, channel, tbeg, dur, score, decision
+    rest: list[bytes] = [body[:bl[0].start()]]
+    for i, b in enumerate(bl):
         # split, not findall: [text, 6 values, text, 6 values, ..., text] gives each column as
         # one slice, without a tuple per detection to transpose
         seg = body[b.end():bl[i + 1].start() if i + 1 < len(bl) else len(body)]
@@ -364,16 +375,10 @@ def _canonical(body: bytes, bl: list) -> Optional[tuple]:
     if (not ok.all() or len(ends) != len(bl) or (blk < 0).any() or (ends <= starts).any()
             or (ends[:-1] >= starts[1:]).any() or (det >= ends[np.maximum(blk, 0)]).any()):
         return None      # (blocks not one after the other, a detection outside its block)
-    blocks, repeated, seen = [], None, set()
-    for m in bl:
-        a = _tag_attrs(m.group(2) or b"")
-        tid = a.get("kwid", a.get("termid"))
-        if tid is None:
-            return None
-        if tid in seen and repeated is None:
-            repeated = (tid, m.group(1).decode())
-        seen.add(tid)
-        blocks.append(tid)
+    ids = _block_ids(bl)
+    if ids is None:
+        return None
+    blocks, repeated = ids
     counts = np.bincount(blk, minlength=len(bl)).tolist()
     # the text between the detections: ranges [0, det0), [end0, det1), ..., [end_last, len)
     lo, hi = np.r_[0, end], np.r_[det, len(b)]

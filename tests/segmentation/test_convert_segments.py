@@ -31,7 +31,7 @@ def test_malan_lists(tmp_path, capsys):
 @pytest.mark.parametrize("text,message", [
     ("0.5 1\n0.4 2\n", "u.list:2: end 0.4 is not after the previous end 0.5"),
     ("0.5 1\n0.9\n", "u.list:2: either every line has a label or none has"),
-    ("abc 1\n", "u.list:1: 'abc' is not a time in seconds"),
+    ("abc 1\n", "u.list:1: time 'abc' is not a number"),
     ("0.5 1 2\n", "u.list:1: expected '<end seconds> [<label>]'"),
 ])
 def test_malan_bad(tmp_path, capsys, text, message):
