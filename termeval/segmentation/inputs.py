@@ -147,14 +147,14 @@ def _factorize(names: list[str]) -> tuple[list[str], np.ndarray]:
     return list(table), codes
 
 
-def _locate(keys: list[str] | tuple[list[str], np.ndarray], on: np.ndarray, off: np.ndarray, gold: Gold, utts: Utterances,
+def _locate(keys: tuple[list[str], np.ndarray], on: np.ndarray, off: np.ndarray, gold: Gold, utts: Utterances,
             path: str, lines: np.ndarray, relative_ok: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(utterance or -1, absolute onset, absolute offset) of segments keyed by utterance
     (times relative to it, when relative_ok) or by file (times file-relative); not cut. keys:
-    the names, or (distinct names, the code of each segment)."""
+    (the distinct key names, each segment's index in them), each name looked up once."""
     uidx = {u: i for i, u in enumerate(utts.ids)}
     whole = utts.source == "files"
-    names, code = keys if isinstance(keys, tuple) else _factorize(list(keys))   # each distinct key looked up once
+    names, code = keys
     k_utt = np.full(len(names), -1, dtype=np.int64)
     k_reco = np.full(len(names), -1, dtype=np.int64)
     for j, k in enumerate(names):
@@ -287,7 +287,7 @@ def read_class_file(path: str, gold: Gold, utts: Utterances, compat: str = "none
     prep = parse_class_file(path, durations)
     sizes = np.diff(prep.starts)
     label = np.repeat(np.arange(len(prep.names), dtype=np.int64), sizes)
-    utt, on, off = _locate(prep.file, prep.onset, prep.offset, gold, utts, path, prep.line, False)
+    utt, on, off = _locate(_factorize(list(prep.file)), prep.onset, prep.offset, gold, utts, path, prep.line, False)
     # a term discovery output (fragments may overlap, one may be in two classes) is scored as
     # it is: its overlaps are counted and said, not refused
     return _finish(path, utt, on, off, label, list(prep.names), prep.line, utts, compat,
