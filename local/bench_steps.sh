@@ -290,8 +290,8 @@ PY
 
 # the table alone on stdout; what it was measured on on stderr (and in docs/speed.md)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
-machine="$(date -u +%Y-%m-%d), $(env -u OMP_NUM_THREADS nproc) cores${cpu:+ ($cpu)}, $(git rev-parse --short HEAD 2>/dev/null || echo '?'), best of $repeat"
-echo "$0: $machine" >&2
+machine="$(date -u +%Y-%m-%d), $(env -u OMP_NUM_THREADS nproc) cores${cpu:+ ($cpu)}, best of $repeat"
+echo "$0: $machine, $(git rev-parse --short HEAD 2>/dev/null || echo '?')" >&2
 table | tee "$dir/table.md"
 if [ "$update_docs" = true ]; then
   { echo "Measured by \`local/bench_steps.sh --update-docs true\` on $machine; CPU-s = user + sys."
