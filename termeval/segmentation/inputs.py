@@ -42,7 +42,7 @@ from termeval.classes.parse import parse_class_file
 from termeval.core.datadir import Gold, Tier, load_gold
 from termeval.core.errors import InputError
 from termeval.gold import read_segments, read_table
-from termeval.core.textio import iter_lines
+from termeval.core.textio import iter_lines, read_text
 
 NO_LABEL = -1
 SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut
@@ -370,9 +370,7 @@ def read_segmentation(path: str, gold: Gold, utts: Utterances, frame_shift: floa
         return read_interval_dir(path, utts, frame_shift, compat)
     if not os.path.isfile(path):
         raise InputError("no such file or directory", path)
-    for _, line in iter_lines(path):
-        if line.strip():
-            if line.split()[0].lower() == "class":
-                return read_class_file(path, gold, utts, compat)
-            break
+    head = read_text(path).lstrip()        # the first token of the first non-blank line
+    if head and head.split(None, 1)[0].lower() == "class":
+        return read_class_file(path, gold, utts, compat)
     return read_interval_file(path, gold, utts, compat)
