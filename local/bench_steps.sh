@@ -11,16 +11,21 @@
 # Steps and inputs (generated once under --dir, as the other local/bench_*.sh do):
 #   std               500 terms x 200 k detections over 20 h (the c6 case: local/bench_std.py's
 #                     generator, as local/bench_overhead_std.sh), --preset sws2013
-#   quesst            local/make_example_quesst.py (reference, index, search)
+#   quesst            445 queries x 2,000 documents of 30 s, 200 k detections (QUESST 2015 dev
+#                     size in queries; the same generator)
 #   zrc2020, zr2017 --folds none, zr2015-doc, lrec2014
 #                     Kamper et al. Mandarin ($data/kamper_mandarin.class), fresh exp dir
 #   segmentation      english.wrd of $data jittered (local/make_segmentation.py), else Mandarin
 #   text segmentation buckeye.{phn,wrd} of $data (Buckeye-size text; else English, else
 #                     Mandarin) exported by utils/export_text.sh, local/make_text_segmentation.py
 #   zrc submission    Kamper Mandarin as <sub>/mandarin.txt, --partial true
-#   prepare_kws       the bundled example (local/make_example.py, local/make_example_kws.py)
+#   prepare_kws       1,000 keywords (the most frequent words of >= 3 letters) on the ZR17 English
+#                     gold (else Mandarin), a one-phone-per-letter lexicon
 # An input that is not there gives a row of "-" saying why. Only the table goes to stdout; logs
 # are under --dir. Not a test: it asserts nothing.
+# --update-docs true also writes the table between the markers <!-- speed-table --> and
+# <!-- /speed-table --> of docs/speed.md (all columns and the machine line) and of README.md
+# (step, end-to-end CPU-s, kernel CPU-s, ratio).
 #
 # Usage: local/bench_steps.sh [options]
 #  e.g.: local/bench_steps.sh --data ../shared/data/zr17
@@ -31,10 +36,12 @@
 #                    # else ../shared/data/zr17 beside the checkout
 #   --dir <dir>      # work dir (default exp/bench_steps)
 #   --repeat <n>     # runs per step, the least end-to-end CPU is printed (default 1)
+#   --update-docs <bool>  # true: rewrite the speed tables of docs/speed.md and README.md (default false)
 
 data=
 dir=exp/bench_steps
 repeat=1
+update_docs=false
 
 echo "$0 $*" >&2
 . "$(dirname "$(readlink -f "$0")")/../path.sh"
@@ -48,6 +55,7 @@ if [ $# -ne 0 ]; then
 fi
 set -euo pipefail
 [[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "$0: --repeat: expected a whole number >= 1, got '$repeat'" >&2; exit 1; }
+case "$update_docs" in true|false) ;; *) echo "$0: --update-docs: expected true or false, got '$update_docs'" >&2; exit 1 ;; esac
 if [ -z "$data" ]; then
   if [ -f downloads/zr17/mandarin.phn ]; then data=downloads/zr17; else data=$TERMEVAL_ROOT/../shared/data/zr17; fi
 fi
@@ -112,15 +120,17 @@ PY
 
 # ---------------------------------------------------------------------------- quesst
 quesst_row() {
-  local in="local/make_example_quesst.py" q=$dir/quesst
-  if [ ! -f "$q/quesst.stdlist.xml" ]; then
+  local in="445 queries x 2,000 documents, 200k detections" q=$dir/quesst
+  if [ ! -f "$q/detections.xml" ]; then
     rm -rf "$q"
-    { prepared quesst "$py" local/make_example_quesst.py reference "$q/kws" \
-        && prepared quesst "$py" local/make_example_quesst.py index "$q/kws" "$q/index.npz" \
-        && prepared quesst "$py" local/make_example_quesst.py search "$q/kws" "$q/index.npz" "$q/quesst.stdlist.xml"; } \
-      || { row quesst "$in" - - - "generation failed (see $dir/quesst.prep.log)"; return 0; }
+    prepared quesst "$py" - "$q" <<'PY' || { row quesst "$in" - - - "generation failed (see $dir/quesst.prep.log)"; return 0; }
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["TERMEVAL_ROOT"], "local"))
+from bench_std import generate
+generate(sys.argv[1], 445, 200_000, 2000, 30.0, "kwslist", seed=1)   # 2,000 x 30 s documents
+PY
   fi
-  measure quesst "$in" quesst steps/score_quesst.sh "$q/kws" "$q/quesst.stdlist.xml" "$dir/quesst.exp"
+  measure quesst "$in" quesst steps/score_quesst.sh "$q/kws" "$q/detections.xml" "$dir/quesst.exp"
 }
 
 # ---------------------------------------------------------------------------- tde
@@ -221,27 +231,75 @@ EOF
 
 # ---------------------------------------------------------------------------- prepare_kws
 prepare_kws_row() {
-  local in="bundled example" e=$dir/example
-  if [ ! -f "$e/kws_example/keywords.txt" ]; then
-    rm -rf "$e"
-    { prepared prepare_kws "$py" local/make_example.py "$e/src" \
-        && prepared prepare_kws steps/prepare_gold.sh --format zr "$e/src/zr/example.phn" "$e/src/zr/example.wrd" "$e/data" \
-        && prepared prepare_kws "$py" local/make_example_kws.py "$e/data" "$e/kws_example"; } \
-      || { row prepare_kws "$in" - - - "generation failed (see $dir/prepare_kws.prep.log)"; return 0; }
+  local lang gold k
+  for lang in english mandarin; do
+    gold=$(gold_dir $lang) && break
+  done
+  [ -n "$gold" ] || { row prepare_kws - - - - "no english or mandarin .phn/.wrd in $data"; return 0; }
+  k=$dir/kws_$lang
+  if [ ! -f "$k/lexicon.txt" ]; then
+    mkdir -p "$k"
+    prepared prepare_kws "$py" - "$gold" "$k" <<'PY' || { row prepare_kws "$lang" - - - "generation failed (see $dir/prepare_kws.prep.log)"; return 0; }
+import collections, os, sys
+data, out = sys.argv[1:3]
+with open(os.path.join(data, "words"), encoding="utf-8") as f:
+    n = collections.Counter(line.split()[3] for line in f if line.strip())
+words = [w for w, c in sorted(n.items(), key=lambda x: (-x[1], x[0])) if c >= 5 and len(w) >= 3][:1000]
+with open(os.path.join(out, "keywords.txt"), "w", encoding="utf-8") as f:
+    f.writelines(f"KW-{i:04d} {w}\n" for i, w in enumerate(words, 1))
+with open(os.path.join(out, "lexicon.txt"), "w", encoding="utf-8") as f:
+    f.writelines(f"{w} {' '.join(w)}\n" for w in sorted(n))
+PY
   fi
-  measure prepare_kws "$in" prepare_kws steps/prepare_kws.sh --keywords "$e/kws_example/keywords.txt" \
-    --lexicon "$e/kws_example/lexicon.txt" --ecf-source-type cts "$e/data" "$dir/prepare_kws.exp"
+  measure prepare_kws "1,000 keywords on the ZR17 $lang gold" prepare_kws steps/prepare_kws.sh \
+    --keywords "$k/keywords.txt" --lexicon "$k/lexicon.txt" --ecf-source-type cts "$gold" "$dir/prepare_kws.exp"
 }
 
 # ---------------------------------------------------------------------------- table
-# the table alone on stdout; what it was measured on on stderr
-echo "$0: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(env -u OMP_NUM_THREADS nproc) cores, $(git rev-parse --short HEAD 2>/dev/null || echo '?'), best of $repeat" >&2
-row step input "end-to-end CPU-s" "kernel CPU-s" ratio "target <= 2"
-row --- --- ---: ---: ---: ---
-std_row
-quesst_row
-tde_rows
-segmentation_row
-text_segmentation_row
-zrc_row
-prepare_kws_row
+table() {
+  row step input "end-to-end CPU-s" "kernel CPU-s" ratio "target <= 2"
+  row --- --- ---: ---: ---: ---
+  std_row
+  quesst_row
+  tde_rows
+  segmentation_row
+  text_segmentation_row
+  zrc_row
+  prepare_kws_row
+}
+
+# update_block <file> <text-file>: the lines between <!-- speed-table --> and <!-- /speed-table -->
+# of <file> replaced by <text-file> (temp + rename; both markers must be there)
+update_block() {
+  "$py" - "$1" "$2" <<'PY'
+import os, sys
+path, text = sys.argv[1], open(sys.argv[2], encoding="utf-8").read()
+lines = open(path, encoding="utf-8").read().split("\n")
+try:
+    a, b = lines.index("<!-- speed-table -->"), lines.index("<!-- /speed-table -->")
+except ValueError:
+    sys.exit(f"{path}: no <!-- speed-table --> ... <!-- /speed-table --> lines")
+if b < a:
+    sys.exit(f"{path}: <!-- /speed-table --> before <!-- speed-table -->")
+new = "\n".join(lines[:a + 1] + text.rstrip("\n").split("\n") + lines[b:])
+with open(path + ".tmp", "w", encoding="utf-8") as f:
+    f.write(new)
+os.replace(path + ".tmp", path)
+PY
+}
+
+# the table alone on stdout; what it was measured on on stderr (and in docs/speed.md)
+cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+machine="$(date -u +%Y-%m-%d), $(env -u OMP_NUM_THREADS nproc) cores${cpu:+ ($cpu)}, best of $repeat"
+echo "$0: $machine, $(git rev-parse --short HEAD 2>/dev/null || echo '?')" >&2
+table | tee "$dir/table.md"
+if [ "$update_docs" = true ]; then
+  { echo "Measured by \`local/bench_steps.sh --update-docs true\` on $machine; CPU-s = user + sys."
+    echo
+    cat "$dir/table.md"; } > "$dir/table.speed.md"
+  awk -F' [|] ' 'NR <= 2 || $3 != "-" { sub(/^[|] /, ""); print "| " $1 " | " $3 " | " $4 " | " $5 " |" }' \
+    "$dir/table.md" > "$dir/table.readme.md"
+  update_block docs/speed.md "$dir/table.speed.md"
+  update_block README.md "$dir/table.readme.md"
+  echo "$0: wrote the tables of docs/speed.md and README.md" >&2
+fi

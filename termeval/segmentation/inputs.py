@@ -42,7 +42,7 @@ from termeval.classes.parse import parse_class_file
 from termeval.core.datadir import Gold, Tier, load_gold, load_tier
 from termeval.core.errors import InputError
 from termeval.gold import read_segments, read_table
-from termeval.core.textio import iter_lines
+from termeval.core.textio import iter_lines, read_text
 
 NO_LABEL = -1
 SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut
@@ -154,28 +154,30 @@ def _factorize(names: list[str]) -> tuple[list[str], np.ndarray]:
     return list(table), codes
 
 
-def _locate(keys: list[str], on: np.ndarray, off: np.ndarray, gold: Gold, utts: Utterances,
+def _locate(keys: tuple[list[str], np.ndarray], on: np.ndarray, off: np.ndarray, gold: Gold, utts: Utterances,
             path: str, lines: np.ndarray, relative_ok: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(utterance or -1, absolute onset, absolute offset) of segments keyed by utterance
-    (times relative to it, when relative_ok) or by file (times file-relative); not cut."""
+    (times relative to it, when relative_ok) or by file (times file-relative); not cut. keys:
+    (the distinct key names, each segment's index in them), each name looked up once."""
     uidx = {u: i for i, u in enumerate(utts.ids)}
-    n = len(keys)
-    utt = np.full(n, -1, dtype=np.int64)
-    shift = np.zeros(n)
-    by_file = np.zeros(n, dtype=bool)
-    reco = np.full(n, -1, dtype=np.int64)
     whole = utts.source == "files"
-    for i, k in enumerate(keys):
+    names, code = keys
+    k_utt = np.full(len(names), -1, dtype=np.int64)
+    k_reco = np.full(len(names), -1, dtype=np.int64)
+    for j, k in enumerate(names):
         u = uidx.get(k) if (relative_ok or whole) else None
         if u is not None:
-            utt[i] = u
-            shift[i] = utts.start[u]
-            continue
-        f = gold.file_index.get(k)
-        if f is None:
-            raise InputError(f"'{k}' is neither an utterance nor a file of the data dir", path, int(lines[i]))
-        by_file[i] = True
-        reco[i] = f
+            k_utt[j] = u
+        else:
+            k_reco[j] = gold.file_index.get(k, -1)
+    bad = (k_utt < 0) & (k_reco < 0)
+    if bad.any():
+        i = int(np.flatnonzero(bad[code])[0])      # the first line with an unknown key
+        raise InputError(f"'{names[int(code[i])]}' is neither an utterance nor a file of the data dir", path, int(lines[i]))
+    utt, reco = k_utt[code], k_reco[code]
+    by_file = utt < 0
+    shift = np.zeros(len(utt))
+    shift[~by_file] = utts.start[utt[~by_file]]
     on = on + shift
     off = off + shift
     if by_file.any():
@@ -228,10 +230,21 @@ def _place(utt: np.ndarray, on: np.ndarray, off: np.ndarray, utts: Utterances, c
     return kept, on, off
 
 
-def refuse_overlaps(utt: np.ndarray, on: np.ndarray, off: np.ndarray, where) -> None:
+def _order(utt: np.ndarray, on: np.ndarray, off: np.ndarray) -> np.ndarray:
+    """np.lexsort((off, on, utt)); a file already in that order (the usual case) is not sorted."""
+    if len(utt) > 1:
+        u, a, b = utt[1:], on[1:], off[1:]
+        pu, pa, pb = utt[:-1], on[:-1], off[:-1]
+        if ((u > pu) | ((u == pu) & ((a > pa) | ((a == pa) & (b >= pb))))).all():
+            return np.arange(len(utt))
+    return np.lexsort((off, on, utt))
+
+
+def refuse_overlaps(utt: np.ndarray, on: np.ndarray, off: np.ndarray, where,
+                    order: np.ndarray | None = None) -> None:
     """InputError at the first segment that overlaps another of its utterance; where(i) gives
-    (path, line) of segment i."""
-    order = np.lexsort((off, on, utt))
+    (path, line) of segment i (order: _order of the three, when the caller has it)."""
+    order = _order(utt, on, off) if order is None else order
     u, a, b = utt[order], on[order], off[order]
     bad = np.flatnonzero((u[1:] == u[:-1]) & (a[1:] < b[:-1]))
     if len(bad):
@@ -246,8 +259,8 @@ def refuse_overlaps(utt: np.ndarray, on: np.ndarray, off: np.ndarray, where) -> 
                          "script does)", pj, lj)
 
 
-def _sorted(utt, on, off, label, labels, frames=None, counts=None) -> Intervals:
-    order = np.lexsort((off, on, utt))
+def _sorted(utt, on, off, label, labels, frames=None, counts=None, order=None) -> Intervals:
+    order = _order(utt, on, off) if order is None else order
     fr = None if frames is None else (frames[0][order], frames[1][order])
     return Intervals(utt[order], on[order], off[order], label[order], labels, fr, counts or {})
 
@@ -256,7 +269,7 @@ def count_overlapping(utt: np.ndarray, on: np.ndarray, off: np.ndarray) -> int:
     """Segments starting before the end of an earlier one of their utterance."""
     if len(utt) < 2:
         return 0
-    order = np.lexsort((off, on, utt))
+    order = _order(utt, on, off)
     u, a = utt[order], np.round(on[order] * 1e6).astype(np.int64)
     b = np.round(off[order] * 1e6).astype(np.int64)
     span = int(b.max()) + 1                      # per-utterance running max of the offsets
@@ -267,11 +280,13 @@ def count_overlapping(utt: np.ndarray, on: np.ndarray, off: np.ndarray) -> int:
 def _finish(path: str, utt, on, off, label, labels, lines, utts: Utterances, compat: str,
             counts: dict[str, int], overlaps: str = "refuse") -> Intervals:
     kept, on, off = _place(utt, on, off, utts, compat, counts, lambda i: (path, int(lines[i])))
+    utt, on, off, label = utt[kept], on[kept], off[kept], label[kept]
+    order = _order(utt, on, off)
     if overlaps == "count":
-        counts["segments_overlapping"] = count_overlapping(utt[kept], on[kept], off[kept])
+        counts["segments_overlapping"] = count_overlapping(utt, on, off)
     elif compat != "vqwordseg":
-        refuse_overlaps(utt[kept], on[kept], off[kept], lambda i: (path, int(lines[kept][i])))
-    return _sorted(utt[kept], on[kept], off[kept], label[kept], labels, counts=counts)
+        refuse_overlaps(utt, on, off, lambda i: (path, int(lines[kept][i])), order)
+    return _sorted(utt, on, off, label, labels, counts=counts, order=order)
 
 
 def read_class_file(path: str, gold: Gold, utts: Utterances, compat: str = "none") -> Intervals:
@@ -279,7 +294,7 @@ def read_class_file(path: str, gold: Gold, utts: Utterances, compat: str = "none
     prep = parse_class_file(path, durations)
     sizes = np.diff(prep.starts)
     label = np.repeat(np.arange(len(prep.names), dtype=np.int64), sizes)
-    utt, on, off = _locate(prep.file, prep.onset, prep.offset, gold, utts, path, prep.line, False)
+    utt, on, off = _locate(_factorize(list(prep.file)), prep.onset, prep.offset, gold, utts, path, prep.line, False)
     # a term discovery output (fragments may overlap, one may be in two classes) is scored as
     # it is: its overlaps are counted and said, not refused
     return _finish(path, utt, on, off, label, list(prep.names), prep.line, utts, compat,
@@ -299,7 +314,7 @@ def read_interval_file(path: str, gold: Gold, utts: Utterances, compat: str = "n
     if (nf == 4).any() and (nf == 3).any():
         r = int(np.argmax(nf != nf[0]))
         raise InputError("either every line has a label or none has", path, int(t.line[r]))
-    keys = t.strings(0)
+    keys = t.codes(0)
     if nf[0] == 4:
         labels, label = t.codes(3)
         labels = list(labels)
@@ -362,9 +377,7 @@ def read_segmentation(path: str, gold: Gold, utts: Utterances, frame_shift: floa
         return read_interval_dir(path, utts, frame_shift, compat)
     if not os.path.isfile(path):
         raise InputError("no such file or directory", path)
-    for _, line in iter_lines(path):
-        if line.strip():
-            if line.split()[0].lower() == "class":
-                return read_class_file(path, gold, utts, compat)
-            break
+    head = read_text(path).lstrip()        # the first token of the first non-blank line
+    if head and head.split(None, 1)[0].lower() == "class":
+        return read_class_file(path, gold, utts, compat)
     return read_interval_file(path, gold, utts, compat)

@@ -15,9 +15,6 @@ one-to-one, vqwordseg: that script's greedy mapping (repeatedly the largest rema
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linear_sum_assignment
-from scipy.sparse import coo_matrix, csr_matrix
-from scipy.sparse.csgraph import connected_components, min_weight_full_bipartite_matching
 
 from termeval.segmentation.clusters import Table
 
@@ -40,6 +37,8 @@ def one_to_one(t: Table) -> tuple[dict[int, int], int]:
     nl, nk = len(t.labels), len(t.clusters)
     if not len(cnt):
         return {}, 0
+    from scipy.sparse import coo_matrix                      # scipy.sparse: only a one-to-one mapping needs it
+    from scipy.sparse.csgraph import connected_components    # scipy.sparse: only a one-to-one mapping needs it
     # graph nodes: clusters 0..nk-1, labels nk..nk+nl-1
     g = coo_matrix((np.ones(len(cnt)), (col, row + nk)), shape=(nk + nl, nk + nl))
     _, comp = connected_components(g, directed=False)
@@ -67,12 +66,15 @@ def one_to_one(t: Table) -> tuple[dict[int, int], int]:
 def _assign(ci: np.ndarray, li: np.ndarray, n: np.ndarray, nk: int, nl: int) -> list[tuple[int, int]]:
     """Max-weight matching of one connected component (local indices)."""
     if nk * nl <= DENSE_CELLS:
+        from scipy.optimize import linear_sum_assignment    # scipy.optimize: heavy, only a Hungarian solve needs it
         w = np.zeros((nk, nl))
         w[ci, li] = n
         a, b = linear_sum_assignment(w, maximize=True)
         return [(x, y) for x, y in zip(a.tolist(), b.tolist()) if w[x, y] > 0]
     # Sparse: every cluster also gets a private dummy label, so a full matching of the clusters
     # exists; weights big - count (> 0) make the minimum the maximum-count matching.
+    from scipy.sparse import csr_matrix                                  # scipy.sparse: only this solve needs it
+    from scipy.sparse.csgraph import min_weight_full_bipartite_matching  # scipy.sparse: only this solve needs it
     big = int(n.max()) + 1
     rows = np.concatenate((ci, np.arange(nk)))
     cols = np.concatenate((li, nl + np.arange(nk)))

@@ -32,8 +32,10 @@ def generic_purity_name(level: str) -> str:
     return "syllable_segment_purity" if level == "syllable" else f"{level}_purity"
 
 
-def merge(jobs: list[dict]) -> dict:
-    """Add up job statistics (utterances of different jobs are disjoint)."""
+def merge(jobs: list[dict], hungarian: bool = True) -> dict:
+    """Add up job statistics (utterances of different jobs are disjoint); with labels, the
+    cluster metrics of the merged table too (`clusters`: the table, its quality, the
+    many-to-one mapping and, with `hungarian`, the one-to-one mapping; None without labels)."""
     rows = sorted((u, b, t, [sw[i] for sw in j["sweep"]])
                   for j in jobs for i, (u, b, t) in enumerate(zip(j["utts"], j["boundary"], j["token"])))
     cells: tuple[list, list, list] = ([], [], [])
@@ -42,12 +44,16 @@ def merge(jobs: list[dict]) -> dict:
             part.extend(col)
     nsweep = len(jobs[0]["sweep"]) if jobs else 0
     bw = len(rows[0][1]) if rows else 3     # 4: [n_ref, n_pred, hits, reference hits] (a lenient scorer)
+    clusters = None
+    if jobs and jobs[0].get("has_labels"):
+        table = from_named_cells(*cells)
+        clusters = (table, quality(table), many_to_one(table), one_to_one(table) if hungarian else None)
     return {"utts": [r[0] for r in rows],
             "boundary": np.array([r[1] for r in rows], dtype=np.int64).reshape(-1, bw),
             "token": np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, 3),
             "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, bw),
             "utts_skipped": sum(j["utts_skipped"] for j in jobs),
-            "cells": cells,
+            "cells": cells, "clusters": clusters,
             "syllable_cells": [sum((j["syllable_cells"][k] for j in jobs if "syllable_cells" in j), [])
                                for k in range(3)]}
 
@@ -88,9 +94,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     details = os.path.join(exp_dir, "details", stage)
     os.makedirs(details, exist_ok=True)
     if has_labels:
-        table = from_named_cells(*m["cells"])
-        q = quality(table)
-        m2o_map, m2o_hits = many_to_one(table)
+        table, q, (m2o_map, m2o_hits), o2o = m["clusters"]
         if s.compat == "vqwordseg":
             rank = compat.cluster_ranks(table.clusters, all_clusters)
             o2o_map, o2o_hits = greedy_one_to_one(table, rank)
@@ -100,7 +104,7 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
             pur = compat.purity(cmax, sizes.astype(np.int64), rank)
             ctx["visit"] = {table.clusters[k] for k in np.flatnonzero((sizes > 0) & (rank < int((sizes > 0).sum())))}
         else:
-            o2o_map, o2o_hits = one_to_one(table)
+            o2o_map, o2o_hits = o2o
             pur = q.purity
         n = q.segments
         metrics += [
@@ -226,13 +230,19 @@ def _write_breakdowns(details: str, m: dict, speaker_of: dict[str, str]) -> None
 
 
 def _write_mapping(path: str, mapping: dict[int, int], t: Table) -> None:
-    lookup = dict(zip(zip(t.col.tolist(), t.row.tolist()), t.count.tolist()))
     size = np.bincount(t.col, weights=t.count, minlength=len(t.clusters)).astype(np.int64)
+    ks = sorted(mapping, key=lambda c: t.clusters[c])
+    nc = max(len(t.clusters), 1)
+    code = t.row.astype(np.int64) * nc + t.col                  # the table's cells, one code each
+    order = np.argsort(code, kind="stable")
+    want = np.asarray([mapping[k] for k in ks], dtype=np.int64) * nc + np.asarray(ks, dtype=np.int64)
+    at = np.minimum(np.searchsorted(code[order], want), max(len(code) - 1, 0))
+    found = (code[order][at] == want) if len(code) else np.zeros(len(want), dtype=bool)
+    correct = np.where(found, t.count[order][at] if len(code) else 0, 0).tolist()
     with atomic_write(path) as f:
         f.write("# cluster label correct cluster_size\n")
-        for k in sorted(mapping, key=lambda c: t.clusters[c]):
-            lab = mapping[k]
-            f.write(f"{t.clusters[k]} {t.labels[lab]} {lookup.get((k, lab), 0)} {size[k]}\n")
+        f.write("".join(f"{t.clusters[k]} {t.labels[mapping[k]]} {c} {n}\n"
+                        for k, c, n in zip(ks, correct, size[ks].tolist())))
 
 
 def _write_sweep(details: str, tols: list[float], sweep: np.ndarray, name: str) -> None:

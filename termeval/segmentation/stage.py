@@ -92,7 +92,7 @@ class SegmentationStage(Stage):
         utts = ctx.utts    # who owns each utterance: the resampling units of termeval.segmentation.units
         stats[0] = {**stats[0], "speakers": {u: utts.speaker[i] for i, u in enumerate(utts.ids)},
                     "recos": {u: ctx.gold.files[int(utts.reco[i])] for i, u in enumerate(utts.ids)}}
-        return stats, merge(stats)
+        return stats, merge(stats, hungarian=self.settings.compat != "vqwordseg")
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         stats, m = merged

@@ -66,7 +66,11 @@ def unit_table(stats: list[dict], merged: dict, unit: str, pre: str, labelled: b
         c = cells.build(unit_idx, uc[1], uc[2], np.asarray(uc[3]), nu)
         if visit is not None:
             c.visit = np.array([k in visit for k in c.clusters], dtype=bool)
-        mapped = np.array([o2o.get(c.clusters[k]) == c.labels[r] for r, k in zip(c.row, c.col)], dtype=bool)
+        label_index = {x: i for i, x in enumerate(c.labels)}
+        mapped_to = np.full(len(c.clusters), -1, dtype=np.int64)   # cluster -> its o2o label's index
+        for k, name in enumerate(c.clusters):
+            mapped_to[k] = label_index.get(o2o.get(name), -1)
+        mapped = mapped_to[c.col] == c.row
         X[:, 6] = np.asarray(c.X.sum(axis=1)).ravel()
         X[:, 7] = np.asarray(c.X[:, np.flatnonzero(mapped)].sum(axis=1)).ravel()
     specs = metric_specs(pre, labelled)
@@ -85,7 +89,7 @@ def ci_hook(exp_dir: str, stage: str, stats: list[dict], merged: dict, settings:
     def hook(values: dict, ctx: dict) -> tuple[dict, dict]:
         labelled = bool(stats[0]["has_labels"]) and any(j["utt_cells"][0] for j in stats)
         used = None
-        for u in ("file", unit):
+        for u in dict.fromkeys(("file", unit)):    # the file table once when --bootstrap-unit file
             t = unit_table(stats, merged, u, pre, labelled, ctx["o2o"], ctx["visit"])
             t.metrics = {k: v for k, v in t.metrics.items() if k in values}   # a named scorer's keys only
             t.exact = {k: values.get(k) for k in t.metrics}

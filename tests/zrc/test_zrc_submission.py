@@ -66,7 +66,8 @@ F2 0.1 0.3
 
 @pytest.fixture()
 def layout(tmp_path):
-    """A zrc dataset dir (index.json: english and wolof) and a submission with both languages."""
+    """A zrc dataset dir (index.json: english and wolof) and a submission with both languages
+    (njobs 1: one process per language; the tests of the jobs path write njobs 2)."""
     ds = tmp_path / "zrc2017-test-dataset"
     for lang, phn, wrd in (("english", PHN2, WRD2), ("wolof", MICRO_PHN, MICRO_WRD)):
         (ds / lang).mkdir(parents=True)
@@ -80,7 +81,7 @@ def layout(tmp_path):
     sub = tmp_path / "sub"
     sub.mkdir()
     (sub / "meta.yaml").write_text(META)
-    (sub / "params.yaml").write_text("njobs: 2\nquiet: false\n")
+    (sub / "params.yaml").write_text("njobs: 1\nquiet: false\n")
     (sub / "english.txt").write_text(CLASSES2)
     (sub / "wolof.txt").write_text(MICRO_CLASSES)
     (sub / "french.txt").write_text("")
@@ -141,6 +142,7 @@ def assert_same_block(ours, ref):
 
 def test_tiny_languages_end_to_end(layout, capsys):
     tmp, ds, sub = layout
+    (sub / "params.yaml").write_text("njobs: 2\nquiet: false\n")      # each language as 2 jobs and a merge
     text, board = run_main(sub, ds)
     captured = capsys.readouterr()
     assert "warning: " + str(sub / "french.txt") + ": empty: zrc 0.9.4 refuses" in captured.err
@@ -309,6 +311,7 @@ def test_temporaries_of_a_killed_run_are_removed_by_the_next(layout, root):
 def test_scores_follow_the_umask(layout):
     import stat
     tmp, ds, sub = layout
+    (sub / "params.yaml").write_text("njobs: 2\nquiet: false\n")      # the jobs' files too
     old = os.umask(0o022)
     try:
         run_main(sub, ds)
