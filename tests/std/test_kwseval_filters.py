@@ -110,3 +110,28 @@ def test_drawing_options_accepted(tmp_path, capsys, monkeypatch):
     rc2, out = _run(tmp_path, capsys, monkeypatch, *args, "-a", "-X", "-C", "-P", "-D", "-m", "true",
                     "--zIsoRatioDAF", "--ExcludePNGFileFromTxtTable", "-o", "-f", "-")
     assert (rc, rc2) == (0, 0) and out == plain
+
+
+def test_engine_file_channels_and_checks(tmp_path):
+    """The engine's --file-channels: without --compat f4de every detection is filtered (KW-2's B
+    false alarm goes too); the option checks (a bad regex, --compat kaldi, segment alignment)."""
+    from termeval.core.errors import InputError     # why: only this test needs them
+    from termeval.std.detections import read_detections
+    from termeval.std.kwsdir import load_kws_dir
+    from termeval.std.options import StdOptions
+    from termeval.std.score import Params, score_std
+    (tmp_path / "ecf.xml").write_text(_ecf(("A", 100), ("B", 50)))
+    (tmp_path / "kwlist.xml").write_text(KWLIST)
+    (tmp_path / "rttm").write_text(_rttm(("A", 10, "cat"), ("B", 20, "cat"), ("A", 30, "dog")))
+    (tmp_path / "kwslist.xml").write_text(_kwslist(NDETS))
+    k, d = load_kws_dir(str(tmp_path)), read_detections(str(tmp_path / "kwslist.xml"))
+    res = score_std(k, d, Params(preset="nist2006", file_channels=["A/1"]))
+    assert res.trials["t_audio"] == 100 and res.n_fa.tolist()[:2] == [1, 0] and res.ntrue.tolist()[:2] == [1, 1]
+    res = score_std(k, d, Params(preset="nist2006", compat_f4de=True, file_channels=["A/1"]))
+    assert res.n_fa.tolist()[:2] == [1, 1]
+    base = dict(kws_dir=str(tmp_path), detections=str(tmp_path / "kwslist.xml"))
+    for kw, msg in (({"file_channels": "A/(1"}, "bad regular expression"),
+                    ({"compat": "kaldi", "just_system_terms": True}, "not compute-atwv's"),
+                    ({"alignment": "segment", "file_channels": "A/1"}, "occurrence only")):
+        with pytest.raises(InputError, match=msg):
+            StdOptions(**base, **kw).validate()
