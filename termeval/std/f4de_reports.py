@@ -285,7 +285,8 @@ def _bsum_table(conds: list, measures: tuple = ()) -> tuple[list, list]:
 def _shown(res) -> np.ndarray:
     """The terms of bsum.txt: every listed term, or with -j (--just-system-terms) those of the
     system's blocks (F4DE's trials hold no other)."""
-    return np.ones(len(res.terms.ids), bool) if res.system_terms is None else res.system_terms
+    shown = getattr(res, "system_terms", None)      # a --compat kaldi result has none
+    return np.ones(len(res.terms.ids), bool) if shown is None else shown
 
 
 def bsum_text(res, trials_per_sec: float = 1.0) -> str:
