@@ -109,7 +109,8 @@ class StdOptions(BootstrapOptions, JobOptions):
                                            "Global Measures column group", check=global_measures_spec)
     just_system_terms: bool = option(False, "F4DE -j: score only the terms with a detected_kwlist/"
                                             "detected_termlist block (even an empty one) in the "
-                                            "detections", check=boolean)
+                                            "detections (segment alignment: leave out only the terms "
+                                            "without any trial, as F4DE)", check=boolean)
     file_channels: str = option("", "F4DE -N: comma list of FILE/CHAN regular expressions (anchored, "
                                     "case-insensitive); references, detections and the ECF duration "
                                     "are kept only for matching file/channels", check=file_channels_spec)

@@ -113,6 +113,7 @@ class Prepared:
     beta: float
     file_vocab: list
     counts: dict
+    system_terms: Optional[np.ndarray] = None   # --just-system-terms: the terms of F4DE's trials
 
 
 @dataclass
@@ -151,8 +152,6 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
         selected[terms.select(*p.term_attr)] = True
     if p.term_values is not None:
         selected &= np.asarray([a.get(p.term_values[0]) == p.term_values[1] for a in terms.attrs], dtype=bool)
-    if p.just_system_terms:     # F4DE -j: a term without a block is not scored at all
-        selected &= system_terms(terms, dets)
     # --- common file/channel keys
     fvocab: dict = {}
     ecf = kws.ecf
@@ -161,6 +160,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
         ecf = ecf.subset(np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
     if p.alignment == "segment":
         return _prepare_segments(kws, dets, p, warnings, dterm, selected, ecf)
+    if p.just_system_terms:     # F4DE -j (KWSAlignment): a term without a block is not scored at all
+        selected &= system_terms(terms, dets)
     det_fc_vocab = _codes(np.asarray(dets.file_ids, dtype=object), fvocab)
     dfile = det_fc_vocab[dets.file] if len(dets) else np.zeros(0, np.int64)
     rfile = _codes(kws.occ.file, fvocab)
@@ -217,7 +218,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     return Prepared(kws, dets, p, warnings, Q, dterm, di, ri, g_d, g_r, yes_all, ntrue, evaluated,
                     t_audio, N, pt, cm, cf, beta, list(fvocab),
                     {"n_det_outside": n_det_outside, "n_det_not_in_ecf_file": n_det_not_in_ecf_file,
-                     "n_ref_outside": n_ref_outside, "n_dup": n_dup})
+                     "n_ref_outside": n_ref_outside, "n_dup": n_dup},
+                    selected if p.just_system_terms else None)
 
 
 def system_terms(terms: TermList, dets: Detections) -> np.ndarray:
@@ -294,7 +296,10 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
         warnings.append(f"{n_dup} detection(s) sharing a segment with a higher-scored one of their term "
                         "were dropped, as F4DE's segment alignment does")
     ntrue = np.bincount(rterm, minlength=Q).astype(np.int64)
-    evaluated = selected & ((ntrue > 0) | p.include_notarget_terms)
+    # F4DE -j (KWSSegAlign): every term is still aligned; only the empty blocks of the terms
+    # with no trial (no reference segment, no scored detection) are not added
+    trial = (ntrue > 0) | (np.bincount(dterm[di], minlength=Q) > 0) if p.just_system_terms else None
+    evaluated = selected & ((ntrue > 0) | (p.include_notarget_terms & (True if trial is None else trial)))
     yes_all = _decisions(dets, di, p, warnings)
     N = int(S)
     pt, cm, cf, beta = _operating_point(p, int(ntrue[evaluated].sum()), N)
@@ -303,7 +308,7 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
                     yes_all, ntrue, evaluated, ecf.total_duration("f4de" if p.compat_f4de else "union"), N,
                     pt, cm, cf, beta, list(fcode),
                     {"n_det_outside": n_out, "n_det_not_in_ecf_file": n_out, "n_ref_outside": n_ref_out,
-                     "n_dup": n_dup, "n_segments": N})
+                     "n_dup": n_dup, "n_segments": N}, None if trial is None else selected & trial)
 
 
 def _detection_terms(dets: Detections, tindex: dict) -> np.ndarray:
@@ -447,10 +452,9 @@ def score_conditions(kws: KwsData, dets: Detections, p: Params, conds: list[Cond
         else:
             pc = replace(p, term_attr=None, term_values=(c.attr, c.value))
             sel = np.asarray([a.get(c.attr) == c.value for a in kws.terms.attrs], dtype=bool)
-        if p.just_system_terms:
-            sel &= system_terms(kws.terms, dets)
         prep = prepare(kws, dets, pc)
-        out.append((c.name, finish(prep, align_terms(prep)), sel))
+        res = finish(prep, align_terms(prep))
+        out.append((c.name, res, sel if res.system_terms is None else sel & res.system_terms))
     return out
 
 
@@ -571,4 +575,4 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
     trials = {"term": tt, "score": tscore, "yes": tyes, "target": ttarget, "n_trials": N,
               "t_audio": t_audio}
     return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta,
-                     trials, system_terms=system_terms(terms, dets) if p.just_system_terms else None)
+                     trials, system_terms=prep.system_terms)

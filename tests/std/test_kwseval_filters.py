@@ -70,6 +70,21 @@ def test_just_system_terms(tmp_path, capsys, monkeypatch):
                          "-j", "-o", "-b", "-f", "-"]) == 0 and capsys.readouterr().out == out
 
 
+def test_just_system_terms_segments(tmp_path, capsys, monkeypatch):
+    """-g -j as KWSSegAlign: every term is still aligned (KW-3, no block, keeps its reference
+    segment as a miss); only a term with no trial gets no empty block (KW-2: an empty block, no
+    reference), which shows with -inc and in bsum.txt."""
+    rttm = "SPEAKER A 1 5 45 <NA> <NA> spk <NA>\n" + _rttm(("A", 10, "cat"), ("A", 20, "cat"), ("A", 40, "bird"))
+    args = (_ecf(("A", 100)), rttm, JDETS)
+    runs = {}
+    for more in ((), ("-j",), ("-inc",), ("-j", "-inc")):
+        rc, runs[more] = _run(tmp_path, capsys, monkeypatch, *args, "-g", *more, "-o", "-b", "-f", "-")
+        assert rc == 0
+    atwv = {k: _cell(v, "|   Segment", 12) for k, v in runs.items()}
+    assert atwv[()] == atwv[("-j",)] == atwv[("-j", "-inc")] != atwv[("-inc",)]
+    assert "KW-3" in runs[("-j",)] and "KW-2" not in runs[("-j",)] and "KW-2" in runs[()]
+
+
 NDETS = {"KW-1": [("A", 10, 0.9, "YES"), ("B", 20, 0.8, "YES"), ("A", 60, 0.5, "YES")],
          "KW-2": [("A", 30, 0.9, "YES"), ("B", 5, 0.7, "YES")]}
 
