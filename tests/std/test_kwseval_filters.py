@@ -150,3 +150,22 @@ def test_engine_file_channels_and_checks(tmp_path):
                     ({"alignment": "segment", "file_channels": "A/1"}, "occurrence only")):
         with pytest.raises(InputError, match=msg):
             StdOptions(**base, **kw).validate()
+
+
+@pytest.mark.parametrize("extra, selfclosing", [("", False), (' extra="x"', False), ("", True)])
+def test_readers_report_empty_blocks(extra, selfclosing, tmp_path):
+    """Both detection readers list every block, empty ones included (what -j reads): the bulk
+    path (canonical or not) and the exact parser agree; a self-closing block goes to the exact one."""
+    from termeval.std import detections as D     # why: the readers' private paths, this test only
+    det = f'<kw file="a" channel="1" tbeg="1" dur="0.5" score="0.5" decision="YES"{extra}/>'
+    body = (f'<detected_kwlist kwid="E0">\n</detected_kwlist>\n<detected_kwlist kwid="K1">\n{det}\n'
+            '</detected_kwlist>\n<detected_kwlist kwid="E1"></detected_kwlist>\n')
+    want = ["E0", "K1", "E1"] + (["E2"] if selfclosing else [])
+    body += '<detected_kwlist kwid="E2"/>\n' if selfclosing else ""
+    p = tmp_path / "k.xml"
+    p.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<kwslist system_id="s">\n{body}</kwslist>\n')
+    fast, exact = D._read_xml_fast(str(p)), D._read_xml(str(p))
+    assert (fast is None) == selfclosing and exact.blocks == want and exact.term.tolist() == [1]
+    assert D.read_detections(str(p)).blocks == want
+    if fast is not None:
+        assert fast.blocks == want and fast.term.tolist() == [1]
