@@ -19,7 +19,8 @@ line" has the table.
   -Y name:t1,t2    one condition over those ECF source types (--source-type)
   -g               segment-based alignment     -x charsplit|notASCII|deleteHyphens
   -j               --just-system-terms true: terms without a block in the system file are not scored
-  -N F/C[,F/C..]   --file-channels: only the FILE/CHAN matching a regex (anchored, any case), also TotDur
+  -N F/C[,F/C..]   --file-channels: only the FILE/CHAN matching a regex (anchored, any case), also
+                   TotDur (not with -g: refused)
   -I name          the system title of the reports        -zG Optimum|Supremum  .dat.2's columns
   -zG MAP|MAPpct   accepted: MAP is score_std's map_f4de (scores/std_operating)
   -a -X -C -i -P -D -m --zIsoRatioDAF --ExcludePNGFileFromTxtTable: accepted without effect, they
