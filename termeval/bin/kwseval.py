@@ -20,7 +20,7 @@ line" has the table.
   -g               segment-based alignment     -x charsplit|notASCII|deleteHyphens
   -j               --just-system-terms true: terms without a block in the system file are not scored
   -N F/C[,F/C..]   --file-channels: only the FILE/CHAN matching a regex (anchored, any case), also
-                   TotDur (not with -g: refused)
+                   TotDur (-g: only the segments of those file/channels)
   -I name          the system title of the reports        -zG Optimum|Supremum  .dat.2's columns
   -zG MAP|MAPpct   accepted: MAP is score_std's map_f4de (scores/std_operating)
   -a -X -C -i -P -D -m --zIsoRatioDAF --ExcludePNGFileFromTxtTable: accepted without effect, they
@@ -101,8 +101,6 @@ def checks(v: dict) -> None:
     for key, name in REFUSED.items():
         if v[key]:
             raise Quit(f"{name} is not supported by termeval's KWSEval (docs/std-kaldi-compat.md)")
-    if v["Namefile"] and v["gsegment-based-alignment"]:
-        raise Quit("-N (--Namefile) with -g is not supported by termeval's KWSEval (docs/std-kaldi-compat.md)")
     for f in v["xprefilterText"]:
         if f.lower() not in PREFILTERS:
             raise Quit(f"Error: -zprefilterText option /{f}/ not defined.  Aborting.")

@@ -113,7 +113,8 @@ class StdOptions(BootstrapOptions, JobOptions):
                                             "without any trial, as F4DE)", check=boolean)
     file_channels: str = option("", "F4DE -N: comma list of FILE/CHAN regular expressions (anchored, "
                                     "case-insensitive); references, detections and the ECF duration "
-                                    "are kept only for matching file/channels", check=file_channels_spec)
+                                    "are kept only for matching file/channels (segment alignment: "
+                                    "their segments)", check=file_channels_spec)
     write_alignment: bool = option(True, "write details/alignment.csv", check=boolean)
     plots: bool = option(True, "draw det/twv plots", check=boolean)
     breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
@@ -141,8 +142,6 @@ class StdOptions(BootstrapOptions, JobOptions):
                     "KWSEval's (default or --compat f4de mode), not compute-atwv's (--compat kaldi)")
         if self.compat == "kaldi" and (self.just_system_terms or self.file_channels):
             return "--just-system-terms and --file-channels are F4DE KWSEval's, not compute-atwv's (--compat kaldi)"
-        if self.alignment == "segment" and self.file_channels:
-            return "--file-channels works with --alignment occurrence only"
         if self.compat == "kaldi" and self.preset == "sws2012" and self.p_target is None:
             return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
                     "reference count; give --p-target (its --prior-kw-probability)")

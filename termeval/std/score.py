@@ -274,9 +274,11 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
     if not turns[0]:
         warnings.append("--alignment segment: the RTTM has no SPEAKER turns, so every ECF excerpt is one "
                         "non-speech segment and no word is in a speech segment (no reference)")
-    seg, tags = segalign.build_segments(ecf, turns)
+    # --file-channels (F4DE -N): KWSSegAlign keeps the segments of matching file/channels only
+    seg, tags = segalign.build_segments(_fc_ecf(ecf, p.file_channels), turns)
     if len(seg) == 0:
-        raise InputError("--alignment segment: the ECF yields no segment", kws.rttm_path)
+        raise InputError("--alignment segment: the ECF yields no segment"
+                         + (" of --file-channels" if p.file_channels else ""), kws.rttm_path)
     Q, S, occ = len(kws.terms), np.int64(len(seg)), kws.occ
     oseg = segalign.occurrence_segments(occ, kws.lexemes, segalign.lexeme_segments(kws.lexemes, tags))
     ok = (oseg >= 0) & selected[occ.term]

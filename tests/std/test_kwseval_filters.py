@@ -107,10 +107,24 @@ def test_namefile(tmp_path, capsys, monkeypatch):
     assert (rc, rc2) == (0, 0) and both == both2 and _cell(both, "|                          TotDur", 2) == "150"
 
 
+def test_namefile_segments(tmp_path, capsys, monkeypatch):
+    """-g -N as KWSSegAlign: only the segments of the matching file/channels are trials (A: 3
+    segments, B: 3), the references and detections of the others are in no segment."""
+    rttm = "SPEAKER A 1 5 45 <NA> <NA> spk <NA>\nSPEAKER B 1 15 10 <NA> <NA> spk <NA>\n" + _rttm(
+        ("A", 10, "cat"), ("B", 20, "cat"), ("A", 30, "dog"))
+    args = (_ecf(("A", 100), ("B", 50)), rttm, NDETS)
+    rc, whole = _run(tmp_path, capsys, monkeypatch, *args, "-g", "-o", "-b", "-f", "-")
+    rc2, a = _run(tmp_path, capsys, monkeypatch, *args, "-g", "-N", "A/1", "-o", "-b", "-f", "-")
+    _, b = _run(tmp_path, capsys, monkeypatch, *args, "-g", "-N", "B/1", "-o", "-b", "-f", "-")
+    tot = "|                         TotTrials"
+    assert (rc, rc2) == (0, 0) and [_cell(x, tot, 2) for x in (whole, a, b)] == ["6", "3", "3"]
+    # A: KW-1 1 hit (A 10) + 1 FA (A 60) of 3 segments; KW-2 1 hit; B: KW-1 1 hit, KW-2 1 FA only
+    assert _cell(a, "|   Segment", 2) == "2" and _cell(b, "|   Segment", 2) == "1"
+
+
 @pytest.mark.parametrize("more, name", [
     (["-T", "x:KW-1"], "-T (--Term)"), (["-G"], "-G (--Group-by-targ)"), (["-w"], "-w (--words-oov)"),
-    (["--ExcludeCountsFromReports"], "--ExcludeCountsFromReports"), (["--zincludeRowTotals"], "--zincludeRowTotals"),
-    (["-N", "A/1", "-g"], "-N (--Namefile) with -g")])
+    (["--ExcludeCountsFromReports"], "--ExcludeCountsFromReports"), (["--zincludeRowTotals"], "--zincludeRowTotals")])
 def test_refused_options(more, name, tmp_path, capsys, monkeypatch):
     rc, out = _run(tmp_path, capsys, monkeypatch, _ecf(("A", 100)), _rttm(("A", 10, "cat")), JDETS,
                    *more, "-o", "-f", "-")
@@ -146,8 +160,7 @@ def test_engine_file_channels_and_checks(tmp_path):
     assert res.n_fa.tolist()[:2] == [1, 1]
     base = dict(kws_dir=str(tmp_path), detections=str(tmp_path / "kwslist.xml"))
     for kw, msg in (({"file_channels": "A/(1"}, "bad regular expression"),
-                    ({"compat": "kaldi", "just_system_terms": True}, "not compute-atwv's"),
-                    ({"alignment": "segment", "file_channels": "A/1"}, "occurrence only")):
+                    ({"compat": "kaldi", "just_system_terms": True}, "not compute-atwv's")):
         with pytest.raises(InputError, match=msg):
             StdOptions(**base, **kw).validate()
 
