@@ -50,6 +50,10 @@
 #                             segment of the ECF excerpts; docs/std-metrics.md)
 #   --term-normalization ""   F4DE -x: comma list of charsplit, notASCII, deleteHyphens (term
 #                             texts and RTTM words split into characters, e.g. Cantonese)
+#   --just-system-terms false F4DE -j: score only the terms with a detected_kwlist/detected_termlist
+#                             block (even an empty one) in the detections
+#   --file-channels ""        F4DE -N: comma list of FILE/CHAN regexes (anchored, any case): only the
+#                             references, detections and ECF duration of matching file/channels
 #   --f4de-report-format txt  --f4de-reports as txt, csv or both (F4DE -y TXT|CSV)
 #   --f4de-global-measures "" --f4de-reports: MAP,MAPpct columns (F4DE -zG MAP -zG MAPpct)
 #   --ecf "" --rttm "" --termlist ""   use these files instead of the ones in <kws-data-dir>
@@ -89,6 +93,8 @@ term_attr_mode=pooled
 source_type=
 alignment=occurrence
 term_normalization=
+just_system_terms=false
+file_channels=
 ecf=
 rttm=
 termlist=
@@ -154,6 +160,8 @@ opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
 opts+=(--kst "$kst" --ntrue-scale "$ntrue_scale" --nbest "$nbest" --f4de-reports "$f4de_reports")
 opts+=(--term-attr-mode "$term_attr_mode" --alignment "$alignment" --f4de-report-format "$f4de_report_format")
 [ -n "$term_normalization" ] && opts+=(--term-normalization "$term_normalization")
+opts+=(--just-system-terms "$just_system_terms")
+[ -n "$file_channels" ] && opts+=(--file-channels "$file_channels")
 [ -n "$f4de_global_measures" ] && opts+=(--f4de-global-measures "$f4de_global_measures")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 

@@ -18,7 +18,16 @@ line" has the table.
   -q 'A:regex=RE'  one condition per value of attribute A matching RE (--term-attr)
   -Y name:t1,t2    one condition over those ECF source types (--source-type)
   -g               segment-based alignment     -x charsplit|notASCII|deleteHyphens
-  -zG MAP|MAPpct|Optimum|Supremum, -a, -X, -C, -i, -I, -j, -N, -P, -D: accepted (see the docs)
+  -j               --just-system-terms true: terms without a block in the system file are not scored
+  -N F/C[,F/C..]   --file-channels: only the FILE/CHAN matching a regex (anchored, any case), also
+                   TotDur (-g: only the segments of those file/channels)
+  -I name          the system title of the reports        -zG Optimum|Supremum  .dat.2's columns
+  -zG MAP|MAPpct   accepted: MAP is score_std's map_f4de (scores/std_operating)
+  -a -X -C -i -P -D -m --zIsoRatioDAF --ExcludePNGFileFromTxtTable: accepted without effect, they
+                   only change F4DE's drawing (articulated DETs, xmllint, DET files, iso-ratio lines,
+                   threshold plots; KWSEval 3.5.0 itself ignores --ExcludePNGFileFromTxtTable)
+  -T -G -w --ExcludeCountsFromReports --zincludeRowTotals: refused (`[ERROR] ... is not supported`,
+                   exit 1): they change numbers or files and termeval has no engine option for them
 Exit status 0, or 1 with KWSEval's `[ERROR] ...` line on stdout (a bad option: Getopt::Long's
 line on stderr first).
 """
@@ -48,10 +57,9 @@ SPECS = tuple(spec(s) for s in (
     "zincludeRowTotals", "zGlobalMeasures=s@"))
 VERSION = "KWSEval (termeval) 3.5.0"
 PREFILTERS = {"charsplit": "charsplit", "notascii": "notASCII", "deletehyphens": "deleteHyphens"}
-# options KWSEval has and termeval does not apply (why: docs/std-kaldi-compat.md)
-NOT_APPLIED = {"Term": "-T", "Group-by-targ": "-G", "Namefile": "-N", "words-oov": "-w",
-               "just-system-terms": "-j", "measureThreshPlots": "-m", "ExcludeCountsFromReports":
-               "--ExcludeCountsFromReports", "zincludeRowTotals": "--zincludeRowTotals"}
+# options of KWSEval that change numbers or files and that termeval refuses (docs/std-kaldi-compat.md)
+REFUSED = {"Term": "-T (--Term)", "Group-by-targ": "-G (--Group-by-targ)", "words-oov": "-w (--words-oov)",
+           "ExcludeCountsFromReports": "--ExcludeCountsFromReports", "zincludeRowTotals": "--zincludeRowTotals"}
 
 
 class KwsevalParser:
@@ -90,6 +98,9 @@ def checks(v: dict) -> None:
         raise Quit("An STDList file must be set")
     if sum(bool(v[k]) for k in ("YSourcetype", "Term", "query", "words-oov", "Group-by-targ")) > 1:
         raise Quit("Cannot specify more than one condition (-Y, -q, -T, -G) for the conditional report")
+    for key, name in REFUSED.items():
+        if v[key]:
+            raise Quit(f"{name} is not supported by termeval's KWSEval (docs/std-kaldi-compat.md)")
     for f in v["xprefilterText"]:
         if f.lower() not in PREFILTERS:
             raise Quit(f"Error: -zprefilterText option /{f}/ not defined.  Aborting.")
@@ -115,6 +126,8 @@ def options_of(v: dict) -> StdOptions:
         c_miss=_or(v["Koefincorrect"], 1.0), trials_per_sec=_or(v["number-trials-per-sec"], 1.0),
         tolerance=_or(v["Similarity-threshold"], 0.5), find_threshold=_or(v["Find-threshold"], 0.5),
         include_notarget_terms=bool(v["include-blocks-w-notargs"]), write_alignment=False, plots=False,
+        just_system_terms=bool(v["just-system-terms"]),
+        file_channels=",".join(x for n in v["Namefile"] for x in n.split(",") if x),
         alignment="segment" if v["gsegment-based-alignment"] else "occurrence",
         term_normalization=",".join(dict.fromkeys(PREFILTERS[x.lower()] for x in v["xprefilterText"]))),
         "KWSEval")

@@ -282,9 +282,16 @@ def _bsum_table(conds: list, measures: tuple = ()) -> tuple[list, list]:
     return groups, rows
 
 
+def _shown(res) -> np.ndarray:
+    """The terms of bsum.txt: every listed term, or with -j (--just-system-terms) those of the
+    system's blocks (F4DE's trials hold no other)."""
+    shown = getattr(res, "system_terms", None)      # a --compat kaldi result has none
+    return np.ones(len(res.terms.ids), bool) if shown is None else shown
+
+
 def bsum_text(res, trials_per_sec: float = 1.0) -> str:
     label = "Segment" if _segment(res) else "Occurrence"
-    groups, rows = _bsum_table([(label, res, np.ones(len(res.terms.ids), bool))])
+    groups, rows = _bsum_table([(label, res, _shown(res))])
     return header_text(res, trials_per_sec) + "\n\n" + render(groups, rows, row_levels=2)
 
 
@@ -306,7 +313,7 @@ def report_texts(res, conds: list | None = None, trials_per_sec: float = 1.0, fm
     if bad:
         raise ValueError(f"unknown global measure(s) {bad} (MAP, MAPpct)")
     tables = {"sum": (_sum_table([(label, res)], measures), 0, res),
-              "bsum": (_bsum_table([(label, res, np.ones(len(res.terms.ids), bool))], measures), 2, res)}
+              "bsum": (_bsum_table([(label, res, _shown(res))], measures), 2, res)}
     if conds:
         cs = sorted(conds, key=lambda c: c[0])
         tables["cond.sum"] = (_sum_table([(n, r) for n, r, _ in cs], measures), 0, cs[0][1])

@@ -1,6 +1,7 @@
 """The options of spoken term detection scoring (steps/score_std.sh, termeval.score_std)."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,6 +33,16 @@ def term_norm_spec(value: Any, text: str | None = None) -> None:
         parse_modes(value)
     except InputError as e:
         raise OptionError(e.message.removeprefix("--term-normalization: ")) from None
+
+
+def file_channels_spec(value: Any, text: str | None = None) -> None:
+    """--file-channels: a comma list of FILE/CHAN regular expressions, each compiled now."""
+    text_value(value, text)
+    for rx in (r for r in value.split(",") if r):
+        try:
+            re.compile(rx)
+        except re.error as e:
+            raise OptionError(f"bad regular expression '{rx[:40]}': {e}") from None
 
 
 def global_measures_spec(value: Any, text: str | None = None) -> None:
@@ -96,6 +107,14 @@ class StdOptions(BootstrapOptions, JobOptions):
                                      choices=("txt", "csv", "both"))
     f4de_global_measures: str = option("", "--f4de-reports: comma list of MAP, MAPpct (F4DE -zG): a "
                                            "Global Measures column group", check=global_measures_spec)
+    just_system_terms: bool = option(False, "F4DE -j: score only the terms with a detected_kwlist/"
+                                            "detected_termlist block (even an empty one) in the "
+                                            "detections (segment alignment: leave out only the terms "
+                                            "without any trial, as F4DE)", check=boolean)
+    file_channels: str = option("", "F4DE -N: comma list of FILE/CHAN regular expressions (anchored, "
+                                    "case-insensitive); references, detections and the ECF duration "
+                                    "are kept only for matching file/channels (segment alignment: "
+                                    "their segments)", check=file_channels_spec)
     write_alignment: bool = option(True, "write details/alignment.csv", check=boolean)
     plots: bool = option(True, "draw det/twv plots", check=boolean)
     breakdown: str = option("", "comma list of attr:NAME, ngram, freq, oov, phones (default mode), "
@@ -121,6 +140,8 @@ class StdOptions(BootstrapOptions, JobOptions):
                                        or self.term_attr_mode != "pooled"):
             return ("--alignment segment, --term-normalization and --term-attr-mode per-value are F4DE "
                     "KWSEval's (default or --compat f4de mode), not compute-atwv's (--compat kaldi)")
+        if self.compat == "kaldi" and (self.just_system_terms or self.file_channels):
+            return "--just-system-terms and --file-channels are F4DE KWSEval's, not compute-atwv's (--compat kaldi)"
         if self.compat == "kaldi" and self.preset == "sws2012" and self.p_target is None:
             return ("--preset sws2012 with --compat kaldi: compute-atwv has no prior derived from the "
                     "reference count; give --p-target (its --prior-kw-probability)")

@@ -55,6 +55,8 @@ class Params:
     alignment: str = "occurrence"     # occurrence | segment (F4DE -g, termeval.std.segalign)
     term_values: Optional[tuple[str, str]] = None  # (attribute, value): one F4DE -q condition
     term_normalization: str = ""      # F4DE -x, applied when loading (kwsdir); kept for its warnings
+    just_system_terms: bool = False   # F4DE -j: only the terms with a block in the detections
+    file_channels: Optional[list[str]] = None     # F4DE -N: FILE/CHAN regexes (anchored, no case)
 
 
 @dataclass
@@ -78,6 +80,8 @@ class StdResult:
     trials: dict = field(default_factory=dict)
     # F4DE -q / -Y conditions: (name, StdResult of the condition, terms it selects)
     conditions: list = field(default_factory=list)
+    # --just-system-terms (F4DE -j): the terms with a block in the detections (None: every term)
+    system_terms: Optional[np.ndarray] = None
 
 
 def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:
@@ -109,6 +113,7 @@ class Prepared:
     beta: float
     file_vocab: list
     counts: dict
+    system_terms: Optional[np.ndarray] = None   # --just-system-terms: the terms of F4DE's trials
 
 
 @dataclass
@@ -155,6 +160,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
         ecf = ecf.subset(np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
     if p.alignment == "segment":
         return _prepare_segments(kws, dets, p, warnings, dterm, selected, ecf)
+    if p.just_system_terms:     # F4DE -j (KWSAlignment): a term without a block is not scored at all
+        selected &= system_terms(terms, dets)
     det_fc_vocab = _codes(np.asarray(dets.file_ids, dtype=object), fvocab)
     dfile = det_fc_vocab[dets.file] if len(dets) else np.zeros(0, np.int64)
     rfile = _codes(kws.occ.file, fvocab)
@@ -174,7 +181,7 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
         efiles = np.zeros(len(fvocab) + 1, dtype=bool)
         efiles[efile] = True
         d_file_known = efiles[dfile]
-        t_audio = ecf.total_duration("f4de" if p.compat_f4de else "union")
+        t_audio = _fc_ecf(ecf, p.file_channels).total_duration("f4de" if p.compat_f4de else "union")
     else:
         d_in = np.ones(len(dets), dtype=bool)
         r_in = np.ones(len(occ), dtype=bool)
@@ -192,6 +199,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
         warnings.append(f"{n_ref_outside} reference occurrence(s) outside the ECF were ignored")
     dmask = d_sel & d_in
     rmask = r_sel & r_in
+    if p.file_channels:
+        dmask, rmask = _fc_filter(p, dmask, rmask, list(fvocab), chans, dterm, dkey, occ.term, rkey, NC)
     di = np.flatnonzero(dmask)
     ri = np.flatnonzero(rmask)
     n_dup = _duplicates(dterm[di] * np.int64(len(fvocab) + 1) * NC + dkey[di], dbeg[di], dets.dur[di], warnings)
@@ -209,7 +218,50 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     return Prepared(kws, dets, p, warnings, Q, dterm, di, ri, g_d, g_r, yes_all, ntrue, evaluated,
                     t_audio, N, pt, cm, cf, beta, list(fvocab),
                     {"n_det_outside": n_det_outside, "n_det_not_in_ecf_file": n_det_not_in_ecf_file,
-                     "n_ref_outside": n_ref_outside, "n_dup": n_dup})
+                     "n_ref_outside": n_ref_outside, "n_dup": n_dup},
+                    selected if p.just_system_terms else None)
+
+
+def system_terms(terms: TermList, dets: Detections) -> np.ndarray:
+    """Mask of the listed terms that have a detected_kwlist/detected_termlist block (even an
+    empty one) in the detections (the readers' `blocks`)."""
+    tindex = terms.index()
+    out = np.zeros(len(terms.ids), dtype=bool)
+    out[[tindex[t] for t in dets.blocks if t in tindex]] = True
+    return out
+
+
+def _fc_match(rx: list, files: list, chans: np.ndarray, keys: np.ndarray, NC: int) -> np.ndarray:
+    """Whether "FILE/CHAN" of each key (file code * NC + channel index) matches one of `rx`
+    (F4DE filterByFileChan: anchored, case-insensitive); one test per distinct key."""
+    if len(keys) == 0:
+        return np.zeros(0, dtype=bool)
+    u, inv = np.unique(keys, return_inverse=True)
+    ok = np.asarray([any(r.fullmatch(f"{files[k // NC]}/{chans[k % NC]}") for r in rx) for k in u.tolist()],
+                    dtype=bool)
+    return ok[inv.reshape(-1)]
+
+
+def _fc_ecf(ecf, file_channels: Optional[list[str]]):
+    """The ECF excerpts whose FILE/CHAN matches --file-channels (F4DE calcTotalDur's filter)."""
+    if not file_channels:
+        return ecf
+    rx = [re.compile(s, re.I) for s in file_channels]
+    return ecf.subset(np.asarray([any(r.fullmatch(f"{f}/{c}") for r in rx)
+                                  for f, c in zip(ecf.file.tolist(), ecf.channel.tolist())], dtype=bool))
+
+
+def _fc_filter(p: Params, dmask, rmask, files: list, chans, dterm, dkey, rterm, rkey, NC: int):
+    """--file-channels on the scored detections and references. --compat f4de as KWSAlignment:
+    a detection is tested only where its term has an RTTM occurrence in its file/channel (the
+    others enter its FA count unfiltered)."""
+    rx = [re.compile(s, re.I) for s in p.file_channels]
+    rmask = rmask & _fc_match(rx, files, chans, rkey, NC)
+    d_ok = _fc_match(rx, files, chans, dkey, NC)
+    if p.compat_f4de and len(dkey):
+        G = np.int64(len(files) + 1) * NC
+        d_ok |= ~np.isin(dterm * G + dkey, rterm.astype(np.int64) * G + rkey)
+    return dmask & d_ok, rmask
 
 
 def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[str], dterm: np.ndarray,
@@ -222,9 +274,11 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
     if not turns[0]:
         warnings.append("--alignment segment: the RTTM has no SPEAKER turns, so every ECF excerpt is one "
                         "non-speech segment and no word is in a speech segment (no reference)")
-    seg, tags = segalign.build_segments(ecf, turns)
+    # --file-channels (F4DE -N): KWSSegAlign keeps the segments of matching file/channels only
+    seg, tags = segalign.build_segments(_fc_ecf(ecf, p.file_channels), turns)
     if len(seg) == 0:
-        raise InputError("--alignment segment: the ECF yields no segment", kws.rttm_path)
+        raise InputError("--alignment segment: the ECF yields no segment"
+                         + (" of --file-channels" if p.file_channels else ""), kws.rttm_path)
     Q, S, occ = len(kws.terms), np.int64(len(seg)), kws.occ
     oseg = segalign.occurrence_segments(occ, kws.lexemes, segalign.lexeme_segments(kws.lexemes, tags))
     ok = (oseg >= 0) & selected[occ.term]
@@ -244,7 +298,10 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
         warnings.append(f"{n_dup} detection(s) sharing a segment with a higher-scored one of their term "
                         "were dropped, as F4DE's segment alignment does")
     ntrue = np.bincount(rterm, minlength=Q).astype(np.int64)
-    evaluated = selected & ((ntrue > 0) | p.include_notarget_terms)
+    # F4DE -j (KWSSegAlign): every term is still aligned; only the empty blocks of the terms
+    # with no trial (no reference segment, no scored detection) are not added
+    trial = (ntrue > 0) | (np.bincount(dterm[di], minlength=Q) > 0) if p.just_system_terms else None
+    evaluated = selected & ((ntrue > 0) | (p.include_notarget_terms & (True if trial is None else trial)))
     yes_all = _decisions(dets, di, p, warnings)
     N = int(S)
     pt, cm, cf, beta = _operating_point(p, int(ntrue[evaluated].sum()), N)
@@ -253,7 +310,7 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
                     yes_all, ntrue, evaluated, ecf.total_duration("f4de" if p.compat_f4de else "union"), N,
                     pt, cm, cf, beta, list(fcode),
                     {"n_det_outside": n_out, "n_det_not_in_ecf_file": n_out, "n_ref_outside": n_ref_out,
-                     "n_dup": n_dup, "n_segments": N})
+                     "n_dup": n_dup, "n_segments": N}, None if trial is None else selected & trial)
 
 
 def _detection_terms(dets: Detections, tindex: dict) -> np.ndarray:
@@ -398,7 +455,8 @@ def score_conditions(kws: KwsData, dets: Detections, p: Params, conds: list[Cond
             pc = replace(p, term_attr=None, term_values=(c.attr, c.value))
             sel = np.asarray([a.get(c.attr) == c.value for a in kws.terms.attrs], dtype=bool)
         prep = prepare(kws, dets, pc)
-        out.append((c.name, finish(prep, align_terms(prep)), sel))
+        res = finish(prep, align_terms(prep))
+        out.append((c.name, res, sel if res.system_terms is None else sel & res.system_terms))
     return out
 
 
@@ -508,6 +566,7 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
         "align": p.align, "alignment": p.alignment, "n_segments": prep.counts.get("n_segments"),
         "tolerance": p.tolerance, "compat_f4de": p.compat_f4de,
         "include_notarget_terms": p.include_notarget_terms, "alignment_stats": astats,
+        "just_system_terms": p.just_system_terms, "file_channels": p.file_channels,
         "detection_format": dets.fmt, "warnings": warnings,
     }
     ali = {"det_index": di, "det_term": dterm[di],
@@ -518,4 +577,4 @@ def finish(prep: Prepared, ali: Alignment) -> StdResult:
     trials = {"term": tt, "score": tscore, "yes": tyes, "target": ttarget, "n_trials": N,
               "t_audio": t_audio}
     return StdResult(metrics, extra, tw, warnings, terms, evaluated, ntrue, hits, fa, miss, ndet, ali, beta,
-                     trials)
+                     trials, system_terms=prep.system_terms)

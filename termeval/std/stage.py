@@ -149,4 +149,6 @@ def params_of(a: StdOptions) -> Params:
                   decision_threshold=a.decision_threshold,
                   term_attr=parse_term_attr(pooled_attr) if pooled_attr else None,
                   source_types=types.split(",") if types else None,
-                  alignment=a.alignment, term_normalization=a.term_normalization)
+                  alignment=a.alignment, term_normalization=a.term_normalization,
+                  just_system_terms=a.just_system_terms,
+                  file_channels=[r for r in a.file_channels.split(",") if r] or None)
