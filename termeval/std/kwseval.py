@@ -112,7 +112,9 @@ def _texts(req: Request, res, opts: StdOptions) -> list[tuple[str, str, str]]:
     """(output name, announcement line, text) of each requested report, in KWSEval's order
     (each as .csv then .txt); a conditional report without conditions is KWSEval's note line."""
     fmt = "both" if "CSV" in req.types else "txt"
-    texts = f4de_reports.report_texts(res, res.conditions or None, opts.trials_per_sec, fmt)
+    # -zG MAP/MAPpct: the Global Measures columns (Optimum/Supremum go to dets/*.dat.2 only)
+    measures = tuple(dict.fromkeys(m for m in req.global_measures if m in ("MAP", "MAPpct")))
+    texts = f4de_reports.report_texts(res, res.conditions or None, opts.trials_per_sec, fmt, measures)
     root = root_of(req.file_root)
     shown = "-" if req.file_root == "-" else None
     asked = (req.summary, req.block, req.cond_summary, req.cond_block)

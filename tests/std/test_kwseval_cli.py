@@ -55,6 +55,20 @@ def test_f4de_tester_stdout(shared, case, tmp_path, capsys, monkeypatch):
     assert (rc, out) == (rc_want, out_want)
 
 
+def test_global_measures_map_columns(shared, tmp_path, capsys, monkeypatch):
+    """-zG MAP -zG MAPpct (Kaldi's kws_score_f4de.sh asks them): sum.txt gets F4DE's `Global
+    Measures` group (MAP %.2f, MAP% %.1f); Optimum/Supremum stay in dets/*.dat.2 only."""
+    ref = os.path.join(shared, "reference", "f4de")
+    argv, _, plain = _expected(os.path.join(ref, "expected", "res_test6a.txt"))
+    rc, out, _ = _run_in(_tester_dir(tmp_path, os.path.join(ref, "common")),
+                         argv + ["-zG", "MAP", "-zG", "MAPpct", "-zG", "Optimum"], capsys, monkeypatch)
+    assert rc == 0 and out != plain
+    head = next(line for line in out.splitlines() if "Maximum TWV Analysis" in line)
+    assert head.endswith("|  Global Measures  |")
+    row = next(line for line in out.splitlines() if line.startswith("|   Occurrence"))
+    assert row.split("|")[-3:-1] == ["    0.63 ", "    63.3 "]
+
+
 @pytest.mark.skipif(not os.environ.get("F4DE_DIR"), reason="$F4DE_DIR (an F4DE checkout) not set")
 @pytest.mark.parametrize("case", CASES)
 def test_f4de_checkout_tester_stdout(case, tmp_path, capsys, monkeypatch):
