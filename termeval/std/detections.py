@@ -467,15 +467,12 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         xmlsafe.check_without(path, data, data[:len(data) - len(body)] + b"".join(rest), utf8=True)
     else:
         xmlsafe.check(path)
-    if repeated is not None:
-        raise InputError(f"term '{clip(repeated[0])}' has a second detected_{repeated[1]} block (F4DE "
-                         "would count its references twice); merge the blocks", path)
+    _refuse_repeated_block(repeated, path)
     fcol, ccol, tcol, dcol, scol, decol = cols
     tb, du, sc = _times_and_scores(tcol, dcol, scol, path, blocks, counts)
     fvoc = {v: i for i, v in enumerate(dict.fromkeys(fcol))}
     fcodes = np.fromiter(map(fvoc.__getitem__, fcol), dtype=np.int64, count=n)
     fmap = {v.decode("utf-8"): i for v, i in fvoc.items()}
-    file_ids, fremap = _vocab_codes(fmap, file_id)
     cvoc = {v: i for i, v in enumerate(dict.fromkeys(ccol))}
     try:
         clut = np.asarray([int(c) for c in cvoc], dtype=np.int32)
@@ -498,6 +495,20 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         else:
             return None  # the exact parser names the offending detection
     dec = np.asarray(lut, dtype=np.int8)[np.fromiter(map(dvoc.__getitem__, decol), dtype=np.int64, count=n)]
+    return _assemble(path, header, root, blocks, counts, fmap, fcodes, chan, (tb, du, sc, dec))
+
+
+def _refuse_repeated_block(repeated: Optional[tuple[str, str]], path: str) -> None:
+    if repeated is not None:
+        raise InputError(f"term '{clip(repeated[0])}' has a second detected_{repeated[1]} block (F4DE "
+                         "would count its references twice); merge the blocks", path)
+
+
+def _assemble(path: str, header: dict, root: str, blocks: list[str], counts: list[int], fmap: dict,
+              fcodes: np.ndarray, chan: np.ndarray, values: tuple) -> Detections:
+    """The Detections of a bulk-read file: blocks in order, file codes through their ids."""
+    tb, du, sc, dec = values
+    file_ids, fremap = _vocab_codes(fmap, file_id)
     mn, mx = _score_range(header, path)
     return Detections(term_ids=list(blocks), file_ids=file_ids,
                       term=np.repeat(np.arange(len(blocks), dtype=np.int32), counts),
@@ -511,17 +522,10 @@ def _read_canonical(path: str, data: bytes, body: bytes, canon: tuple, header: d
     path, in the same order: well-formedness and safety, then a repeated block."""
     blocks, counts, bounds, rest, repeated = canon
     xmlsafe.check_without(path, data, data[:len(data) - len(body)] + rest, utf8=True)
-    if repeated is not None:
-        raise InputError(f"term '{clip(repeated[0])}' has a second detected_{repeated[1]} block (F4DE "
-                         "would count its references twice); merge the blocks", path)
+    _refuse_repeated_block(repeated, path)
     vals = _canonical_values(body, bounds)
     if vals is None:
         return None
     tb, du, sc, fnames, fcodes, chan, dec = vals
-    file_ids, fremap = _vocab_codes({name: i for i, name in enumerate(fnames)}, file_id)
-    mn, mx = _score_range(header, path)
-    return Detections(term_ids=list(blocks), file_ids=file_ids,
-                      term=np.repeat(np.arange(len(blocks), dtype=np.int32), counts),
-                      file=fremap[fcodes], chan=chan, tbeg=tb, dur=du, score=sc, decision=dec,
-                      fmt=root, blocks=list(blocks), min_score=mn, max_score=mx,
-                      system_id=header.get("system_id", ""), path=path)
+    fmap = {name: i for i, name in enumerate(fnames)}
+    return _assemble(path, header, root, blocks, counts, fmap, fcodes, chan, (tb, du, sc, dec))
