@@ -22,9 +22,29 @@ from termeval.std import breakdown, figures
 from termeval.std.ranking import Ranking, ranking
 
 
-def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
+def rankings_and_breakdowns(ctx, tr) -> tuple[Ranking, dict]:
+    """The ranked documents of each query (reported trials only) and each breakdown group of
+    queries scored as its own task: metrics, computed in the stage's merge with the others."""
+    a, ref = ctx.args, ctx.ref
+    g = tr.n_given
+    everyone = np.ones(tr.n_queries, bool)
+    rk = ranking(tr.query[:g], tr.score[:g], tr.target[:g], tr.n_target, everyone, ctx.p_at)
+    pos = {q: i for i, q in enumerate(ref.query_ids)}
+    texts = [ref.query_texts[pos[q]] for q in tr.query_ids]
+    attrs = [ref.query_attrs[pos[q]] for q in tr.query_ids]
+    qtypes = breakdown.query_types(a.kws_dir, tr.query_ids, attrs)
+    kinds = list(ctx.kinds)
+    if a.breakdown.strip() == "" and qtypes is not None:
+        kinds.append("qtype")
+    rows = figures.breakdown_rows(
+        kinds, lambda kind: breakdown.labels(kind, texts, attrs, tr.n_target, ctx.bins, ctx.lexicon, qtypes),
+        lambda mask: quesst_group(tr, mask, ctx.p_tar, ctx.threshold, a.use_decisions, rk), ctx.bins, everyone)
+    return rk, rows
+
+
+def write(out: str, ctx, tr, r, rk: Ranking, rows: dict) -> tuple[dict, list[str]]:
     """Every file of a scored run; returns the scores mapping and the kit's headline lines."""
-    a, ref, p_tar, thr = ctx.args, ctx.ref, ctx.p_tar, ctx.threshold
+    a, p_tar = ctx.args, ctx.p_tar
     c = r.counts
     lines = quesst.kit_lines(r)
     det_dir = os.path.join(out, "details", "quesst")
@@ -65,26 +85,12 @@ def write(out: str, ctx, tr, r) -> tuple[dict, list[str]]:
         Metric("n_outside_documents", c["n_outside_documents"]),
     ]
     # ranked documents per query (reported trials only) and breakdowns by groups of queries
-    g = tr.n_given
-    everyone = np.ones(tr.n_queries, bool)
-    rk = ranking(tr.query[:g], tr.score[:g], tr.target[:g], tr.n_target, everyone, ctx.p_at)
     figures.write_ranking_table(os.path.join(det_dir, "ranking_per_query.tsv"), tr.query_ids,
-                                tr.n_target, rk, everyone)
-    pos = {q: i for i, q in enumerate(ref.query_ids)}
-    texts = [ref.query_texts[pos[q]] for q in tr.query_ids]
-    attrs = [ref.query_attrs[pos[q]] for q in tr.query_ids]
-    qtypes = breakdown.query_types(a.kws_dir, tr.query_ids, attrs)
-    kinds = list(ctx.kinds)
-    if a.breakdown.strip() == "" and qtypes is not None:
-        kinds.append("qtype")
-    groups = figures.write_breakdowns(
-        det_dir, kinds,
-        lambda kind: breakdown.labels(kind, texts, attrs, tr.n_target, ctx.bins, ctx.lexicon, qtypes),
-        lambda mask: quesst_group(tr, mask, p_tar, thr, a.use_decisions, rk),
-        figures.QUESST_COLUMNS, figures.HEADLINE["quesst"], ctx.bins, everyone)
+                                tr.n_target, rk, np.ones(tr.n_queries, bool))
+    groups = figures.write_breakdowns(det_dir, rows, figures.QUESST_COLUMNS, figures.HEADLINE["quesst"])
     extra = {"breakdowns": figures.merged_breakdowns(out, "quesst", groups),
              "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
-                        "reference": ref.source, "detections_format": ctx.hyp.fmt}, **more}
+                        "reference": ctx.ref.source, "detections_format": ctx.hyp.fmt}, **more}
     write_scores(out, "quesst", metrics, "quesst", extra, warnings=getattr(ctx, "warnings", []))
     result: dict = {}
     write_scores(out, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None, into=result)

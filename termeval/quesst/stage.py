@@ -66,7 +66,8 @@ class QuesstStage(Stage):
         return Shard({}, {"keys": keys, "score": score, "decision": decision})
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> Any:
-        """(trials, scored result) of all queries."""
+        """(trials, scored result, ranking, breakdown rows) of all queries: every figure; the
+        report only writes."""
         pairs = (np.concatenate([s.arrays["keys"] for s in shards]).astype(np.int64),
                  np.concatenate([s.arrays["score"] for s in shards]).astype(np.float64),
                  np.concatenate([s.arrays["decision"] for s in shards]).astype(bool))
@@ -74,7 +75,8 @@ class QuesstStage(Stage):
         ctx.warnings = []
         for w in warnings:
             warn(None, w, ctx.warnings)
-        return tr, quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
+        r = quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
+        return (tr, r, *report.rankings_and_breakdowns(ctx, tr))
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         result, lines = report.write(out, ctx, *merged)

@@ -65,14 +65,21 @@ def std_group(res, mask: np.ndarray, rk: Ranking) -> dict:
 
 
 
-def write_breakdowns(details: str, kinds: list[str], labels_of, score_group, columns: list[str],
-                     headline: tuple[str, ...], bins: list[int], keep: np.ndarray) -> dict:
-    """One table per kind in details/breakdown_<kind>.tsv over the terms in `keep` (the
-    evaluated ones); returns {kind: {group: headline values}} for scores.json."""
+def breakdown_rows(kinds: list[str], labels_of, score_group, bins: list[int], keep: np.ndarray) -> dict:
+    """{kind: [(group, figures)]}: each group of the terms in `keep` (the evaluated ones) scored
+    as its own task (the stage's merge: these are metrics, computed with the others)."""
     out: dict = {}
     for kind in kinds:
         lab = [x if k else None for x, k in zip(labels_of(kind), keep)]
-        rows = [(g, score_group(m)) for g, m in breakdown.groups(kind, lab, bins)]
+        out[kind] = [(g, score_group(m)) for g, m in breakdown.groups(kind, lab, bins)]
+    return out
+
+
+def write_breakdowns(details: str, rows_by_kind: dict, columns: list[str], headline: tuple[str, ...]) -> dict:
+    """One table per kind in details/breakdown_<kind>.tsv; returns {kind: {group: headline
+    values}} for scores.json."""
+    out: dict = {}
+    for kind, rows in rows_by_kind.items():
         breakdown.write_table(os.path.join(details, breakdown.file_name(kind)), columns, rows)
         out[kind] = {g: {c: r.get(c) for c in headline} for g, r in rows}
     return out

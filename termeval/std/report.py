@@ -25,6 +25,16 @@ KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_m
         "c_det", "c_default", "c_norm", "calibration_loss"]
 
 
+def rankings_and_breakdowns(ctx, res) -> None:
+    """res.ranking (per-term ranked retrieval) and res.breakdown_rows (each breakdown group
+    scored as its own task): metrics, computed in the stage's merge with the others."""
+    terms = res.terms
+    res.ranking = figures.std_ranking(res, ctx.p_at)
+    res.breakdown_rows = figures.breakdown_rows(
+        ctx.kinds, lambda kind: breakdown.labels(kind, terms.texts, terms.attrs, res.ntrue, ctx.bins, ctx.lexicon),
+        lambda mask: figures.std_group(res, mask, res.ranking), ctx.bins, res.evaluated)
+
+
 def write(out: str, ctx, res) -> tuple[dict, str]:
     """Every file of a scored run (a termeval.std.score.StdResult) into `out`; returns the
     scores mapping and the text printed on stdout: a `#` line naming the system and the
@@ -42,15 +52,10 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
                "n_terms": f"of {res.extra['n_terms_listed']} listed", **cost_support(res)}
     ci, more = std_intervals(out, args, res, dets)
     metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
-    rk = figures.std_ranking(res, ctx.p_at)
+    rk = res.ranking
     figures.write_ranking_table(os.path.join(details, "ranking_per_term.tsv"), res.terms.ids,
                                 res.ntrue, rk, res.evaluated)
-    terms = res.terms
-    groups = figures.write_breakdowns(
-        details, ctx.kinds,
-        lambda kind: breakdown.labels(kind, terms.texts, terms.attrs, res.ntrue, ctx.bins, ctx.lexicon),
-        lambda mask: figures.std_group(res, mask, rk), figures.STD_COLUMNS, figures.HEADLINE["std"], ctx.bins,
-        res.evaluated)
+    groups = figures.write_breakdowns(details, res.breakdown_rows, figures.STD_COLUMNS, figures.HEADLINE["std"])
     extra = {"std": res.extra, "breakdowns": figures.merged_breakdowns(out, "std", groups), **more}
     if res.conditions:
         extra["conditions"] = {name: figures.std_condition(r, ctx.p_at) for name, r, _ in res.conditions}

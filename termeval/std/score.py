@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from typing import Optional
+from typing import Any, Optional
 
 import numpy as np
 
@@ -82,6 +82,9 @@ class StdResult:
     conditions: list = field(default_factory=list)
     # --just-system-terms (F4DE -j): the terms with a block in the detections (None: every term)
     system_terms: Optional[np.ndarray] = None
+    # ranked retrieval per term and the breakdown groups' figures (the stage's merge)
+    ranking: Any = None
+    breakdown_rows: dict = field(default_factory=dict)
 
 
 def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:

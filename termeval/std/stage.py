@@ -116,6 +116,7 @@ class StdStage(Stage):
         res = finish(ctx.prep, ali)
         if ctx.conditions:     # F4DE -q / -Y: each condition scored as its own run
             res.conditions = score_conditions(ctx.kws, ctx.prep.dets, ctx.prep.params, ctx.conditions)
+        report.rankings_and_breakdowns(ctx, res)
         for w in res.warnings:
             warn(None, w)
         return res

@@ -142,7 +142,7 @@ def test_jobs_reproduce_one_process_and_refuse_stale_files(tmp_path):
     for j in (1, 2, 3, 4, 5):
         jobs.run(stage, args, args.exp_dir, nj=5, job=j)
     shards = [jobs.load_shard(jobs.shard_path(args.exp_dir, "quesst", j), {}) for j in range(1, 6)]
-    tr, _ = stage.merge(ctx, shards)
+    tr = stage.merge(ctx, shards)[0]      # (trials, result, ranking, breakdown rows)
     for k in ("query", "score", "target", "count", "decision", "n_target"):
         assert np.array_equal(getattr(tr, k), getattr(whole, k)), k
     assert tr.counts == whole.counts
