@@ -126,6 +126,7 @@ def options_of(v: dict) -> StdOptions:
         c_miss=_or(v["Koefincorrect"], 1.0), trials_per_sec=_or(v["number-trials-per-sec"], 1.0),
         tolerance=_or(v["Similarity-threshold"], 0.5), find_threshold=_or(v["Find-threshold"], 0.5),
         include_notarget_terms=bool(v["include-blocks-w-notargs"]), write_alignment=False, plots=False,
+        breakdown="none",      # KWSEval writes no breakdown tables: none computed
         just_system_terms=bool(v["just-system-terms"]),
         file_channels=",".join(x for n in v["Namefile"] for x in n.split(",") if x),
         alignment="segment" if v["gsegment-based-alignment"] else "occurrence",

@@ -142,7 +142,9 @@ def _global_values(res, measures: tuple) -> tuple[dict, np.ndarray]:
     t = getattr(res, "trials", None)
     if not measures or not t:
         return {m: None for m in measures}, np.full(len(res.terms.ids), np.nan)
-    rk = ranking(t["term"], t["score"], t["target"], res.ntrue, res.evaluated, p_at=())
+    rk = getattr(res, "ranking", None)      # the stage's merge ranked the whole run already
+    if rk is None:                          # (a condition's result: ranked here)
+        rk = ranking(t["term"], t["score"], t["target"], res.ntrue, res.evaluated, p_at=())
     return {m: rk.map_f4de for m in measures}, np.asarray(rk.ap_f4de, np.float64)
 
 
