@@ -23,7 +23,7 @@ from termeval.std.detections import UNSET, YES, Detections
 from termeval.std.ecf import in_ecf
 from termeval.std.kwsdir import KwsData
 from termeval.std.rttm import Occurrences
-from termeval.std.termlist import TermList
+from termeval.std.termlist import TermList, compile_term_regex
 from termeval.std.twv import TwvResult, beta_from, compute_twv, detection_cost, trials_per_term
 
 PRESETS = {
@@ -234,14 +234,17 @@ def system_terms(terms: TermList, dets: Detections) -> np.ndarray:
     return out
 
 
+def _fc_names_match(rx: list, names: list[str]) -> np.ndarray:
+    """Whether each "FILE/CHAN" matches one of `rx` (F4DE filterByFileChan: anchored, no case)."""
+    return np.asarray([any(r.fullmatch(n) for r in rx) for n in names], dtype=bool)
+
+
 def _fc_match(rx: list, files: list, chans: np.ndarray, keys: np.ndarray, NC: int) -> np.ndarray:
-    """Whether "FILE/CHAN" of each key (file code * NC + channel index) matches one of `rx`
-    (F4DE filterByFileChan: anchored, case-insensitive); one test per distinct key."""
+    """_fc_names_match of each key (file code * NC + channel index); one test per distinct key."""
     if len(keys) == 0:
         return np.zeros(0, dtype=bool)
     u, inv = np.unique(keys, return_inverse=True)
-    ok = np.asarray([any(r.fullmatch(f"{files[k // NC]}/{chans[k % NC]}") for r in rx) for k in u.tolist()],
-                    dtype=bool)
+    ok = _fc_names_match(rx, [f"{files[k // NC]}/{chans[k % NC]}" for k in u.tolist()])
     return ok[inv.reshape(-1)]
 
 
@@ -250,8 +253,7 @@ def _fc_ecf(ecf, file_channels: Optional[list[str]]):
     if not file_channels:
         return ecf
     rx = [re.compile(s, re.I) for s in file_channels]
-    return ecf.subset(np.asarray([any(r.fullmatch(f"{f}/{c}") for r in rx)
-                                  for f, c in zip(ecf.file.tolist(), ecf.channel.tolist())], dtype=bool))
+    return ecf.subset(_fc_names_match(rx, [f"{f}/{c}" for f, c in zip(ecf.file.tolist(), ecf.channel.tolist())]))
 
 
 def _fc_filter(p: Params, dmask, rmask, files: list, chans, dterm, dkey, rterm, rkey, NC: int):
@@ -423,7 +425,6 @@ def term_conditions(terms: TermList, spec: str) -> list[Condition]:
     """F4DE -q `Attr:regex=RE` (or `Attr:RE`, or `Attr` for every value): one condition
     `Attr-value` per value of the attribute that RE matches (a Perl-style search, not a full
     match, as F4DE's groupByAttributes), sorted by name."""
-    from termeval.std.termlist import compile_term_regex   # same layer; kept local to the -q path
     name, colon, rx = spec.partition(":")
     rx = rx[len("regex="):] if rx.startswith("regex=") else rx
     terms.check_attribute(name, "--term-attr")
