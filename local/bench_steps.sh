@@ -7,10 +7,18 @@
 #   kernel CPU-s      the process CPU time of its metrics, timed inside the stage by the driver
 #                     (termeval/run/driver.py: the `termeval-timing:` stderr line, compute +
 #                     merge; prepare_kws, a run_task step: its write), summed over the step's lines;
-#   ratio             end to end / kernel (target <= 2).
+#   ratio             end to end / kernel (target <= 2);
+# then where the rest of the end-to-end CPU went:
+#   start-up CPU-s    end to end - read - kernel - write: the shell step, the interpreter, imports,
+#                     option checks, the lock and the publish (the machine line on stderr and in
+#                     docs/speed.md gives the floor: termeval_python.sh -c "import numpy");
+#   read CPU-s        the stage's load (parsing the inputs);
+#   write CPU-s       its report (score files, details, plots);
+#   peak MB           the peak resident memory of the largest process (/usr/bin/time %M).
 # Steps and inputs (generated once under --dir, as the other local/bench_*.sh do):
 #   std               500 terms x 200 k detections over 20 h (the c6 case: local/bench_std.py's
-#                     generator, as local/bench_overhead_std.sh), --preset sws2013
+#                     generator, as local/bench_overhead_std.sh), --preset sws2013; again with
+#                     1 M detections (issue 32's <= 10 CPU-s and <= 1 GB)
 #   quesst            445 queries x 2,000 documents of 30 s, 200 k detections (QUESST 2015 dev
 #                     size in queries; the same generator)
 #   zrc2020, zr2017 --folds none, zr2015-doc, lrec2014
@@ -64,37 +72,51 @@ mkdir -p "$dir"
 dir=$(readlink -f "$dir")
 py=python3
 export TERMEVAL_TIMING=1
+# steps as users run them: with Python's byte-code cache (utils/termeval_python.sh keeps it under
+# ~/.cache/termeval/pycache), filled once here; PYTHONDONTWRITEBYTECODE=1 (set in some containers)
+# would compile termeval's modules again on every start, about 0.08 CPU-s per step
+unset PYTHONDONTWRITEBYTECODE
+utils/termeval_python.sh -m compileall -q termeval > /dev/null
 
-row() {  # <step> <input> <e2e|-> <kernel|-> <ratio|-> <note>
-  printf '| %s | %s | %s | %s | %s | %s |\n' "$1" "$2" "$3" "$4" "$5" "$6"
+# row <step> <input> <e2e> <kernel> <ratio> <start-up> <read> <write> <peak MB> <note>; a row that
+# was not measured: row <step> <input> - - - - - - - <why>
+row() {
+  printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' "$@"
 }
 
 # measure <step> <input> <name> <command...>: run it --repeat times, each into a fresh
-# $dir/<name>.exp when the command names it; print the row of the run with the least CPU
+# $dir/<name>.exp when the command names it; print the row of the run with the least CPU:
+# end to end, kernel (compute + merge), ratio, then where the rest went: start-up (shell,
+# interpreter, imports, lock, publish: end to end - load - kernel - report), read (the stage's
+# load), write (its report: score files, details, plots) and the peak resident memory
 measure() {
-  local step=$1 input=$2 name=$3 i u s cpu kernel best= best_kernel=; shift 3
+  local step=$1 input=$2 name=$3 i line best= parts; shift 3
   for ((i = 0; i < repeat; i++)); do
     rm -rf "$dir/$name.exp"
-    if ! /usr/bin/time -o "$dir/$name.time" -f "%U %S" "$@" > "$dir/$name.out" 2> "$dir/$name.log"; then
-      row "$step" "$input" - - - "failed (see $dir/$name.log)"
+    if ! /usr/bin/time -o "$dir/$name.time" -f "%U %S %M" "$@" > "$dir/$name.out" 2> "$dir/$name.log"; then
+      row "$step" "$input" - - - - - - - "failed (see $dir/$name.log)"
       return 0
     fi
-    read -r u s < <(tail -n1 "$dir/$name.time")
-    cpu=$(awk -v u="$u" -v s="$s" 'BEGIN { printf "%.2f", u + s }')
-    # "termeval-timing: <stage> load <s> kernel <s> report <s>": the kernels of every line
-    kernel=$(awk '$1 == "termeval-timing:" && $5 == "kernel" { k += $6; n++ }
-                  END { if (n) printf "%.2f", k; else print "-" }' "$dir/$name.log")
-    if [ -z "$best" ] || awk -v a="$cpu" -v b="$best" 'BEGIN { exit !(a < b) }'; then
-      best=$cpu best_kernel=$kernel
+    # "termeval-timing: <stage> load <s> kernel <s> report <s>": summed over the step's lines
+    parts=$(awk '$1 == "termeval-timing:" && $5 == "kernel" { l += $4; k += $6; r += $8; n++ }
+                 END { if (n) printf "%.3f %.3f %.3f", l, k, r; else print "-" }' "$dir/$name.log")
+    if [ "$parts" = - ]; then
+      row "$step" "$input" - - - - - - - "no termeval-timing line (see $dir/$name.log)"
+      return 0
+    fi
+    line="$(tail -n1 "$dir/$name.time") $parts"
+    if [ -z "$best" ] || awk -v a="$line" -v b="$best" 'BEGIN { split(a, x, " "); split(b, y, " ")
+                                                              exit !(x[1] + x[2] < y[1] + y[2]) }'; then
+      best=$line
     fi
   done
-  if [ "$best_kernel" = - ]; then
-    row "$step" "$input" "$best" - - "no termeval-timing line (see $dir/$name.log)"
-  else
-    row "$step" "$input" "$best" "$best_kernel" \
-      "$(awk -v a="$best" -v b="$best_kernel" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "inf" }')" \
-      "$(awk -v a="$best" -v b="$best_kernel" 'BEGIN { print (b > 0 && a / b <= 2) ? "ok" : "> 2" }')"
-  fi
+  awk -v step="$step" -v input="$input" -v line="$best" 'BEGIN {
+    split(line, v, " "); e2e = v[1] + v[2]; load = v[4]; kernel = v[5]; report = v[6]
+    ratio = kernel > 0 ? sprintf("%.1f", e2e / kernel) : "inf"
+    start = e2e - load - kernel - report; if (start < 0) start = 0
+    note = (kernel > 0 && e2e / kernel <= 2) ? "ok" : "> 2"
+    printf "| %s | %s | %.2f | %.2f | %s | %.2f | %.2f | %.2f | %d | %s |\n", step, input, e2e,
+           kernel, ratio, start, load, report, v[3] / 1024, note }'
 }
 
 # prepared <log-name> <command...>: an input's preparation, outside the timings; fails quietly
@@ -104,18 +126,19 @@ prepared() {
 }
 
 # ---------------------------------------------------------------------------- std
-std_row() {
-  local in="500 terms x 200k detections, 20 h"
-  if [ ! -f "$dir/std/detections.xml" ]; then
-    rm -rf "$dir/std"
-    prepared std "$py" - "$dir/std" <<'PY' || { row std "$in" - - - "generation failed (see $dir/std.prep.log)"; return 0; }
+std_row() {  # <detections> <name>: 500 terms over 20 h, as the c6 case of local/bench_std.py
+  local n=$1 name=$2 in="500 terms x $(( $1 / 1000 ))k detections, 20 h"
+  [ "$n" -lt 1000000 ] || in="500 terms x $(( $1 / 1000000 ))M detections, 20 h"
+  if [ ! -f "$dir/$name/detections.xml" ]; then
+    rm -rf "$dir/$name"
+    prepared "$name" "$py" - "$dir/$name" "$n" <<'PY' || { row std "$in" - - - - - - - "generation failed (see $dir/$name.prep.log)"; return 0; }
 import os, sys
 sys.path.insert(0, os.path.join(os.environ["TERMEVAL_ROOT"], "local"))
 from bench_std import generate
-generate(sys.argv[1], 500, 200_000, 120, 600.0, "kwslist", seed=1)   # 120 x 600 s = 20 h
+generate(sys.argv[1], 500, int(sys.argv[2]), 120, 600.0, "kwslist", seed=1)   # 120 x 600 s = 20 h
 PY
   fi
-  measure std "$in" std steps/score_std.sh --preset sws2013 "$dir/std/kws" "$dir/std/detections.xml" "$dir/std.exp"
+  measure std "$in" "$name" steps/score_std.sh --preset sws2013 "$dir/$name/kws" "$dir/$name/detections.xml" "$dir/$name.exp"
 }
 
 # ---------------------------------------------------------------------------- quesst
@@ -123,7 +146,7 @@ quesst_row() {
   local in="445 queries x 2,000 documents, 200k detections" q=$dir/quesst
   if [ ! -f "$q/detections.xml" ]; then
     rm -rf "$q"
-    prepared quesst "$py" - "$q" <<'PY' || { row quesst "$in" - - - "generation failed (see $dir/quesst.prep.log)"; return 0; }
+    prepared quesst "$py" - "$q" <<'PY' || { row quesst "$in" - - - - - - - "generation failed (see $dir/quesst.prep.log)"; return 0; }
 import os, sys
 sys.path.insert(0, os.path.join(os.environ["TERMEVAL_ROOT"], "local"))
 from bench_std import generate
@@ -147,7 +170,7 @@ tde_rows() {
   local cls=$data/kamper_mandarin.class
   if [ ! -f "$cls" ] || ! gold=$(gold_dir mandarin); then
     for b in zrc2020 zr2017 zr2015-doc lrec2014; do
-      row "$b" "$in" - - - "no $data/mandarin.{phn,wrd} + kamper_mandarin.class (or its preparation failed)"
+      row "$b" "$in" - - - - - - - "no $data/mandarin.{phn,wrd} + kamper_mandarin.class (or its preparation failed)"
     done
     return 0
   fi
@@ -165,9 +188,9 @@ segmentation_row() {
   for lang in english mandarin; do
     gold=$(gold_dir $lang) && break
   done
-  [ -n "$gold" ] || { row segmentation - - - - "no english or mandarin .phn/.wrd in $data"; return 0; }
+  [ -n "$gold" ] || { row segmentation - - - - - - - - "no english or mandarin .phn/.wrd in $data"; return 0; }
   [ -f "$dir/seg_$lang.txt" ] || prepared segmentation "$py" local/make_segmentation.py jitter "$gold" "$dir/seg_$lang.txt" \
-    || { row segmentation "$lang" - - - "generation failed (see $dir/segmentation.prep.log)"; return 0; }
+    || { row segmentation "$lang" - - - - - - - "generation failed (see $dir/segmentation.prep.log)"; return 0; }
   measure segmentation "ZR17 $lang words, jittered" segmentation \
     steps/score_segmentation.sh "$gold" "$dir/seg_$lang.txt" "$dir/segmentation.exp"
 }
@@ -177,12 +200,12 @@ text_segmentation_row() {
   for lang in buckeye english mandarin; do
     gold=$(gold_dir $lang) && break
   done
-  [ -n "$gold" ] || { row "text segmentation" - - - - "no buckeye, english or mandarin .phn/.wrd in $data"; return 0; }
+  [ -n "$gold" ] || { row "text segmentation" - - - - - - - - "no buckeye, english or mandarin .phn/.wrd in $data"; return 0; }
   t=$dir/text_$lang
   if [ ! -f "$t/segmented.txt" ]; then
     { prepared text_segmentation utils/export_text.sh "$gold" "$t" \
         && prepared text_segmentation "$py" local/make_text_segmentation.py "$t/gold.txt" "$t/prepared.txt" "$t/segmented.txt"; } \
-      || { row "text segmentation" "$lang" - - - "generation failed (see $dir/text_segmentation.prep.log)"; return 0; }
+      || { row "text segmentation" "$lang" - - - - - - - "generation failed (see $dir/text_segmentation.prep.log)"; return 0; }
   fi
   measure "text segmentation" "ZR17 $lang as text, local/make_text_segmentation.py" text_segmentation \
     steps/score_text_segmentation.sh --prepared "$t/prepared.txt" "$t/gold.txt" "$t/segmented.txt" "$dir/text_segmentation.exp"
@@ -192,7 +215,7 @@ text_segmentation_row() {
 zrc_row() {
   local in="Kamper Mandarin, --partial true" w=$dir/zrc
   if [ ! -f "$data/kamper_mandarin.class" ] || [ ! -f "$data/mandarin.phn" ] || [ ! -f "$data/mandarin.wrd" ]; then
-    row "zrc submission" "$in" - - - "no $data/mandarin.{phn,wrd} + kamper_mandarin.class"
+    row "zrc submission" "$in" - - - - - - - "no $data/mandarin.{phn,wrd} + kamper_mandarin.class"
     return 0
   fi
   # its gold is looked up in ./downloads/zr17 (local/get_zr17.sh's place): run from $w, where
@@ -235,11 +258,11 @@ prepare_kws_row() {
   for lang in english mandarin; do
     gold=$(gold_dir $lang) && break
   done
-  [ -n "$gold" ] || { row prepare_kws - - - - "no english or mandarin .phn/.wrd in $data"; return 0; }
+  [ -n "$gold" ] || { row prepare_kws - - - - - - - - "no english or mandarin .phn/.wrd in $data"; return 0; }
   k=$dir/kws_$lang
   if [ ! -f "$k/lexicon.txt" ]; then
     mkdir -p "$k"
-    prepared prepare_kws "$py" - "$gold" "$k" <<'PY' || { row prepare_kws "$lang" - - - "generation failed (see $dir/prepare_kws.prep.log)"; return 0; }
+    prepared prepare_kws "$py" - "$gold" "$k" <<'PY' || { row prepare_kws "$lang" - - - - - - - "generation failed (see $dir/prepare_kws.prep.log)"; return 0; }
 import collections, os, sys
 data, out = sys.argv[1:3]
 with open(os.path.join(data, "words"), encoding="utf-8") as f:
@@ -257,9 +280,11 @@ PY
 
 # ---------------------------------------------------------------------------- table
 table() {
-  row step input "end-to-end CPU-s" "kernel CPU-s" ratio "target <= 2"
-  row --- --- ---: ---: ---: ---
-  std_row
+  row step input "end-to-end CPU-s" "kernel CPU-s" ratio "start-up CPU-s" "read CPU-s" "write CPU-s" \
+    "peak MB" "target <= 2"
+  row --- --- ---: ---: ---: ---: ---: ---: ---: ---
+  std_row 200000 std
+  std_row 1000000 std_1m
   quesst_row
   tde_rows
   segmentation_row
@@ -291,6 +316,10 @@ PY
 # the table alone on stdout; what it was measured on on stderr (and in docs/speed.md)
 cpu=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
 machine="$(date -u +%Y-%m-%d), $(env -u OMP_NUM_THREADS nproc) cores${cpu:+ ($cpu)}, best of $repeat"
+# the start-up floor of any Python step here: termeval's interpreter and numpy, nothing else
+floor=$( { /usr/bin/time -f "%U %S" utils/termeval_python.sh -c "import numpy" > /dev/null; } 2>&1 \
+         | tail -n1 | awk '{ printf "%.2f", $1 + $2 }')
+machine+="; start-up floor (utils/termeval_python.sh -c 'import numpy') $floor CPU-s"
 echo "$0: $machine, $(git rev-parse --short HEAD 2>/dev/null || echo '?')" >&2
 table | tee "$dir/table.md"
 if [ "$update_docs" = true ]; then
