@@ -10,20 +10,36 @@ Looked up in this order:
      the current directory or in termeval's install, or the installed `tde` package itself.
 The data dir is prepared as for zrc2020 everywhere else (steps/prepare_gold.sh --format zr with
 its defaults, as local/run_zr17_mandarin.sh): the tdev2 phone files already label pauses SIL.
+
+The prepared data dir and its parsed arrays (tde/gold.npz) are kept in a store, one entry per
+content of the gold files and preparation settings (`source_key`): <cache>/zrc-gold/<lang>-<key>/
+with <cache> $TERMEVAL_CACHE_DIR, else $XDG_CACHE_HOME/termeval, else ~/.cache/termeval
+(TERMEVAL_CACHE_DIR=none: no store). An entry records the digest of its data dir's files and is
+used only when they still have it (an edited entry is prepared again); it is written into a
+temporary directory and renamed into place whole. A store that cannot be written is not used.
 """
 from __future__ import annotations
 
 import importlib.util
 import json
 import os
+import shutil
 from dataclasses import dataclass
 
+from termeval.core import publish
+from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
 from termeval.gold import prepare_zr
 
 REGISTRY_LANGUAGES = ("english", "french", "mandarin")
 DATASET_NAME = "zrc2017-test-dataset"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# what a store entry is keyed on besides the gold files' bytes; a new version: entries rebuilt
+PREPARE_SETTINGS = {"prepare": "prepare_gold --format zr (defaults)", "store": 1}
+CACHE_ENV = "TERMEVAL_CACHE_DIR"
+RECORD = "record.json"          # {"source": source_key, "data": digest of data/}
+GOLD_ARRAYS = os.path.join("tde", "gold.npz")     # the zrc2020 stage's parsed gold in an exp dir
 
 
 @dataclass
@@ -95,3 +111,80 @@ def locate(lang: str, dataset: str | None = None) -> GoldFiles:
 def prepare(gold: GoldFiles, data_dir: str) -> None:
     """The zrc2020 gold data dir of the language (prepare_gold --format zr, defaults)."""
     prepare_zr(gold.phn, gold.wrd, data_dir)
+
+
+def store_root() -> str | None:
+    """The store's directory (see the module doc), None when switched off."""
+    root = os.environ.get(CACHE_ENV)
+    if root is not None:
+        return None if root in ("", "none") else os.path.join(root, "zrc-gold")
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "termeval", "zrc-gold")
+
+
+def source_key(gold: GoldFiles) -> str:
+    """The digest of the gold files' bytes and of the preparation settings."""
+    return content_digest([gold.phn, gold.wrd], PREPARE_SETTINGS, missing_ok=False)
+
+
+def _entry(gold: GoldFiles, key: str) -> str | None:
+    root = store_root()
+    return None if root is None else os.path.join(root, f"{gold.language}-{key[:32]}")
+
+
+def _valid(entry: str, key: str) -> bool:
+    """The entry was made from this source and its data dir is still what it wrote."""
+    try:
+        with open(os.path.join(entry, RECORD), encoding="utf-8") as f:
+            record = json.load(f)
+        return (isinstance(record, dict) and record.get("source") == key
+                and record.get("data") == content_digest([os.path.join(entry, "data")]))
+    except (OSError, ValueError):
+        return False
+
+
+def _copy_tree(src: str, dest: str) -> None:
+    os.makedirs(dest, exist_ok=True)
+    for name in sorted(os.listdir(src)):
+        shutil.copyfile(os.path.join(src, name), os.path.join(dest, name))
+
+
+def prepare_exp(gold: GoldFiles, exp_dir: str) -> str | None:
+    """<exp_dir>/data prepared for `gold` (and <exp_dir>/tde/gold.npz when the store has it):
+    copied from the store when it holds a valid entry for these gold files, else prepared.
+    Returns the store entry to fill after scoring (`keep`), None when there is nothing to keep."""
+    key = source_key(gold)
+    entry = _entry(gold, key)
+    if entry is not None and _valid(entry, key):
+        try:
+            _copy_tree(os.path.join(entry, "data"), os.path.join(exp_dir, "data"))
+            if os.path.isfile(os.path.join(entry, "gold.npz")):   # checked by its reader (its own stamp)
+                os.makedirs(os.path.join(exp_dir, "tde"), exist_ok=True)
+                shutil.copyfile(os.path.join(entry, "gold.npz"), os.path.join(exp_dir, GOLD_ARRAYS))
+            return None
+        except OSError:
+            shutil.rmtree(os.path.join(exp_dir, "data"), ignore_errors=True)
+            shutil.rmtree(os.path.join(exp_dir, "tde"), ignore_errors=True)
+    prepare(gold, os.path.join(exp_dir, "data"))
+    return None if entry is None else f"{entry}\n{key}"
+
+
+def keep(kept: str | None, exp_dir: str) -> None:
+    """Put <exp_dir>/data and its tde/gold.npz into the store entry `prepare_exp` returned
+    (temp + rename; an entry put there meanwhile by another run is kept). Nothing when the
+    store is off or cannot be written: it is only a cache."""
+    if kept is None:
+        return
+    entry, key = kept.split("\n")
+    tmp = None
+    try:
+        tmp = publish.new_dir(entry)
+        _copy_tree(os.path.join(exp_dir, "data"), os.path.join(tmp, "data"))
+        if os.path.isfile(os.path.join(exp_dir, GOLD_ARRAYS)):
+            shutil.copyfile(os.path.join(exp_dir, GOLD_ARRAYS), os.path.join(tmp, "gold.npz"))
+        with atomic_write(os.path.join(tmp, RECORD)) as f:
+            json.dump({"source": key, "data": content_digest([os.path.join(tmp, "data")])}, f)
+        publish.replace(tmp, entry, keep_existing=True)
+    except OSError:
+        if tmp is not None:
+            publish.remove(tmp)
