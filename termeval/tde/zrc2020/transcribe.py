@@ -241,7 +241,14 @@ class Keys:
             cp, pos = self._stripped()
             a, z = pos[k0], pos[k1]
         ids, first = range_ids(cp, a, z)
-        return ids, [cp[i:j].tobytes().decode("utf-32-le") for i, j in zip(a[first].tolist(), z[first].tolist())]
+        # the distinct strings: their code points side by side, decoded once (UTF-32: one code
+        # point a character, so slicing the text is decoding each range), then cut
+        a0, length = a[first], np.maximum(z[first] - a[first], 0)
+        ends = np.cumsum(length)
+        at = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - length - a0, length)
+        text = cp[at].tobytes().decode("utf-32-le")
+        cuts = [0, *ends.tolist()]
+        return ids, [text[i:j] for i, j in zip(cuts[:-1], cuts[1:])]
 
     def ngram_text(self, k0: int, k1: int) -> str:
         labels = self.ph.labels
