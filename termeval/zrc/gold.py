@@ -12,11 +12,12 @@ The data dir is prepared as for zrc2020 everywhere else (steps/prepare_gold.sh -
 its defaults, as local/run_zr17_mandarin.sh): the tdev2 phone files already label pauses SIL.
 
 The prepared data dir and its parsed arrays (tde/gold.npz) are kept in a store, one entry per
-content of the gold files and preparation settings (`source_key`): <cache>/zrc-gold/<lang>-<key>/
-with <cache> $TERMEVAL_CACHE_DIR, else $XDG_CACHE_HOME/termeval, else ~/.cache/termeval
-(TERMEVAL_CACHE_DIR=none: no store). An entry records the digest of its data dir's files and is
-used only when they still have it (an edited entry is prepared again); it is written into a
-temporary directory and renamed into place whole. A store that cannot be written is not used.
+content of the gold files, preparation settings and preparing code (`source_key`):
+<cache>/zrc-gold/<lang>-<key>/ with <cache> $TERMEVAL_CACHE_DIR, else $XDG_CACHE_HOME/termeval,
+else ~/.cache/termeval (TERMEVAL_CACHE_DIR=none: no store). An entry records the digest of its
+data dir's files and is used only when they still have it (an edited entry is prepared again);
+it is written into a temporary directory and renamed into place whole; the MAX_ENTRIES newest
+entries of a language are kept. A store that cannot be written is not used.
 """
 from __future__ import annotations
 
@@ -40,6 +41,7 @@ PREPARE_SETTINGS = {"prepare": "prepare_gold --format zr (defaults)", "store": 1
 CACHE_ENV = "TERMEVAL_CACHE_DIR"
 RECORD = "record.json"          # {"source": source_key, "data": digest of data/}
 GOLD_ARRAYS = os.path.join("tde", "gold.npz")     # the zrc2020 stage's parsed gold in an exp dir
+MAX_ENTRIES = 4                 # per language (a new gold or termeval version makes a new entry)
 
 
 @dataclass
@@ -123,8 +125,11 @@ def store_root() -> str | None:
 
 
 def source_key(gold: GoldFiles) -> str:
-    """The digest of the gold files' bytes and of the preparation settings."""
-    return content_digest([gold.phn, gold.wrd], PREPARE_SETTINGS, missing_ok=False)
+    """The digest of the gold files' bytes, of the preparation settings and of the code that
+    prepares them (termeval/gold/, termeval/core/: an entry made by other code is not used)."""
+    code = [os.path.join(ROOT, "termeval", d, n) for d in ("gold", "core")
+            for n in sorted(os.listdir(os.path.join(ROOT, "termeval", d))) if n.endswith(".py")]
+    return content_digest([gold.phn, gold.wrd, *code], PREPARE_SETTINGS, missing_ok=False)
 
 
 def _entry(gold: GoldFiles, key: str) -> str | None:
@@ -188,3 +193,20 @@ def keep(kept: str | None, exp_dir: str) -> None:
     except OSError:
         if tmp is not None:
             publish.remove(tmp)
+        return
+    _prune(entry)
+
+
+def _prune(entry: str) -> None:
+    """Remove all but the MAX_ENTRIES newest entries of `entry`'s language."""
+    root, name = os.path.split(entry)
+    lang = name.rsplit("-", 1)[0]
+    try:
+        mine = [e for e in os.scandir(root) if e.is_dir() and e.name.rsplit("-", 1)[0] == lang
+                and not publish.is_temporary(e.name)]
+        mine.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    except OSError:
+        return
+    for e in mine[MAX_ENTRIES:]:
+        if e.path != entry:
+            publish.remove(e.path)

@@ -42,6 +42,11 @@ def test_store_reused_edited_entry_and_gold_prepared_again(layout, tmp_path, mon
     wrd.write_text(wrd.read_text() + "\n")
     run_main(sub, ds)
     assert len(_entries(store)) == 3
+    # at most MAX_ENTRIES a language
+    monkeypatch.setattr(zrc_gold, "MAX_ENTRIES", 1)
+    wrd.write_text(wrd.read_text() + "\n")
+    run_main(sub, ds)
+    assert [n.split("-")[0] for n in _entries(store)] == ["english", "wolof"]
 
 
 def test_store_off_or_unwritable(layout, tmp_path, monkeypatch):
