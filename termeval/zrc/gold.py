@@ -11,10 +11,9 @@ Looked up in this order:
 The data dir is prepared as for zrc2020 everywhere else (steps/prepare_gold.sh --format zr with
 its defaults, as local/run_zr17_mandarin.sh): the tdev2 phone files already label pauses SIL.
 
-The prepared data dir and its parsed arrays (tde/gold.npz) are kept in a store, one entry per
-content of the gold files, preparation settings and preparing code (`source_key`):
-<cache>/zrc-gold/<lang>-<key>/ with <cache> $TERMEVAL_CACHE_DIR, else $XDG_CACHE_HOME/termeval,
-else ~/.cache/termeval (TERMEVAL_CACHE_DIR=none: no store). An entry records the digest of its
+The prepared data dir and its parsed arrays (tde/gold.npz) are kept in a store of the user's
+cache (termeval.core.usercache: <cache>/zrc-gold/<lang>-<key>/), one entry per content of the gold
+files, preparation settings and preparing code (`source_key`). An entry records the digest of its
 data dir's files and is used only when they still have it (an edited entry is prepared again);
 it is written into a temporary directory and renamed into place whole; the MAX_ENTRIES newest
 entries of a language are kept. A store that cannot be written is not used.
@@ -27,7 +26,7 @@ import os
 import shutil
 from dataclasses import dataclass
 
-from termeval.core import publish
+from termeval.core import publish, usercache
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
@@ -38,7 +37,7 @@ DATASET_NAME = "zrc2017-test-dataset"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # what a store entry is keyed on besides the gold files' bytes; a new version: entries rebuilt
 PREPARE_SETTINGS = {"prepare": "prepare_gold --format zr (defaults)", "store": 1}
-CACHE_ENV = "TERMEVAL_CACHE_DIR"
+CACHE_ENV = usercache.ENV
 RECORD = "record.json"          # {"source": source_key, "data": digest of data/}
 GOLD_ARRAYS = os.path.join("tde", "gold.npz")     # the zrc2020 stage's parsed gold in an exp dir
 MAX_ENTRIES = 4                 # per language (a new gold or termeval version makes a new entry)
@@ -115,25 +114,15 @@ def prepare(gold: GoldFiles, data_dir: str) -> None:
     prepare_zr(gold.phn, gold.wrd, data_dir)
 
 
-def store_root() -> str | None:
-    """The store's directory (see the module doc), None when switched off."""
-    root = os.environ.get(CACHE_ENV)
-    if root is not None:
-        return None if root in ("", "none") else os.path.join(root, "zrc-gold")
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return os.path.join(base, "termeval", "zrc-gold")
-
-
 def source_key(gold: GoldFiles) -> str:
     """The digest of the gold files' bytes, of the preparation settings and of the code that
     prepares them (termeval/gold/, termeval/core/: an entry made by other code is not used)."""
-    code = [os.path.join(ROOT, "termeval", d, n) for d in ("gold", "core")
-            for n in sorted(os.listdir(os.path.join(ROOT, "termeval", d))) if n.endswith(".py")]
-    return content_digest([gold.phn, gold.wrd, *code], PREPARE_SETTINGS, missing_ok=False)
+    return content_digest([gold.phn, gold.wrd], {**PREPARE_SETTINGS, "code": usercache.code_key("gold", "core")},
+                          missing_ok=False)
 
 
 def _entry(gold: GoldFiles, key: str) -> str | None:
-    root = store_root()
+    root = usercache.root("zrc-gold")
     return None if root is None else os.path.join(root, f"{gold.language}-{key[:32]}")
 
 
@@ -194,19 +183,4 @@ def keep(kept: str | None, exp_dir: str) -> None:
         if tmp is not None:
             publish.remove(tmp)
         return
-    _prune(entry)
-
-
-def _prune(entry: str) -> None:
-    """Remove all but the MAX_ENTRIES newest entries of `entry`'s language."""
-    root, name = os.path.split(entry)
-    lang = name.rsplit("-", 1)[0]
-    try:
-        mine = [e for e in os.scandir(root) if e.is_dir() and e.name.rsplit("-", 1)[0] == lang
-                and not publish.is_temporary(e.name)]
-        mine.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
-    except OSError:
-        return
-    for e in mine[MAX_ENTRIES:]:
-        if e.path != entry:
-            publish.remove(e.path)
+    usercache.prune(os.path.dirname(entry), os.path.basename(entry).rsplit("-", 1)[0] + "-", MAX_ENTRIES)
