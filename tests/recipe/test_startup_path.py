@@ -54,7 +54,8 @@ def test_local_log_times_read_as_date_prints_them(root, tmp_path):
         return subprocess.run(["date"], capture_output=True, text=True, env={**os.environ, "LC_ALL": "C"}).stdout
     script = (f'. "{root}/utils/termeval_lib.sh"; te_run_local "$1/log/x.log" score_tde --help >/dev/null')
     before = date()
-    r = subprocess.run(["bash", "-c", script, "t", str(tmp_path)], capture_output=True, text=True)
+    r = subprocess.run(["bash", "-c", script, "t", str(tmp_path)], capture_output=True, text=True,
+                       env={**os.environ, "LC_ALL": "C"})
     after = date()
     assert r.returncode == 0, r.stderr
     lines = (tmp_path / "log" / "x.log").read_text().splitlines()
