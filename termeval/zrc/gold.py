@@ -11,9 +11,9 @@ Looked up in this order:
 The data dir is prepared as for zrc2020 everywhere else (steps/prepare_gold.sh --format zr with
 its defaults, as local/run_zr17_mandarin.sh): the tdev2 phone files already label pauses SIL.
 
-The prepared data dir and its parsed arrays (tde/gold.npz) are kept in a store of the user's
-cache (termeval.core.usercache: <cache>/zrc-gold/<lang>-<key>/), one entry per content of the gold
-files, preparation settings and preparing code (`source_key`). An entry records the digest of its
+The prepared data dir is kept in a store of the user's cache (termeval.core.usercache:
+<cache>/zrc-gold/<lang>-<key>/data; its parsed arrays are in zrc2020's own store), one entry per
+content of the gold files, preparation settings and preparing code (`source_key`). An entry records the digest of its
 data dir's files and is used only when they still have it (an edited entry is prepared again);
 it is written into a temporary directory and renamed into place whole; the MAX_ENTRIES newest
 entries of a language are kept. A store that cannot be written is not used.
@@ -39,7 +39,6 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 PREPARE_SETTINGS = {"prepare": "prepare_gold --format zr (defaults)", "store": 1}
 CACHE_ENV = usercache.ENV
 RECORD = "record.json"          # {"source": source_key, "data": digest of data/}
-GOLD_ARRAYS = os.path.join("tde", "gold.npz")     # the zrc2020 stage's parsed gold in an exp dir
 MAX_ENTRIES = 4                 # per language (a new gold or termeval version makes a new entry)
 
 
@@ -143,39 +142,32 @@ def _copy_tree(src: str, dest: str) -> None:
         shutil.copyfile(os.path.join(src, name), os.path.join(dest, name))
 
 
-def prepare_exp(gold: GoldFiles, exp_dir: str) -> str | None:
-    """<exp_dir>/data prepared for `gold` (and <exp_dir>/tde/gold.npz when the store has it):
-    copied from the store when it holds a valid entry for these gold files, else prepared.
-    Returns the store entry to fill after scoring (`keep`), None when there is nothing to keep."""
+def prepare_exp(gold: GoldFiles, exp_dir: str) -> bool:
+    """<exp_dir>/data prepared for `gold`: copied from the store when it holds a valid entry for
+    these gold files, else prepared (and put in the store). Returns whether it was copied."""
     key = source_key(gold)
     entry = _entry(gold, key)
+    data = os.path.join(exp_dir, "data")
     if entry is not None and _valid(entry, key):
         try:
-            _copy_tree(os.path.join(entry, "data"), os.path.join(exp_dir, "data"))
-            if os.path.isfile(os.path.join(entry, "gold.npz")):   # checked by its reader (its own stamp)
-                os.makedirs(os.path.join(exp_dir, "tde"), exist_ok=True)
-                shutil.copyfile(os.path.join(entry, "gold.npz"), os.path.join(exp_dir, GOLD_ARRAYS))
-            return None
+            _copy_tree(os.path.join(entry, "data"), data)
+            return True
         except OSError:
-            shutil.rmtree(os.path.join(exp_dir, "data"), ignore_errors=True)
-            shutil.rmtree(os.path.join(exp_dir, "tde"), ignore_errors=True)
-    prepare(gold, os.path.join(exp_dir, "data"))
-    return None if entry is None else f"{entry}\n{key}"
+            shutil.rmtree(data, ignore_errors=True)
+    prepare(gold, data)
+    if entry is not None:
+        _keep(entry, key, data)
+    return False
 
 
-def keep(kept: str | None, exp_dir: str) -> None:
-    """Put <exp_dir>/data and its tde/gold.npz into the store entry `prepare_exp` returned
-    (temp + rename; an entry put there meanwhile by another run is kept). Nothing when the
-    store is off or cannot be written: it is only a cache."""
-    if kept is None:
-        return
-    entry, key = kept.split("\n")
+def _keep(entry: str, key: str, data: str) -> None:
+    """Put the data dir into the store entry (temp + rename; an entry put there meanwhile by
+    another run is kept); the MAX_ENTRIES newest of the language stay. Nothing when the store
+    cannot be written: it is only a cache."""
     tmp = None
     try:
         tmp = publish.new_dir(entry)
-        _copy_tree(os.path.join(exp_dir, "data"), os.path.join(tmp, "data"))
-        if os.path.isfile(os.path.join(exp_dir, GOLD_ARRAYS)):
-            shutil.copyfile(os.path.join(exp_dir, GOLD_ARRAYS), os.path.join(tmp, "gold.npz"))
+        _copy_tree(data, os.path.join(tmp, "data"))
         with atomic_write(os.path.join(tmp, RECORD)) as f:
             json.dump({"source": key, "data": content_digest([os.path.join(tmp, "data")])}, f)
         publish.replace(tmp, entry, keep_existing=True)

@@ -64,9 +64,8 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
             t = time.time()
             exp = os.path.join(tmp, "termeval", lang)
             print(f"score_zrc_submission: {lang}: gold from {golds[lang].source}", file=log)
-            to_keep = zrc_gold.prepare_exp(golds[lang], exp)     # data/ (from the store when there)
+            zrc_gold.prepare_exp(golds[lang], exp)     # <exp>/data (from the store when there)
             per_lang[lang] = score_language(os.path.join(exp, "data"), class_file, exp, jobs, bootstrap)
-            zrc_gold.keep(to_keep, exp)
             wall[lang] = time.time() - t
             print(f"score_zrc_submission: {lang}: scored in {wall[lang]:.1f} s", file=log)
         with atomic_write(os.path.join(tmp, "scores.json")) as f:

@@ -1,5 +1,5 @@
 """The prepared-gold store of score_zrc_submission (termeval/zrc/gold.py): a second run copies
-the prepared data dir and its arrays from the store; an edited entry or edited gold files are
+the prepared data dir from the store; an edited entry or edited gold files are
 prepared again; the scores are the same every time."""
 from __future__ import annotations
 
