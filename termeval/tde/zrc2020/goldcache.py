@@ -27,7 +27,7 @@ from termeval.core.textio import atomic_write
 FILES = ("phones", "words", "reco2dur", "utt2spk")
 MEMO_SIZE = 4
 STORE = "gold"          # usercache.root(STORE)
-STORE_ENTRIES = 8
+STORE_ENTRIES = 4
 _memo: dict[str, Gold] = {}
 
 
