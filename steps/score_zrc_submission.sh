@@ -73,7 +73,8 @@ te_check_dir "submission dir" "$sub"
 te_check_int bootstrap "$bootstrap" 0 "$te_max_bootstrap"
 te_check_choice partial "$partial" true false
 [ ! -e "$sub/scores" ] || [ -d "$sub/scores" ] || te_die "$sub/scores: exists and is not a directory (zrc writes its scores there)"
-te_lock "$sub"
+# without --cmd the one Python process takes the lock itself (termeval/zrc/step.py)
+te_lock "$sub" 1
 
 opts=(--bootstrap "$bootstrap" --partial "$partial")
 [ -z "$zrc_dataset" ] || opts+=(--zrc-dataset "$zrc_dataset")

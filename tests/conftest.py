@@ -4,6 +4,7 @@
 $TERMEVAL_SHARED. Tests that use it are skipped cleanly when it is absent.
 `reference_tde`: the reference `tde` package (PyPI zerospeech-tde, a test-only dependency);
 skipped when it is not installed.
+TERMEVAL_CACHE_DIR is `none` (no user cache) for every test that does not set its own.
 """
 from __future__ import annotations
 
@@ -15,6 +16,9 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
+# no user cache (termeval.core.usercache) unless a test sets one: every run parses and prepares
+# as a first run does, and nothing is written under the user's home
+os.environ["TERMEVAL_CACHE_DIR"] = "none"
 
 
 def shared_dir() -> str | None:

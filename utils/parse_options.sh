@@ -24,7 +24,8 @@ __po_usage() {
 }
 
 # Errors are one line, "<script>: error: <what>" (docs/errors.md §1).
-__po_prog=$(basename "$0")
+__po_prog=${0%/}
+__po_prog=${__po_prog##*/}     # basename, without a process
 
 # Pass 1: config files, sourced in order before any other option.
 __po_n=$#

@@ -19,11 +19,29 @@
 #                        process for --nj 1 without --cmd, else N jobs and a --merge job
 #   te_lock DIR          one run per exp dir (<exp-dir>/.termeval.lock)
 #   te_check_*           option checks (te_check_int NAME VALUE MIN, te_check_bool, ...)
-TERMEVAL_ROOT=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
+# te_dirname_to <var> <path>: dirname(1) of <path> into <var>, without starting a process.
+te_dirname_to() {
+  local p=$2
+  while [[ "$p" == ?*/ ]]; do p=${p%/}; done        # trailing slashes
+  if [[ "$p" == */* ]]; then
+    p=${p%/*}
+    while [[ "$p" == ?*/ ]]; do p=${p%/}; done
+    printf -v "$1" '%s' "${p:-/}"
+  else
+    printf -v "$1" '%s' .
+  fi
+}
+# The root: the parent of this file's directory, symlinks resolved (the step resolved its own
+# path with readlink -f to find this file; cd -P resolves a symlinked utils/ or root here).
+te_dirname_to te_src "${BASH_SOURCE[0]}"
+if [ -L "${BASH_SOURCE[0]}" ]; then te_dirname_to te_src "$(readlink -f "${BASH_SOURCE[0]}")"; fi
+TERMEVAL_ROOT=$(cd -P "$te_src/.." && pwd)
 export TERMEVAL_ROOT
+unset te_src
 te_python=("$TERMEVAL_ROOT/utils/termeval_python.sh")
 te_default_cmd=${cmd:-$TERMEVAL_ROOT/utils/run.pl}
-te_script=$(basename "$0")
+te_script=${0%/}
+te_script=${te_script##*/}
 
 # te_usage [MESSAGE]: one error line (MESSAGE, or what is wrong with the number of arguments
 # left by parse_options.sh, compared with the header's "Usage:" line), then the usage lines
@@ -98,7 +116,7 @@ te_check_dir() {
 # and its path can reach a job intact (te_check_job_path).
 te_check_writable() {
   te_check_job_path "$1"
-  mkdir -p "$1" 2>/dev/null && [ -w "$1" ] || te_die "$1: cannot create or write this directory"
+  { [ -d "$1" ] || mkdir -p "$1" 2>/dev/null; } && [ -w "$1" ] || te_die "$1: cannot create or write this directory"
 }
 # te_check_job_path <path> [name]: the launchers (utils/run.pl, Kaldi's run.pl/queue.pl/slurm.pl)
 # replace every occurrence of the job name (JOB) in a job's command and log path by the job
@@ -170,14 +188,15 @@ te_launch() {
   local range=() log module q=() a
   if [[ "$1" =~ ^[A-Za-z]+=[0-9]+(:[0-9]+)?$ ]]; then range=("$1"); shift; fi
   log=$1 module=$2; shift 2
+  local logdir; te_dirname_to logdir "$log"
   if [ ${#range[@]} -gt 0 ]; then       # only the placeholder itself may contain the job name
-    te_check_job_path "$(dirname "$log")" "${range[0]%%=*}"
+    te_check_job_path "$logdir" "${range[0]%%=*}"
     for a in "$@"; do [ "$a" = "${range[0]%%=*}" ] || te_check_job_path "$a" "${range[0]%%=*}"; done
   fi
   te_check_options "$module" "$@"
   for a in "$@"; do q+=("$(te_quote_for_launcher "$a")") || exit 1; done
   te_check_launcher
-  mkdir -p "$(dirname "$log")"
+  [ -d "$logdir" ] || mkdir -p "$logdir"
   # shellcheck disable=SC2086  # $cmd is a command line ("queue.pl --mem 4G"), split on purpose
   if $cmd "${range[@]}" "$log" "$(te_quote_for_launcher "${te_python[0]}")" -m "termeval.bin.$module" "${q[@]}"; then
     return 0
@@ -248,18 +267,22 @@ te_unlock() {   # removes the lock if it is still this step's (python -m termeva
   [ -z "${te_lock_dir:-}" ] || "${te_python[@]}" -m termeval.run.lock release "$te_lock_dir" "$$" 2>/dev/null || true
 }
 
+# the time as date(1) prints it by default, by bash's printf (no process)
+te_date_format='%(%a %b %e %H:%M:%S %Z %Y)T'
+
 # te_run_local <log> <module> args...: run termeval.bin.<module> in this process's place (no
 # launcher): stdout to the terminal, stderr to the terminal and to <log> (run.pl's header and
 # "# Ended (code N)" lines, so the log reads like a launched job's).
 te_run_local() {
-  local log=$1 module=$2 rc=0; shift 2
-  mkdir -p "$(dirname "$log")"
-  { echo "# ${te_python[0]} -m termeval.bin.$module $*"; echo "# Started at $(date)"; } > "$log"
+  local log=$1 module=$2 rc=0 logdir; shift 2
+  te_dirname_to logdir "$log"
+  [ -d "$logdir" ] || mkdir -p "$logdir"
+  { echo "# ${te_python[0]} -m termeval.bin.$module $*"; printf "# Started at $te_date_format\n" -1; } > "$log"
   # stderr through tee, stdout straight to fd 3 (the caller's stdout); a pipeline, not a process
   # substitution: its end is waited for (the log is complete before "# Ended") and rc is kept
   { "${te_python[@]}" -m "termeval.bin.$module" "$@" 2>&1 1>&3 3>&- | tee -a "$log" >&2
     rc=${PIPESTATUS[0]}; } 3>&1 || true
-  echo "# Ended (code $rc) at $(date)" >> "$log"
+  printf "# Ended (code %s) at $te_date_format\n" "$rc" -1 >> "$log"
   return $rc
 }
 

@@ -7,10 +7,25 @@
 #
 # Usage: utils/termeval_python.sh -m termeval.bin.<step> [args ...]
 #  e.g.: /opt/termeval/utils/termeval_python.sh -m termeval.bin.score_std --help
-root=$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)
-if ! cmp -s "$root/requirements.txt" "$root/tools/venv/.requirements.done" 2>/dev/null; then
+# The root: the step's TERMEVAL_ROOT when it is this file's tree (the common case: no process
+# started), else the parent of this file's directory, symlinks resolved.
+if [ -n "${TERMEVAL_ROOT:-}" ] && [ "$TERMEVAL_ROOT/utils/termeval_python.sh" -ef "${BASH_SOURCE[0]}" ]; then
+  root=$TERMEVAL_ROOT
+else
+  src=${BASH_SOURCE[0]}
+  [ -L "$src" ] && src=$(readlink -f "$src")
+  case $src in */*) src=${src%/*} ;; *) src=. ;; esac
+  root=$(cd -P "$src/.." && pwd)
+fi
+# the venv is built for requirements.txt as it is (the stamp holds a copy of it); read by bash
+# itself, no cmp process
+req= done_req=
+{ IFS= read -r -d '' req < "$root/requirements.txt"; } 2>/dev/null
+{ IFS= read -r -d '' done_req < "$root/tools/venv/.requirements.done"; } 2>/dev/null
+if [ ! -f "$root/requirements.txt" ] || [ ! -f "$root/tools/venv/.requirements.done" ] || [ "$req" != "$done_req" ]; then
   "$root/utils/setup_env.sh" >&2 || { echo "$0: could not set up $root/tools/venv (see above)" >&2; exit 1; }
 fi
+unset src req done_req
 unset PYTHONHOME PYTHONSTARTUP
 # byte-code caches go to the user's cache, never into termeval's tree (it may be read-only/shared).
 # Not when byte code is not written at all (PYTHONDONTWRITEBYTECODE): a prefix would then hide

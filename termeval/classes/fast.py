@@ -107,6 +107,21 @@ class _Reader:
         return True
 
 
+def plain_syntax(path: str) -> bool:
+    """Whether the file is a plain class file (see the module doc) with at least one class and
+    every fragment's onset before its offset, read in bulk; False says nothing (the caller's
+    line-by-line check then finds the line, if any, that is wrong)."""
+    reader = _Reader(path)
+    try:
+        for piece, line_base in textio.iter_byte_chunks(path):
+            if not reader.chunk(piece, line_base):
+                return False
+    except InputError:
+        return False
+    on, off = reader.cols["on"].done(), reader.cols["off"].done()
+    return bool(reader.ids) and bool((on < off).all())
+
+
 def parse_plain(path: str, durations: dict[str, float], tolerance: float, end_tolerance: float):
     """parse_class_file's result for a plain class file, or None (see the module doc)."""
     reader = _Reader(path)

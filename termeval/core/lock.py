@@ -21,12 +21,11 @@ from __future__ import annotations
 import contextlib
 import errno
 import os
-import socket
 import time
 from typing import Iterator
 
 from termeval.core.errors import InputError
-from termeval.core.publish import cleanup_stale, process_alive
+from termeval.core.publish import cleanup_stale, hostname, process_alive
 
 LOCK_NAME = ".termeval.lock"
 LOCK_ENV = "TERMEVAL_LOCKED"       # set by a shell step that holds the lock of its exp dir
@@ -38,7 +37,7 @@ _FS_PROBLEMS = {errno.ENOSPC: "the disk is full", errno.EDQUOT: "the disk quota 
 
 
 def _line(pid: int) -> str:
-    return f"{pid} {socket.gethostname()}\n"
+    return f"{pid} {hostname()}\n"
 
 
 def _problem(e: OSError) -> str:
@@ -60,7 +59,7 @@ def holder(path: str, host_shown: bool = True) -> str | None:
     if len(fields) != 2 or not fields[0].isdigit():
         return None if age > STALE_AGE else "?"
     pid, host = int(fields[0]), fields[1]
-    if host != socket.gethostname():
+    if host != hostname():
         return f"{pid} on {host}"
     if not process_alive(pid):
         return None

@@ -28,9 +28,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import secrets
 import shutil
-import socket
 from typing import IO, Iterator, Sequence
 
 TMP_PREFIX = ".termeval-tmp."
@@ -44,16 +42,26 @@ def file_mode(directory: bool = False) -> int:
     return (0o777 if directory else 0o666) & ~mask
 
 
+def hostname() -> str:
+    """This host's name, as socket.gethostname() gives it (the kernel's node name), read with
+    os.uname: no socket module to import on the common path."""
+    try:
+        return os.uname().nodename
+    except AttributeError:        # no os.uname (not POSIX)
+        import socket    # only where os.uname is missing
+        return socket.gethostname()
+
+
 def host_tag() -> str:
     """This host's name as it appears in a temporary's name (first label, [A-Za-z0-9-])."""
-    return re.sub(r"[^A-Za-z0-9-]", "-", socket.gethostname().split(".")[0]) or "host"
+    return re.sub(r"[^A-Za-z0-9-]", "-", hostname().split(".")[0]) or "host"
 
 
 def temp_path(dest: str) -> str:
     """A fresh temporary sibling name of `dest` (nothing is created)."""
     dest = os.path.abspath(dest)
     return os.path.join(os.path.dirname(dest), f"{TMP_PREFIX}{os.getpid()}.{host_tag()}."
-                                               f"{secrets.token_hex(4)}.{os.path.basename(dest)}")
+                                               f"{os.urandom(4).hex()}.{os.path.basename(dest)}")
 
 
 def is_temporary(name: str) -> bool:

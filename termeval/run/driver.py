@@ -33,7 +33,6 @@ import json
 import os
 import shutil
 import sys
-import tempfile
 import time
 import zipfile
 from typing import Any, Sequence
@@ -284,6 +283,7 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
     with clock("kernel"):
         merged = stage.merge(ctx, shards)
     if exp_dir is None:
+        import tempfile    # only for a run that writes nothing (the API without an exp dir)
         with tempfile.TemporaryDirectory(prefix="termeval-") as out, clock("report"):
             report = stage.report(ctx, merged, out)
     else:

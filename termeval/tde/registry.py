@@ -18,11 +18,9 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import tempfile
 from typing import Any, Iterable, Mapping
 
 from termeval.core.warn import warn
-from termeval.core.digest import content_digest  # noqa: F401  (the one digest; importers use this name)
 from termeval.core.errors import InputError
 
 BENCHMARKS: dict[str, str] = {
@@ -51,6 +49,7 @@ PREPARE_OPTIONS = ("lenient", "format", "tolerance", "end_tolerance")
 
 def prepare_stamp(args: Any) -> str:
     """Identity of a class preparation: class file and reco2dur contents, options."""
+    from termeval.core.digest import content_digest   # hashlib, json: not for parsing the options (PARSE_ONLY)
     opts = {k: getattr(args, k) for k in PREPARE_OPTIONS if hasattr(args, k)}
     if getattr(args, "pairs_clustering", "pairs") != "pairs":   # (absent = the default: old stamps hold)
         opts["pairs_clustering"] = args.pairs_clustering
@@ -96,8 +95,9 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | No
     return stamp, True
 
 
-def temp_class_dir() -> tempfile.TemporaryDirectory:
+def temp_class_dir() -> "tempfile.TemporaryDirectory":
     """Where the classes of a run without an exp dir (the Python API) are prepared."""
+    import tempfile    # shutil, random, lzma...: not for parsing the options (PARSE_ONLY)
     return tempfile.TemporaryDirectory(prefix="termeval-classes-")
 
 

@@ -10,20 +10,36 @@ Looked up in this order:
      the current directory or in termeval's install, or the installed `tde` package itself.
 The data dir is prepared as for zrc2020 everywhere else (steps/prepare_gold.sh --format zr with
 its defaults, as local/run_zr17_mandarin.sh): the tdev2 phone files already label pauses SIL.
+
+The prepared data dir is kept in a store of the user's cache (termeval.core.usercache:
+<cache>/zrc-gold/<lang>-<key>/data; its parsed arrays are in zrc2020's own store), one entry per
+content of the gold files, preparation settings and preparing code (`source_key`). An entry records the digest of its
+data dir's files and is used only when they still have it (an edited entry is prepared again);
+it is written into a temporary directory and renamed into place whole; the MAX_ENTRIES newest
+entries of a language are kept. A store that cannot be written is not used.
 """
 from __future__ import annotations
 
 import importlib.util
 import json
 import os
+import shutil
 from dataclasses import dataclass
 
+from termeval.core import publish, usercache
+from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
+from termeval.core.textio import atomic_write
 from termeval.gold import prepare_zr
 
 REGISTRY_LANGUAGES = ("english", "french", "mandarin")
 DATASET_NAME = "zrc2017-test-dataset"
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# what a store entry is keyed on besides the gold files' bytes; a new version: entries rebuilt
+PREPARE_SETTINGS = {"prepare": "prepare_gold --format zr (defaults)", "store": 1}
+CACHE_ENV = usercache.ENV
+RECORD = "record.json"          # {"source": source_key, "data": digest of data/}
+MAX_ENTRIES = 4                 # per language (a new gold or termeval version makes a new entry)
 
 
 @dataclass
@@ -95,3 +111,68 @@ def locate(lang: str, dataset: str | None = None) -> GoldFiles:
 def prepare(gold: GoldFiles, data_dir: str) -> None:
     """The zrc2020 gold data dir of the language (prepare_gold --format zr, defaults)."""
     prepare_zr(gold.phn, gold.wrd, data_dir)
+
+
+def source_key(gold: GoldFiles) -> str:
+    """The digest of the gold files' bytes, of the preparation settings and of the code that
+    prepares them (termeval/gold/, termeval/core/: an entry made by other code is not used)."""
+    return content_digest([gold.phn, gold.wrd], {**PREPARE_SETTINGS, "code": usercache.code_key("gold", "core")},
+                          missing_ok=False)
+
+
+def _entry(gold: GoldFiles, key: str) -> str | None:
+    root = usercache.root("zrc-gold")
+    return None if root is None else os.path.join(root, f"{gold.language}-{key[:32]}")
+
+
+def _valid(entry: str, key: str) -> bool:
+    """The entry was made from this source and its data dir is still what it wrote."""
+    try:
+        with open(os.path.join(entry, RECORD), encoding="utf-8") as f:
+            record = json.load(f)
+        return (isinstance(record, dict) and record.get("source") == key
+                and record.get("data") == content_digest([os.path.join(entry, "data")]))
+    except (OSError, ValueError):
+        return False
+
+
+def _copy_tree(src: str, dest: str) -> None:
+    os.makedirs(dest, exist_ok=True)
+    for name in sorted(os.listdir(src)):
+        shutil.copyfile(os.path.join(src, name), os.path.join(dest, name))
+
+
+def prepare_exp(gold: GoldFiles, exp_dir: str) -> bool:
+    """<exp_dir>/data prepared for `gold`: copied from the store when it holds a valid entry for
+    these gold files, else prepared (and put in the store). Returns whether it was copied."""
+    key = source_key(gold)
+    entry = _entry(gold, key)
+    data = os.path.join(exp_dir, "data")
+    if entry is not None and _valid(entry, key):
+        try:
+            _copy_tree(os.path.join(entry, "data"), data)
+            return True
+        except OSError:
+            shutil.rmtree(data, ignore_errors=True)
+    prepare(gold, data)
+    if entry is not None:
+        _keep(entry, key, data)
+    return False
+
+
+def _keep(entry: str, key: str, data: str) -> None:
+    """Put the data dir into the store entry (temp + rename; an entry put there meanwhile by
+    another run is kept); the MAX_ENTRIES newest of the language stay. Nothing when the store
+    cannot be written: it is only a cache."""
+    tmp = None
+    try:
+        tmp = publish.new_dir(entry)
+        _copy_tree(data, os.path.join(tmp, "data"))
+        with atomic_write(os.path.join(tmp, RECORD)) as f:
+            json.dump({"source": key, "data": content_digest([os.path.join(tmp, "data")])}, f)
+        publish.replace(tmp, entry, keep_existing=True)
+    except OSError:
+        if tmp is not None:
+            publish.remove(tmp)
+        return
+    usercache.prune(os.path.dirname(entry), os.path.basename(entry).rsplit("-", 1)[0] + "-", MAX_ENTRIES)

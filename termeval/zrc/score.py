@@ -63,10 +63,9 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
         for lang, class_file in sub.class_files.items():
             t = time.time()
             exp = os.path.join(tmp, "termeval", lang)
-            data = os.path.join(exp, "data")
             print(f"score_zrc_submission: {lang}: gold from {golds[lang].source}", file=log)
-            zrc_gold.prepare(golds[lang], data)
-            per_lang[lang] = score_language(data, class_file, exp, jobs, bootstrap)
+            zrc_gold.prepare_exp(golds[lang], exp)     # <exp>/data (from the store when there)
+            per_lang[lang] = score_language(os.path.join(exp, "data"), class_file, exp, jobs, bootstrap)
             wall[lang] = time.time() - t
             print(f"score_zrc_submission: {lang}: scored in {wall[lang]:.1f} s", file=log)
         with atomic_write(os.path.join(tmp, "scores.json")) as f:

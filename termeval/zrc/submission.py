@@ -37,6 +37,7 @@ from typing import Any
 
 import yaml
 
+from termeval.classes.fast import plain_syntax
 from termeval.classes.tokens import class_file_tokens, is_header
 from termeval.core.errors import InputError
 
@@ -238,7 +239,9 @@ def read_params(path: str) -> dict:
 def check_class_file(path: str) -> bool:
     """A quick syntax pass over a class file (zrc reads class files only, no pairs): False when
     empty; an error names the first bad line. File ids and times are checked against the gold
-    later (termeval.classes.parse)."""
+    later (termeval.classes.parse). A plain file is checked in bulk, any other line by line."""
+    if plain_syntax(path):
+        return True
     in_class = False
     nonblank = False
     for n, raw, parts in class_file_tokens(path):

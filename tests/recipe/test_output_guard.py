@@ -156,8 +156,9 @@ def test_a_young_empty_lock_is_a_run_starting(root, work):
 
 
 def test_the_shells_lock_on_a_read_only_file_system_is_one_line(root, work):
-    """The shell's te_lock is the Python lock: its error names the file-system problem (not
-    bash's "No such file or directory", not "being written by another run")."""
+    """The shell's te_lock (with --cmd; without, the step's one Python process takes the same
+    lock) is the Python lock: its error names the file-system problem (not bash's "No such file
+    or directory", not "being written by another run")."""
     ro = work / "sub"
     ro.mkdir()
     if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(ro)],
@@ -166,12 +167,14 @@ def test_the_shells_lock_on_a_read_only_file_system_is_one_line(root, work):
     try:
         (ro / "english.txt").write_text("Class 1\nf1 0.1 0.5\nf2 0 0.4\n")
         subprocess.run(["mount", "-o", "remount,ro", str(ro)], check=True)
-        r = step(root, work, "score_zrc_submission.sh", "sub")
+        r = step(root, work, "score_zrc_submission.sh", "--cmd", os.path.join(root, "utils", "run.pl"), "sub")
+        r1 = step(root, work, "score_zrc_submission.sh", "sub")
     finally:
         subprocess.run(["umount", str(ro)], check=True)
-    assert r.returncode == 1 and "No such file or directory" not in r.stderr
-    assert last_line(r) == (f"score_zrc_submission.sh: error: {ro.resolve()}/{lock.LOCK_NAME}: cannot create "
-                            "the lock file (read-only file system)")
+    for got, prog in ((r, "score_zrc_submission.sh"), (r1, "score_zrc_submission.py")):
+        assert got.returncode == 1 and "No such file or directory" not in got.stderr
+        assert last_line(got) == (f"{prog}: error: {ro.resolve()}/{lock.LOCK_NAME}: cannot create "
+                                  "the lock file (read-only file system)")
 
 
 def test_the_lock_entry_of_the_shell(root, tmp_path):

@@ -31,7 +31,8 @@ def points(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
     gs = np.searchsorted(g_file, np.arange(nfiles + 1))
     cum = np.cumsum(np.diff(ds) + np.diff(gs))          # points (/2) up to each file
     marks = np.arange(1, int(cum[-1]) // BLOCK_POINTS + 1) * BLOCK_POINTS
-    cuts = np.unique(np.r_[0, np.searchsorted(cum, marks, side="right"), nfiles]).astype(np.int64)
+    # a few cuts, ascending and distinct (a plain np.unique would import numpy.ma)
+    cuts = np.array(sorted(set(np.r_[0, np.searchsorted(cum, marks, side="right"), nfiles].tolist())), dtype=np.int64)
     parts = [_points(d_file[ds[a]:ds[b]], d_on[ds[a]:ds[b]], d_off[ds[a]:ds[b]],
                      g_file[gs[a]:gs[b]], g_on[gs[a]:gs[b]], g_off[gs[a]:gs[b]])
              for a, b in zip(cuts[:-1].tolist(), cuts[1:].tolist())]

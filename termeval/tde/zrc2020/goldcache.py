@@ -3,24 +3,31 @@
 Parsing the text data dir is the expensive part of reading it. `load` keeps
   * a process-level memo (the Python API scoring many systems against the same gold in one
     process parses it once), and
-  * <exp-dir>/tde/gold.npz (the arrays, for later runs and for --nj jobs),
-both keyed on a digest of the CONTENTS of the data dir's files (termeval.core.digest.content_digest),
+  * <exp-dir>/tde/gold.npz (the arrays, for later runs and for --nj jobs), and
+  * the user's store <cache>/gold/<key>-<code>.npz (termeval.core.usercache; the STORE_ENTRIES
+    newest kept): a new exp dir scored against a gold parsed before (many systems, one gold)
+    reads the arrays; <code> is a digest of the parsing code, so other code makes other entries,
+all keyed on a digest of the CONTENTS of the data dir's files (termeval.core.digest.content_digest),
 never on paths or modification times: an edited data dir is always parsed afresh, even when
 rewritten with the same size within the same second.
 """
 from __future__ import annotations
 
 import os
+import shutil
 import zipfile
 
 import numpy as np
 
+from termeval.core import usercache
 from termeval.core.datadir import Gold, Tier, empty_tier, load_gold
 from termeval.core.digest import content_digest
 from termeval.core.textio import atomic_write
 
 FILES = ("phones", "words", "reco2dur", "utt2spk")
 MEMO_SIZE = 4
+STORE = "gold"          # usercache.root(STORE)
+STORE_ENTRIES = 4
 _memo: dict[str, Gold] = {}
 
 
@@ -68,11 +75,18 @@ def load(data_dir: str, path: str | None, words: bool = True) -> tuple[Gold, str
     if gold is not None:
         return gold, key, False
     gold = _read(path, key, data_dir, words) if path and os.path.isfile(path) else None
+    store = _store_path(key)
+    if gold is None and store is not None and os.path.isfile(store):
+        gold = _read(store, key, data_dir, words)
+        if gold is not None and path:           # the exp dir's copy, as a parse would have left
+            _copy(store, path)
     if gold is not None and not words:
         return gold, key, False
     parsed = gold is None
     if parsed:
         gold = load_gold(data_dir)
+        if store is not None:
+            _keep(gold, store, key)
     while len(_memo) >= MEMO_SIZE:
         _memo.pop(next(iter(_memo)))
     _memo[key] = gold
@@ -83,3 +97,26 @@ def forget(gold: Gold) -> None:
     """Drop `gold` from the process memo (a lean merge is about to empty some of its arrays)."""
     for k in [k for k, v in _memo.items() if v is gold]:
         del _memo[k]
+
+
+def _store_path(key: str) -> str | None:
+    root = usercache.root(STORE)
+    return None if root is None else os.path.join(root, f"{key}-{usercache.code_key('core', 'tde/zrc2020')[:16]}.npz")
+
+
+def _copy(src: str, dest: str) -> None:
+    """A copy of a cache file (written whole or not at all; a failure leaves no copy)."""
+    try:
+        with open(src, "rb") as f, atomic_write(dest, "wb") as g:
+            shutil.copyfileobj(f, g)
+    except OSError:
+        pass
+
+
+def _keep(gold: Gold, store: str, key: str) -> None:
+    """`gold` into the user's store (nothing when it cannot be written: only a cache)."""
+    try:
+        save(gold, store, key)
+    except OSError:
+        return
+    usercache.prune(os.path.dirname(store), "", STORE_ENTRIES)

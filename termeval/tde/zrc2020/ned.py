@@ -95,7 +95,8 @@ def ned_stats(cluster: np.ndarray, sid: np.ndarray, strings: list[str], n_cluste
     strs = np.empty(ns, dtype=object)
     strs[:] = strings
     # small clusters: all distinct-string pairs at once
-    for u in np.unique(U[(U >= 2) & (U <= SMALL)]).tolist():
+    # the sizes present, ascending (bincount: a plain np.unique would import numpy.ma)
+    for u in np.flatnonzero(np.bincount(U[(U >= 2) & (U <= SMALL)])).tolist():
         first = starts[U == u]
         iu, ju = np.triu_indices(u, 1)
         step = max(1, BATCH_PAIRS // len(iu))

@@ -241,7 +241,14 @@ class Keys:
             cp, pos = self._stripped()
             a, z = pos[k0], pos[k1]
         ids, first = range_ids(cp, a, z)
-        return ids, [cp[i:j].tobytes().decode("utf-32-le") for i, j in zip(a[first].tolist(), z[first].tolist())]
+        # the distinct strings: their code points side by side, decoded once (UTF-32: one code
+        # point a character, so slicing the text is decoding each range), then cut
+        a0, length = a[first], np.maximum(z[first] - a[first], 0)
+        ends = np.cumsum(length)
+        at = np.arange(int(ends[-1]) if len(ends) else 0, dtype=np.int64) - np.repeat(ends - length - a0, length)
+        text = cp[at].tobytes().decode("utf-32-le")
+        cuts = [0, *ends.tolist()]
+        return ids, [text[i:j] for i, j in zip(cuts[:-1], cuts[1:])]
 
     def ngram_text(self, k0: int, k1: int) -> str:
         labels = self.ph.labels
@@ -251,22 +258,23 @@ class Keys:
 def range_ids(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Ids of the sequences values[a[i]:b[i]] (equal sequences, equal ids), numbered in
     first-seen order as a dict would; and the first range of each id. Ranges of one length
-    are compared as rows of bytes (np.unique on a void view): exact, no Python object each."""
+    are compared as integer keys (`_row_ids`: the values packed into 64-bit words, exact), or
+    as rows of bytes (np.unique on a void view) when they do not pack: no Python object each."""
     a = np.asarray(a, dtype=np.int64)
     n = len(a)
     length = np.maximum(np.asarray(b, dtype=np.int64) - a, 0)
     ids = np.empty(n, dtype=np.int64)
     firsts = []
     base = 0
-    for ln in np.unique(length).tolist():
+    lo, bits = _value_bits(values)
+    for ln in np.flatnonzero(np.bincount(length)).tolist() if n else []:
         idx = np.flatnonzero(length == ln)
         if ln == 0:
             local, first = np.zeros(len(idx), dtype=np.int64), idx[:1]
         else:
-            rows = np.ascontiguousarray(values[a[idx][:, None] + np.arange(ln)])
-            key = rows.view(np.dtype((np.void, rows.dtype.itemsize * ln))).ravel()
-            _, first_local, local = np.unique(key, return_index=True, return_inverse=True)
-            del rows, key
+            rows = values[a[idx][:, None] + np.arange(ln)]
+            first_local, local = _row_ids(rows, lo, bits)
+            del rows
             first = idx[first_local]
         ids[idx] = local.ravel() + base
         firsts.append(first)
@@ -278,3 +286,40 @@ def range_ids(values: np.ndarray, a: np.ndarray, b: np.ndarray) -> tuple[np.ndar
     rank = np.empty(len(first), dtype=np.int64)
     rank[order] = np.arange(len(first))
     return rank[ids], first[order]
+
+
+def _value_bits(values: np.ndarray) -> tuple[int, int | None]:
+    """(least value, bits of the largest offset from it), or (0, None) for values that are not
+    integers."""
+    if not len(values) or values.dtype.kind not in "iu":
+        return 0, None
+    lo, hi = int(values.min()), int(values.max())
+    return lo, (hi - lo).bit_length()
+
+
+def _row_ids(rows: np.ndarray, lo: int, bits: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """(first row of each distinct row, the id of each row) for the rows of one length. The
+    columns, offset by `lo`, are packed `bits` each into a 64-bit key, after the ids of the
+    columns before them when a row needs more than one key: a bijection at every step, so
+    exact. Rows that cannot be packed so are compared as bytes."""
+    m, ln = rows.shape
+    if bits == 0:                                  # one value: every row the same
+        return np.zeros(1, dtype=np.int64), np.zeros(m, dtype=np.int64)
+    if bits is None or (ln * bits > 64 and bits + (m - 1).bit_length() > 64):
+        rows = np.ascontiguousarray(rows)
+        key = rows.view(np.dtype((np.void, rows.dtype.itemsize * ln))).ravel()
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        return first, inv.ravel()
+    off = rows.astype(np.uint64)
+    off -= np.uint64(lo % (1 << 64))               # modulo 2**64: the offsets, exact
+    prev, prev_bits, j = None, 0, 0
+    while True:
+        take = min(ln - j, (64 - prev_bits) // bits)       # >= 1 (checked above)
+        key = np.zeros(m, dtype=np.uint64) if prev is None else prev.astype(np.uint64) << np.uint64(take * bits)
+        for c in range(j, j + take):
+            key |= off[:, c] << np.uint64((j + take - 1 - c) * bits)
+        j += take
+        _, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        if j >= ln:
+            return first, inv.ravel()
+        prev, prev_bits = inv.ravel(), (len(first) - 1).bit_length()
