@@ -15,8 +15,6 @@ from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
 from termeval.std import breakdown, det, figures
-from termeval.std.f4de_reports import write_reports
-from termeval.std.kaldi import report as kaldi_report
 from termeval.std.units import term_table
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
@@ -44,6 +42,7 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     os.makedirs(details, exist_ok=True)
     write_details(details, res, kws, dets, args)
     if args.f4de_reports:   # KWSEval's sum / bsum (+ cond.sum / cond.bsum) reports, txt and/or csv
+        from termeval.std.f4de_reports import write_reports   # --f4de-reports only: kept out of the start-up
         write_reports(details, res, args.trials_per_sec, res.conditions, args.f4de_report_format,
                       tuple(m for m in args.f4de_global_measures.split(",") if m))
     m = res.metrics
@@ -86,6 +85,7 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
     same figures in scores/std (+ scores.json), and score.sh's other files
     (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
+    from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
     result: dict = {}
     text, warnings = kaldi_report.write_into(out, args, r, into=result)
     return result, text, warnings

@@ -332,6 +332,14 @@ def _duplicates(gk: np.ndarray, tb_: np.ndarray, du_: np.ndarray, warnings: list
     """Detections repeating an earlier one (same group key = term, file, channel; tbeg, dur)."""
     if len(gk) <= 1:
         return 0
+    # only detections sharing their tbeg with another can repeat one: sort those alone by all keys
+    o = np.argsort(tb_)
+    same = tb_[o[1:]] == tb_[o[:-1]]
+    keep = np.zeros(len(o), dtype=bool)
+    keep[1:] = same
+    keep[:-1] |= same
+    s = o[keep]
+    gk, tb_, du_ = gk[s], tb_[s], du_[s]
     o = np.lexsort((du_, tb_, gk))
     gk, tb_, du_ = gk[o], tb_[o], du_[o]
     n_dup = int(np.count_nonzero((gk[1:] == gk[:-1]) & (tb_[1:] == tb_[:-1]) & (du_[1:] == du_[:-1])))
