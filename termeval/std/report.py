@@ -163,38 +163,44 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     ri, rdet = a["ref_index"], a["ref_det"]
     occ = kws.occ
     lang = (kws.terms.language or "").replace(",", " ")
-    tid = np.asarray([t.replace(",", " ") for t in kws.terms.ids], dtype=object)
-    ttxt = np.asarray([t.replace(",", " ") for t in kws.terms.texts], dtype=object)
-    fids = np.asarray([f.replace(",", " ") for f in dets.file_ids], dtype=object)
+    # fields that go together are joined once per term, file+channel, reference occurrence or
+    # decision+alignment (far fewer than detections): one text object each, picked by code
+    term = np.asarray([f"{t.replace(',', ' ')},{x.replace(',', ' ')}"
+                       for t, x in zip(kws.terms.ids, kws.terms.texts)], dtype=object)
     yes = a["yes"][di]
     aligned = dref >= 0
-    # few distinct texts: one object each, picked by code (no string made per detection)
-    label = np.asarray(["CORR!DET", "FA", "MISS", "CORR"], dtype=object)[2 * aligned + yes]
-    decision = np.asarray(["NO", "YES"], dtype=object)[yes.astype(np.intp)]
-    chans, chan_code = np.unique(dets.chan[di], return_inverse=True)
-    chan = np.asarray([str(int(c)) for c in chans], dtype=object)[chan_code.reshape(-1)]
-    j = np.maximum(dref, 0)
-    # the text of each reference occurrence once (there are far fewer than detections)
-    occ_beg = np.asarray(_fmt_col(occ.beg), dtype=object)     # (also the MISS lines')
-    occ_end = np.asarray(_fmt_col(occ.end), dtype=object)
-    rb = occ_beg[j] if len(occ) else np.full(len(j), "", dtype=object)
-    re_ = occ_end[j] if len(occ) else np.full(len(j), "", dtype=object)
-    rb[~aligned] = ""
-    re_[~aligned] = ""
+    dl = np.asarray(["NO,CORR!DET", "YES,FA", "NO,MISS", "YES,CORR"], dtype=object)[2 * aligned + yes]
+    # the text of each reference occurrence once (also the MISS lines')
+    occ_beg, occ_end = _fmt_col(occ.beg), _fmt_col(occ.end)
+    ref = np.asarray([f"{b},{e}" for b, e in zip(occ_beg, occ_end)] + [","], dtype=object)
     with atomic_write(path) as f:
         f.write("language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n")
         if len(di):
-            cols = [fids[dets.file[di]], chan, tid[a["det_term"]], ttxt[a["det_term"]],
-                    rb, re_, _fmt_col(dets.tbeg[di]), _fmt_col(dets.tbeg[di] + dets.dur[di]),
-                    _fmt_col(dets.score[di]), decision, label]
+            cols = [_file_channel(dets.file_ids, dets.file[di], dets.chan[di]), term[a["det_term"]],
+                    ref[np.where(aligned, dref, len(occ))], _fmt_col(dets.tbeg[di]),
+                    _fmt_col(dets.tbeg[di] + dets.dur[di]), _fmt_col(dets.score[di]), dl]
             cols = [c.tolist() if isinstance(c, np.ndarray) else c for c in cols]
             _write_lines(f, lang + ",", "\n", cols)
         miss = ri[rdet < 0]
         if len(miss):
             mc = [[x.replace(",", " ") for x in occ.file[miss]], occ.chan[miss].astype(str).tolist(),
-                  tid[occ.term[miss]].tolist(), ttxt[occ.term[miss]].tolist(),
-                  occ_beg[miss].tolist(), occ_end[miss].tolist()]
+                  term[occ.term[miss]].tolist(), ref[miss].tolist()]
             _write_lines(f, lang + ",", ",,,,,MISS\n", mc)
+
+
+def _file_channel(file_ids: list[str], file: np.ndarray, chan: np.ndarray) -> np.ndarray:
+    """`file,channel` of each detection (one text per distinct pair)."""
+    chans, chan_code = np.unique(chan, return_inverse=True)
+    chan_code = chan_code.reshape(-1)
+    if len(chans) == 1:
+        code = file
+    else:
+        code = file.astype(np.int64) * len(chans) + chan_code
+    keys, inv = np.unique(code, return_inverse=True)
+    fk, ck = (keys, np.zeros(len(keys), np.int64)) if len(chans) == 1 else divmod(keys, len(chans))
+    text = np.asarray([f"{file_ids[x].replace(',', ' ')},{int(chans[c])}"
+                       for x, c in zip(fk.tolist(), ck.tolist())], dtype=object)
+    return text[inv.reshape(-1)]
 
 
 def _write_lines(f, pre: str, end: str, cols: list[list[str]], block: int = 1 << 16) -> None:
