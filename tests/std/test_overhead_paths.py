@@ -1,7 +1,8 @@
 """The shortcuts of the STD/QUESST steps outside their kernels give what the plain computation
-gives: duplicate detections counted among shared start times only, the `file,channel` text of
-the alignment CSV, a QUESST breakdown group of every query reusing the run's scores, and the
-plots' lighter first import of matplotlib (same classes, matplotlib's generator put back)."""
+gives: duplicate detections counted among shared start times only, the alignment CSV's lines
+laid out as bytes (floats as repr prints them, texts with NUL or non-ASCII characters), a QUESST
+breakdown group of every query reusing the run's scores, and the plots' lighter first import of
+matplotlib (same classes, matplotlib's generator put back)."""
 from __future__ import annotations
 
 import os
@@ -14,7 +15,9 @@ import pytest
 from termeval.quesst import quesst as Q
 from termeval.quesst.report import quesst_group
 from termeval.std.ranking import ranking
-from termeval.std.report import _file_channel
+import io
+
+from termeval.std.report import _file_channel, _float_bytes, _write_detection_rows, _write_lines
 from termeval.std.score import _duplicates
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -44,7 +47,39 @@ def test_file_channel_text():
     file = np.array([2, 0, 1, 0, 2, 2])
     for chan in (np.array([1, 1, 1, 1, 1, 1]), np.array([1, 2, 1, 1, 10, 2])):
         want = [f"{file_ids[f].replace(',', ' ')},{c}" for f, c in zip(file.tolist(), chan.tolist())]
-        assert _file_channel(file_ids, file, chan).tolist() == want
+        texts, codes = _file_channel(file_ids, file, chan)
+        assert [texts[c] for c in codes.tolist()] == want
+
+
+def _floats(rng) -> np.ndarray:
+    odd = [0.0, -0.0, 1.0, -1.0, 0.1, 1e-4, 9.99e-5, 1e-5, 5e-324, 123456789.0, 999999999.999999, 1e9, 1e10,
+           2.675, 1 / 3, 0.1 + 0.2, 600.0, 99.9999995, -0.05, -123.0, 554.5870000000001, np.inf, -np.inf, np.nan]
+    parts = [np.array(odd), rng.standard_normal(500)]
+    parts += [rng.uniform(-1e9, 1e9, 300).round(d) for d in range(9)]
+    parts.append(rng.integers(0, 10**6, 2000) / 10.0 ** rng.integers(0, 9, 2000) * rng.choice([-1, 1], 2000))
+    return np.concatenate(parts)
+
+
+def test_float_bytes_is_repr():
+    x = _floats(np.random.default_rng(6))
+    rows = _float_bytes(x)
+    got = [bytes(r).rstrip(b"\0").lstrip(b"\0").decode() for r in rows]
+    assert [t.replace("\0", "") for t in got] == [repr(v) for v in x.tolist()]
+
+
+@pytest.mark.parametrize("texts", [["a,b", "é,ü"], ["x\0y", "z"], ["", "q"]])
+def test_detection_rows_as_the_plain_join(texts):
+    rng = np.random.default_rng(7)
+    x = _floats(rng)
+    n = len(x)
+    code = rng.integers(0, len(texts), n)
+    last = (["YES,FA", "NO,MISS"], rng.integers(0, 2, n))
+    f = io.StringIO()
+    _write_detection_rows(f, "lang,", [(texts, code), (["r"], np.zeros(n, np.int64))], [x, -x], last, block=1000)
+    want = io.StringIO()
+    _write_lines(want, "lang,", "\n", [[texts[c] for c in code.tolist()], ["r"] * n, [repr(v) for v in x.tolist()],
+                                        [repr(-v) for v in x.tolist()], [last[0][c] for c in last[1].tolist()]])
+    assert f.getvalue() == want.getvalue()
 
 
 def test_quesst_group_of_every_query_reuses_the_run():
