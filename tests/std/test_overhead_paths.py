@@ -5,6 +5,7 @@ breakdown group of every query reusing the run's scores, and the plots' lighter 
 matplotlib (same classes, matplotlib's generator put back)."""
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -12,11 +13,10 @@ import sys
 import numpy as np
 import pytest
 
+from termeval.core.numbers import fmt_column, fmt_value
 from termeval.quesst import quesst as Q
 from termeval.quesst.report import quesst_group
 from termeval.std.ranking import ranking
-import io
-
 from termeval.std.report import _file_channel, _float_bytes, _write_detection_rows, _write_lines
 from termeval.std.score import _duplicates
 
@@ -113,3 +113,12 @@ def test_plots_first_import_keeps_matplotlib_working():
             "assert 'color' in inspect.signature(Mine.set).parameters\n")
     env = dict(os.environ, PYTHONPATH=ROOT, MPLBACKEND="Agg")
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
+
+
+def test_fmt_column_is_fmt_value_of_each():
+    rng = np.random.default_rng(8)
+    x = np.concatenate([[0.5, 1e-5, 0.0, -0.0, np.nan, np.inf, -np.inf, -3e-13, 0.1, 0.09999999999999999, 1e-9,
+                         9.99999e-10, 0.001, 1e-3 - 1e-19], 10.0 ** rng.uniform(-12, 6, 3000) * rng.choice([-1, 1], 3000),
+                        10.0 ** -rng.integers(0, 12, 100)])
+    assert fmt_column(x) == [fmt_value(v, "NA") for v in x.tolist()]
+    assert fmt_column(np.zeros(0)) == [] and fmt_column([np.nan], "-") == ["-"]
