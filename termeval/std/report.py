@@ -206,10 +206,13 @@ def _write_detection_rows(f, pre: str, texts: list, floats: list, last: tuple, b
         cols += [_fmt_col(x) for x in floats] + [[last[0][c] for c in last[1].tolist()]]
         return _write_lines(f, pre, "\n", cols)
     comma = np.frombuffer(b",", dtype=np.uint8)
+    head = np.frombuffer(pre.encode("utf-8"), dtype=np.uint8)
+    width = len(head) + sum(t.shape[1] + 1 for t in tables) + 3 * 25     # bytes of a laid-out line
+    block = max(1, min(block, (1 << 24) // width))                     # a block's fields: <= 16 MB
     for lo in range(0, len(floats[0]), block):
         hi = min(lo + block, len(floats[0]))
         n = hi - lo
-        parts = [np.broadcast_to(np.frombuffer(pre.encode("utf-8"), dtype=np.uint8), (n, len(pre.encode("utf-8"))))]
+        parts = [np.broadcast_to(head, (n, len(head)))]
         for table, (_, codes) in zip(tables, texts):
             parts += [table[codes[lo:hi]], np.broadcast_to(comma, (n, 1))]
         for x in floats:

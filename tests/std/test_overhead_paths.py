@@ -67,7 +67,7 @@ def test_float_bytes_is_repr():
     assert [t.replace("\0", "") for t in got] == [repr(v) for v in x.tolist()]
 
 
-@pytest.mark.parametrize("texts", [["a,b", "é,ü"], ["x\0y", "z"], ["", "q"]])
+@pytest.mark.parametrize("texts", [["a,b", "é,ü"], ["x\0y", "z"], ["", "q"], ["t" * 40000, "u"]])
 def test_detection_rows_as_the_plain_join(texts):
     rng = np.random.default_rng(7)
     x = _floats(rng)
@@ -75,7 +75,8 @@ def test_detection_rows_as_the_plain_join(texts):
     code = rng.integers(0, len(texts), n)
     last = (["YES,FA", "NO,MISS"], rng.integers(0, 2, n))
     f = io.StringIO()
-    _write_detection_rows(f, "lang,", [(texts, code), (["r"], np.zeros(n, np.int64))], [x, -x], last, block=1000)
+    block = 1000 if len(texts[0]) < 1000 else 1 << 16       # a long text: blocks of fewer lines
+    _write_detection_rows(f, "lang,", [(texts, code), (["r"], np.zeros(n, np.int64))], [x, -x], last, block=block)
     want = io.StringIO()
     _write_lines(want, "lang,", "\n", [[texts[c] for c in code.tolist()], ["r"] * n, [repr(v) for v in x.tolist()],
                                         [repr(-v) for v in x.tolist()], [last[0][c] for c in last[1].tolist()]])
