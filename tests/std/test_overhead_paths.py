@@ -2,7 +2,8 @@
 gives: duplicate detections counted among shared start times only, the alignment CSV's lines
 laid out as bytes (floats as repr prints them, texts with NUL or non-ASCII characters), a QUESST
 breakdown group of every query reusing the run's scores, and the plots' lighter first import of
-matplotlib (same classes, matplotlib's generator put back)."""
+matplotlib (same classes, matplotlib's generator put back; fontTools.subset lazy, and whole
+when used)."""
 from __future__ import annotations
 
 import io
@@ -111,7 +112,13 @@ def test_plots_first_import_keeps_matplotlib_working():
             "line = Line2D([0, 1], [0, 1]); line.set(color='red', lw=2)\n"
             "assert line.get_color() == 'red' and line.get_linewidth() == 2\n"
             "class Mine(Line2D): pass\n"
-            "assert 'color' in inspect.signature(Mine.set).parameters\n")
+            "assert 'color' in inspect.signature(Mine.set).parameters\n"
+            "import io, sys\n"
+            "fig = figure(figsize=(2, 2)); canvas(fig); fig.subplots().plot([0, 1])\n"
+            "fig.savefig(io.BytesIO(), format='pdf')\n"
+            "assert type(sys.modules['fontTools.subset']).__name__ == '_LazyModule'\n"
+            "from fontTools import subset\n"
+            "assert subset.Options().layout_features is not None\n")
     env = dict(os.environ, PYTHONPATH=ROOT, MPLBACKEND="Agg")
     subprocess.run([sys.executable, "-c", code], check=True, env=env, cwd=ROOT)
 
