@@ -169,7 +169,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     dfile = det_fc_vocab[dets.file] if len(dets) else np.zeros(0, np.int64)
     rfile = _codes(kws.occ.file, fvocab)
     efile = _codes(ecf.file, fvocab) if ecf is not None else np.zeros(0, np.int64)
-    chans = np.unique(np.r_[dets.chan, kws.occ.chan, ecf.channel if ecf is not None else []].astype(np.int64))
+    chans = np.unique(np.r_[_one_or_all(dets.chan), _one_or_all(kws.occ.chan),
+                            ecf.channel if ecf is not None else []].astype(np.int64))
     NC = max(len(chans), 1)
     ckey = lambda c: np.searchsorted(chans, np.asarray(c, dtype=np.int64))
     dkey = dfile * NC + ckey(dets.chan)
@@ -316,6 +317,12 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
                     pt, cm, cf, beta, list(fcode),
                     {"n_det_outside": n_out, "n_det_not_in_ecf_file": n_out, "n_ref_outside": n_ref_out,
                      "n_dup": n_dup, "n_segments": N}, None if trial is None else selected & trial)
+
+
+def _one_or_all(a: np.ndarray) -> np.ndarray:
+    """`a`, or its first value alone when all are equal (one channel: no sort of every record)."""
+    a = np.asarray(a)
+    return a[:1] if len(a) and (a == a[0]).all() else a
 
 
 def _detection_terms(dets: Detections, tindex: dict) -> np.ndarray:
