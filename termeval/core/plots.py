@@ -95,8 +95,7 @@ def _lazy_font_subsetting() -> None:
     if "fontTools.subset" in sys.modules or "matplotlib.backends._backend_pdf_ps" in sys.modules:
         return
     try:
-        import fontTools   # matplotlib's dependency: only when a plot is drawn
-        spec = importlib.util.find_spec("fontTools.subset")
+        spec = importlib.util.find_spec("fontTools.subset")     # (imports the package fontTools)
     except ImportError:
         return
     if spec is None or spec.loader is None or not hasattr(spec.loader, "exec_module"):
@@ -105,7 +104,7 @@ def _lazy_font_subsetting() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules["fontTools.subset"] = module
     spec.loader.exec_module(module)
-    fontTools.subset = module
+    setattr(sys.modules["fontTools"], "subset", module)
 
 
 def _mark_set(cls) -> None:
