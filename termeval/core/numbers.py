@@ -51,18 +51,26 @@ def fmt_value(x: Any, na: str = "-") -> str:
 
 
 def fmt_column(values: Any, na: str = "NA") -> list[str]:
-    """fmt_value of each float of an array (a table column): one list, no per-item type tests."""
-    out = []
-    for v in np.asarray(values, dtype=np.float64).tolist():
-        a = abs(v)
-        if v != v:
-            out.append(na)
-        elif a == 0.0:
-            out.append(ZERO)
-        elif TINY <= a < 0.1:
-            out.append(f"{v:.{SIGNIFICANT - 1 - math.floor(math.log10(a))}f}")
-        elif 0.1 <= a < math.inf:
-            out.append(f"{v:.{DECIMALS}f}")
-        else:
-            out.append(fmt_value(v, na))
-    return out
+    """fmt_value of each float of an array (a table column): one list; the values of one
+    number of decimals are formatted by one C-level `%` (exponents by math.log10, as
+    fmt_value)."""
+    a = np.asarray(values, dtype=np.float64).ravel()
+    ax = np.abs(a)
+    out = np.empty(len(a), dtype=object)
+    out[np.isnan(a)] = na
+    out[ax == 0.0] = ZERO
+    small = np.flatnonzero((ax >= TINY) & (ax < 0.1))
+    decimals = np.full(len(a), -1, dtype=np.int64)
+    decimals[(ax >= 0.1) & (ax < math.inf)] = DECIMALS
+    log = np.floor(np.fromiter(map(math.log10, ax[small].tolist()), dtype=np.float64, count=len(small)))
+    decimals[small] = SIGNIFICANT - 1 - log.astype(np.int64)
+    for d in np.unique(decimals[decimals >= 0]).tolist():
+        idx = np.flatnonzero(decimals == d)
+        vals = a[idx].tolist()
+        texts = (f"%.{d}f\n" * len(vals) % tuple(vals)).split("\n")
+        texts.pop()
+        out[idx] = texts
+    rest = np.flatnonzero((decimals < 0) & ~np.isnan(a) & (ax != 0.0))
+    for i in rest.tolist():         # infinities, exponents
+        out[i] = fmt_value(float(a[i]), na)
+    return out.tolist()

@@ -22,9 +22,10 @@ from termeval.std import breakdown, figures
 from termeval.std.ranking import Ranking, ranking
 
 
-def rankings_and_breakdowns(ctx, tr) -> tuple[Ranking, dict]:
+def rankings_and_breakdowns(ctx, tr, whole=None) -> tuple[Ranking, dict]:
     """The ranked documents of each query (reported trials only) and each breakdown group of
-    queries scored as its own task: metrics, computed in the stage's merge with the others."""
+    queries scored as its own task: metrics, computed in the stage's merge with the others
+    (whole: score_trials of all the queries, reused by a group holding them all)."""
     a, ref = ctx.args, ctx.ref
     g = tr.n_given
     everyone = np.ones(tr.n_queries, bool)
@@ -38,7 +39,8 @@ def rankings_and_breakdowns(ctx, tr) -> tuple[Ranking, dict]:
         kinds.append("qtype")
     rows = figures.breakdown_rows(
         kinds, lambda kind: breakdown.labels(kind, texts, attrs, tr.n_target, ctx.bins, ctx.lexicon, qtypes),
-        lambda mask: quesst_group(tr, mask, ctx.p_tar, ctx.threshold, a.use_decisions, rk), ctx.bins, everyone)
+        lambda mask: quesst_group(tr, mask, ctx.p_tar, ctx.threshold, a.use_decisions, rk, whole),
+        ctx.bins, everyone)
     return rk, rows
 
 
@@ -126,12 +128,15 @@ def _option_text(value) -> str:
 
 
 def quesst_group(tr, mask: np.ndarray, p_tar: float, act_threshold, use_decisions: bool,
-                 rk: Ranking) -> dict:
-    """QUESST figures of the queries in `mask` (indices of tr.query_ids) as their own task."""
+                 rk: Ranking, whole=None) -> dict:
+    """QUESST figures of the queries in `mask` (indices of tr.query_ids) as their own task;
+    `whole` (score_trials of tr with these settings) when the group is every query: the same
+    trials, so the same figures."""
     sub = subset(tr, mask)
     if sub is None:
         return {"n_queries": 0, "n_target_trials": 0}
-    r = score_trials(sub, p_tar, act_threshold, use_decisions)
+    same = whole is not None and sub.n_queries == tr.n_queries and sub.counts == tr.counts
+    r = whole if same else score_trials(sub, p_tar, act_threshold, use_decisions)
     return {"n_queries": sub.n_queries, "n_target_trials": int(sub.n_target.sum()),
             "act_twv": r.act_twv, "max_twv": r.max_twv, "max_twv_threshold": r.max_twv_threshold,
             "ub_twv": r.ub_twv, "act_cnxe": r.act_cnxe, "min_cnxe": r.min_cnxe.cnxe,

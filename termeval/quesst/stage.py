@@ -76,7 +76,7 @@ class QuesstStage(Stage):
         for w in warnings:
             warn(None, w, ctx.warnings)
         r = quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
-        return (tr, r, *report.rankings_and_breakdowns(ctx, tr))
+        return (tr, r, *report.rankings_and_breakdowns(ctx, tr, r))
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         result, lines = report.write(out, ctx, *merged)

@@ -441,7 +441,8 @@ def _read_xml_fast(path: str) -> Optional[Detections]:
         data.isascii() or data.decode("utf-8")     # invalid UTF-8: the exact parser names the line
     except UnicodeDecodeError:
         return None
-    if (not xmlsafe.utf8_declared(data) or b"&" in body or b"'" in body or b"<!" in body or b"<?" in body
+    if (not xmlsafe.utf8_declared(data) or b"&" in body or b"'" in body or (b"!" in body and b"<!" in body)
+            or (b"?" in body and b"<?" in body)
             or (b":" in body and re.search(rb"</?[A-Za-z_][\w.-]*:", body))):   # memchr first
         return None
     m = re.search(rb"<([A-Za-z_][\w.-]*)(\s[^>]*)?>", body)

@@ -15,8 +15,6 @@ from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
 from termeval.std import breakdown, det, figures
-from termeval.std.f4de_reports import write_reports
-from termeval.std.kaldi import report as kaldi_report
 from termeval.std.units import term_table
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
@@ -44,6 +42,7 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     os.makedirs(details, exist_ok=True)
     write_details(details, res, kws, dets, args)
     if args.f4de_reports:   # KWSEval's sum / bsum (+ cond.sum / cond.bsum) reports, txt and/or csv
+        from termeval.std.f4de_reports import write_reports   # --f4de-reports only: kept out of the start-up
         write_reports(details, res, args.trials_per_sec, res.conditions, args.f4de_report_format,
                       tuple(m for m in args.f4de_global_measures.split(",") if m))
     m = res.metrics
@@ -86,6 +85,7 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
     same figures in scores/std (+ scores.json), and score.sh's other files
     (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
+    from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
     result: dict = {}
     text, warnings = kaldi_report.write_into(out, args, r, into=result)
     return result, text, warnings
@@ -163,38 +163,125 @@ def write_alignment_csv(path: str, res, kws, dets) -> None:
     ri, rdet = a["ref_index"], a["ref_det"]
     occ = kws.occ
     lang = (kws.terms.language or "").replace(",", " ")
-    tid = np.asarray([t.replace(",", " ") for t in kws.terms.ids], dtype=object)
-    ttxt = np.asarray([t.replace(",", " ") for t in kws.terms.texts], dtype=object)
-    fids = np.asarray([f.replace(",", " ") for f in dets.file_ids], dtype=object)
-    yes = a["yes"][di]
+    # fields that go together are joined once per term, file+channel, reference occurrence or
+    # decision+alignment (far fewer than detections): one text each, picked by code
+    term = [f"{t.replace(',', ' ')},{x.replace(',', ' ')}" for t, x in zip(kws.terms.ids, kws.terms.texts)]
     aligned = dref >= 0
-    # few distinct texts: one object each, picked by code (no string made per detection)
-    label = np.asarray(["CORR!DET", "FA", "MISS", "CORR"], dtype=object)[2 * aligned + yes]
-    decision = np.asarray(["NO", "YES"], dtype=object)[yes.astype(np.intp)]
-    chans, chan_code = np.unique(dets.chan[di], return_inverse=True)
-    chan = np.asarray([str(int(c)) for c in chans], dtype=object)[chan_code.reshape(-1)]
-    j = np.maximum(dref, 0)
-    # the text of each reference occurrence once (there are far fewer than detections)
-    occ_beg = np.asarray(_fmt_col(occ.beg), dtype=object)     # (also the MISS lines')
-    occ_end = np.asarray(_fmt_col(occ.end), dtype=object)
-    rb = occ_beg[j] if len(occ) else np.full(len(j), "", dtype=object)
-    re_ = occ_end[j] if len(occ) else np.full(len(j), "", dtype=object)
-    rb[~aligned] = ""
-    re_[~aligned] = ""
+    dl = ["NO,CORR!DET", "YES,FA", "NO,MISS", "YES,CORR"]
+    dl_code = 2 * aligned + a["yes"][di]
+    # the text of each reference occurrence once (also the MISS lines')
+    ref = [f"{b},{e}" for b, e in zip(_fmt_col(occ.beg), _fmt_col(occ.end))] + [","]
     with atomic_write(path) as f:
         f.write("language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n")
         if len(di):
-            cols = [fids[dets.file[di]], chan, tid[a["det_term"]], ttxt[a["det_term"]],
-                    rb, re_, _fmt_col(dets.tbeg[di]), _fmt_col(dets.tbeg[di] + dets.dur[di]),
-                    _fmt_col(dets.score[di]), decision, label]
-            cols = [c.tolist() if isinstance(c, np.ndarray) else c for c in cols]
-            _write_lines(f, lang + ",", "\n", cols)
+            fc, fc_code = _file_channel(dets.file_ids, dets.file[di], dets.chan[di])
+            texts = [(fc, fc_code), (term, a["det_term"]), (ref, np.where(aligned, dref, len(occ)))]
+            floats = [dets.tbeg[di], dets.tbeg[di] + dets.dur[di], dets.score[di]]
+            _write_detection_rows(f, lang + ",", texts, floats, (dl, dl_code))
         miss = ri[rdet < 0]
         if len(miss):
             mc = [[x.replace(",", " ") for x in occ.file[miss]], occ.chan[miss].astype(str).tolist(),
-                  tid[occ.term[miss]].tolist(), ttxt[occ.term[miss]].tolist(),
-                  occ_beg[miss].tolist(), occ_end[miss].tolist()]
+                  [term[q] for q in occ.term[miss].tolist()], [ref[r] for r in miss.tolist()]]
             _write_lines(f, lang + ",", ",,,,,MISS\n", mc)
+
+
+def _file_channel(file_ids: list[str], file: np.ndarray, chan: np.ndarray) -> tuple[list[str], np.ndarray]:
+    """(`file,channel` texts, the text of each detection): one text per distinct pair."""
+    chans, chan_code = np.unique(chan, return_inverse=True)
+    code = file.astype(np.int64) * len(chans) + chan_code.reshape(-1)
+    keys, inv = np.unique(code, return_inverse=True)
+    fk, ck = divmod(keys, len(chans))
+    return ([f"{file_ids[x].replace(',', ' ')},{int(chans[c])}" for x, c in zip(fk.tolist(), ck.tolist())],
+            inv.reshape(-1))
+
+
+def _write_detection_rows(f, pre: str, texts: list, floats: list, last: tuple, block: int = 1 << 16) -> None:
+    """pre, the texts[k][0][texts[k][1][i]], the floats' repr, last[0][last[1][i]], joined by
+    ',', one line per detection i. Each line is laid out as fixed-width byte fields padded
+    with NUL (texts: rows of their UTF-8 bytes; floats: _float_bytes), and the NULs dropped
+    from a block of lines at once. Texts holding NUL go through _write_lines."""
+    tables = [_text_bytes(t) for t, _ in texts + [last]]
+    if "\0" in pre or any(t is None for t in tables):
+        cols = [[t[c] for c in codes.tolist()] for t, codes in texts]
+        cols += [_fmt_col(x) for x in floats] + [[last[0][c] for c in last[1].tolist()]]
+        return _write_lines(f, pre, "\n", cols)
+    comma = np.frombuffer(b",", dtype=np.uint8)
+    head = np.frombuffer(pre.encode("utf-8"), dtype=np.uint8)
+    width = len(head) + sum(t.shape[1] + 1 for t in tables) + 3 * 25     # bytes of a laid-out line
+    block = max(1, min(block, (1 << 24) // width))                     # a block's fields: <= 16 MB
+    for lo in range(0, len(floats[0]), block):
+        hi = min(lo + block, len(floats[0]))
+        n = hi - lo
+        parts = [np.broadcast_to(head, (n, len(head)))]
+        for table, (_, codes) in zip(tables, texts):
+            parts += [table[codes[lo:hi]], np.broadcast_to(comma, (n, 1))]
+        for x in floats:
+            parts += [_float_bytes(x[lo:hi]), np.broadcast_to(comma, (n, 1))]
+        parts += [tables[-1][last[1][lo:hi]], np.broadcast_to(np.frombuffer(b"\n", dtype=np.uint8), (n, 1))]
+        flat = np.concatenate(parts, axis=1).ravel()
+        f.write(flat[flat != 0].tobytes().decode("utf-8"))
+
+
+def _text_bytes(texts: list[str]):
+    """(len(texts), w) uint8: each text's UTF-8 bytes, NUL-padded; None if a text holds NUL."""
+    if any("\0" in t for t in texts):
+        return None
+    raw = [t.encode("utf-8") for t in texts]
+    w = max(1, max(map(len, raw), default=1))
+    return np.array(raw, dtype=f"S{w}").view(np.uint8).reshape(len(raw), w)
+
+
+_TENS = 10.0 ** np.arange(7)
+_POW10 = 10 ** np.arange(1, 19, dtype=np.int64)
+
+
+def _float_bytes(a: np.ndarray) -> np.ndarray:
+    """(len(a), w) uint8: repr() of each float, NUL-padded. A value of at most 6 decimals in
+    [1e-4, 1e9) (times, scores) is the decimal k / 10^d of its fewest decimals d >= 1 that reads
+    back as it: no shorter text does (10^-d exceeds the float's spacing), so it is its repr;
+    its digits are made column by column, right-aligned. Any other value goes through repr."""
+    a = np.asarray(a, dtype=np.float64)
+    n = len(a)
+    ax = np.abs(a)
+    dec = np.full(n, -1, dtype=np.int8)
+    k = np.zeros(n, dtype=np.int64)
+    todo = np.flatnonzero(((ax >= 1e-4) & (ax < 1e9)) | (ax == 0))
+    for d in range(len(_TENS)):
+        if not len(todo):
+            break
+        v = ax[todo]
+        kk = np.rint(v * _TENS[d])
+        hit = kk / _TENS[d] == v
+        dec[todo[hit]] = d
+        k[todo[hit]] = kk[hit]
+        todo = todo[~hit]
+    fast = dec >= 0
+    whole = dec == 0                    # an integral value prints as "k.0"
+    k[whole] *= 10
+    dec[whole] = 1
+    nd = np.maximum(np.searchsorted(_POW10, k, side="right") + 1, dec + 1).astype(np.int8)  # digits
+    nd[~fast] = -2
+    neg = np.signbit(a) & fast
+    width = int((nd + 1 + neg).max()) if fast.any() else 0
+    slow = np.flatnonzero(~fast)
+    other = _text_bytes([repr(v) for v in a[slow].tolist()]) if len(slow) else np.zeros((0, 0), np.uint8)
+    w = max(width, other.shape[1])
+    out = np.zeros((w, n), dtype=np.uint8)      # column c from the right: out[w - 1 - c]
+    prev = np.zeros(n, dtype=np.uint8)
+    for c in range(width):
+        k, dig = np.divmod(k, 10)
+        dig = dig.astype(np.uint8)
+        v = np.where(dec > c, dig, prev)        # past the dot: the digit one place to the right
+        v += 48
+        v[dec == c] = 46
+        v[nd < c] = 0
+        v[neg & (nd + 1 == c)] = 45
+        out[w - 1 - c] = v
+        prev = dig
+    out = np.ascontiguousarray(out.T)
+    if len(slow):
+        out[slow, :other.shape[1]] = other
+    return out
 
 
 def _write_lines(f, pre: str, end: str, cols: list[list[str]], block: int = 1 << 16) -> None:

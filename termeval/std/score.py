@@ -169,7 +169,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     dfile = det_fc_vocab[dets.file] if len(dets) else np.zeros(0, np.int64)
     rfile = _codes(kws.occ.file, fvocab)
     efile = _codes(ecf.file, fvocab) if ecf is not None else np.zeros(0, np.int64)
-    chans = np.unique(np.r_[dets.chan, kws.occ.chan, ecf.channel if ecf is not None else []].astype(np.int64))
+    chans = np.unique(np.r_[_one_or_all(dets.chan), _one_or_all(kws.occ.chan),
+                            ecf.channel if ecf is not None else []].astype(np.int64))
     NC = max(len(chans), 1)
     ckey = lambda c: np.searchsorted(chans, np.asarray(c, dtype=np.int64))
     dkey = dfile * NC + ckey(dets.chan)
@@ -318,6 +319,12 @@ def _prepare_segments(kws: KwsData, dets: Detections, p: Params, warnings: list[
                      "n_dup": n_dup, "n_segments": N}, None if trial is None else selected & trial)
 
 
+def _one_or_all(a: np.ndarray) -> np.ndarray:
+    """`a`, or its first value alone when all are equal (one channel: no sort of every record)."""
+    a = np.asarray(a)
+    return a[:1] if len(a) and (a == a[0]).all() else a
+
+
 def _detection_terms(dets: Detections, tindex: dict) -> np.ndarray:
     """The term (index in the term list) of each detection; every term id must be listed."""
     dcode = np.asarray([tindex.get(t, -1) for t in dets.term_ids], dtype=np.int64)
@@ -332,6 +339,14 @@ def _duplicates(gk: np.ndarray, tb_: np.ndarray, du_: np.ndarray, warnings: list
     """Detections repeating an earlier one (same group key = term, file, channel; tbeg, dur)."""
     if len(gk) <= 1:
         return 0
+    # only detections sharing their tbeg with another can repeat one: sort those alone by all keys
+    o = np.argsort(tb_)
+    same = tb_[o[1:]] == tb_[o[:-1]]
+    keep = np.zeros(len(o), dtype=bool)
+    keep[1:] = same
+    keep[:-1] |= same
+    s = o[keep]
+    gk, tb_, du_ = gk[s], tb_[s], du_[s]
     o = np.lexsort((du_, tb_, gk))
     gk, tb_, du_ = gk[o], tb_[o], du_[o]
     n_dup = int(np.count_nonzero((gk[1:] == gk[:-1]) & (tb_[1:] == tb_[:-1]) & (du_[1:] == du_[:-1])))

@@ -20,7 +20,6 @@ from termeval.core.stage import Report, Shard, Stage
 from termeval.core.warn import warn
 from termeval.std import breakdown, report
 from termeval.std.detections import read_detections
-from termeval.std.kaldi import report as kaldi_report
 from termeval.std.kwsdir import load_kws_dir
 from termeval.std.lexicon import read_lexicon
 from termeval.std.options import StdOptions
@@ -52,6 +51,7 @@ class StdStage(Stage):
             if not os.path.exists(path):
                 raise InputError("not found", path)
         if opts.compat == "kaldi":
+            from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
             # --preset stays unset (None): compute-atwv's own costs (termeval.std.kaldi.report)
             kaldi_report.check(opts)     # score.sh's options and categories checked
             return SimpleNamespace(args=opts, kaldi=True, prep=None)
@@ -106,6 +106,7 @@ class StdStage(Stage):
         ntrue sweep need every keyword's detections at once, so there is no per-keyword share
         to compute in jobs (its one unit's shard is empty)."""
         if ctx.kaldi:
+            from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
             return kaldi_report.compute(ctx.args)    # compute-atwv, with score.sh's KST/nbest/sweep
         stats: dict = {}
         for s in shards:

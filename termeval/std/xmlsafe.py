@@ -111,7 +111,9 @@ def check_without(path: str, data: bytes, rest: bytes, utf8: bool = False) -> No
     of the time. Anything else, or a `rest` expat refuses, is checked whole (the error names
     the line of the problem). utf8: the caller has already decoded `data` as UTF-8."""
     ascii = data.isascii()     # (then neither U+FFFE/F nor invalid UTF-8 can be in it)
-    if (b"]]>" not in data and (ascii or (b"\xef\xbf\xbe" not in data and b"\xef\xbf\xbf" not in data))
+    # (a one-byte test first: memchr, where the three-byte search costs 10 ms for 20 MB)
+    if (not (b"]" in data and b"]]>" in data)
+            and (ascii or (b"\xef\xbf\xbe" not in data and b"\xef\xbf\xbf" not in data))
             and len(data.translate(None, _CONTROL)) == len(data) and utf8_declared(data)):
         try:
             if not (utf8 or ascii):
