@@ -27,9 +27,14 @@ def interval_points(utt: np.ndarray, start: np.ndarray, end: np.ndarray) -> np.n
 def drop_edges(points: np.ndarray, utt_start: np.ndarray, utt_end: np.ndarray, tol: int) -> np.ndarray:
     """Keys of points farther than `tol` from both edges of their utterance; utt_start and
     utt_end are the edges' keys, indexed by utterance."""
+    return points[edge_distance(points, utt_start, utt_end) > tol]
+
+
+def edge_distance(points: np.ndarray, utt_start: np.ndarray, utt_end: np.ndarray) -> np.ndarray:
+    """Distance of each point to the nearer edge of its utterance (drop_edges keeps the points
+    farther than the tolerance: computed once, it serves every tolerance of a sweep)."""
     u = utt_of(points)
-    keep = (points - utt_start[u] > tol) & (utt_end[u] - points > tol)
-    return points[keep]
+    return np.minimum(points - utt_start[u], utt_end[u] - points)
 
 
 def utt_of(points: np.ndarray) -> np.ndarray:
