@@ -51,3 +51,42 @@ def boundary_counts(ref: np.ndarray, pred: np.ndarray, tol: int, n_utt: int) -> 
                      np.bincount(pu[hit], minlength=n_utt)), axis=1).astype(np.int64)
 
 
+
+
+SWEEP_WINDOW = 16   # reference points within the largest tolerance of a predicted one, at most
+
+
+def sweep_counts(ref: np.ndarray, ref_edge: np.ndarray, pred: np.ndarray, pred_edge: np.ndarray,
+                 tols: list[int], n_utt: int) -> dict[int, np.ndarray]:
+    """{tol: boundary_counts(ref[ref_edge > tol], pred[pred_edge > tol], tol, n_utt)} for every
+    tolerance of `tols` (sorted key arrays, edge distances by edge_distance), with two searches
+    in all: the reference points within the largest tolerance of each predicted point (a few)
+    are searched once, and each tolerance counts those within it. Ranks among the kept points
+    are the cumulated kept flags (ck[j]: kept points before index j)."""
+    if not tols:
+        return {}
+    top = max(tols)
+    lo0 = np.searchsorted(ref, pred - top, side="left")
+    hi0 = np.searchsorted(ref, pred + top, side="right")        # one past the window
+    width = int((hi0 - lo0).max()) if len(pred) else 0
+    far = np.iinfo(np.int32).max  # past the window: within no tolerance (window distances <= top)
+    if width > SWEEP_WINDOW or top >= far:    # dense points: one plain search per tolerance
+        return {t: boundary_counts(ref[ref_edge > t], pred[pred_edge > t], t, n_utt) for t in tols}
+    last = max(len(ref) - 1, 0)
+    dist = [np.where(lo0 + k < hi0, ref[np.minimum(lo0 + k, last)] - pred, far).astype(np.int32)
+            for k in range(width)]
+    ru, pu = utt_of(ref), utt_of(pred)
+    out = {}
+    for t in tols:
+        below, upto = np.zeros(len(pred), dtype=np.int8), np.zeros(len(pred), dtype=np.int8)
+        for d in dist:
+            below += d < -t
+            upto += d <= t
+        keep = ref_edge > t
+        ck = np.concatenate(([0], np.cumsum(keep)))
+        pk = np.flatnonzero(pred_edge > t)
+        hit = max_matching(ck[lo0[pk] + below[pk]], ck[lo0[pk] + upto[pk]] - 1)
+        p = pu[pk]
+        out[t] = np.stack((np.bincount(ru[keep], minlength=n_utt), np.bincount(p, minlength=n_utt),
+                           np.bincount(p[hit], minlength=n_utt)), axis=1).astype(np.int64)
+    return out

@@ -14,7 +14,7 @@ import numpy as np
 from termeval.core.errors import InputError
 
 from termeval.segmentation import compat
-from termeval.segmentation.boundary import boundary_counts, edge_distance, interval_points, micro
+from termeval.segmentation.boundary import boundary_counts, edge_distance, interval_points, micro, sweep_counts
 from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_labels
 from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
 from termeval.segmentation.matching import keys
@@ -113,15 +113,9 @@ def _default_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s
     edge_s, edge_e = keys(u, micro(utts.start)), keys(u, micro(utts.end))
     rpts, ppts = interval_points(ref.utt, rs, re), interval_points(pred.utt, ps, pe)
     rd, pd = edge_distance(rpts, edge_s, edge_e), edge_distance(ppts, edge_s, edge_e)
-    done: dict[int, np.ndarray] = {}     # the sweep holds the tolerance itself (20 ms): counted once
-
-    def bnd(tol_s: float) -> np.ndarray:
-        tol = int(micro(tol_s))
-        if tol not in done:
-            done[tol] = boundary_counts(rpts[rd > tol], ppts[pd > tol], tol, n)
-        return done[tol]
-
-    out = {"boundary": bnd(s.tolerance), "sweep": [bnd(t) for t in s.sweep()],
+    tols = [int(micro(t)) for t in [s.tolerance] + s.sweep()]   # the sweep holds the tolerance (20 ms)
+    bnd = sweep_counts(rpts, rd, ppts, pd, sorted(set(tols)), n)
+    out = {"boundary": bnd[tols[0]], "sweep": [bnd[t] for t in tols[1:]],
            "token": token_counts(ref.utt, rs, re, pred.utt, ps, pe, int(micro(s.tolerance)), n),
            "scored": np.ones(n, dtype=bool), "pred_utt": pred.utt}
     if pred.labels and len(pred) and (pred.label != NO_LABEL).all():
