@@ -29,11 +29,17 @@ def utterance_counts(seg_words: list[str], gold_words: list[str]) -> list[int]:
     starts, as sorted distinct integer arrays (span [a, b): the code a * (length + 1) + b)."""
     (ss, se), (gs, ge) = bounds(seg_words), bounds(gold_words)
     width = int(max(se[-1] if len(se) else 0, ge[-1] if len(ge) else 0)) + 1
-    ts, gsp = np.unique(ss * width + se), np.unique(gs * width + ge)
-    tb, gb = np.union1d(ss, se), np.union1d(gs, ge)
-    tn, gn = np.unique(ss[ss > 0]), np.unique(gs[gs > 0])
+    ts, gsp = distinct(ss * width + se), distinct(gs * width + ge)
+    tb, gb = distinct(np.concatenate((ss, se))), distinct(np.concatenate((gs, ge)))
+    tn, gn = distinct(ss[ss > 0]), distinct(gs[gs > 0])
     return [_common(ts, gsp), len(ts), len(gsp), _common(tb, gb), len(tb), len(gb),
             _common(tn, gn), len(tn), len(gn)]
+
+
+def distinct(a: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (np.unique's result; np.unique would also import numpy.ma, 7 ms)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
 
 
 def _common(a: np.ndarray, b: np.ndarray) -> int:

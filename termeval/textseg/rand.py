@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from termeval.textseg.positions import distinct
+
 COLUMNS = ("units", "overlap_sq", "gold_sq", "segmented_sq")
 
 
@@ -41,7 +43,7 @@ def utterance_sums(gold_len: list[int], seg_len: list[int]) -> list[int]:
     """[n, sum overlap^2, sum gold^2, sum segmented^2] of one utterance (lengths in units)."""
     ge = np.cumsum(gold_len)
     se = np.cumsum(seg_len)
-    edges = np.union1d(ge, se)                 # overlaps are the pieces between all edges
+    edges = distinct(np.concatenate((ge, se)))  # overlaps are the pieces between all edges
     pieces = np.diff(np.r_[0, edges])
     g = np.asarray(gold_len, np.int64)
     s = np.asarray(seg_len, np.int64)
