@@ -79,13 +79,16 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
     if lab is not None and pred.labels:
         keep = scored[out["pred_utt"]]
         t = contingency(lab[keep], out["cluster"][keep], out["label_names"], pred.labels)
-        res["cells"] = [[t.labels[r] for r in t.row.tolist()], [t.clusters[c] for c in t.col.tolist()],
-                        t.count.tolist()]
+        res["cells"] = [_names(t.labels, t.row), _names(t.clusters, t.col), t.count.tolist()]
         trip, cnt = count_triples(out["pred_utt"][keep], lab[keep], out["cluster"][keep])
-        res["utt_cells"] = [[utts.ids[u] for u in trip[:, 0].tolist()],
-                            [out["label_names"][x] for x in trip[:, 1].tolist()],
-                            [pred.labels[x] for x in trip[:, 2].tolist()], cnt.tolist()]
+        res["utt_cells"] = [_names(utts.ids, trip[:, 0]), _names(out["label_names"], trip[:, 1]),
+                            _names(pred.labels, trip[:, 2]), cnt.tolist()]
     return res
+
+
+def _names(names: list[str], idx: np.ndarray) -> list[str]:
+    """[names[i] for i in idx] (the shard's JSON holds names, not indices)."""
+    return list(map(names.__getitem__, idx.tolist()))
 
 
 def count_triples(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
