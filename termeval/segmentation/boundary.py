@@ -61,8 +61,8 @@ def sweep_counts(ref: np.ndarray, ref_edge: np.ndarray, pred: np.ndarray, pred_e
     """{tol: boundary_counts(ref[ref_edge > tol], pred[pred_edge > tol], tol, n_utt)} for every
     tolerance of `tols` (sorted key arrays, edge distances by edge_distance), with two searches
     in all: the reference points within the largest tolerance of each predicted point (a few)
-    are searched once, and each tolerance counts those within it. Ranks among the kept points
-    are the cumulated kept flags (ck[j]: kept points before index j)."""
+    are searched once, and each tolerance counts those within it. Ranks among the kept points:
+    ck[j] = kept points before index j; a dropped predicted point gets an empty range."""
     if not tols:
         return {}
     top = max(tols)
@@ -76,17 +76,21 @@ def sweep_counts(ref: np.ndarray, ref_edge: np.ndarray, pred: np.ndarray, pred_e
     dist = [np.where(lo0 + k < hi0, ref[np.minimum(lo0 + k, last)] - pred, far).astype(np.int32)
             for k in range(width)]
     ru, pu = utt_of(ref), utt_of(pred)
+    n_ref, n_pred = np.bincount(ru, minlength=n_utt), np.bincount(pu, minlength=n_utt)
     out = {}
     for t in tols:
         below, upto = np.zeros(len(pred), dtype=np.int8), np.zeros(len(pred), dtype=np.int8)
         for d in dist:
             below += d < -t
             upto += d <= t
-        keep = ref_edge > t
-        ck = np.concatenate(([0], np.cumsum(keep)))
-        pk = np.flatnonzero(pred_edge > t)
-        hit = max_matching(ck[lo0[pk] + below[pk]], ck[lo0[pk] + upto[pk]] - 1)
-        p = pu[pk]
-        out[t] = np.stack((np.bincount(ru[keep], minlength=n_utt), np.bincount(p, minlength=n_utt),
-                           np.bincount(p[hit], minlength=n_utt)), axis=1).astype(np.int64)
+        gone_r, gone_p = np.flatnonzero(ref_edge <= t), np.flatnonzero(pred_edge <= t)   # a few
+        ck = np.arange(len(ref) + 1)
+        ck[1:] -= np.cumsum(ref_edge <= t)
+        lo = ck[lo0 + below]
+        hi = ck[lo0 + upto] - 1
+        hi[gone_p] = lo[gone_p] - 1       # a dropped point has no range: never matched
+        hit = max_matching(lo, hi)
+        out[t] = np.stack((n_ref - np.bincount(ru[gone_r], minlength=n_utt),
+                           n_pred - np.bincount(pu[gone_p], minlength=n_utt),
+                           np.bincount(pu[hit], minlength=n_utt)), axis=1).astype(np.int64)
     return out
