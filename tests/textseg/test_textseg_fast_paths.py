@@ -74,8 +74,8 @@ def test_counts_summary_and_unit_counts_match_their_definitions():
 def test_unit_edge_check_names_the_first_word_inside_a_unit():
     t = Text("seg.txt", [3], [["ab", "cde", "fg"]], None)
     check_unit_edges(t, 0, ["a", "b", "cde", "fg"], "the gold")
-    with pytest.raises(InputError, match=r"word 'cde' ends inside a unit of the gold \(units: ab c de fg\)"):
-        check_unit_edges(t, 0, ["ab", "c", "de", "fg"], "the gold")
+    with pytest.raises(InputError, match=r"word 'cde' ends inside a unit of the gold \(units: ab c def g\)"):
+        check_unit_edges(t, 0, ["ab", "c", "def", "g"], "the gold")
     with pytest.raises(InputError, match="word 'fg' ends inside"):
         check_unit_edges(t, 0, ["ab", "cde"], "the gold")
     with pytest.raises(InputError, match="word 'ab' ends inside"):
