@@ -43,7 +43,7 @@ import json, sys
 compat, exp, wall, user, sys_, rss = sys.argv[1:7]
 s = json.load(open(f"{exp}/scores/scores.json"))
 print(f"compat={compat:<9} wall {float(wall):6.2f} s  cpu {float(user) + float(sys_):6.2f} s  "
-      f"peak RSS {int(rss) / 1024:7.1f} MB  segments {s['segments']}  clusters {s['clusters']}  "
-      f"boundary F {s['boundary_fscore']:.4f}  token F {s['token_fscore']:.4f}  o2o {s['o2o_accuracy']:.4f}")
+      f"peak RSS {int(rss) / 1024:7.1f} MB  segments {s['word_segments']}  clusters {s['word_clusters']}  "
+      f"boundary F {s['word_boundary_fscore']:.4f}  token F {s['word_token_fscore']:.4f}  o2o {s['word_o2o_accuracy']:.4f}")
 PY
 done

@@ -49,8 +49,8 @@ def build(unit: np.ndarray, label: list[str], cluster: list[str], count: np.ndar
     import scipy.sparse as sp   # only where needed: import termeval stays light
     labels, clusters = sorted(set(label)), sorted(set(cluster))
     li, ci = {x: i for i, x in enumerate(labels)}, {x: i for i, x in enumerate(clusters)}
-    r = np.fromiter((li[x] for x in label), np.int64, len(label))
-    c = np.fromiter((ci[x] for x in cluster), np.int64, len(cluster))
+    r = np.fromiter(map(li.__getitem__, label), np.int64, len(label))
+    c = np.fromiter(map(ci.__getitem__, cluster), np.int64, len(cluster))
     code, cell = np.unique(r * max(len(clusters), 1) + c, return_inverse=True)
     X = sp.csr_matrix((np.asarray(count, np.float64), (np.asarray(unit, np.int64), cell.ravel())),
                       shape=(n_units, len(code)))

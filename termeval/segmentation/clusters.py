@@ -77,8 +77,8 @@ def from_named_cells(label: list[str], cluster: list[str], count: list[int]) -> 
     li = {x: i for i, x in enumerate(labels)}
     ci = {x: i for i, x in enumerate(clusters)}
     nc = max(len(clusters), 1)
-    code = (np.fromiter((li[a] for a in label), dtype=np.int64, count=len(label)) * nc
-            + np.fromiter((ci[b] for b in cluster), dtype=np.int64, count=len(cluster)))
+    code = (np.fromiter(map(li.__getitem__, label), dtype=np.int64, count=len(label)) * nc
+            + np.fromiter(map(ci.__getitem__, cluster), dtype=np.int64, count=len(cluster)))
     cnt = np.asarray(count, dtype=np.int64)
     order = np.argsort(code, kind="stable")
     code, cnt = code[order], cnt[order]

@@ -38,11 +38,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from termeval.classes.parse import parse_class_file
 from termeval.core.datadir import Gold, Tier, load_gold, load_tier
 from termeval.core.errors import InputError
-from termeval.gold import read_segments, read_table
-from termeval.core.textio import iter_lines, read_text
+from termeval.core.kaldi_files import read_segments
+from termeval.core.textio import iter_lines, read_table, read_text
 
 NO_LABEL = -1
 SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut
@@ -290,6 +289,7 @@ def _finish(path: str, utt, on, off, label, labels, lines, utts: Utterances, com
 
 
 def read_class_file(path: str, gold: Gold, utts: Utterances, compat: str = "none") -> Intervals:
+    from termeval.classes.parse import parse_class_file   # the class-file parser: only a class file needs it
     durations = {f: float(d) for f, d in zip(gold.files, gold.duration)}
     prep = parse_class_file(path, durations)
     sizes = np.diff(prep.starts)

@@ -46,7 +46,6 @@ def one_to_one(t: Table) -> tuple[dict[int, int], int]:
     order = np.argsort(cell_comp, kind="stable")
     bounds = np.flatnonzero(np.diff(cell_comp[order])) + 1
     mapping: dict[int, int] = {}
-    total = 0
     for cells in np.split(order, bounds):
         r, c, n = row[cells], col[cells], cnt[cells]
         ur, uc = np.unique(r), np.unique(c)
@@ -58,9 +57,13 @@ def one_to_one(t: Table) -> tuple[dict[int, int], int]:
             pairs = [(int(uc[a]), int(ur[b])) for a, b in pairs]
         for k, lab in pairs:
             mapping[k] = lab
-    lookup = dict(zip(zip(col.tolist(), row.tolist()), cnt.tolist()))
-    total = sum(lookup.get(kv, 0) for kv in mapping.items())
-    return mapping, int(total)
+    # segments in the mapped cells (a table's cells are distinct (label, cluster) pairs)
+    cell = col.astype(np.int64) * nl + row
+    by = np.argsort(cell, kind="stable")
+    want = (np.fromiter(mapping.keys(), np.int64, len(mapping)) * nl
+            + np.fromiter(mapping.values(), np.int64, len(mapping)))
+    at = by[np.minimum(np.searchsorted(cell[by], want), len(cell) - 1)]
+    return mapping, int(cnt[at][cell[at] == want].sum())
 
 
 def _assign(ci: np.ndarray, li: np.ndarray, n: np.ndarray, nk: int, nl: int) -> list[tuple[int, int]]:

@@ -58,21 +58,24 @@ def max_matching(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
     cand = np.flatnonzero(lo <= hi)
     if not len(cand):
         return matched
-    order = cand[np.argsort(lo[cand], kind="stable")]
-    low, high = lo[order], hi[order]
+    low = lo[cand]
+    if not bool((low[1:] >= low[:-1]).all()):      # sorted points give sorted ranges already
+        cand = cand[np.argsort(low, kind="stable")]
+        low = lo[cand]
+    order, high = cand, hi[cand]
     reach = np.maximum.accumulate(high)
     first = np.ones(len(order), dtype=bool)
     first[1:] = low[1:] > reach[:-1]          # a new chain starts past every earlier range
     chain = np.cumsum(first) - 1
     size = np.bincount(chain)
-    alone = size[chain] == 1
-    matched[order[alone]] = True
+    size_of = size[chain]
+    matched[order[size_of == 1]] = True
     # Two overlapping ranges: both matched unless they are the same single item (Hall).
-    pair = np.flatnonzero(first & (size[chain] == 2))
+    pair = np.flatnonzero(first & (size_of == 2))
     both = np.maximum(high[pair], high[pair + 1]) > low[pair]
     matched[order[pair]] = True
     matched[order[pair[both] + 1]] = True
-    starts = np.flatnonzero(first & (size[chain] > 2))
+    starts = np.flatnonzero(first & (size_of > 2))
     for s in starts.tolist():
         e = s + int(size[chain[s]])
         _glover(order[s:e], low[s:e].tolist(), high[s:e].tolist(), matched)

@@ -62,7 +62,8 @@ def unit_table(stats: list[dict], merged: dict, unit: str, pre: str, labelled: b
     if labelled:
         uc = [sum((j["utt_cells"][k] for j in stats), []) for k in range(4)]
         index = {x: i for i, x in enumerate(ids.tolist())}
-        unit_idx = np.fromiter((index[owner[u]] for u in uc[0]), np.int64, len(uc[0]))
+        unit_of = {u: index[owner[u]] for u in set(uc[0])}
+        unit_idx = np.fromiter(map(unit_of.__getitem__, uc[0]), np.int64, len(uc[0]))
         c = cells.build(unit_idx, uc[1], uc[2], np.asarray(uc[3]), nu)
         if visit is not None:
             c.visit = np.array([k in visit for k in c.clusters], dtype=bool)

@@ -17,21 +17,34 @@ COLUMNS = ("token_correct", "token_segmented", "token_gold",
            "boundary_noedge_correct", "boundary_noedge_segmented", "boundary_noedge_gold")
 
 
-def spans(words: list[str]) -> set[tuple[int, int]]:
-    out, pos = set(), 0
-    for w in words:
-        out.add((pos, pos + len(w)))
-        pos += len(w)
-    return out
+def bounds(words: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offset of each word (characters)."""
+    n = np.fromiter(map(len, words), np.int64, len(words))
+    e = np.cumsum(n)
+    return e - n, e
 
 
 def utterance_counts(seg_words: list[str], gold_words: list[str]) -> list[int]:
-    ts, gs = spans(seg_words), spans(gold_words)
-    tb = {p for s in ts for p in s}
-    gb = {p for s in gs for p in s}
-    tn = {a for a, _ in ts if a > 0}
-    gn = {a for a, _ in gs if a > 0}
-    return [len(ts & gs), len(ts), len(gs), len(tb & gb), len(tb), len(gb), len(tn & gn), len(tn), len(gn)]
+    """The 9 counts of one utterance: its sets of spans, of their boundaries and of their inner
+    starts, as sorted distinct integer arrays (span [a, b): the code a * (length + 1) + b)."""
+    (ss, se), (gs, ge) = bounds(seg_words), bounds(gold_words)
+    width = int(max(se[-1] if len(se) else 0, ge[-1] if len(ge) else 0)) + 1
+    ts, gsp = distinct(ss * width + se), distinct(gs * width + ge)
+    tb, gb = distinct(np.concatenate((ss, se))), distinct(np.concatenate((gs, ge)))
+    tn, gn = distinct(ss[ss > 0]), distinct(gs[gs > 0])
+    return [_common(ts, gsp), len(ts), len(gsp), _common(tb, gb), len(tb), len(gb),
+            _common(tn, gn), len(tn), len(gn)]
+
+
+def distinct(a: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (np.unique's result; np.unique would also import numpy.ma, 7 ms)."""
+    a = np.sort(a)
+    return a[np.concatenate(([True], a[1:] != a[:-1]))] if len(a) else a
+
+
+def _common(a: np.ndarray, b: np.ndarray) -> int:
+    """Values in both sorted distinct arrays."""
+    return int(len(np.intersect1d(a, b, assume_unique=True)))
 
 
 def counts(seg: list[list[str]], gold: list[list[str]]) -> np.ndarray:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from termeval.textseg.positions import distinct
+
 COLUMNS = ("units", "overlap_sq", "gold_sq", "segmented_sq")
 
 
@@ -29,11 +31,19 @@ def word_lengths(words: list[str], units: list[str]) -> list[int] | None:
     return out
 
 
+def unit_counts(words: list[str], units: list[str]) -> np.ndarray:
+    """word_lengths of words that end at unit edges and spell the units (what the stage checks
+    when it loads), from the cumulated lengths."""
+    edges = np.cumsum(np.fromiter(map(len, units), np.int64, len(units)))
+    ends = np.cumsum(np.fromiter(map(len, words), np.int64, len(words)))
+    return np.diff(np.searchsorted(edges, ends) + 1, prepend=0)
+
+
 def utterance_sums(gold_len: list[int], seg_len: list[int]) -> list[int]:
     """[n, sum overlap^2, sum gold^2, sum segmented^2] of one utterance (lengths in units)."""
     ge = np.cumsum(gold_len)
     se = np.cumsum(seg_len)
-    edges = np.union1d(ge, se)                 # overlaps are the pieces between all edges
+    edges = distinct(np.concatenate((ge, se)))  # overlaps are the pieces between all edges
     pieces = np.diff(np.r_[0, edges])
     g = np.asarray(gold_len, np.int64)
     s = np.asarray(seg_len, np.int64)

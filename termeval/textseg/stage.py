@@ -101,8 +101,8 @@ class TextSegmentationStage(Stage):
         if ctx.has_prepared:
             sums = np.zeros((hi - lo, len(rand.COLUMNS)), np.int64)
             for k, i in enumerate(range(lo, hi)):
-                gl = rand.word_lengths(ctx.gold.words[i], ctx.units[i])
-                sl = rand.word_lengths(ctx.seg.words[i], ctx.units[i])
+                gl = rand.unit_counts(ctx.gold.words[i], ctx.units[i])    # whole units: checked by load
+                sl = rand.unit_counts(ctx.seg.words[i], ctx.units[i])
                 sums[k] = rand.utterance_sums(gl, sl)
             arrays["rand"] = sums
         summ = summary.summarize(seg, gold) if ctx.summary_wanted else {}

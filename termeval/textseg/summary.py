@@ -10,7 +10,12 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import numpy as np
+
+from termeval.textseg import positions
+
 CATEGORIES = ("over", "under", "mis", "correct")
+OVER, UNDER, MIS, CORRECT = range(4)       # indices in CATEGORIES
 
 
 def classify(n_gold: int, n_seg: int) -> str:
@@ -22,22 +27,19 @@ def classify(n_gold: int, n_seg: int) -> str:
 
 
 def summarize_utterance(seg_words: list[str], gold_words: list[str], into: dict[str, Counter]) -> None:
-    i = j = 0
-    gpos = spos = 0
-    while i < len(gold_words):
-        gi, sj = i, j
-        gpos += len(gold_words[i])
-        spos += len(seg_words[j])
-        i, j = i + 1, j + 1
-        while gpos != spos:
-            if gpos < spos:
-                gpos += len(gold_words[i])
-                i += 1
-            else:
-                spos += len(seg_words[j])
-                j += 1
-        cat = classify(i - gi, j - sj)
-        into[cat].update(gold_words[gi:i])
+    """The gold words of one utterance counted by category (`classify` of each chunk's numbers
+    of gold and segmented words). Chunks end at the word ends the two share (both spell the
+    same string): a gold word's chunk is the first shared end at or after its own end."""
+    _, ge = positions.bounds(gold_words)
+    _, se = positions.bounds(seg_words)
+    shared = np.intersect1d(ge, se, assume_unique=True)
+    gc, sc = np.searchsorted(shared, ge), np.searchsorted(shared, se)
+    ng, ns = np.bincount(gc, minlength=len(shared)), np.bincount(sc, minlength=len(shared))
+    cat = np.where(ng == ns, np.where(ng == 1, CORRECT, MIS),
+                   np.where(ng < ns, np.where(ng == 1, OVER, MIS), np.where(ns == 1, UNDER, MIS)))[gc]
+    words = np.array(gold_words, dtype=object)
+    for k, c in enumerate(CATEGORIES):
+        into[c].update(words[cat == k].tolist())
 
 
 def summarize(seg: list[list[str]], gold: list[list[str]]) -> dict[str, Counter]:

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from termeval.core.errors import InputError
 from termeval.core.textio import iter_lines
 
@@ -115,21 +117,13 @@ def _first_difference(a: str, b: str) -> str:
     return f"gold '{a[max(0, k - 10):k + 10]}', here '{b[max(0, k - 10):k + 10]}' (character {k + 1})"
 
 
-def unit_edges(units: list[str]) -> set[int]:
-    """Character offsets where a unit starts or ends (0 and the length included)."""
-    edges, pos = {0}, 0
-    for u in units:
-        pos += len(u)
-        edges.add(pos)
-    return edges
-
-
 def check_unit_edges(t: Text, i: int, units: list[str], source: str) -> None:
     """Every word of utterance i of `t` starts and ends at a unit edge of `units`."""
-    edges = unit_edges(units)
-    pos = 0
-    for w in t.words[i]:
-        if pos + len(w) not in edges:
-            raise InputError(f"word '{w}' ends inside a unit of {source} (units: "
-                             f"{' '.join(units)})", t.path, t.lines[i])
-        pos += len(w)
+    edges = np.cumsum(np.fromiter(map(len, units), np.int64, len(units)))
+    ends = np.cumsum(np.fromiter(map(len, t.words[i]), np.int64, len(t.words[i])))
+    at = np.minimum(np.searchsorted(edges, ends), max(len(edges) - 1, 0))
+    bad = np.flatnonzero(edges[at] != ends) if len(edges) else np.arange(len(ends))
+    if len(bad):
+        w = t.words[i][int(bad[0])]
+        raise InputError(f"word '{w}' ends inside a unit of {source} (units: "
+                         f"{' '.join(units)})", t.path, t.lines[i])
