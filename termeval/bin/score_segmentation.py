@@ -23,8 +23,6 @@ stdout, each line prefixed with `<stage>: `. The stage: termeval/segmentation/st
 from __future__ import annotations
 
 import argparse
-import atexit
-import gc
 from typing import Sequence
 
 from termeval.run.cli import add_job_options, parser_for, run, stage_main
@@ -51,9 +49,4 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    # a one-shot process: no cycle collection while it runs (its data are arrays and lists of
-    # names, not garbage cycles) nor at exit (frozen: the interpreter's last collections pass
-    # over no object); about 0.3 CPU-s of a run that has imported matplotlib and scipy
-    gc.disable()
-    atexit.register(gc.freeze)
     run(main)
