@@ -34,7 +34,7 @@
 # are under --dir. Not a test: it asserts nothing.
 # --update-docs true also writes the table between the markers <!-- speed-table --> and
 # <!-- /speed-table --> of docs/speed.md (all columns and the machine line) and of README.md
-# (step, end-to-end CPU-s, kernel CPU-s, ratio).
+# (step, end-to-end CPU-s, kernel CPU-s, ratio; each step's first measured row).
 #
 # Usage: local/bench_steps.sh [options]
 #  e.g.: local/bench_steps.sh --data ../shared/data/zr17
@@ -336,7 +336,9 @@ if [ "$update_docs" = true ]; then
   { echo "Measured by \`local/bench_steps.sh --update-docs true\` on $machine; CPU-s = user + sys."
     echo
     cat "$dir/table.md"; } > "$dir/table.speed.md"
-  awk -F' [|] ' 'NR <= 2 || $3 != "-" { sub(/^[|] /, ""); print "| " $1 " | " $3 " | " $4 " | " $5 " |" }' \
+  # the README: the first measured row of each step (its first input, its gold not cached)
+  awk -F' [|] ' '{ sub(/^[|] /, "", $1); k = $1; sub(/, gold cached$/, "", k) }
+                 NR <= 2 || ($3 != "-" && !seen[k]++) { print "| " $1 " | " $3 " | " $4 " | " $5 " |" }' \
     "$dir/table.md" > "$dir/table.readme.md"
   update_block docs/speed.md "$dir/table.speed.md"
   update_block README.md "$dir/table.readme.md"
