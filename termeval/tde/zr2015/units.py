@@ -27,6 +27,7 @@ import numpy as np
 from termeval.bootstrap.engine import (
     UnitStats, draw_swaps, draw_weights, evaluate, paired_summary, percentile_ci)
 from termeval.bootstrap.units import BROKEN, MAX_STAT
+from termeval.core.arraydir import write_npz
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
 
@@ -176,8 +177,8 @@ def save_table(path: str, t: FoldUnits) -> None:
             "exact": {k: (float(v) if v is not None and math.isfinite(v) else None) for k, v in t.exact.items()}}
     os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
     with atomic_write(path, "wb") as f:
-        np.savez_compressed(f, ids=np.asarray(t.ids, dtype=str), meta=np.asarray(json.dumps(meta)),
-                            **{f"X_{s}": A for s, A in t.X.items()})
+        write_npz(f, {"ids": np.asarray(t.ids, dtype=str), "meta": np.asarray(json.dumps(meta)),
+                      **{f"X_{s}": A for s, A in t.X.items()}})
 
 
 def load_table(path: str) -> FoldUnits:
