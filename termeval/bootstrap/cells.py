@@ -15,8 +15,12 @@ script visits (held at the full sample's).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:          # annotations only: scipy is imported where cells are built
+    import scipy.sparse as sp
 
 WHAT = ("purity", "inverse_purity", "homogeneity", "completeness", "v_measure", "nmi", "m2o_accuracy")
 BLOCK = 4_000_000           # resampled cells evaluated at once (memory bound, not the result)

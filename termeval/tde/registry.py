@@ -18,10 +18,13 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from termeval.core.warn import warn
 from termeval.core.errors import InputError
+
+if TYPE_CHECKING:          # annotations only: tempfile is imported where a directory is made
+    import tempfile
 
 BENCHMARKS: dict[str, str] = {
     "zrc2020": "termeval.tde.zrc2020.stage:Zrc2020Stage",
