@@ -52,7 +52,7 @@ def write(out: str, ctx, res) -> tuple[dict, str]:
     support = {"atwv": f"{m['n_hits']} hits, {m['n_false_alarms']} FA, {m['n_misses']} misses",
                "mtwv": f"threshold {fmt_value(m['mtwv_threshold'])}" if m["mtwv_threshold"] is not None else "",
                "n_terms": f"of {res.extra['n_terms_listed']} listed", **cost_support(res)}
-    ci, more = std_intervals(out, args, res, dets)
+    ci, more = std_intervals(out, args, res)
     metrics = [Metric(k, m[k], support.get(k, ""), ci.get(k)) for k in KEYS]
     rk = res.ranking
     figures.write_ranking_table(os.path.join(details, "ranking_per_term.tsv"), res.terms.ids,
@@ -93,9 +93,10 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     return result, text, warnings
 
 
-def std_intervals(out: str, args, res, dets) -> tuple[dict, dict]:
-    """Per-term table saved for compare_systems, intervals with --bootstrap, data identity."""
-    us = res.units if res.units is not None else term_table(res, dets)
+def std_intervals(out: str, args, res) -> tuple[dict, dict]:
+    """Per-term table (res.units, the merge's) saved for compare_systems, intervals with
+    --bootstrap, data identity."""
+    us = res.units
     save_units(units_path(out, "std_term"), us)
     ci = bootstrap_ci(us, args.bootstrap, args.seed, args.ci) if args.bootstrap > 0 else {}
     files = [os.path.join(args.kws_dir, f) for f in sorted(os.listdir(args.kws_dir))] \
