@@ -92,7 +92,8 @@ class View:
                termeval.report.timeline.Recording (tiers of intervals or points), or None
     textgrids  where --textgrids writes `<recording>.TextGrid`, relative to the exp dir (an
                output the stage owns)
-    settings   the settings shown (default: the step's options that are not paths or jobs)
+    settings   the settings shown: a mapping, or Options whose fields are shown (default: the
+               step's options, those that change no number left out)
     notes      lines shown under the heading (how to read the timeline, what was cut)"""
     title: str = ""
     tables: Sequence[tuple[str, str]] = ()

@@ -12,6 +12,7 @@ survive the run (`merge`).
 from __future__ import annotations
 
 import datetime
+import glob
 import json
 import os
 import re
@@ -158,7 +159,7 @@ def section(sid: str, title: str, out: str, score_files: Sequence[str], settings
     plots = [p for p in plots if p]
     if plots:
         parts.append('<h3>Plots</h3><div class="te-plots">' + "".join(f"<figure>{p}</figure>" for p in plots) + "</div>")
-    tabs = [tables_.read(out, rel, title) for title, rel in (view.tables if view else ())]
+    tabs = [tables_.read(out, rel, title) for title, rel in _expand(out, view.tables if view else ())]
     tabs = [t for t in tabs if t is not None]
     if tabs:
         parts.append("<h3>Tables</h3>" + "".join(_table(t) for t in tabs))
@@ -167,6 +168,19 @@ def section(sid: str, title: str, out: str, score_files: Sequence[str], settings
     attrs = f'data-scores="{escape(" ".join(scores))}" data-title="{escape(title)}"'
     return (f"<!--te-section:{sid}-->\n<section class=\"te-section\" id=\"sec-{escape(sid)}\" {attrs}>"
             + "\n".join(parts) + "</section>\n<!--/te-section:" + sid + "-->\n")
+
+
+def _expand(out: str, specs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(title, rel) with each glob pattern replaced by the files it matches in `out` (titled
+    "<title>: <file name>")."""
+    got = []
+    for title, rel in specs:
+        if not glob.has_magic(rel):
+            got.append((title, rel))
+            continue
+        for path in sorted(glob.glob(os.path.join(glob.escape(out), rel))):
+            got.append((f"{title}: {os.path.basename(path)}", os.path.relpath(path, out)))
+    return got
 
 
 def _kv(items: Mapping[str, str]) -> str:

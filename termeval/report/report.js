@@ -4,7 +4,7 @@
   "use strict";
   var SVGNS = "http://www.w3.org/2000/svg";
   var STATUS = {hit: "#2ca02c", missed: "#d62728", miss: "#d62728", spurious: "#ff7f0e", fa: "#ff7f0e",
-                reject: "#9aa4ad"};
+                reject: "#9aa4ad", segment: "#9ecae1"};
 
   function num(text) {
     var t = text.trim();
@@ -145,6 +145,7 @@
     rec.tiers.forEach(function (tier) {
       if (tier.colour === "class") seen["class"] = "one colour per class of the system";
       else if (tier.colour === "status") tier.label.forEach(function (l) { seen[l] = l; });
+      else if (tier.colour === "segment") seen.segment = "segment of the system";
       else if (tier.colour !== "gold") seen[tier.colour] = tier.colour;
     });
     Object.keys(seen).forEach(function (k) {

@@ -103,7 +103,8 @@ def _section(sid: str, title: str, view: Any, report: Report, args: Any, out: st
     data = None
     if view is not None and view.timeline is not None and limit > 0:
         data = timeline.page_data(view.timeline(limit))
-    settings = dict(view.settings) if view is not None and view.settings is not None else settings_of(args)
+    given = view.settings if view is not None and view.settings is not None else args
+    settings = settings_of(given) if dataclasses.is_dataclass(given) else dict(given)
     stages = report.scores.get("stages", {}) if isinstance(report.scores, dict) else {}
     first = stages.get(files[0].split("/", 1)[1], {}) if files and isinstance(stages, dict) else {}
     command = first.get("command", "") if isinstance(first, dict) else ""
