@@ -34,7 +34,7 @@ class Axis:
     def __init__(self, lo: float, hi: float, a: float, b: float, scale: str = "linear") -> None:
         self.scale = scale
         if scale == "probit":
-            lo, hi = (_probit(max(lo, PROBIT_CLIP[0])), _probit(min(hi, PROBIT_CLIP[1])))
+            lo, hi = (_probit(min(max(x, PROBIT_CLIP[0]), PROBIT_CLIP[1])) for x in (lo, hi))
         if not hi > lo:
             lo, hi = lo - 0.5, hi + 0.5
         self.lo, self.hi, self.a, self.b = lo, hi, a, b
@@ -104,8 +104,10 @@ def lines(series: Sequence[dict], title: str, xlabel: str, ylabel: str, xscale: 
         return ""
     xs, ys = [p[0] for p in pts], [p[1] for p in pts]
     x = Axis(min(xs), max(xs), LEFT, W - RIGHT, xscale)
-    y = Axis(min(ys) if yscale == "probit" else min(0.0, min(ys)), max(ys) if yscale == "probit" else max(1.0, max(ys))
-             if max(ys) <= 1.0 else max(ys), H - BOTTOM, TOP, yscale)
+    lo, hi = min(ys), max(ys)
+    if yscale == "linear" and 0.0 <= lo and hi <= 1.0:      # a fraction: from 0 to 1
+        lo, hi = 0.0, 1.0
+    y = Axis(lo, hi, H - BOTTOM, TOP, yscale)
     out = _frame(title, xlabel, ylabel, x, y)
     for i, s in enumerate(series):
         colour = PALETTE[i % len(PALETTE)]
