@@ -54,6 +54,7 @@ class Line:
     value: str
     support: str
     ci: tuple[str, str, str] | None       # (tag, lo, hi) as printed
+    tab: bool = False                     # a tool's `name<TAB>value` line (wordseg-eval's)
 
     @property
     def number(self) -> float | None:
@@ -75,6 +76,8 @@ def read_lines(path: str) -> list[Line]:
             m = LINE.match(raw)
             if m:
                 out.append(Line(m[1], m[2], m[3] or "", (m[4], m[5], m[6]) if m[4] else None))
+            elif raw.count("\t") == 1:
+                out.append(Line(*raw.split("\t"), "", None, True))
             elif raw:
                 out.append(Line(raw, "", "", None))
     return out
@@ -84,7 +87,7 @@ def _score_table(rel: str, lines: list[Line]) -> str:
     rows = []
     for x in lines:
         ci = f"{x.ci[0]} {x.ci[1]} {x.ci[2]}" if x.ci else ""
-        rows.append(f'<tr class="te-line"><td class="te-name">{escape(x.name)}</td>'
+        rows.append(f'<tr class="te-line{" te-tab" if x.tab else ""}"><td class="te-name">{escape(x.name)}</td>'
                     f'<td class="te-value">{escape(x.value)}</td>'
                     f'<td class="te-support">{escape(x.support)}</td><td class="te-ci">{escape(ci)}</td></tr>')
     return (f'<table class="te-score" data-file="{escape(rel)}"><caption>{escape(rel)}</caption>'
