@@ -111,16 +111,16 @@ def lines(series: Sequence[dict], title: str, xlabel: str, ylabel: str, xscale: 
     out = _frame(title, xlabel, ylabel, x, y)
     for i, s in enumerate(series):
         colour = PALETTE[i % len(PALETTE)]
-        xy = [(x(a), y(b)) for a, b in zip(s["x"], s["y"]) if _finite(a) and _finite(b)]
+        xy = [(a, b) for a, b in zip(s["x"], s["y"]) if _finite(a) and _finite(b)]
         if not xy:
             continue
-        path = " ".join(f"{_f(a)},{_f(b)}" for a, b in xy)
+        path = " ".join(f"{_f(x(a))},{_f(y(b))}" for a, b in xy)
         out.append(f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.8" class="te-line">'
                    f"<title>{escape(s['name'])}</title></polyline>")
         if len(xy) <= 60:
-            for (a, b), vx, vy in zip(xy, s["x"], s["y"]):
-                out.append(f'<circle cx="{_f(a)}" cy="{_f(b)}" r="2.5" fill="{colour}">'
-                           f"<title>{escape(s['name'])}: {vx:g}, {vy:g}</title></circle>")
+            for a, b in xy:
+                out.append(f'<circle cx="{_f(x(a))}" cy="{_f(y(b))}" r="2.5" fill="{colour}">'
+                           f"<title>{escape(s['name'])}: {a:g}, {b:g}</title></circle>")
     for i, m in enumerate(marks):
         if _finite(m.get("x")) and _finite(m.get("y")):
             out.append(f'<circle cx="{_f(x(m["x"]))}" cy="{_f(y(m["y"]))}" r="5" class="te-mark" '

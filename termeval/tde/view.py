@@ -56,8 +56,9 @@ def _gold_tier(name: str, t: GoldTier, f: int) -> Tier:
 
 
 def _points(phones: Phones, words: GoldTier, file, onset, offset, n: int):
-    """(file, time, status) of the zrc2020 boundary points of files 0..n-1 (status 0 hit,
-    1 missed, 2 spurious)."""
+    """(file, time, status) of the zrc2020 boundary points of files 0..n-1, in (file, time)
+    order: 0 hit, 1 missed (a gold point not hit), 2 spurious (a discovered point not hit; a
+    point both gold and discovered in opposite directions is both missed and spurious)."""
     k0, k1, _ = transcribe(phones, file, onset, offset)
     kept = k1 > k0
     d_file, d_on, d_off = file[kept], phones.onset[k0[kept]], phones.offset[k1[kept] - 1]
@@ -65,8 +66,12 @@ def _points(phones: Phones, words: GoldTier, file, onset, offset, n: int):
     sil = words.label_index(SIL)
     w = np.flatnonzero(words.label[:end] != sil) if sil >= 0 else np.arange(end)
     pf, pt, disc, gold, hit = point_times(d_file, d_on, d_off, words.file[w], words.onset[w], words.offset[w])
-    status = np.where(hit, 0, np.where(gold, 1, 2))
-    return pf, pt, status
+    parts = [(hit, 0), (gold & ~hit, 1), (disc & ~hit, 2)]
+    f = np.concatenate([pf[m] for m, _ in parts])
+    t = np.concatenate([pt[m] for m, _ in parts])
+    status = np.concatenate([np.full(int(m.sum()), k, dtype=np.int64) for m, k in parts])
+    order = np.lexsort((status, t, f))
+    return f[order], t[order], status[order]
 
 
 def recordings(files: list[str], duration, phones_tier: GoldTier, words: GoldTier, frags: Fragments,
