@@ -84,15 +84,18 @@ def read_lines(path: str) -> list[Line]:
 
 
 def _score_table(rel: str, lines: list[Line]) -> str:
+    """A score file's lines: metric, value, support, interval (the last column only when a line
+    has one)."""
+    with_ci = any(x.ci for x in lines)
     rows = []
     for x in lines:
-        ci = f"{x.ci[0]} {x.ci[1]} {x.ci[2]}" if x.ci else ""
+        ci = f'<td class="te-ci">{escape(" ".join(x.ci) if x.ci else "")}</td>' if with_ci else ""
         rows.append(f'<tr class="te-line{" te-tab" if x.tab else ""}"><td class="te-name">{escape(x.name)}</td>'
                     f'<td class="te-value">{escape(x.value)}</td>'
-                    f'<td class="te-support">{escape(x.support)}</td><td class="te-ci">{escape(ci)}</td></tr>')
+                    f'<td class="te-support">{escape(x.support)}</td>{ci}</tr>')
+    head = "<th>metric</th><th>value</th><th>support</th>" + ("<th>interval</th>" if with_ci else "")
     return (f'<table class="te-score" data-file="{escape(rel)}"><caption>{escape(rel)}</caption>'
-            '<thead><tr><th>metric</th><th>value</th><th>support</th><th>interval</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table>')
+            f'<thead><tr>{head}</tr></thead><tbody>{"".join(rows)}</tbody></table>')
 
 
 def _forest(scores: dict[str, list[Line]]) -> str:

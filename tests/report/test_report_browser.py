@@ -38,7 +38,7 @@ def opened(browser, path: str):
 
 def line(cells: list[str], tab: bool) -> str:
     """A score line from its cells (a tool's `name<TAB>value` line: wordseg-eval's)."""
-    name, value, support, ci = cells
+    name, value, support, ci = cells + [""] * (4 - len(cells))
     if tab:
         return f"{name}\t{value}"
     return f"{name} {value}" + (f" [ {support} ]" if support else "") + (f" {ci}" if ci else "")
