@@ -127,5 +127,6 @@ class SegmentationStage(Stage):
         from termeval.segmentation import view    # the report's modules: only with --report/--textgrids
         s = self.main
         return View(f"Segmentation: {s.level}s", view.tables(self.name), view.plots(self.name),
-                    lambda limit: view.recordings(ctx.ref, ctx.pred, ctx.utts, s.level, s.tolerance, limit),
+                    lambda limit: view.recordings(ctx.ref, ctx.pred, ctx.utts, s.level, s.tolerance, limit,
+                                                  ctx.args.data_dir, ctx.gold),
                     view.textgrid_dir(self.name), notes=view.notes(s.compat, s.tolerance))

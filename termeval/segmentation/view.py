@@ -12,6 +12,7 @@ from typing import Iterator
 
 import numpy as np
 
+from termeval.core.datadir import Gold, Tier as GoldTier, load_tier
 from termeval.report.timeline import Recording, Tier, span
 from termeval.segmentation.boundary import drop_edges, interval_points, micro
 from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
@@ -74,10 +75,46 @@ def _statuses(ref: Intervals, pred: Intervals, utts: Utterances, n: int, tol: in
     return utt, (key % UTT_STRIDE) / 1e6, status
 
 
+def phones_of(data_dir: str, gold: Gold, recos: set[int] | None) -> GoldTier | None:
+    """The gold phones of the recordings `recos` (None: all, read by the data dir's reader) when
+    the step did not read them (a word or syllable segmentation): the lines of those recordings
+    alone, the file being sorted by recording (prepare_gold.sh), so the reading stops after the
+    last one. None without a phones file."""
+    path = os.path.join(data_dir, "phones")
+    if not os.path.isfile(path):
+        return None
+    if recos is None:
+        return load_tier(path, gold.file_index)
+    want = {gold.files[r] for r in recos}
+    last = max(want) if want else ""
+    rows: list[tuple[int, float, float, str]] = []
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            x = line.split()
+            if len(x) != 4:
+                continue
+            if x[0] in want:
+                rows.append((gold.file_index[x[0]], float(x[1]), float(x[2]), x[3]))
+            elif x[0] > last:          # C order: every wanted recording is behind
+                break
+    labels = sorted({r[3] for r in rows})
+    code = {lab: i for i, lab in enumerate(labels)}
+    file = np.array([r[0] for r in rows], dtype=np.int32)
+    order = np.lexsort((np.array([r[1] for r in rows]), file)) if rows else np.zeros(0, np.int64)
+    file = file[order]
+    return GoldTier(file, np.array([r[1] for r in rows])[order], np.array([r[2] for r in rows])[order],
+                    np.array([code[r[3]] for r in rows], dtype=np.int32)[order], labels,
+                    np.searchsorted(file, np.arange(len(gold.files) + 1)))
+
+
 def recordings(ref: Intervals, pred: Intervals, utts: Utterances, level: str, tolerance: float,
-               limit: int | None) -> Iterator[Recording]:
-    """The first `limit` utterances (None: all)."""
+               limit: int | None, data_dir: str | None = None, gold: Gold | None = None) -> Iterator[Recording]:
+    """The first `limit` utterances (None: all); with `data_dir` and a word or syllable level,
+    the gold phones of their recordings first."""
     n = len(utts) if limit is None else min(limit, len(utts))
+    phones = None
+    if data_dir is not None and gold is not None and level != "phone":
+        phones = phones_of(data_dir, gold, None if limit is None else set(np.asarray(utts.reco[:n]).tolist()))
     rst = np.searchsorted(ref.utt, np.arange(n + 1))
     pst = np.searchsorted(pred.utt, np.arange(n + 1))
     su, st, ss = _statuses(ref, pred, utts, n, int(micro(tolerance)))
@@ -88,11 +125,20 @@ def recordings(ref: Intervals, pred: Intervals, utts: Utterances, level: str, to
         seg = (Tier("segments", pred.onset[p], pred.offset[p], pred.label[p], pred.labels, colour="class") if labelled
                else Tier("segments", pred.onset[p], pred.offset[p], [""] * (p.stop - p.start), colour="segment"))
         err = ss[b] > 0
-        tiers = [Tier(f"{level}s (gold)", ref.onset[r], ref.offset[r], ref.label[r], ref.labels), seg,
+        tiers = [] if phones is None else [_phones(phones, int(utts.reco[u]), utts.start[u], utts.end[u])]
+        tiers += [Tier(f"{level}s (gold)", ref.onset[r], ref.offset[r], ref.label[r], ref.labels), seg,
                  Tier("boundary hits", st[b][~err], None, ["hit"] * int((~err).sum()), colour="hit"),
                  Tier("boundary errors", st[b][err], None, np.where(ss[b][err] == 1, "missed", "spurious"),
                       colour="status")]
         yield Recording(utts.ids[u], float(utts.start[u]), float(utts.end[u]), tiers)
+
+
+def _phones(t: GoldTier, reco: int, start: float, end: float) -> Tier:
+    """The phones of a recording that overlap the utterance [start, end]."""
+    s = span(t.starts, reco)
+    on, off = t.onset[s], t.offset[s]
+    keep = (off > start) & (on < end)
+    return Tier("phones (gold)", on[keep], off[keep], t.label[s][keep], t.labels)
 
 
 def textgrid_dir(name: str) -> str:

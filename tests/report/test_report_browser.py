@@ -98,7 +98,7 @@ def test_timelines_draw_the_chosen_recording(browser, gallery):
     assert got["fragments"] == _overlapping(frags, 2, 7) > 3
     assert got["boundary hits"] > 0 and got["boundary errors"] > 0
     got = drawn(page, "segmentation", "s01-r02", 0, 100)
-    assert got["words (gold)"] == len(words) and got["segments"] == len(frags)
+    assert got["words (gold)"] == len(words) and got["segments"] == len(frags) and got["phones (gold)"] == len(phones)
     page.close()
 
 

@@ -97,12 +97,13 @@ def test_zr2017_gold_tiers(gallery):
 
 def test_segmentation(gallery):
     data, exp = os.path.join(gallery, "data"), os.path.join(gallery, "exp", "tde")
-    words = gold(f"{data}/example/words")
+    words, phones = gold(f"{data}/example/words"), gold(f"{data}/example/phones")
     paths = glob.glob(f"{exp}/details/segmentation/textgrids/*.TextGrid")
     grids = [read(p) for p in paths]
     assert len(paths) == len(words)
     for p, t in zip(paths, grids):
-        assert t["words (gold)"] == words[os.path.basename(p)[:-len(".TextGrid")]]
+        rec = os.path.basename(p)[:-len(".TextGrid")]
+        assert t["words (gold)"] == words[rec] and t["phones (gold)"] == phones[rec]
     c = scores(exp)["segmentation"]["counts"]
     assert marks(grids, "boundary hits") == {"hit": c["boundary_hits"]}
     assert marks(grids, "boundary errors") == {"missed": c["boundary_ref"] - c["boundary_hits"],
