@@ -2,8 +2,8 @@
 # What report.html and the TextGrids add to a term discovery run (docs/report.md §3, docs/speed.md
 # §4): the step in one process with --report false, --report true and --textgrids true, each from
 # a fresh exp dir and without the user cache; prints the step's CPU time (/usr/bin/time: user +
-# system), the CPU of its report part (TERMEVAL_TIMING=1: score files, details, page, TextGrids),
-# the page's size and the TextGrids' count and size.
+# system), the CPU of its page and TextGrids (TERMEVAL_TIMING=1: the `page` part of the driver's
+# timing line), the page's size and the TextGrids' count and size.
 #
 # Usage: local/bench_report.sh [--benchmark zrc2020] [--textgrids true] <data-dir> <class-file> <work-dir>
 #  e.g.: local/bench_report.sh data/example data/local/example/classes/example.classes exp/bench_report
@@ -35,9 +35,9 @@ run() {  # run <label> <options...>: the step in one process, its figures on one
     "$TERMEVAL_ROOT/utils/termeval_python.sh" -m termeval.bin.score_tde --benchmark "$benchmark" "${extra[@]}" "$@" \
     "$data" "$classes" "$work/exp" > /dev/null 2> "$work/err.txt" || { cat "$work/err.txt" >&2; exit 1; }
   read -r _ user sys rss < "$work/time.txt"
-  report=$(awk '/^termeval-timing:/ {print $NF}' "$work/err.txt")
-  printf '%-26s step %8.2f CPU-s  report part %6.2f CPU-s  peak %6.0f MB' "$label" \
-    "$(echo "$user + $sys" | bc -l)" "$report" "$(echo "$rss / 1024" | bc -l)"
+  page=$(awk '/^termeval-timing:/ {print $NF}' "$work/err.txt")
+  printf '%-18s step %8.2f CPU-s  page and TextGrids %6.2f CPU-s  peak %6.0f MB' "$label" \
+    "$(echo "$user + $sys" | bc -l)" "$page" "$(echo "$rss / 1024" | bc -l)"
   [ -f "$work/exp/report.html" ] && printf '  report.html %7.0f kB' "$(echo "$(stat -c %s "$work/exp/report.html") / 1024" | bc -l)"
   if [ -d "$work/exp/details/textgrids" ]; then
     printf '  %d TextGrids %7.0f MB' "$(ls "$work/exp/details/textgrids" | wc -l)" \

@@ -104,7 +104,7 @@ measure() {
       row "$step" "$input" - - - - - - - "failed (see $dir/$name.log)"
       return 0
     fi
-    # "termeval-timing: <stage> load <s> kernel <s> report <s>": summed over the step's lines
+    # "termeval-timing: <stage> load <s> kernel <s> report <s> page <s>": summed over the step's lines
     parts=$(awk '$1 == "termeval-timing:" && $5 == "kernel" { l += $4; k += $6; r += $8; n++ }
                  END { if (n) printf "%.3f %.3f %.3f", l, k, r; else print "-" }' "$dir/$name.log")
     if [ "$parts" = - ]; then

@@ -111,7 +111,8 @@ def _section(sid: str, title: str, view: Any, report: Report, args: Any, out: st
     notes = list(view.notes) if view is not None else []
     if data is not None:
         shown = data["recordings"]
-        notes.append(f"Timeline: the first {len(shown)} recordings (--report-files {limit})"
+        notes.append(f"Timeline: the first {len(shown)} recording{'s' if len(shown) != 1 else ''} "
+                     f"(--report-files {limit})"
                      + (f"; {shown[-1]['name']} is cut at {shown[-1]['cut']} s (at most "
                         f"{timeline.PAGE_ITEMS} items in the page)" if shown and "cut" in shown[-1] else "")
                      + "; --textgrids true writes every recording for Praat.")

@@ -22,8 +22,9 @@ termeval/core/publish.py); the stage's `outputs` are what the run owns there (re
 left as they were by a failed run), its `updates` what it merges into (scores/scores.json).
 
 With TERMEVAL_TIMING=1 a one-process run and a run_task print one stderr line `termeval-timing:
-<stage> load <s> kernel <s> report <s>` (process CPU seconds; kernel = compute + merge, a
-run_task's write), what local/bench_steps.sh sets a step's end-to-end CPU against; unset, nothing.
+<stage> load <s> kernel <s> report <s> page <s>` (process CPU seconds; kernel = compute + merge,
+a run_task's write; page = report.html and the TextGrids, termeval/report/), what
+local/bench_steps.sh sets a step's end-to-end CPU against; unset, nothing.
 """
 from __future__ import annotations
 
@@ -222,7 +223,7 @@ class _Timing:
 
     def __init__(self, on: bool = True) -> None:
         self.on = on and os.environ.get(TIMING_ENV) == "1"
-        self.spent = {"load": 0.0, "kernel": 0.0, "report": 0.0}
+        self.spent = {"load": 0.0, "kernel": 0.0, "report": 0.0, "page": 0.0}
 
     @contextlib.contextmanager
     def __call__(self, part: str) -> Any:
@@ -239,7 +240,7 @@ class _Timing:
         if self.on:
             s = self.spent
             sys.stderr.write(f"termeval-timing: {name} load {s['load']:.3f} kernel {s['kernel']:.3f}"
-                             f" report {s['report']:.3f}\n")
+                             f" report {s['report']:.3f} page {s['page']:.3f}\n")
             sys.stderr.flush()
 
 
@@ -294,7 +295,8 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
             carry(exp_dir, out, getattr(stage, "updates", ()))
             with clock("report"):
                 report = stage.report(ctx, merged, out)
-                owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            with clock("page"):
                 owned += _page(stage, ctx, merged, report, args, exp_dir, out, owned)
             if merge is not None:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
