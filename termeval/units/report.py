@@ -44,7 +44,7 @@ def _tsv(path: str, header: Sequence[str], columns: Sequence[Sequence[str]]) -> 
             f.write("\t".join(row) + "\n")
 
 
-def write_details(d: str, files: Sequence[str], r: Result) -> list[str]:
+def write_details(d: str, files: Sequence[str], r: Result, plot: bool = True) -> list[str]:
     """per_utterance.tsv, per_phone.tsv, mapping.tsv (and teacher_quality.txt, confusion.png/.pdf) in d."""
     os.makedirs(d, exist_ok=True)
     pf = r.per_file
@@ -79,7 +79,8 @@ def write_details(d: str, files: Sequence[str], r: Result) -> list[str]:
         with atomic_write(os.path.join(d, "teacher_quality.txt")) as f:
             f.write(fairseq.table(r.fairseq))
         written.append("teacher_quality.txt")
-    written += [os.path.basename(p) for p in confusion_plot(os.path.join(d, "confusion"), r)]
+    if plot:
+        written += [os.path.basename(p) for p in confusion_plot(os.path.join(d, "confusion"), r)]
     return written
 
 
@@ -138,3 +139,17 @@ def unit_stats(owner: Sequence[str], r: Result, cell: dict, prefix: str, unit: s
     rename = {prefix + k: prefix + v for k, v in (rename or {}).items()}
     specs = {rename.get(k, k): (v[0], *[rename.get(x, x) for x in v[1:]]) for k, v in specs.items()}
     return UnitStats(unit, names.tolist(), columns, X, specs, {}, c)
+
+
+@drawing
+def pairs_plot(base: str, names: Sequence[str], values: Sequence[dict]) -> list[str]:
+    """PNMI, PER, F1 and R-value of every (language, split) pair, side by side."""
+    fig, axes = new_figure((max(6.0, 0.45 * len(names) + 2), 5.5), 4, 1, sharex=True)
+    for ax, key in zip(axes, ("pnmi", "per", "f1", "r_val")):
+        ax.bar(range(len(names)), [np.nan if v[key] is None else v[key] for v in values], color="0.35")
+        ax.set_ylabel(key)
+        ax.grid(axis="y", alpha=0.3)
+    axes[-1].set_xticks(range(len(names)))
+    axes[-1].set_xticklabels(names, rotation=60, fontsize=7)
+    tight_layout(fig)
+    return save_figure(fig, base)

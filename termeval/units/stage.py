@@ -201,15 +201,18 @@ class DiscophonStage(Stage):
                                                                                        "boundary_recall")})
             ci = _ci(out, f"discophon_{p.name}_file", us, exact, a.bootstrap, a.seed, a.ci)
             extra_ci.update({k2: v for k2, v in ci.items() if k2 in exact and not k2.endswith(("_precision", "_recall"))})
-            report.write_details(os.path.join(out, "details", "discophon", f"{p.language}-{p.split}"), files, r)
+            report.write_details(os.path.join(out, "details", "discophon", f"{p.language}-{p.split}"), files, r,
+                                 plot=False)
             tables.append((p, r))
-        for w in warnings:
-            warn(DISCOPHON_STEP, w)
         for p, r in tables:
             for v, m in ((values[p.name][m], m) for m in discophon.METRICS):
                 if v is None:
                     warnings.append(f"{p.name}: {m} is undefined (no boundary to score; discophon 0.2.0 raises "
                                     "NoBoundariesError here)")
+        for w in warnings:
+            warn(DISCOPHON_STEP, w)
+        report.pairs_plot(os.path.join(out, "details", "discophon", "scores"), [p.name for p in ctx.pairs],
+                          [values[p.name] for p in ctx.pairs])
         with atomic_write(os.path.join(out, "scores.jsonl")) as f:
             f.write(discophon.jsonl_rows(ctx.pairs, values))
         scores: dict = {}
