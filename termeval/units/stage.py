@@ -10,6 +10,7 @@ whole by its job (its own counts, mapping and scores); the merge gathers them.
 """
 from __future__ import annotations
 
+import json
 import os
 from types import SimpleNamespace
 from typing import Any
@@ -213,8 +214,9 @@ class DiscophonStage(Stage):
             warn(DISCOPHON_STEP, w)
         report.pairs_plot(os.path.join(out, "details", "discophon", "scores"), [p.name for p in ctx.pairs],
                           [values[p.name] for p in ctx.pairs])
+        rows_text = discophon.jsonl_rows(ctx.pairs, values)
         with atomic_write(os.path.join(out, "scores.jsonl")) as f:
-            f.write(discophon.jsonl_rows(ctx.pairs, values))
+            f.write(rows_text)
         scores: dict = {}
         summary = []
         settings = {"kind": a.kind, "step_units": a.step_units, "n_units": "256" if a.kind == "many-to-one"
@@ -229,6 +231,7 @@ class DiscophonStage(Stage):
             write_scores(out, stage, lines, "discophon", extra,
                          warnings=[w for w in warnings if w.startswith(p.name + ":")], into=scores)
             summary += [f"{p.language} {p.split}: {format_line(m)}" for m in lines]
+        scores = {**scores, "scores_jsonl": [json.loads(x) for x in rows_text.splitlines()]}
         return Report(scores, "\n".join(summary) + "\n", tuple(warnings))
 
 
