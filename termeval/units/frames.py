@@ -111,7 +111,7 @@ def from_data_dir(data_dir: str, off_grid: str) -> GoldFrames:
     bad = np.flatnonzero(~(on_ok & off_ok))
     if len(bad):
         i = int(bad[0])
-        x = t.onset[i] if not on_ok[i] else t.offset[i]
+        x = float(t.onset[i] if not on_ok[i] else t.offset[i])
         raise InputError(f"time {x!r} is not on the 10 ms grid the units are scored on (discophon's rule); "
                          "--off-grid centre labels each 10 ms frame by the phone at its centre", path, int(lines[i]))
 
