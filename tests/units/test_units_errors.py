@@ -98,14 +98,14 @@ def test_shell_steps_jobs_and_guard(root, tmp_path):
     env = dict(os.environ, MPLBACKEND="Agg")
     run = lambda *a: subprocess.run([os.path.join(root, "steps", a[0]), *a[1:]], capture_output=True, text=True,
                                     env=env, cwd=tmp_path)
-    r1 = run("score_discophon.sh", "dataset", "predictions", "out1")
     r2 = run("score_discophon.sh", "--nj", "2", "--bootstrap", "50", "dataset", "predictions", "out2")
-    assert r1.returncode == 0 and r2.returncode == 0, r1.stderr + r2.stderr
-    assert (tmp_path / "out1/scores.jsonl").read_text() == (tmp_path / "out2/scores.jsonl").read_text()
+    assert r2.returncode == 0, r2.stderr
+    recorded = json.load(open(FIXTURE, encoding="utf-8"))["cases"]["basic"]["scores_jsonl"]
+    assert (tmp_path / "out2/scores.jsonl").read_text() == recorded
     assert "ci" in json.loads((tmp_path / "out2/scores/scores.json").read_text())
     g = run("prepare_gold.sh", "--format", "discophon", "dataset/alignment/alignment-deu-dev.txt", "data/deu")
     assert g.returncode == 0, g.stderr
-    u = run("score_units.sh", "--nj", "3", "--n-units", "256", "--n-phonemes", "41", "data/deu",
+    u = run("score_units.sh", "--nj", "2", "--n-units", "256", "--n-phonemes", "41", "data/deu",
             "predictions/units-deu-dev.jsonl", "exp/u")
     assert u.returncode == 0, u.stderr
     assert "units: pnmi " in u.stdout
