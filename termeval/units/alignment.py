@@ -13,6 +13,8 @@ from decimal import Decimal
 import numpy as np
 
 from termeval.core.errors import InputError
+from termeval.core.textio import read_table
+from termeval.gold.intervals import sorted_codes
 from termeval.units.frames import GoldFrames, check_tiling, from_intervals, on_grid
 
 HEADER = ["#file", "onset", "offset", "#phone"]
@@ -20,58 +22,67 @@ _DECIMALS = re.compile(r"(?:\d+(?:\.\d+)?\n)*")
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 
 
-def _times(col: list[str], lines: np.ndarray, path: str, what: str) -> np.ndarray:
-    """Centiseconds of decimal strings that lie on the 10 ms grid (InputError otherwise)."""
-    if not _DECIMALS.fullmatch("\n".join(col) + "\n" if col else ""):
-        i = next(i for i, x in enumerate(col) if not _DECIMAL.fullmatch(x))
-        raise InputError(f"{what} '{col[i]}' is not a decimal number of seconds", path, int(lines[i]))
-    t = np.array(col, dtype=np.float64)
+def _times(table: list[str], codes: np.ndarray, lines: np.ndarray, path: str, what: str) -> np.ndarray:
+    """Centiseconds of a factorised column of decimal strings on the 10 ms grid (InputError
+    otherwise); each distinct string is checked once."""
+    used, codes = np.unique(codes, return_inverse=True)      # the header's words are in the table too
+    table = [table[i] for i in used.tolist()]
+    codes = codes.ravel()
+    if not _DECIMALS.fullmatch("\n".join(table) + "\n" if table else ""):
+        bad = next(i for i, x in enumerate(table) if not _DECIMAL.fullmatch(x))
+        r = int(np.argmax(codes == bad))
+        raise InputError(f"{what} '{table[bad]}' is not a decimal number of seconds", path, int(lines[r]))
+    t = np.array(table, dtype=np.float64)
     cs, ok = on_grid(t)
-    long = np.flatnonzero(np.fromiter(map(len, col), np.int64, len(col)) > 15)
-    for i in long.tolist():        # beyond 15 digits two decimals may share a double: exact check
-        v = Decimal(col[i]) * 100
+    for i in np.flatnonzero(np.fromiter(map(len, table), np.int64, len(table)) > 15).tolist():
+        v = Decimal(table[i]) * 100      # beyond 15 digits two decimals may share a double: exact check
         ok[i] = v == v.to_integral_value()
         cs[i] = int(v) if ok[i] else cs[i]
-    bad = np.flatnonzero(~ok)
-    if len(bad):
-        i = int(bad[0])
-        raise InputError(f"{what} {col[i]} is not on the 10 ms grid (each phone lasts a whole number of "
-                         "10 ms frames)", path, int(lines[i]))
-    return cs
+    if not ok.all():
+        bad_rows = np.flatnonzero(~ok[codes])
+        r = int(bad_rows[0])
+        raise InputError(f"{what} {table[int(codes[r])]} is not on the 10 ms grid (each phone lasts a whole number "
+                         "of 10 ms frames)", path, int(lines[r]))
+    return cs[codes]
+
+
+def _header(path: str) -> None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            first = f.readline()
+    except UnicodeDecodeError as e:
+        raise InputError(f"not UTF-8 text (byte {e.start})", path) from None
+    if first.split() != HEADER:
+        raise InputError(f"expected the header '{' '.join(HEADER)}', got '{first.strip()[:80]}'", path, 1)
 
 
 def read_alignment(path: str) -> GoldFrames:
     """The phones of an alignment file as 10 ms frames, files in sorted order."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read()
-    except UnicodeDecodeError as e:
-        raise InputError(f"not UTF-8 text (byte {e.start})", path) from None
-    rows = text.splitlines()
-    if not rows or rows[0].split() != HEADER:
-        got = rows[0][:80] if rows else ""
-        raise InputError(f"expected the header '{' '.join(HEADER)}', got '{got}'", path, 1)
-    fields = [(n, r.split()) for n, r in enumerate(rows[1:], 2) if r.strip()]
-    wrong = next(((n, len(p)) for n, p in fields if len(p) != 4), None)
-    if wrong is not None:
-        raise InputError(f"expected '<file> <onset> <offset> <phone>', got {wrong[1]} fields", path, wrong[0])
-    if not fields:
+    _header(path)
+    t = read_table(path, (4,), "'<file> <onset> <offset> <phone>'", strings=(0, 1, 2, 3))
+    body = slice(1, None)                  # the header is the first record
+    if len(t) < 2:
         raise InputError("no phone (only the header)", path)
-    lines = np.fromiter((n for n, _ in fields), np.int64, len(fields))
-    files_col = [p[0] for _, p in fields]
-    on = _times([p[1] for _, p in fields], lines, path, "onset")
-    off = _times([p[2] for _, p in fields], lines, path, "offset")
-    files = sorted(set(files_col))
-    fidx = {f: i for i, f in enumerate(files)}
-    file = np.fromiter(map(fidx.__getitem__, files_col), np.int64, len(files_col))
-    order = np.lexsort((on, file))          # discophon sorts by file, then onset
-    file, on, off, lines = file[order], on[order], off[order], lines[order]
-    labels_col = [fields[i][1][3] for i in order.tolist()]
-    labels = list(dict.fromkeys(labels_col))
-    lidx = {x: i for i, x in enumerate(labels)}
-    label = np.fromiter(map(lidx.__getitem__, labels_col), np.int64, len(labels_col))
+    lines = t.line[body]
+    ftab, fcode = t.codes(0)
+    on = _times(t.codes(1)[0], t.codes(1)[1][body], lines, path, "onset")
+    off = _times(t.codes(2)[0], t.codes(2)[1][body], lines, path, "offset")
+    files, rank = sorted_codes(ftab, fcode[body])
+    ltab, lcode = t.codes(3)
+    order = np.lexsort((on, rank))          # discophon sorts by file, then onset
+    file, on, off, lines = rank[order], on[order], off[order], lines[order]
+    label_codes = lcode[body][order]
+    used = np.unique(label_codes)           # the header's '#phone' is no label
+    remap = np.full(len(ltab), -1, np.int64)
+    remap[used] = np.arange(len(used))
+    label = remap[label_codes]
+    labels = [ltab[i] for i in used.tolist()]
 
     def fail(i: int, message: str) -> None:
         raise InputError(f"file '{files[int(file[i])]}': phone {message}", path, int(lines[i]))
     check_tiling(file, on, off, fail)
+    present = np.unique(file)
+    files = [files[i] for i in present.tolist()] if len(present) < len(files) else files   # '#file' dropped
+    if len(present) < len(set(ftab)):
+        file = np.searchsorted(present, file)
     return from_intervals(files, file, on, off, label, labels, lines, path)

@@ -62,7 +62,9 @@ def file_cells(gold_phone: np.ndarray, gold_starts: np.ndarray, units: np.ndarra
     parts: list[tuple[np.ndarray, np.ndarray]] = []
     width = np.int64(n_labels) * np.int64(n_cols)
     for ff, rel, ph, un in frame_chunks(gold_phone, gold_starts, units, ustarts, pairing, files):
-        labels, at = np.unique(ph, return_index=True)
+        head = np.flatnonzero(np.r_[True, ph[1:] != ph[:-1]])        # a label first occurs at a run start
+        labels, at = np.unique(ph[head], return_index=True)
+        at = head[at]
         key = (ff[at] << FIRST_SHIFT) | rel[at]
         known = first[labels]
         first[labels] = np.where(known < 0, key, np.minimum(known, key))
