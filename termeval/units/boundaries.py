@@ -22,8 +22,10 @@ def change_times(seq: np.ndarray, starts: np.ndarray, step_ms: int) -> tuple[np.
     """(sequence index, ms) of every label change inside each sequence, in order."""
     if len(seq) < 2:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    pos = np.flatnonzero(seq[1:] != seq[:-1]) + 1
-    pos = pos[~np.isin(pos, starts)]                   # a change across two sequences is none
+    change = seq[1:] != seq[:-1]
+    inner = starts[1:-1]
+    change[inner[(inner > 0) & (inner < len(seq))] - 1] = False      # a change across two sequences is none
+    pos = np.flatnonzero(change) + 1
     which = np.searchsorted(starts, pos, side="right") - 1
     return which.astype(np.int64), (pos - starts[which]) * np.int64(step_ms)
 
@@ -41,8 +43,9 @@ def hits(gold_seq: np.ndarray, gold_starts: np.ndarray, pred_seq: np.ndarray, pr
     pf = owner[pf_seq]
     keep = pf >= 0
     pf, pt = pf[keep], pt[keep]
-    order = np.lexsort((pt, pf))
-    pf, pt = pf[order], pt[order]
+    if len(pf) > 1 and np.any(pf[1:] < pf[:-1]):       # units in another order than the gold's files
+        order = np.argsort(pf, kind="stable")            # (times stay sorted within a file)
+        pf, pt = pf[order], pt[order]
     out = np.zeros((nf, 3), np.int64)
     out[:, 0] = np.bincount(gf, minlength=nf)
     out[:, 1] = np.bincount(pf, minlength=nf)

@@ -206,10 +206,7 @@ def _per_file(c: Corpus, rows: cooccurrence.Rows, unit_row: np.ndarray, s: Setti
 
 def segment_length(seq: np.ndarray, starts: np.ndarray, repeat: int = 1) -> float:
     """fairseq's comp_avg_seg_dur: frames / segments (label runs) over the sequences."""
-    n_segs = len(starts) - 1
-    if len(seq) > 1:
-        change = np.flatnonzero(seq[1:] != seq[:-1]) + 1
-        n_segs += int(np.count_nonzero(~np.isin(change, starts)))
+    n_segs = len(starts) - 1 + len(boundaries.change_times(seq, starts, 1)[0])
     return (len(seq) * repeat) / n_segs
 
 

@@ -25,6 +25,10 @@ from termeval.core.errors import InputError
 
 FORMATS = ("auto", "text", "ark", "jsonl", "npy")
 _INT_LINE = re.compile(r"-?\d+(?:\s+-?\d+)*")
+# the usual discophon line, read without building a Python int per unit: {"file": "<id>", "units": [...]}
+# with JSON integers (no leading zero, no sign: a negative id takes the json path and its error)
+_PLAIN_JSONL = re.compile(rb'\{\s*"file"\s*:\s*"([^"\\\x00-\x1f]*)"\s*,\s*"units"\s*:\s*'
+                          rb'\[\s*((?:0|[1-9]\d{0,8})(?:\s*,\s*(?:0|[1-9]\d{0,8}))*)\s*\]\s*\}\s*')
 
 
 @dataclass
@@ -83,6 +87,14 @@ def read_jsonl(path: str) -> UnitSeqs:
     keys, arrays, lines, seen = [], [], [], {}
     with open(path, "rb") as f:
         for n, raw in enumerate(f, 1):
+            m = _PLAIN_JSONL.fullmatch(raw)
+            if m is not None:
+                key = m.group(1).decode("utf-8")
+                _check_new(key, seen, path, n)
+                keys.append(key)
+                arrays.append(np.array(m.group(2).replace(b",", b" ").split(), dtype=np.int64))
+                lines.append(n)
+                continue
             if not raw.strip():
                 continue
             try:

@@ -112,6 +112,27 @@ def confusion_plot(base: str, r: Result) -> list[str]:
     return save_figure(fig, base)
 
 
+def _cells(owner: np.ndarray, row: np.ndarray, unit: np.ndarray, count: np.ndarray, names: Sequence[str],
+           n: int) -> bcells.Cells:
+    """What termeval.bootstrap.cells.build makes of the cells with label names[row] and cluster
+    str(unit) (names sorted, cells in sorted (label, cluster) order), without a Python object a cell."""
+    import scipy.sparse as sp   # only where the bootstrap tables are built
+    rows_seen = np.unique(row)
+    labels = sorted(names[i] for i in rows_seen.tolist())
+    lrank = np.zeros(max(int(row.max()) + 1, 1) if len(row) else 1, np.int64)
+    lrank[rows_seen] = [labels.index(names[i]) for i in rows_seen.tolist()]
+    units_seen = np.unique(unit)
+    clusters = sorted(str(u) for u in units_seen.tolist())
+    crank = np.zeros(max(int(unit.max()) + 1, 1) if len(unit) else 1, np.int64)
+    crank[units_seen] = [clusters.index(str(u)) for u in units_seen.tolist()]
+    nc = max(len(clusters), 1)
+    code, cell = np.unique(lrank[row] * nc + crank[unit], return_inverse=True)
+    X = sp.csr_matrix((np.asarray(count, np.float64), (np.asarray(owner, np.int64), cell.ravel())),
+                      shape=(n, len(code)))
+    X.sum_duplicates()
+    return bcells.Cells(X, code // nc, code % nc, labels, clusters)
+
+
 def unit_stats(owner: Sequence[str], r: Result, cell: dict, prefix: str, unit: str,
                rename: dict[str, str] | None = None) -> UnitStats:
     """Per-unit (file or speaker) statistics: PER and boundary counts, and the contingency cells
@@ -125,10 +146,8 @@ def unit_stats(owner: Sequence[str], r: Result, cell: dict, prefix: str, unit: s
     row_of_code = np.full(int(r.rows.code.max()) + 1 if len(r.rows.code) else 1, -1, np.int64)
     real = r.rows.code >= 0
     row_of_code[r.rows.code[real]] = np.flatnonzero(real)
-    rows = row_of_code[cell["cell_phone"]]
-    label = [r.rows.names[i] for i in rows.tolist()]
-    cluster = [str(u) for u in cell["cell_unit"].tolist()]
-    c = bcells.build(inv[cell["cell_file"]], label, cluster, cell["cell_count"], n)
+    c = _cells(inv[cell["cell_file"]], row_of_code[cell["cell_phone"]], cell["cell_unit"], cell["cell_count"],
+               r.rows.names, n)
     specs = {f"{prefix}pnmi": ("cells", "homogeneity"), f"{prefix}phone_purity": ("cells", "purity"),
              f"{prefix}cluster_purity": ("cells", "inverse_purity"),
              f"{prefix}per": ("ratio", "per_errors", "per_length"),

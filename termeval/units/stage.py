@@ -223,12 +223,13 @@ class DiscophonStage(Stage):
         summary = []
         settings = {"kind": a.kind, "step_units": a.step_units, "n_units": "256" if a.kind == "many-to-one"
                     else "phonemes + 1"}
+        identity = data_identity([q.alignment for q in ctx.pairs], {"benchmark": "discophon", **settings})
         for p, r in tables:
             stage = f"discophon_{p.name}"
             lines = report.metrics({**r.scores, "f1": values[p.name]["f1"], "r_val": values[p.name]["r_val"]}, r,
                                    f"{p.name}_", ("pnmi", "per", "f1", "r_val"), extra_ci)
             extra = {"discophon": {**settings, "pairs": [q.name for q in ctx.pairs]},
-                     "data_id": data_identity([q.alignment for q in ctx.pairs], {"benchmark": "discophon", **settings}),
+                     "data_id": identity,
                      "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": "file"}}
             write_scores(out, stage, lines, "discophon", extra,
                          warnings=[w for w in warnings if w.startswith(p.name + ":")], into=scores)
