@@ -81,3 +81,24 @@ def test_one_to_one(gold):
     units = {"u1": [0, 1, 0, 2], "u2": [2, 0, 0], "u3": [1, 1]}
     s = termeval.score_units(gold, units, kind="one-to-one")
     assert s["per"] == 1 / 6 and s["units"]["n_units"] == 3 and s["units"]["n_phonemes"] == 2
+
+
+def test_fast_paths_equal_the_plain_ones(tmp_path):
+    """The bootstrap cells equal termeval.bootstrap.cells.build's; a discophon line read by the
+    regular-expression path equals json's."""
+    from termeval.bootstrap import cells as bcells
+    from termeval.units import readers, report
+    rng = np.random.default_rng(3)
+    owner, row, unit = rng.integers(0, 4, 300), rng.integers(0, 5, 300), rng.integers(0, 40, 300)
+    count = rng.integers(1, 9, 300)
+    names = ["b", "SIL", "a", "<missing-3>", "z"]
+    fast = report._cells(owner, row, unit, count, names, 4)
+    slow = bcells.build(owner, [names[i] for i in row], [str(u) for u in unit], count, 4)
+    assert fast.labels == slow.labels and fast.clusters == slow.clusters
+    assert (fast.row == slow.row).all() and (fast.col == slow.col).all()
+    assert (fast.X.toarray() == slow.X.toarray()).all()
+    plain = '{"file": "a-1", "units": [0, 12, 7]}\n{"units": [3, 1], "file": "b"}\n{"file":"c","units":[5]}\n'
+    (tmp_path / "u.jsonl").write_text(plain)
+    got = readers.read_jsonl(str(tmp_path / "u.jsonl"))
+    assert got.keys == ["a-1", "b", "c"] and got.values.tolist() == [0, 12, 7, 3, 1, 5]
+    assert got.starts.tolist() == [0, 3, 5, 6] and got.lines == [1, 2, 3]
