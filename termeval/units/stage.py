@@ -160,7 +160,9 @@ class DiscophonStage(Stage):
 
     def __init__(self, opts: DiscophonOptions) -> None:
         self.opts = opts
-        self.outputs = ("scores.jsonl", "scores", "details/discophon", "units")
+        # its own files only: the output dir may hold other scores
+        self.outputs = ("scores.jsonl", "scores/discophon_*", "scores/scores.json", "scores/.summary",
+                        "details/discophon", "units/units.discophon_*")
 
     def load(self, a: DiscophonOptions) -> SimpleNamespace:
         if a.exp_dir:
