@@ -135,7 +135,10 @@ def _plot(out: str, spec: Mapping[str, Any]) -> str:
 
 def _table(t: tables_.Table) -> str:
     head = "".join(f"<th>{escape(c)}</th>" for c in t.columns)
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in t.rows)
+    # the rows joined by two separators no table holds, escaped at once, then the separators made tags
+    text = escape("\x1e".join("\x1f".join(row) for row in t.rows))
+    body = ("<tr><td>" + text.replace("\x1f", "</td><td>").replace("\x1e", "</td></tr><tr><td>") + "</td></tr>"
+            if t.rows else "")
     shown = (f"{len(t.rows)} rows" if t.total <= len(t.rows)
              else f"the first {len(t.rows)} of {t.total} rows (the file has them all)")
     return (f'<details class="te-table" open><summary>{escape(t.title)} <span class="te-src">'

@@ -155,8 +155,22 @@
     box.innerHTML = parts.join("");
   }
 
+  /* a tier as the page stores it (termeval/report/timeline.py encoded): starts as tick deltas,
+     durations in ticks, labels as indexes into its names */
+  function decode(tier, tick) {
+    var t = 0, n = tier.t.length, start = new Array(n), label = new Array(n), end = tier.points ? null : new Array(n);
+    for (var i = 0; i < n; i++) {
+      t += tier.t[i];
+      start[i] = +(t * tick).toFixed(6);
+      if (end) end[i] = +((t + tier.d[i]) * tick).toFixed(6);
+      label[i] = tier.names[tier.k[i]];
+    }
+    return {name: tier.name, colour: tier.colour, points: tier.points, start: start, end: end, label: label};
+  }
+
   function timeline(div) {
     var data = JSON.parse(div.querySelector("script.te-tl-data").textContent), recs = data.recordings;
+    recs.forEach(function (r) { r.tiers = r.tiers.map(function (t) { return decode(t, data.tick); }); });
     if (!recs.length) return null;
     var controls = document.createElement("div"), view = document.createElement("div"),
         leg = document.createElement("div");

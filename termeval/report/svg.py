@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 from html import escape
-from statistics import NormalDist
 from typing import Sequence
 
 W, H = 640, 340
@@ -51,6 +50,7 @@ class Axis:
 
 
 def _probit(p: float) -> float:
+    from statistics import NormalDist    # statistics (random, fractions, decimal): only for a DET plot
     return NormalDist().inv_cdf(p)
 
 

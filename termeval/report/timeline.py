@@ -26,7 +26,7 @@ STATUS = {"hit": "hit (within the tolerance / correct detection)", "missed": "mi
           "miss": "miss (occurrence not detected)", "reject": "rejected (NO decision)"}
 # at most this many intervals and points in report.html's timeline, whatever --report-files:
 # a 146 k-phone recording of ZR17 English is cut at the time where the budget runs out
-PAGE_ITEMS = 40_000
+PAGE_ITEMS = 25_000
 DECIMALS = 4      # times in the page: 0.1 ms (the TextGrids keep every digit)
 
 
@@ -80,8 +80,28 @@ def sorted_tier(name: str, start, end, label, labels=None, colour: str = "gold")
     return Tier(name, start[order], None if end_ is None else end_[order], lab, labels, colour)
 
 
-def _rounded(a: np.ndarray) -> list[float]:
-    return np.round(np.asarray(a, dtype=np.float64), DECIMALS).tolist()
+def _ticks(a: np.ndarray) -> np.ndarray:
+    return np.rint(np.asarray(a, dtype=np.float64) * 10 ** DECIMALS).astype(np.int64)
+
+
+def encoded(t: Tier, hi: int) -> dict:
+    """Items 0..hi-1 of a tier as the page stores them, compactly: `t` the starts in ticks of
+    10^-DECIMALS s, each from the previous one (the first from 0); `d` the durations in ticks
+    (intervals); `names` the distinct labels and `k` each item's (the page's script decodes)."""
+    start = _ticks(t.start[:hi])
+    item = {"name": t.name, "colour": t.colour, "points": t.points,
+            "t": np.diff(start, prepend=0).tolist() if hi else []}
+    if not t.points:
+        item["d"] = (_ticks(t.end[:hi]) - start).tolist()
+    if t.labels is not None:
+        codes, k = np.unique(np.asarray(t.label[:hi], dtype=np.int64), return_inverse=True)
+        item["names"] = [t.labels[i] for i in codes.tolist()]
+    else:
+        names, k = np.unique(np.asarray([str(x) for x in t.label[:hi]], dtype=object).astype(str),
+                             return_inverse=True)
+        item["names"] = names.tolist()
+    item["k"] = np.asarray(k).reshape(-1).tolist()
+    return item
 
 
 def page_data(recordings: Iterable[Recording], budget: int = PAGE_ITEMS) -> dict:
@@ -100,18 +120,21 @@ def page_data(recordings: Iterable[Recording], budget: int = PAGE_ITEMS) -> dict
         tiers = []
         for t in rec.tiers:
             hi = int(np.searchsorted(t.start, end, side="right")) if end < rec.end else len(t)
-            item = {"name": t.name, "colour": t.colour, "points": t.points,
-                    "start": _rounded(t.start[:hi]), "label": t.texts(0, hi)}
-            if not t.points:
-                item["end"] = _rounded(t.end[:hi])
-            tiers.append(item)
+            tiers.append(encoded(t, hi))
             left -= hi
         entry = {"name": rec.name, "start": round(float(rec.start), DECIMALS), "end": round(float(rec.end), DECIMALS),
                  "tiers": tiers}
         if end < rec.end:
             entry["cut"] = round(float(end), DECIMALS)
         out.append(entry)
-    return {"recordings": out, "status": STATUS}
+    return {"recordings": out, "status": STATUS, "tick": 10.0 ** -DECIMALS}
+
+
+def decoded(item: dict, tick: float = 10.0 ** -DECIMALS) -> tuple[list[float], list[float] | None, list[str]]:
+    """(starts, ends or None, labels) of a tier as `encoded` stored it (what the page's script does)."""
+    ticks = np.cumsum(np.asarray(item["t"], dtype=np.int64))
+    ends = None if item["points"] else (ticks + np.asarray(item["d"], dtype=np.int64)) * tick
+    return (ticks * tick).tolist(), None if ends is None else ends.tolist(), [item["names"][k] for k in item["k"]]
 
 
 def lanes(start: np.ndarray, end: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from termeval.core.options import flag_of
 from termeval.core.stage import Report, Stage
 from termeval.core.textio import atomic_write
-from termeval.report import page, textgrid, timeline
+from termeval.report import page, timeline
 
 # options that change no number (jobs, threads, this group): not shown as settings
 NOT_SETTINGS = {"nj", "job", "merge", "workers", "report", "report_files", "textgrids", "run_id", "exp_dir",
@@ -73,6 +73,7 @@ def run(stage: Stage, ctx: Any, merged: Any, report: Report, args: Any, exp_dir:
     view = stage.view(ctx, merged, report) if (want or grids) else None
     extra: list[str] = []
     if grids and view is not None and view.timeline is not None:
+        from termeval.report import textgrid    # the TextGrid writer: only with --textgrids true
         textgrid.write_all(os.path.join(out, view.textgrids), view.timeline(None))
         if not _inside(view.textgrids, owned):
             extra.append(view.textgrids)

@@ -55,29 +55,30 @@ def _gold_tier(name: str, t: GoldTier, f: int) -> Tier:
     return Tier(name, t.onset[s], t.offset[s], t.label[s], t.labels)
 
 
-def _points(phones: Phones, words: GoldTier, file, onset, offset, n: int):
-    """(file, time, status) of the zrc2020 boundary points of files 0..n-1, in (file, time)
+def _points(phones: Phones, words: GoldTier, f: int, file, onset, offset):
+    """(time, status) of the zrc2020 boundary points of file f (its fragments given), in time
     order: 0 hit, 1 missed (a gold point not hit), 2 spurious (a discovered point not hit; a
     point both gold and discovered in opposite directions is both missed and spurious)."""
     k0, k1, _ = transcribe(phones, file, onset, offset)
     kept = k1 > k0
     d_file, d_on, d_off = file[kept], phones.onset[k0[kept]], phones.offset[k1[kept] - 1]
-    end = int(words.starts[min(n, len(words.starts) - 1)])
+    w = span(words.starts, f) if f + 1 < len(words.starts) else slice(0, 0)
     sil = words.label_index(SIL)
-    w = np.flatnonzero(words.label[:end] != sil) if sil >= 0 else np.arange(end)
-    pf, pt, disc, gold, hit = point_times(d_file, d_on, d_off, words.file[w], words.onset[w], words.offset[w])
+    keep = np.arange(w.start, w.stop)
+    keep = keep[words.label[w] != sil] if sil >= 0 else keep
+    _, pt, disc, gold, hit = point_times(d_file, d_on, d_off, words.file[keep], words.onset[keep], words.offset[keep])
     parts = [(hit, 0), (gold & ~hit, 1), (disc & ~hit, 2)]
-    f = np.concatenate([pf[m] for m, _ in parts])
     t = np.concatenate([pt[m] for m, _ in parts])
     status = np.concatenate([np.full(int(m.sum()), k, dtype=np.int64) for m, k in parts])
-    order = np.lexsort((status, t, f))
-    return f[order], t[order], status[order]
+    order = np.lexsort((status, t))
+    return t[order], status[order]
 
 
 def recordings(files: list[str], duration, phones_tier: GoldTier, words: GoldTier, frags: Fragments,
                phones: Phones | None, limit: int | None) -> Iterator[Recording]:
-    """The first `limit` recordings (None: all) in the gold's order: files[f] from 0 to
-    duration[f] (None: to the last item); the boundary tiers when `phones` (zrc2020's) is given."""
+    """The first `limit` recordings (None: all) in the gold's order, one at a time: files[f]
+    from 0 to duration[f] (None: to the last item); the boundary tiers when `phones`
+    (zrc2020's) is given."""
     n = len(files) if limit is None else min(limit, len(files))
     sel = np.flatnonzero(np.asarray(frags.file) < n)
     file = np.asarray(frags.file)[sel].astype(np.int64)
@@ -86,17 +87,12 @@ def recordings(files: list[str], duration, phones_tier: GoldTier, words: GoldTie
     sel, file, on, off = sel[order], file[order], on[order], off[order]
     cls = np.asarray(frags.cls)[sel]
     fst = np.searchsorted(file, np.arange(n + 1))
-    if phones is not None and len(phones.onset):
-        pf, pt, status = _points(phones, words, file, on, off, n)
-    else:
-        pf, pt, status = np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64)
-    pst = np.searchsorted(pf, np.arange(n + 1))
     for f in range(n):
-        s, p = span(fst, f), span(pst, f)
-        ps, pstat = pt[p], status[p]
+        s = span(fst, f)
         tiers = [_gold_tier("phones", phones_tier, f), _gold_tier("words", words, f),
                  Tier("fragments", on[s], off[s], cls[s], frags.names, colour="class")]
-        if phones is not None:
+        if phones is not None and len(phones.onset):
+            ps, pstat = _points(phones, words, f, file[s], on[s], off[s])
             err = pstat > 0
             tiers += [Tier("boundary hits", ps[~err], None, ["hit"] * int((~err).sum()), colour="hit"),
                       Tier("boundary errors", ps[err], None, np.where(pstat[err] == 1, "missed", "spurious"),

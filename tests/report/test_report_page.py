@@ -111,8 +111,12 @@ def _rec(n: int) -> timeline.Recording:
 def test_timeline_budget_and_escaping():
     data = timeline.page_data([_rec(100), _rec(100), _rec(100)], budget=250)
     recs = data["recordings"]
-    assert [len(r["tiers"][0]["start"]) + len(r["tiers"][1]["start"]) for r in recs] == [200, 50]
+    assert [len(r["tiers"][0]["t"]) + len(r["tiers"][1]["t"]) for r in recs] == [200, 50]
     assert recs[1]["cut"] == 24.5 and "cut" not in recs[0]
+    start, end, label = timeline.decoded(recs[1]["tiers"][0])
+    assert start == list(range(25)) and end == list(range(1, 26)) and label == ["x"] * 25
+    start, end, label = timeline.decoded(recs[1]["tiers"][1])
+    assert start == [i + 0.5 for i in range(25)] and end is None and label == ['"q"&<'] * 25
     html = page.json_script(data, "te-tl-data")
     assert "</script" not in html[:-len("</script>")] and "<b>" not in html
     assert json.loads(html[html.index(">") + 1:-len("</script>")]) == data
