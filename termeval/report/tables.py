@@ -1,9 +1,10 @@
 """The details tables a stage has just written, read back for report.html (its own output,
 bounded: the first MAX_ROWS rows; the file has them all).
 
-Two layouts are read: TSV with a header line (`details/per_term.tsv`), and the score-dir
-tables whose header is a `# name name ...` comment and whose columns are separated by spaces,
-the last one possibly holding spaces (`details/clusters.txt`: its top transcription).
+Three layouts are read: TSV with a header line (`details/per_term.tsv`), CSV without quoting
+(`details/alignment.csv`), and the score-dir tables whose header is a `# name name ...` comment
+and whose columns are separated by spaces, the last one possibly holding spaces
+(`details/clusters.txt`: its top transcription).
 """
 from __future__ import annotations
 
@@ -40,9 +41,12 @@ def read(out: str, rel: str, title: str, max_rows: int = MAX_ROWS) -> Table | No
     path = os.path.join(out, rel)
     if not os.path.isfile(path):
         return None
-    with open(path, encoding="utf-8", errors="replace") as f:
-        header = f.readline().rstrip("\n")
-        if header.startswith("#"):
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        header = f.readline().rstrip("\r\n")
+        if rel.endswith(".csv"):            # F4DE's alignment.csv (no field holds a comma)
+            columns = header.split(",")
+            split = (lambda line: line.split(","))
+        elif header.startswith("#"):
             columns = header.lstrip("#").split()
             split = (lambda line: line.split(None, len(columns) - 1))
         else:
@@ -52,7 +56,7 @@ def read(out: str, rel: str, title: str, max_rows: int = MAX_ROWS) -> Table | No
         for line in f:
             if len(rows) >= max_rows:
                 break
-            line = line.rstrip("\n")
+            line = line.rstrip("\r\n")
             if line:
                 rows.append(split(line))
     total = count_lines(path) - 1 if len(rows) >= max_rows else len(rows)

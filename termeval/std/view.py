@@ -13,7 +13,8 @@ import numpy as np
 from termeval.report.timeline import Recording, Tier, sorted_tier
 
 TABLES = (("Per term", "details/per_term.tsv"), ("Ranked retrieval per term", "details/ranking_per_term.tsv"),
-          ("Breakdown", "details/breakdown_*.tsv"), ("DET points", "details/det_points.tsv"))
+          ("Breakdown", "details/breakdown_*.tsv"), ("DET points", "details/det_points.tsv"),
+          ("Alignment of detections and occurrences", "details/alignment.csv"))
 PLOTS = ({"kind": "det", "table": "details/det_points.tsv", "x": "mean_pfa", "y": ["mean_pmiss"],
           "title": "DET curve (term-weighted, probit axes)", "xlabel": "P(false alarm) (%)", "ylabel": "P(miss) (%)"},
          {"kind": "lines", "table": "details/det_points.tsv", "x": "threshold", "y": ["twv"],
