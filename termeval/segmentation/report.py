@@ -55,7 +55,9 @@ def merge(jobs: list[dict], hungarian: bool = True) -> dict:
             "utts_skipped": sum(j["utts_skipped"] for j in jobs),
             "cells": cells, "clusters": clusters,
             "syllable_cells": [sum((j["syllable_cells"][k] for j in jobs if "syllable_cells" in j), [])
-                               for k in range(3)]}
+                               for k in range(3)],
+            "syllable_gold": [sum((j["syllable_gold"][k] for j in jobs if "syllable_gold" in j), [])
+                              for k in range(2)]}
 
 
 def _f(x: float | None) -> str:
@@ -120,17 +122,17 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
         _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
         _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
         if s.level == "syllable":   # SD-HuBERT's syllable_purity, cluster_purity, snmi
-            metrics += cluster_metrics(m["syllable_cells"], trim=s.compat == "harwath")
+            metrics += cluster_metrics(m["syllable_cells"], trim=s.compat == "harwath", gold=m["syllable_gold"])
     elif scorer is not None:
         if scorer.syllable_clusters and s.level == "syllable" and m["syllable_cells"][0]:
-            metrics += cluster_metrics(m["syllable_cells"], trim=True)    # SD-HuBERT's, its label trimming
+            metrics += cluster_metrics(m["syllable_cells"], trim=True, gold=m["syllable_gold"])  # its trimming
     else:
         metrics.append(Metric(pre + "segments", int(t[1])))
         notes.append("the segmentation has no labels: no cluster metrics")
     sweep_tols = s.sweep()
     sweep = m["sweep"].sum(axis=0) if len(m["sweep"]) else np.zeros((len(sweep_tols), 3), dtype=np.int64)
     extra[stage] = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level,
-                    "compat": s.compat, "tolerance_frames": s.tol_frames if s.compat == "vqwordseg" else None,
+                    "compat": s.compat, "tolerance_frames": s.tol_frames if s.framed else None,
                     "utterances_scored": len(m["utts"]), "utterances_skipped": m["utts_skipped"],
                     "counts": {"boundary_ref": int(b[0]), "boundary_pred": int(b[1]), "boundary_hits": int(b[2]),
                                "token_ref": int(t[0]), "token_pred": int(t[1]), "token_hits": int(t[2]),
@@ -165,7 +167,7 @@ def default_metrics(s: Settings, pre: str, b: np.ndarray, t: np.ndarray, notes: 
             elif p + r == 0:
                 notes.append(f"{what}: P + R = 0; vqwordseg prints F = -inf (and OS, R-value "
                              "-inf when P = 0), written here as F = 0 and OS, R-value undefined")
-    tol_support = f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames" if s.compat == "vqwordseg" else "")
+    tol_support = tolerance_support(s)
     return [
         Metric(pre + "boundary_precision", bp, f"{b[2]}/{b[1]}, {tol_support}"),
         Metric(pre + "boundary_recall", br, f"{b[2]}/{b[0]}"),
@@ -178,12 +180,18 @@ def default_metrics(s: Settings, pre: str, b: np.ndarray, t: np.ndarray, notes: 
     ]
 
 
+def tolerance_support(s: Settings) -> str:
+    """How the tolerance was applied, for the printed scores: seconds, and the frames and frame
+    shift of a frame-based mode."""
+    return f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames of {s.frame_shift:g} s" if s.framed else "")
+
+
 def named_metrics(scorer: scorers.Scorer, s: Settings, pre: str, b: np.ndarray, t: np.ndarray) -> list[Metric]:
     """The metrics a named scorer defines, from the summed boundary and token counts."""
     impl = scorer.impl()
     values = getattr(impl, "values", scorer_values)
     bv = values(b)
-    support = {"precision": f"{b[2]}/{b[1]}, tolerance {s.tolerance:g} s", "recall": f"{b[-1]}/{b[0]}"}
+    support = {"precision": f"{b[2]}/{b[1]}, {tolerance_support(s)}", "recall": f"{b[-1]}/{b[0]}"}
     out = [Metric(f"{pre}boundary_{k}", bv[k], support.get(k)) for k in scorer.boundary]
     if scorer.token:
         tv = values(t)
