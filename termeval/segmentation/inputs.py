@@ -28,8 +28,9 @@ What is kept (default mode; every drop is counted in scores.json and said on std
 and overlapping segments are kept, and ends are never cut to the utterance (the script knows
 only the frames it is given: a prediction longer than the reference counts the reference's
 final boundary); onsets before the utterance start are cut to it (frames are >= 0). The
-`ends` reading (--compat rasanen) keeps ends past the utterance the same way (discophon counts
-the label changes of units that run past the audio) and otherwise reads as the default.
+`ends` reading (every --compat NAME of termeval.segmentation.scorers) keeps ends past the
+utterance the same way (the scripts compare the predictions as given: a segmentation a few
+frames longer than the gold has its last boundaries there) and otherwise reads as the default.
 A `segments` utterance must lie inside its recording (reco2dur, plus one 10 ms frame of
 rounding slack, within which its end is cut to the recording's end).
 """
@@ -50,9 +51,10 @@ SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is
 COMPAT_MAX_OVERHANG = 1.0  # --compat vqwordseg: ends kept up to this many seconds past the utterance
 MAX_FRAME = 1 << 31        # frame numbers of an interval directory (the packed keys hold < 2^40)
 # readings that keep predicted ends past the utterance end (-> the --compat mode named in errors):
-# vqwordseg's (zero-length and overlapping segments kept too) and `ends` (--compat rasanen: units
-# running past the audio; zero-length segments dropped, overlaps refused)
-KEEP_ENDS = {"vqwordseg": "vqwordseg", "ends": "rasanen"}
+# vqwordseg's (zero-length and overlapping segments kept too) and `ends` (the named scorers of
+# termeval.segmentation.scorers: their scripts never cut a prediction; zero-length segments
+# dropped, overlaps refused)
+KEEP_ENDS = {"vqwordseg": "vqwordseg", "ends": "NAME"}
 
 
 @dataclass
