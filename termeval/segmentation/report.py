@@ -51,13 +51,14 @@ def merge(jobs: list[dict], hungarian: bool = True) -> dict:
     return {"utts": [r[0] for r in rows],
             "boundary": np.array([r[1] for r in rows], dtype=np.int64).reshape(-1, bw),
             "token": np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, 3),
-            "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, bw),
+            "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(len(rows), nsweep, bw),
             "utts_skipped": sum(j["utts_skipped"] for j in jobs),
             "cells": cells, "clusters": clusters,
             "syllable_cells": [sum((j["syllable_cells"][k] for j in jobs if "syllable_cells" in j), [])
                                for k in range(3)],
             "syllable_gold": [sum((j["syllable_gold"][k] for j in jobs if "syllable_gold" in j), [])
-                              for k in range(2)]}
+                              for k in range(2)],
+            "syllable_labelled": any("syllable_cells" in j for j in jobs)}
 
 
 def _f(x: float | None) -> str:
@@ -163,8 +164,9 @@ def metric_values(m: dict, s: Settings, all_clusters: list[str], has_labels: boo
         if s.level == "syllable":   # SD-HuBERT's syllable_purity, cluster_purity, snmi
             metrics += cluster_metrics(m["syllable_cells"], trim=s.compat == "harwath", gold=m["syllable_gold"])
     elif scorer is not None:
-        if scorer.syllable_clusters and s.level == "syllable" and m["syllable_cells"][0]:
-            metrics += cluster_metrics(m["syllable_cells"], trim=True, gold=m["syllable_gold"])  # its trimming
+        if scorer.syllable_clusters and s.level == "syllable" and m.get("syllable_labelled"):
+            # SD-HuBERT's, its label trimming, its 0.0 purities without a matched pair
+            metrics += cluster_metrics(m["syllable_cells"], trim=True, gold=m["syllable_gold"], empty=0.0)
     else:
         metrics.append(Metric(pre + "segments", int(t[1])))
         notes.append("the segmentation has no labels: no cluster metrics")

@@ -137,9 +137,12 @@ def normalised_mutual_information(cells: list[list], gold: list[list]) -> float 
     return mi / h if h > 0 else None
 
 
-def cluster_metrics(cells: list[list], trim: bool, gold: list[list] | None = None) -> list[Metric]:
+def cluster_metrics(cells: list[list], trim: bool, gold: list[list] | None = None,
+                    empty: float | None = None) -> list[Metric]:
     """syllable_purity, cluster_purity, snmi and the number of matched pairs from the cells and
-    the gold label counts (labels trimmed first when `trim`, SD-HuBERT's own rule)."""
+    the gold label counts (labels trimmed first when `trim`, SD-HuBERT's own rule). Without a
+    matched pair the purities are `empty` (evaluate_purity.py's sums over no pair are 0.0) and
+    snmi undefined (eval.py's 0/0)."""
     labels = [trim_label(x) for x in cells[0]] if trim else list(cells[0])
     gold = gold or [[], []]
     gold_labels = [trim_label(x) for x in gold[0]] if trim else list(gold[0])
@@ -148,6 +151,6 @@ def cluster_metrics(cells: list[list], trim: bool, gold: list[list] | None = Non
     note = f"{n} matched pairs, max-IoU one-to-one" + (", labels trimmed of 0-3" if trim else "")
     snmi = normalised_mutual_information([labels, list(cells[1]), list(cells[2])], [gold_labels, list(gold[1])])
     return [Metric("syllable_matched_pairs", n),
-            Metric("syllable_purity", q.purity if n else None, note),
-            Metric("cluster_purity", q.inverse_purity if n else None),
+            Metric("syllable_purity", q.purity if n else empty, note),
+            Metric("cluster_purity", q.inverse_purity if n else empty),
             Metric("snmi", snmi if n else None, f"over the entropy of {sum(gold[1])} gold syllables")]

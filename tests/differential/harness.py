@@ -17,6 +17,7 @@ import pytest
 
 from termeval.gold import prepare_texts, write_data_dir
 from termeval.gold.options import GoldOptions
+from termeval.segmentation.compare import RowSettings
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, metric_values
 from termeval.segmentation.stage import SegmentationStage, settings_of
@@ -63,19 +64,22 @@ def _rows(name: str, rows: list[tuple[int, int, str]], time=sec) -> list[str]:
     return [f"{name} {time(a)} {time(b)} {lab}\n" for a, b, lab in rows]
 
 
-def write_gold(utts: list[Utt], d: str, syllables: bool = False, syllable_time=sec) -> str:
-    """gold.phn, gold.wrd (and gold.syl), prepared as steps/prepare_gold.sh --format zr
-    --fill-gaps false (--syllables) does; the data dir's path."""
+def write_gold(utts: list[Utt], d: str, syllables: str | None = None, syllable_time=sec) -> str:
+    """gold.phn, gold.wrd prepared as steps/prepare_gold.sh --format zr --fill-gaps false does,
+    with the syllable tier of --syllables: "zr" (gold.syl written from the utterances, times
+    through `syllable_time`) or a file of another format (SD-HuBERT's JSON); the data dir."""
     os.makedirs(d, exist_ok=True)
     files = {"gold.phn": [], "gold.wrd": [], "gold.syl": []}
     for u in utts:
         files["gold.phn"] += _rows(u.name, u.phones)
         files["gold.wrd"] += _rows(u.name, u.words)
-        files["gold.syl"] += _rows(u.name, u.syllables, syllable_time)
+        files["gold.syl"] += _rows(u.name, [(a, b, lab.replace(" ", "_")) for a, b, lab in u.syllables],
+                                   syllable_time)
     for name, lines in files.items():
         with open(os.path.join(d, name), "w") as f:
             f.writelines(lines)
-    opts = GoldOptions(format="zr", fill_gaps=False, syllables=os.path.join(d, "gold.syl") if syllables else "",
+    syl = os.path.join(d, "gold.syl") if syllables == "zr" else (syllables or "")
+    opts = GoldOptions(format="zr", fill_gaps=False, syllables=syl,
                        inputs=(os.path.join(d, "gold.phn"), os.path.join(d, "gold.wrd"), os.path.join(d, "data")))
     texts, used, _ = prepare_texts(opts)
     write_data_dir(texts, opts.data_dir, used)
@@ -97,11 +101,18 @@ class Scored:
         self.stage = SegmentationStage(settings_of(self.opts))
         self.ctx = self.stage.load(self.opts)
         self.index = {u: i for i, u in enumerate(self.ctx.utts.ids)}
+        self.done: dict[tuple, dict] = {}
 
     def case(self, names: list[str]) -> dict:
+        key = tuple(names)
+        if key not in self.done:
+            self.done[key] = self._case(names)
+        return self.done[key]
+
+    def _case(self, names: list[str]) -> dict:
         import numpy as np
         sel = np.array(sorted(self.index[n] for n in names), dtype=np.int64)
-        ctx, s = self.ctx, self.stage.main
+        ctx, s = self.ctx, RowSettings(**vars(self.stage.main))     # no tolerance sweep
         st = job_stats(ctx.ref, ctx.pred, ctx.utts, sel, s)
         st["has_labels"] = bool(ctx.pred.labels) and self.stage.settings.compat in ("none", "vqwordseg")
         m = merge([st], hungarian=s.compat != "vqwordseg")

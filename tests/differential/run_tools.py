@@ -79,17 +79,22 @@ KM_STUB = "import numpy as np\n\nclass ArgMax:\n    def predict(self, x):\n     
 
 
 def sdhubert(checkout: str, spec: dict) -> dict:
+    out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
-        text = _script(os.path.join(checkout, "evaluate_boundary.py"),
-                       ["--segment_path", spec["segments"], "--test_syllables", spec["test_shifted"],
-                        "--val_syllables", spec["val"], "--save_name", "b", "--result_path", tmp], cwd=checkout)
-        shift = _printed(text, {"Best shift": "shift"}).get("shift")
-        if shift != spec["shift"]:
-            raise RuntimeError(f"the shift search chose {shift!r}, not {spec['shift']!r}")
-        with open(os.path.join(tmp, "b.json")) as f:
-            b = json.load(f)["boundary_detection"]
-        out = {"shift": shift, **{k: _finite(b[k]) for k in ("prec", "recall", "f1", "os", "r_val")},
-               **{k: int(b[k]) for k in ("match_gt", "match_pred", "gt_len", "pred_len")}}
+        try:
+            text = _script(os.path.join(checkout, "evaluate_boundary.py"),
+                           ["--segment_path", spec["segments"], "--test_syllables", spec["test_shifted"],
+                            "--val_syllables", spec["val"], "--save_name", "b", "--result_path", tmp], cwd=checkout)
+        except ZeroDivisionError as e:       # no predicted or no gold boundary, or P + R = 0
+            out["boundary_error"] = f"ZeroDivisionError: {e}"
+        else:
+            shift = _printed(text, {"Best shift": "shift"}).get("shift")
+            if shift != spec["shift"]:
+                raise RuntimeError(f"the shift search chose {shift!r}, not {spec['shift']!r}")
+            with open(os.path.join(tmp, "b.json")) as f:
+                b = json.load(f)["boundary_detection"]
+            out.update({"shift": shift, **{k: _finite(b[k]) for k in ("prec", "recall", "f1", "os", "r_val")},
+                        **{k: int(b[k]) for k in ("match_gt", "match_pred", "gt_len", "pred_len")}})
         out.update(_purity(checkout, spec, tmp))
     return out
 
@@ -143,9 +148,19 @@ def sylreg(checkout: str, spec: dict, sdhubert_checkout: str) -> dict:
     misc = _defs(os.path.join(checkout, "src", "s5hubert", "utils", "misc.py"),
                  {"compute_syllable_purity", "compute_cluster_purity", "compute_mutual_info"}, {"np": np})
     info = types.SimpleNamespace(num_frames=16000, sample_rate=16000)
+
+    class Boundaries(BoundaryDetectionEvaluator):
+        """cheoljun95's evaluator (recorded on its own, record.py sdhubert): nan where it divides
+        by zero, so that eval.py goes on to write its clustering results."""
+        def evaluate(self, *a, **k):
+            try:
+                return super().evaluate(*a, **k)
+            except ZeroDivisionError:
+                return {k: float("nan") for k in ("prec", "recall", "f1", "r_val")}
+
     ns = {"json": json, "re": re, "Counter": Counter, "Path": Path, "np": np, "pd": pd,
           "torch": types.ModuleType("torch"), "torchaudio": types.SimpleNamespace(info=lambda path: info),
-          "BoundaryDetectionEvaluator": BoundaryDetectionEvaluator, "match_cluster": match_cluster,
+          "BoundaryDetectionEvaluator": Boundaries, "match_cluster": match_cluster,
           "round": lambda x, ndigits=None: x, **{k: misc[k] for k in misc if k.startswith("compute_")}}
     ev = _defs(os.path.join(checkout, "src", "s5hubert", "tasks", "eval.py"), {"evaluate"}, ns)["evaluate"]
     with tempfile.TemporaryDirectory() as tmp:
