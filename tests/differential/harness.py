@@ -96,8 +96,8 @@ def write_pred(utts: list[Utt], path: str, time=sec, labelled: bool = True) -> s
 class Scored:
     """The stage loaded once on a corpus; `case(names)` scores the utterances `names` alone."""
 
-    def __init__(self, data_dir: str, segmentation: str, **options) -> None:
-        self.opts = SegmentationOptions(data_dir=data_dir, segmentation=segmentation, segments="none", **options)
+    def __init__(self, data_dir: str, segmentation: str, segments: str = "none", **options) -> None:
+        self.opts = SegmentationOptions(data_dir=data_dir, segmentation=segmentation, segments=segments, **options)
         self.stage = SegmentationStage(settings_of(self.opts))
         self.ctx = self.stage.load(self.opts)
         self.index = {u: i for i, u in enumerate(self.ctx.utts.ids)}

@@ -13,6 +13,7 @@ them); the runner checks the shift the script chose.
 """
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
@@ -180,13 +181,19 @@ def vqwordseg(case: Case, d: str) -> dict:
 
 def make_vqwordseg(case: Case, d: str) -> None:
     import argparse
+    _make_segmentation().vqwordseg(argparse.Namespace(out_dir=d, seed=case.seed, utts=case.params["utts"]))
+
+
+@functools.cache
+def _make_segmentation():
+    """local/make_segmentation.py as a module (loaded once)."""
     import importlib.util
     here = os.path.dirname(os.path.abspath(__file__))
     path = os.path.join(here, "..", "..", "local", "make_segmentation.py")
     spec = importlib.util.spec_from_file_location("make_segmentation", path)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
-    mod.vqwordseg(argparse.Namespace(out_dir=d, seed=case.seed, utts=case.params["utts"]))
+    return mod
 
 
 WRITERS = {"harwath": harwath, "sdhubert": sdhubert, "discophon": discophon, "malan": malan,
