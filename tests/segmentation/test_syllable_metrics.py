@@ -83,3 +83,12 @@ def test_degenerate_tables():
     assert two["snmi"] == 0.0          # one label matched: no information, over a positive entropy
     none = {x.name: x.value for x in cluster_metrics([[], [], []], trim=False, gold=[["a"], [3]])}
     assert none["syllable_matched_pairs"] == 0 and none["syllable_purity"] is None and none["snmi"] is None
+
+
+def test_iou_epsilon_decides_near_ties():
+    # gold [0, 1]; p0 = [0, 0.6]: 0.6 / (1 + e); p1 = [0, 1.6667]: 1 / (1.6667 + e). They are equal
+    # at e = 5e-5: SD-HuBERT's e = 1e-4 gives p1, a smaller e would give p0
+    e = 1e-4
+    assert 1 / (1.6667 + e) > 0.6 / (1 + e) and 1 / (1.6667 + 1e-5) < 0.6 / (1 + 1e-5)
+    g, p = match_utterance(A([0.0]), A([1.0]), A([0.0, 0.0]), A([0.6, 1.6667]))
+    assert p.tolist() == [1]
