@@ -5,13 +5,13 @@ terminfo/kwinfo (or attr directly under term) -> attr(name, value).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 from termeval.core.errors import InputError
 from termeval.core.textio import iter_lines
 from termeval.std import xmlsafe
+from termeval.std.userregex import UserRegex
 
 
 @dataclass
@@ -59,12 +59,9 @@ def check_attribute(attrs: list[dict], name: str, option: str, path: str | None 
                      f"({xmlsafe.clip(what)})", path)
 
 
-def compile_term_regex(regex: str) -> "re.Pattern":
-    try:
-        return re.compile(regex)
-    except (re.error, RecursionError, OverflowError, ValueError) as e:
-        raise InputError(f"--term-attr: invalid regular expression '{xmlsafe.clip(regex)}': "
-                         f"{xmlsafe.clip(e)}") from None
+def compile_term_regex(regex: str) -> UserRegex:
+    """The pattern of --term-attr (KWSEval -q), its matching time bounded (std.userregex)."""
+    return UserRegex(regex, "--term-attr")
 
 
 def parse_term_attr(spec: str) -> tuple[str, str]:
