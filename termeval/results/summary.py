@@ -247,7 +247,11 @@ def collect(exp_roots: list[str]) -> Tables:
     for root in exp_roots:
         if not os.path.isdir(root):
             raise InputError("no such directory", root)
-        for path in find_scores(root):
+        found = find_scores(root)
+        if not found:
+            warn(f"{root}: no scores/scores.json below it (nothing scored there yet, or not an exp dir): "
+                 "it adds no row")
+        for path in found:
             sys_dir = os.path.dirname(os.path.dirname(path))
             system = os.path.relpath(sys_dir, root)
             if len(exp_roots) > 1 or system == ".":

@@ -148,6 +148,9 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     """Everything before the alignment: term selection, ECF filtering, decisions, counts,
     operating point, and the alignment groups of the scored detections and references."""
     warnings: list[str] = option_warnings(p)
+    if not len(dets):       # a well-formed list without a detection: valid, but say so
+        warnings.append(f"{dets.path or 'the detection list'}: no detections in it: every reference "
+                        "occurrence is a miss")
     terms = kws.terms
     Q = len(terms)
     dterm = _detection_terms(dets, terms.index())

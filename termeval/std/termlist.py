@@ -85,7 +85,7 @@ def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) 
     texts: list[str] = []
     attrs: list[dict] = []
     meta: dict = {}
-    state = {"text": None, "attr": None, "field": None, "buf": []}
+    state: dict = {"text": None, "attr": None, "field": None, "buf": [], "had_text": None}
     seen: dict[str, int] = {}
 
     def start(tag: str, a: dict) -> None:
@@ -105,8 +105,10 @@ def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) 
             ids.append(tid)
             texts.append("")
             attrs.append({})
+            state["had_text"] = None
         elif tag in ("kwtext", "termtext"):
             state["text"] = True
+            state["had_text"] = tag
             state["buf"] = []
         elif tag == "attr":
             state["attr"] = {}
@@ -117,6 +119,9 @@ def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) 
     def end(tag: str) -> None:
         if tag in ("kw", "term") and check is not None and ids:
             check(ids[-1], texts[-1])
+        if tag in ("kw", "term") and ids and state["had_text"] and not texts[-1]:
+            raise InputError(f"term '{xmlsafe.clip(ids[-1])}': empty <{state['had_text']}> (a term is "
+                             "searched by its words; leave the element out for a query named by its id)")
         if tag in ("kwtext", "termtext") and state["text"]:
             if ids:
                 texts[-1] = "".join(state["buf"]).strip()
