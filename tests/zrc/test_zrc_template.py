@@ -100,3 +100,16 @@ def test_init_refusals(tmp_path, root):
     r = subprocess.run([sys.executable, "-m", "termeval.bin.score_zrc_submission"], capture_output=True, text=True,
                        cwd=root)
     assert r.returncode == 2 and "give the submission directory to score (or --init <dir>" in r.stderr
+
+
+@pytest.mark.parametrize("option", [("--bootstrap", "1000"), ("--partial", "true"), ("--languages", "french"),
+                                    ("--nj", "2")])
+def test_init_refuses_scoring_options(tmp_path, root, option):
+    """Issue 40 item 14: `--init d --bootstrap 1000` is refused (the option would be ignored),
+    nothing written."""
+    r = subprocess.run([f"{root}/steps/score_zrc_submission.sh", "--init", str(tmp_path / "d"), *option],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"score_zrc_submission.py: error: {option[0]}: not used with --init, which writes a template and " \
+           "scores nothing" in r.stderr, r.stderr
+    assert not (tmp_path / "d").exists()
