@@ -257,7 +257,7 @@ te_lock() {
   if [ "${2:-0}" = 1 ] && [ "$te_cmd_given" = false ] && [ ! -e "$1/.termeval.lock" ]; then
     return 0    # one process and no lock there: it takes the lock itself (termeval/run/driver.py)
   fi
-  msg=$("${te_python[@]}" -m termeval.run.lock take "$1" "$$" "$1" 2>&1) || te_die "${msg:-$1: cannot take the lock}"
+  msg=$("${te_python[@]}" -m termeval.run.lock take "$1" "$$" "$1" 2>&1) || te_die_with_error_of "${msg:-$1: cannot take the lock}"
   dir=$(cd "$1" && pwd -P)
   te_lock_dir=$dir
   trap 'te_unlock' EXIT
