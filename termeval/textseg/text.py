@@ -57,7 +57,7 @@ def read_text(path: str, compat: str = "none", word_sep: str | None = None,
     lines, words, units = [], [], []
     for n, raw in iter_lines(path):
         line = raw.strip()
-        check_controls(line, path, n, word_sep, unit_sep)
+        check_controls(raw, path, n, word_sep, unit_sep)      # also at an end (strip() would drop it)
         if not line:
             if keep_blank:
                 lines.append(n)
@@ -85,7 +85,7 @@ def read_prepared(path: str) -> Text:
     lines, units = [], []
     for n, raw in iter_lines(path):
         line = raw.strip()
-        check_controls(line, path, n)
+        check_controls(raw, path, n)
         if line:
             lines.append(n)
             units.append(line.split())
