@@ -164,7 +164,8 @@ te_check_options() {
 # te_die_with_error_of <output>: te_die with the error line of a Python step's output.
 te_die_with_error_of() {
   local err
-  err=$(printf '%s\n' "$1" | grep -E 'error: ' | tail -n1)
+  # (grep finding nothing must not end a step running under set -e -o pipefail without a word)
+  err=$(printf '%s\n' "$1" | { grep -E 'error: ' || true; } | tail -n1)
   [ -n "$err" ] || err="error: $(printf '%s\n' "$1" | tail -n1)"
   err=${err#*error: }
   te_die "${err#argument }"
