@@ -37,6 +37,8 @@ HEADLINE: dict[str, list[str]] = {
                      "word_boundary_os", "word_boundary_rvalue", "word_token_fscore", "word_purity",
                      "word_v_measure", "word_nmi", "word_o2o_accuracy"],
 }
+HEADLINE["units"] = ["pnmi", "phone_purity", "cluster_purity", "per", "boundary_precision", "boundary_recall",
+                     "boundary_fscore", "boundary_rvalue", "ref_entropy", "mutual_information"]
 HEADLINE["zr2017"] = HEADLINE["zr2015"]
 HEADLINE["zr2015-doc"] = TDE + ["matching_fscore", "grouping_precision", "grouping_recall", "ned_std"]
 HEADLINE["lrec2014"] = HEADLINE["zr2015-doc"]
@@ -45,7 +47,7 @@ HEADLINE["segmentation_syllable"] = [k.replace("word_", "syllable_", 1) for k in
     ["syllable_purity", "cluster_purity", "snmi"]
 # Table order in RESULTS.md (families not listed come after, by title).
 FAMILY_ORDER = ["zrc2020", "zr2015", "zr2017", "zr2015-doc", "lrec2014", "std", "std_operating", "quesst", "quesst_operating",
-                "resources", "segmentation", "segmentation_phone", "segmentation_syllable"]
+                "resources", "segmentation", "segmentation_phone", "segmentation_syllable", "units", "discophon"]
 TDE_STAGES = {"matching", "clustering", "parsing"}
 SKIP_STAGES = {"prepare", "tde15_input"}
 
@@ -124,6 +126,8 @@ def tables_of(path: str, system: str) -> list[tuple[str, str, dict]]:
             family, title = bench, bench
         elif stage == "std":
             family, title = "std", f"std ({bench})"
+        elif stage.startswith("discophon_"):     # one table per (language, split)
+            family, title = "discophon", stage
         else:
             family, title = stage, stage if bench in (stage, "None") else f"{stage} ({bench})"
         _, _, names, info = out.get(title, (title, family, {}, {"data": None, "data_id": None, "warnings": []}))
@@ -185,7 +189,7 @@ def interval(ci) -> tuple[float, float] | None:
 
 
 def lower_is_better(metric: str) -> bool:
-    return re.search(r"(^|_)(ned|cnxe|nxe|c_det|c_norm|calibration_loss)$", metric) is not None
+    return re.search(r"(^|_)(ned|cnxe|nxe|c_det|c_norm|calibration_loss|per)$", metric) is not None
 
 
 def number(value) -> float | int | None:
