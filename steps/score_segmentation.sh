@@ -31,7 +31,8 @@
 #
 # Options:
 #   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
-#   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
+#   --frame-shift <seconds>      # default: the scorer's own (0.02 for malan-*), else 0.01 (frame
+#                                # input, --compat vqwordseg and unsupseg)
 #   --level <word|phone|syllable>  # default word (syllable: the tier of prepare_gold.sh --syllables)
 #   --compat <none|vqwordseg|harwath|rasanen|unsupseg|malan-strict|malan-lenient|all>  # default none (docs/segmentation.md)
 #   --segments <file|auto|none>  # default auto: <data-dir>/segments if present, else whole files
@@ -50,7 +51,7 @@
 
 # Begin configuration section.
 tolerance=0.02
-frame_shift=0.01
+frame_shift=
 level=word
 compat=none
 segments=auto
@@ -95,8 +96,9 @@ te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
+opts=(--tolerance "$tolerance" --level "$level" --compat "$compat"
       --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+[ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")   # none: each scorer's own
 te_report_options
 # the stage's name (segmentation, or segmentation_<level> for phone, syllable) from the stage itself
 stage=$(te_stage_name score_segmentation "${opts[@]}" "$data" "$seg" "$dir")
