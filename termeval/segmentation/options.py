@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from termeval.core.options import BootstrapOptions, JobOptions, StepOptions, nonneg_real, option, optional_input, \
+from termeval.core.options import BootstrapOptions, JobOptions, ReportOptions, StepOptions, nonneg_real, option, optional_input, \
     or_none, path_value, positive_real
 from termeval.segmentation.scorers import compat_choices
 
@@ -19,7 +19,7 @@ def stage_name_for(level: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class SegmentationOptions(BootstrapOptions, JobOptions):
+class SegmentationOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_segmentation (docs/segmentation.md). No rule across options: the upper
     bound of --tolerance (a unit slip, termeval.segmentation.checks) is checked when the stage
     loads, as an input check (one line, exit 1)."""
