@@ -38,8 +38,7 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/sum.txt", "details/bsum.txt", "details/cond.sum.txt", "details/cond.bsum.txt",
            "details/sum.csv", "details/bsum.csv", "details/cond.sum.csv", "details/cond.bsum.csv",
            "details/results", "details/ntrue", "details/ntrue_raw",
-           "details/per-category-score.txt", "scoring", "metrics.txt", "f4de",
-           "details/textgrids")      # --textgrids (termeval/std/view.py)
+           "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
 
 
 class StdStage(Stage):
