@@ -43,6 +43,11 @@ SHOTS = (
     ("kws.png", "exp/kws/report.html", None, 760, ""),
     ("quesst.png", "exp/quesst/report.html", None, 900, ""),
     ("textseg.png", "exp/textseg/report.html", None, 700, ""),
+    ("units.png", "exp/units/report.html", None, 760, ""),
+    ("units-confusion.png", "exp/units/report.html", "#sec-units .te-heatmap", 0, ""),
+    ("units-timeline.png", "exp/units/report.html", "#sec-units .te-timeline", 0,
+     "termevalTimeline.show('units', 's01-r02', 2, 4)"),
+    ("discophon.png", "exp/discophon/report.html", "#sec-discophon .te-plots", 0, ""),
     ("results.png", "RESULTS.html", None, 900, ""),
 )
 WIDTH = 1200

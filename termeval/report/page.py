@@ -115,7 +115,14 @@ def _forest(scores: dict[str, list[Line]]) -> str:
 def _plot(out: str, spec: Mapping[str, Any]) -> str:
     """One plot of a spec: {"kind": "bars"|"lines"|"det", "table": rel path, "title", ...}
     (bars: "label" column, "values" columns; lines: "x" column, "y" columns; det: "x" P_FA,
-    "y" P_miss columns, probit axes)."""
+    "y" P_miss columns, probit axes), or of data the stage gives without a table: bars
+    {"labels", "series": {name: values}}, heatmap {"values" (rows x columns in [0, 1]), "rows",
+    "columns", "xlabel", "ylabel"}."""
+    if "table" not in spec:
+        if spec["kind"] == "heatmap":
+            return svg.heatmap(spec["values"], spec["rows"], spec["columns"], spec["title"], spec.get("xlabel", ""),
+                               spec.get("ylabel", ""))
+        return svg.bars(spec["labels"], spec["series"], spec["title"], spec.get("ylabel", ""))
     t = tables_.read(out, spec["table"], "", MAX_PLOT_ROWS)
     if t is None or not t.rows:
         return ""
@@ -168,7 +175,7 @@ def section(sid: str, title: str, out: str, score_files: Sequence[str], settings
     plots = [p for p in plots if p]
     if plots:
         parts.append('<h3>Plots</h3><div class="te-plots">' + "".join(f"<figure>{p}</figure>" for p in plots) + "</div>")
-    tabs = [tables_.read(out, rel, title) for title, rel in _expand(out, view.tables if view else ())]
+    tabs = [tables_.read(out, spec[1], spec[0], *spec[2:]) for spec in _expand(out, view.tables if view else ())]
     tabs = [t for t in tabs if t is not None]
     if tabs:
         parts.append("<h3>Tables</h3>" + "".join(_table(t) for t in tabs))
@@ -179,16 +186,16 @@ def section(sid: str, title: str, out: str, score_files: Sequence[str], settings
             + "\n".join(parts) + "</section>\n<!--/te-section:" + sid + "-->\n")
 
 
-def _expand(out: str, specs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(title, rel) with each glob pattern replaced by the files it matches in `out` (titled
-    "<title>: <file name>")."""
+def _expand(out: str, specs: Sequence[tuple]) -> list[tuple]:
+    """(title, rel[, max rows]) with each glob pattern replaced by the files it matches in `out`
+    (titled "<title>: <file name>")."""
     got = []
-    for title, rel in specs:
+    for title, rel, *rest in specs:
         if not glob.has_magic(rel):
-            got.append((title, rel))
+            got.append((title, rel, *rest))
             continue
         for path in sorted(glob.glob(os.path.join(glob.escape(out), rel))):
-            got.append((f"{title}: {os.path.basename(path)}", os.path.relpath(path, out)))
+            got.append((f"{title}: {os.path.basename(path)}", os.path.relpath(path, out), *rest))
     return got
 
 

@@ -137,6 +137,7 @@ def _section(sid: str, title: str, view: Any, report: Report, args: Any, out: st
                      f"(--report-files {limit})"
                      + (f"; {shown[-1]['name']} is cut at {shown[-1]['cut']} s (at most "
                         f"{timeline.PAGE_ITEMS} items in the page)" if shown and "cut" in shown[-1] else "")
-                     + "; --textgrids true writes every recording for Praat.")
+                     + ("; --textgrids true writes every recording for Praat." if getattr(type(args), "TEXTGRIDS", True)
+                        else "."))
     return page.section(sid, title, out, files, settings, list(report.warnings), view, data, notes, command)
 
