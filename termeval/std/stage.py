@@ -134,7 +134,9 @@ class StdStage(Stage):
         from termeval.std import view    # the report's modules: only with --report/--textgrids
         a = ctx.args
         if ctx.kaldi:
-            return View("Keyword search: Kaldi's compute-atwv (--compat kaldi)", view.KALDI_TABLES, settings=a)
+            return View("Keyword search: Kaldi's compute-atwv (--compat kaldi)", view.KALDI_TABLES,
+                        timeline=lambda limit: view.kaldi_recordings(a, merged, limit), settings=a,
+                        notes=view.KALDI_NOTES)
         return View(f"Term detection: {a.preset}", view.TABLES, view.PLOTS,
                     lambda limit: view.recordings(ctx.kws, ctx.prep.dets, merged, limit), settings=a,
                     notes=view.NOTES)
