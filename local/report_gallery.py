@@ -16,6 +16,9 @@ make_example_quesst.py, make_example_kws.py, make_text_segmentation.py, make_exa
   exp/textseg     text segmentation (wordseg-eval)
   exp/units       discrete units against the gold phones (score_units, --off-grid centre)
   exp/discophon   the same units as a DiscoPhon benchmark of two (language, split) pairs
+  cmp/compare     compare_systems of the example's classes (cmp/a) with the gold word classes
+                  (cmp/b, local/make_word_classes.py), both scored with zrc2020 (outside exp/:
+                  RESULTS.html leaves them out)
   RESULTS.html    utils/summarize_scores.sh --format html over exp/
 """
 from __future__ import annotations
@@ -43,7 +46,8 @@ def data(work: str) -> dict[str, str]:
              "nosil": f"{d}/example_nosil", "quesst": f"{d}/local/example_quesst", "kws": f"{d}/example_kws",
              "text": f"{d}/example_text", "units": f"{d}/local/example_units"}
     paths["classes"] = f"{paths['local']}/classes/example.classes"
-    if os.path.isfile(os.path.join(paths["units"], "units.txt")):
+    paths["words"] = f"{paths['local']}/classes/words.classes"
+    if os.path.isfile(paths["words"]):
         return paths
     _py(f"{LOCAL}/make_example.py", "--seed", "1", paths["local"])
     _py(f"{LOCAL}/make_example_std.py", "--seed", "1", paths["std"])
@@ -65,6 +69,7 @@ def data(work: str) -> dict[str, str]:
     termeval.export_text(paths["gold"], t)
     _py(f"{LOCAL}/make_text_segmentation.py", f"{t}/gold.txt", f"{t}/prepared.txt", f"{t}/segmented.txt")
     _py(f"{LOCAL}/make_example_units.py", paths["gold"], paths["units"])
+    _py(f"{LOCAL}/make_word_classes.py", f"{zr}/example.wrd", paths["words"])
     return paths
 
 
@@ -90,6 +95,11 @@ def score(work: str, textgrids: bool = False) -> dict[str, str]:
     u = p["units"]
     termeval.score_units(p["gold"], f"{u}/units.txt", off_grid="centre", exp_dir=exp["units"], **show)
     termeval.score_discophon(f"{u}/discophon/dataset", f"{u}/discophon/predictions", exp_dir=exp["discophon"])
+    c = os.path.join(work, "cmp")
+    termeval.score_tde(p["gold"], p["classes"], exp_dir=f"{c}/a", report=False)
+    termeval.score_tde(p["gold"], p["words"], exp_dir=f"{c}/b", report=False)
+    termeval.compare_systems([f"{c}/a", f"{c}/b"], out_dir=f"{c}/compare", bootstrap=200, plot=False)
+    exp["compare"] = f"{c}/compare"
     termeval.summarize_scores(os.path.join(work, "exp"), out=os.path.join(work, "RESULTS.html"), format="html")
     return exp
 
