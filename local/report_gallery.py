@@ -85,7 +85,7 @@ def score(work: str, textgrids: bool = False) -> dict[str, str]:
     termeval.score_std(f"{p['std']}/kws", f"{p['std']}/detections.stdlist.xml", preset="sws2013",
                        breakdown=["attr:NGram", "ngram", "freq"], bootstrap=200, exp_dir=exp["std"], **show)
     termeval.score_std(f"{p['kws']}/kws", f"{p['kws']}/results", compat="kaldi", kst=True, ntrue_scale="auto",
-                       exp_dir=exp["kws"])
+                       exp_dir=exp["kws"], **show)
     q = p["quesst"]
     termeval.score_quesst(f"{q}/kws", f"{q}/quesst.stdlist.xml", default_score=-10.0, exp_dir=exp["quesst"])
     termeval.score_resources(f"{q}/kws", exp["quesst"], resources_file=f"{q}/resources.txt")
