@@ -132,15 +132,15 @@ def test_zr2017_and_kaldi_timelines(browser, gallery):
     page.close()
     exp = os.path.join(gallery, "exp", "kws")
     with open(os.path.join(exp, "details", "alignment.csv"), encoding="utf-8") as f:
-        rows = [r for r in csv.DictReader(f) if r["file"] == "1"]          # utt.map: s01-r01 1
+        rows = [r for r in csv.DictReader(f) if r["file"] == "8"]          # utt.map: s02-r02 8
     with open(os.path.join(gallery, "data", "example_kws", "kws", "rttm"), encoding="utf-8") as f:
-        words = [x for x in (line.split() for line in f) if x and x[0] == "LEXEME" and x[1] == "s01-r01"]
+        words = [x for x in (line.split() for line in f) if x and x[0] == "LEXEME" and x[1] == "s02-r02"]
     page = opened(browser, os.path.join(exp, "report.html"))
-    got = drawn(page, "std", "s01-r01", 0, 1000)
+    got = drawn(page, "std", "s02-r02", 0, 1000)
     assert got == {"words (reference)": len(words), "hits": sum(r["alignment"] == "CORR" for r in rows),
                    "false alarms": sum(r["alignment"] == "FA" for r in rows),
                    "misses": sum(r["alignment"] == "MISS" for r in rows)}
-    assert got["misses"] > 0
+    assert got["hits"] > 0 and got["misses"] > 0
     page.close()
 
 
