@@ -1,0 +1,296 @@
+"""Differential harness: termeval's utils/KWSEval against F4DE 3.5.0's KWSEval.pl.
+
+Each generated case (gen_kws.make_case(seed)) is scored by both tools with the same argv in twin
+directories; every file each writes (and its stdout) is compared: text files byte for byte,
+CSVs cell for cell, DET data (.dat.1/.dat.2) point for point, PNGs by name and presence. F4DE's
+gnuplot machinery (.plt command files, .isometriclines, the serialized DET .srl.gz) is not
+compared: termeval draws its PNGs with matplotlib and writes none of them.
+
+  python3 tests/differential/harness.py --cases 300 [--first 0] [--record DIR] [--f4de-dir D]
+prints one line per difference and the totals (cases, runs, files and cells equal, each
+tool's run time). `--record DIR` stores the cases' inputs and F4DE's outputs (what
+tests/differential/test_f4de_fixtures.py compares termeval with on every run, F4DE or not).
+"""
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import io
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import gen_kws  # noqa: E402
+
+KALDI = ["-a", "--zGlobalMeasures", "MAP", "--zGlobalMeasures", "MAPpct", "--zGlobalMeasures", "Optimum",
+         "--zGlobalMeasures", "Supremum", "-O", "-B", "-q", "Characters:regex=.*", "-q", "NGramOrder:regex=.*",
+         "-c", "-o", "-b", "-d", "-f", "out/"]
+TESTER = ["-o", "-b", "-c", "-d", "-y", "TXT", "-y", "CSV", "-y", "HTML", "-Y", "BN+CTS:bnews,cts", "-O", "-B",
+          "-f", "out/r"]
+# files of F4DE's gnuplot drawing, not written by termeval
+SKIP = re.compile(r"(\.plt|\.isometriclines|\.srl\.gz|\.srl)$")
+
+
+def random_argv(rng: random.Random) -> list[str]:
+    """A random combination of the options termeval accepts."""
+    a = []
+    for flag in ("-o", "-b", "-c", "-d"):
+        if rng.random() < 0.75:
+            a.append(flag)
+    cond = rng.choice(("q", "Y", "none", "q2"))
+    if cond == "q":
+        a += ["-q", rng.choice(("Characters:regex=^0[0-9][35]$", "NGramOrder", "NGramOrder:regex=00[12]",
+                                "Characters:regex=.*"))]
+    elif cond == "q2":
+        a += ["-q", "NGramOrder:regex=.*", "-q", "Characters:regex=^00[1-4]$"]
+    elif cond == "Y":
+        a += ["-Y", rng.choice(("BN+CTS:bnews,cts", "cts:cts,splitcts", "confmtg", "All:bnews,cts,splitcts,confmtg"))]
+    if cond != "none":
+        a += [x for x in ("-O", "-B") if rng.random() < 0.8]
+    for t in ("TXT", "CSV", "HTML"):
+        if rng.random() < 0.4:
+            a += ["-y", t]
+    for g in ("MAP", "MAPpct", "Optimum", "Supremum"):
+        if rng.random() < 0.35:
+            a += ["-zG", g]
+    extras = [["-g"], ["-inc"], ["-j"], ["-a"], ["--ExcludePNGFileFromTxtTable"], ["-I", "sysA"],
+              ["-k", rng.choice(("0.1", "0.2", "1", "0.05"))], ["-K", rng.choice(("1", "2", "0.5"))],
+              ["-p", rng.choice(("0.0001", "0.001", "1e-05"))], ["-n", rng.choice(("1", "2", "0.5"))],
+              ["-S", rng.choice(("0.5", "0.3", "1"))], ["-F", rng.choice(("0.5", "0.2", "1"))],
+              ["-x", "charsplit"], ["-x", "charsplit", "-x", "notASCII"],
+              ["-x", "charsplit", "-x", "deleteHyphens"], ["-N", rng.choice(("F0.*/1", "F00.*/.*", "F01/1,F02/1"))]]
+    for e in extras:
+        if rng.random() < 0.18:
+            a += e
+    if not any(x in a for x in ("-o", "-b", "-c", "-O", "-B", "-d")):
+        a.append("-o")
+    a += ["-f", rng.choice(("out/", "out/p", "out/sub/x"))]
+    return a
+
+
+def argvs_of(seed: int) -> dict[str, list[str]]:
+    """The option sets a case is run with: Kaldi's, the tester's, two random ones."""
+    rng = random.Random(1000003 * seed + 7)
+    return {"kaldi": KALDI, "tester": TESTER, "r1": random_argv(rng), "r2": random_argv(rng)}
+
+
+def write_case(seed: int, d: str) -> dict[str, str]:
+    os.makedirs(d, exist_ok=True)
+    case = gen_kws.make_case(seed)
+    for name, text in case.items():
+        with open(os.path.join(d, name), "w", encoding="utf-8") as f:
+            f.write(text)
+    return case
+
+
+def full_argv(case_dir: str, argv: list[str]) -> list[str]:
+    return ["-e", f"{case_dir}/ecf.xml", "-r", f"{case_dir}/rttm", "-t", f"{case_dir}/kwlist.xml",
+            "-s", f"{case_dir}/kwslist.xml"] + argv
+
+
+def _out_dirs(work: str) -> None:
+    """The file roots' directories (out/, out/sub/): KWSEval.pl creates none of them."""
+    os.makedirs(os.path.join(work, "out", "sub"), exist_ok=True)
+
+
+def run_f4de(f4de_dir: str, case_dir: str, argv: list[str], work: str) -> float:
+    """F4DE's KWSEval.pl in `work` (stdout+stderr kept in work/STDOUT, exit code in work/EXIT)."""
+    _out_dirs(work)
+    exe = os.path.join(f4de_dir, "KWSEval", "tools", "KWSEval", "KWSEval.pl")
+    t = time.perf_counter()
+    p = subprocess.run([exe] + full_argv(case_dir, argv), cwd=work, capture_output=True)
+    dt = time.perf_counter() - t
+    _save_run(work, p.stdout, p.returncode)
+    with open(os.path.join(work, "STDERR"), "wb") as f:
+        f.write(p.stderr)
+    return dt
+
+
+def run_termeval(case_dir: str, argv: list[str], work: str) -> float:
+    """termeval's KWSEval (termeval.bin.kwseval.main) in this process, in `work`."""
+    from termeval.bin import kwseval
+    _out_dirs(work)
+    buf = io.StringIO()
+    cwd = os.getcwd()
+    t = time.perf_counter()
+    os.chdir(work)
+    try:
+        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
+            try:
+                rc = kwseval.main(full_argv(case_dir, argv))
+            except SystemExit as e:
+                rc = e.code if isinstance(e.code, int) else 1
+            except Exception as e:          # noqa: BLE001 - a crash is a difference to report
+                print(f"[termeval crashed: {type(e).__name__}: {e}]")
+                rc = 99
+    finally:
+        os.chdir(cwd)
+    dt = time.perf_counter() - t
+    _save_run(work, buf.getvalue().encode(), rc)
+    return dt
+
+
+def _save_run(work: str, out: bytes, rc: int) -> None:
+    with open(os.path.join(work, "STDOUT"), "wb") as f:
+        f.write(out)
+    with open(os.path.join(work, "EXIT"), "w") as f:
+        f.write(f"{rc}\n")
+
+
+def files_of(work: str) -> dict[str, bytes]:
+    """{relative path: content} of what a run wrote (its stdout and exit code included)."""
+    out = {}
+    for dp, _, fs in os.walk(work):
+        for fn in fs:
+            p = os.path.join(dp, fn)
+            rel = os.path.relpath(p, work)
+            if rel == "STDERR" or SKIP.search(rel):
+                continue
+            with open(p, "rb") as f:
+                out[rel] = f.read()
+    return out
+
+
+def _csv_rows(b: bytes) -> list[list[str]]:
+    return list(csv.reader(io.StringIO(b.decode("utf-8", "replace"))))
+
+
+def compare_file(name: str, ref: bytes, got: bytes) -> tuple[int, int, list[str]]:
+    """(units equal, units compared, differences) of one file: CSV cells, DET numbers, text
+    lines; PNGs by presence only."""
+    if name.endswith(".png"):
+        return 1, 1, []
+    if name.endswith(".csv"):
+        a, b = _csv_rows(ref), _csv_rows(got)
+        units = [(i, j) for i in range(max(len(a), len(b))) for j in range(max(len(a[i]) if i < len(a) else 0,
+                                                                            len(b[i]) if i < len(b) else 0))]
+        cell = lambda rows, i, j: rows[i][j] if i < len(rows) and j < len(rows[i]) else None   # noqa: E731
+        bad = [f"row {i + 1} col {j + 1}: F4DE {cell(a, i, j)!r} termeval {cell(b, i, j)!r}"
+               for i, j in units if cell(a, i, j) != cell(b, i, j)]
+        return len(units) - len(bad), len(units), bad
+    if ".dat." in name:
+        a, b = ref.decode().split("\n"), got.decode().split("\n")
+        units = bad_n = 0
+        bad = []
+        for i in range(max(len(a), len(b))):
+            x = a[i].split(" ") if i < len(a) else []
+            y = b[i].split(" ") if i < len(b) else []
+            for j in range(max(len(x), len(y))):
+                units += 1
+                u = x[j] if j < len(x) else None
+                v = y[j] if j < len(y) else None
+                if u != v:
+                    bad_n += 1
+                    bad.append(f"line {i + 1} field {j + 1}: F4DE {u!r} termeval {v!r}")
+        return units - bad_n, units, bad
+    a, b = ref.decode("utf-8", "replace").split("\n"), got.decode("utf-8", "replace").split("\n")
+    bad = [f"line {i + 1}: F4DE {a[i] if i < len(a) else None!r}\n{' ' * (len(str(i + 1)) + 7)}termeval "
+           f"{b[i] if i < len(b) else None!r}" for i in range(max(len(a), len(b)))
+           if (a[i] if i < len(a) else None) != (b[i] if i < len(b) else None)]
+    n = max(len(a), len(b))
+    return n - len(bad), n, bad
+
+
+def normalise(files: dict[str, bytes], case_dir: str) -> dict[str, bytes]:
+    """The case directory's path in stdout becomes <CASE> (recorded runs move)."""
+    out = dict(files)
+    for k in ("STDOUT",):
+        if k in out:
+            out[k] = out[k].replace(case_dir.encode(), b"<CASE>")
+    return out
+
+
+def compare_runs(ref: dict[str, bytes], got: dict[str, bytes]) -> dict:
+    """Totals and differences of one run's files."""
+    res = {"files": 0, "files_equal": 0, "units": 0, "units_equal": 0, "diffs": []}
+    for name in sorted(set(ref) | set(got)):
+        res["files"] += 1
+        if name not in got:
+            res["diffs"].append(f"{name}: written by F4DE only")
+            continue
+        if name not in ref:
+            res["diffs"].append(f"{name}: written by termeval only")
+            continue
+        eq, n, bad = compare_file(name, ref[name], got[name])
+        res["units"] += n
+        res["units_equal"] += eq
+        if bad or (not name.endswith(".png") and ref[name] != got[name] and not name.endswith(".csv")):
+            res["diffs"].append(f"{name}: " + ("\n    ".join(bad[:6]) or "differs (bytes)")
+                                + (f"\n    ... {len(bad) - 6} more" if len(bad) > 6 else ""))
+        else:
+            res["files_equal"] += 1
+    return res
+
+
+def record_run(dest: str, files: dict[str, bytes]) -> None:
+    """F4DE's files of one run under `dest` (PNGs as empty markers: presence is what counts)."""
+    for name, data in files.items():
+        p = os.path.join(dest, name)
+        os.makedirs(os.path.dirname(p), exist_ok=True)
+        with open(p, "wb") as f:
+            f.write(b"" if name.endswith(".png") else data)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cases", type=int, default=20)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--sets", default="kaldi,tester,r1,r2", help="option sets to run (comma list)")
+    ap.add_argument("--f4de-dir", default=os.environ.get("F4DE_DIR", ""))
+    ap.add_argument("--record", default="", help="store the cases and F4DE's outputs in this directory")
+    ap.add_argument("--keep", default="", help="keep the twin directories here")
+    ap.add_argument("--verbose", action="store_true")
+    a = ap.parse_args(argv)
+    if not a.f4de_dir or not os.path.isfile(os.path.join(a.f4de_dir, "KWSEval/tools/KWSEval/KWSEval.pl")):
+        print("harness: F4DE_DIR (a built F4DE 3.5.0) is needed", file=sys.stderr)
+        return 2
+    tot = {"cases": 0, "runs": 0, "runs_equal": 0, "files": 0, "files_equal": 0, "units": 0, "units_equal": 0,
+           "t_f4de": 0.0, "t_termeval": 0.0}
+    base = a.keep or tempfile.mkdtemp(prefix="kwseval-diff.")
+    for seed in range(a.first, a.first + a.cases):
+        case_dir = os.path.join(base, f"case{seed}")
+        write_case(seed, os.path.join(case_dir, "in"))
+        tot["cases"] += 1
+        for name, argv_ in argvs_of(seed).items():
+            if name not in a.sets.split(","):
+                continue
+            wf, wt = (os.path.join(case_dir, f"{name}.{t}") for t in ("f4de", "termeval"))
+            for w in (wf, wt):
+                shutil.rmtree(w, ignore_errors=True)
+            tot["t_f4de"] += run_f4de(a.f4de_dir, os.path.join(case_dir, "in"), argv_, wf)
+            tot["t_termeval"] += run_termeval(os.path.join(case_dir, "in"), argv_, wt)
+            ref = normalise(files_of(wf), os.path.join(case_dir, "in"))
+            got = normalise(files_of(wt), os.path.join(case_dir, "in"))
+            r = compare_runs(ref, got)
+            tot["runs"] += 1
+            tot["runs_equal"] += not r["diffs"]
+            for k in ("files", "files_equal", "units", "units_equal"):
+                tot[k] += r[k]
+            if r["diffs"]:
+                print(f"== case {seed} {name}: {' '.join(argv_)}")
+                for d in r["diffs"][: None if a.verbose else 8]:
+                    print("  " + d)
+            if a.record:
+                dest = os.path.join(a.record, f"case{seed}")
+                record_run(os.path.join(dest, name), ref)
+                with open(os.path.join(dest, "argv.json"), "w") as f:
+                    json.dump(argvs_of(seed), f)
+    if not a.keep:
+        shutil.rmtree(base, ignore_errors=True)
+    print(f"cases {tot['cases']}  runs {tot['runs_equal']}/{tot['runs']} equal  files {tot['files_equal']}/"
+          f"{tot['files']} equal  cells/lines/points {tot['units_equal']}/{tot['units']} equal  "
+          f"F4DE {tot['t_f4de']:.1f} s  termeval {tot['t_termeval']:.1f} s")
+    return 0 if tot["runs_equal"] == tot["runs"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
