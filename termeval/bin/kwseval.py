@@ -147,7 +147,10 @@ def request_of(v: dict) -> Request:
                    alignment=bool(v["csv-of-alignment"]), det=bool(v["det-curve"]),
                    segment=bool(v["gsegment-based-alignment"]), system_title=v["ID-System"] or "",
                    global_measures=tuple(v["zGlobalMeasures"]), queries=tuple(v["query"]),
-                   sources=tuple(v["YSourcetype"]))
+                   sources=tuple(v["YSourcetype"]), articulated=bool(v["articlulatedDET"]),
+                   **{k: v[o].text for k, o in (("cost", "koefcorrect"), ("value", "Koefincorrect"),
+                                                ("ptarg", "prob-of-term"), ("trials_per_sec", "number-trials-per-sec"))
+                      if v[o] is not None})
 
 
 def say(line: str) -> None:

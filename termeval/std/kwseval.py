@@ -45,6 +45,11 @@ class Request:
     global_measures: tuple[str, ...] = ()   # -zG
     queries: tuple[str, ...] = ()     # -q A[:regex=RE] (one condition per value)
     sources: tuple[str, ...] = ()     # -Y NAME:TYPES (one condition)
+    cost: str = "0.1000"             # -k -K -p -n as given (KWSEval prints them so)
+    value: str = "1"
+    ptarg: str = "0.0001"
+    trials_per_sec: str = "1"
+    articulated: bool = False        # -a: F4DE's articulated DET points
 
 
 def root_of(file_root: str) -> str:
@@ -108,14 +113,18 @@ REPORTS = (("sum", "Summary Report"), ("bsum", "Block Summary Report"),
            ("cond.sum", "Conditional Summary Report"), ("cond.bsum", "Conditional Block Summary Report"))
 
 
-def _texts(req: Request, res, opts: StdOptions) -> list[tuple[str, str, str]]:
+def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
     """(output name, announcement line, text) of each requested report, in KWSEval's order
     (each as .csv then .txt); a conditional report without conditions is KWSEval's note line."""
-    fmt = "both" if "CSV" in req.types else "txt"
-    # -zG MAP/MAPpct: the Global Measures columns (Optimum/Supremum go to dets/*.dat.2 only)
-    measures = tuple(dict.fromkeys(m for m in req.global_measures if m in ("MAP", "MAPpct")))
-    texts = f4de_reports.report_texts(res, res.conditions or None, opts.trials_per_sec, fmt, measures)
+    from termeval.std.kwseval_tables import Echo, report_texts
+    # -zG MAP/MAPpct: the Global Measures columns; Optimum/Supremum: their analysis columns
+    gm = req.global_measures
+    echo = Echo(cost=req.cost, value=req.value, ptarg=req.ptarg, trials_per_sec=req.trials_per_sec,
+                articulated=req.articulated, optimum="Optimum" in gm, supremum="Supremum" in gm,
+                measures=tuple(m for m in ("MAP", "MAPpct") if m in gm))
     root = root_of(req.file_root)
+    det_root = ("" if req.file_root == "-" else root) + "dets/sum"
+    texts = report_texts(res, dets, echo, req.types, res.conditions or [], det_root, req.det, req.segment)
     shown = "-" if req.file_root == "-" else None
     asked = (req.summary, req.block, req.cond_summary, req.cond_block)
     out = []
@@ -140,7 +149,7 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
     ctx, res = score(opts, req.queries, req.sources)
     say("Computing requested DET curves and reports")
-    texts = _texts(req, res, opts)
+    texts = _texts(req, res, ctx.prep.dets)
     rendered = {name for name, _, _ in texts}
     files = {k: v for k, v in files.items() if k in rendered or k == "alignment.csv" or k.startswith("dets/")}
     with all_or_none(list(files.values())) as tmp:
