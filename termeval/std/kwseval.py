@@ -73,8 +73,9 @@ def paths(req: Request) -> dict[str, str]:
     if req.alignment:
         out["alignment.csv"] = base + "alignment.csv"
     if req.det:
+        label = "Segment" if req.segment else "Occurrence"
         for k in (1, 2):
-            out[f"dets/sum.Occurrence.dat.{k}"] = base + f"dets/sum.Occurrence.dat.{k}"
+            out[f"dets/sum.dat.{k}"] = base + f"dets/sum.{label}.dat.{k}"
     return out
 
 
@@ -124,7 +125,7 @@ def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
                 measures=tuple(m for m in ("MAP", "MAPpct") if m in gm))
     root = root_of(req.file_root)
     det_root = ("" if req.file_root == "-" else root) + "dets/sum"
-    texts = report_texts(res, dets, echo, req.types, res.conditions or [], det_root, req.det, req.segment)
+    texts, main = report_texts(res, dets, echo, req.types, res.conditions or [], det_root, req.det, req.segment)
     shown = "-" if req.file_root == "-" else None
     asked = (req.summary, req.block, req.cond_summary, req.cond_block)
     out = []
@@ -138,7 +139,7 @@ def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
         line = f"{title}: {shown or root + name}"
         files = [f"{name}.{t}" for t in ("csv", "txt") if f"{name}.{t}" in texts]
         out += [(f, line if k == 0 else "", texts[f]) for k, f in enumerate(files)]
-    return out
+    return out, main
 
 
 def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO | None = None) -> None:
@@ -149,7 +150,9 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
     ctx, res = score(opts, req.queries, req.sources)
     say("Computing requested DET curves and reports")
-    texts = _texts(req, res, ctx.prep.dets)
+    if req.articulated:
+        say("Building Articulated DETs")
+    texts, main = _texts(req, res, ctx.prep.dets)
     rendered = {name for name, _, _ in texts}
     files = {k: v for k, v in files.items() if k in rendered or k == "alignment.csv" or k.startswith("dets/")}
     with all_or_none(list(files.values())) as tmp:
@@ -162,24 +165,30 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
                 (stdout or sys.stdout).write(text)
             else:
                 _put(tmp[files[name]], text)
+                say(f"Wrote: {files[name]}")
         if req.alignment:
             write_alignment_csv(tmp[files["alignment.csv"]], res, ctx.prep.kws, ctx.prep.dets)
         if req.det:
-            from termeval.std.kwseval_det import det_files    # numpy DET points: only with -d
-            for name, text in det_files(res, req.global_measures).items():
-                _put(tmp[files[f"dets/sum.Occurrence.{name}"]], text)
-    if req.det and res.twv.n_terms_with_targets > 0:
-        _det_png(files["dets/sum.Occurrence.dat.1"][:-len(".dat.1")], res)
+            from termeval.std.kwseval_det import det_files    # only with -d
+            for name, text in det_files(main, score_texts(opts.detections)).items():
+                _put(tmp[files[f"dets/sum.{name}"]], text)
+    if req.det:
+        from termeval.std.kwseval_det import det_pngs
+        prefix = files["dets/sum.dat.1"][:-len(".dat.1")]
+        det_pngs(prefix, prefix.rsplit(".", 1)[0], main)
 
 
-def _det_png(prefix: str, res) -> None:
-    """<prefix>.png (and .pdf): the DET curve with its actual and maximum-TWV points
-    (termeval.std.det; without matplotlib nothing is drawn, after one note)."""
-    from termeval.std import det     # matplotlib: only with -d
-    m, tw = res.metrics, res.twv
-    det.plot_det(prefix, tw.det_pmiss, tw.det_pfa, res.beta, (m["p_fa"], m["p_miss"]),
-                 (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"]),
-                 f"DET (ATWV {m['atwv']:.4f}, MTWV {m['mtwv']:.4f})")
+def score_texts(path: str) -> dict:
+    """{score value: its text} of a KWSLIST (the first text of each value): F4DE prints scores
+    as it read them (`1.0`)."""
+    out: dict = {}
+    with open(path, encoding="utf-8", errors="replace") as f:
+        for m in re.finditer(r'\sscore="([^"]*)"', f.read()):
+            try:
+                out.setdefault(float(m.group(1)), m.group(1))
+            except ValueError:
+                pass
+    return out
 
 
 def _parents(path: str) -> list[str]:

@@ -271,8 +271,9 @@ def _summary_details(t: Table, s: SetData) -> None:
 
 
 def report_texts(res, dets, echo: Echo, fmt_types: tuple, conds: list, det_root: str, curves: bool,
-                 segment: bool) -> dict:
-    """{`sum.txt`, `sum.csv`, `bsum.txt`, ...: text} of KWSEval's reports; `conds` the
+                 segment: bool) -> tuple[dict, SetData]:
+    """({`sum.txt`, `sum.csv`, `bsum.txt`, ...: text} of KWSEval's reports, the main set);
+    `conds` the
     (name, StdResult, selected) conditions, `det_root` the DET files' prefix (`<root>dets/sum`)."""
     label = "Segment" if segment else "Occurrence"
     main = set_data(label, res, dets, echo, getattr(res, "system_terms", None))
@@ -292,4 +293,4 @@ def report_texts(res, dets, echo: Echo, fmt_types: tuple, conds: list, det_root:
             out[name + ".txt"] = head + "\n\n" + table.txt(levels, sort_rows=levels == 0)
         if "CSV" in fmt_types:
             out[name + ".csv"] = table.csv(master_key=levels > 0, sort_rows=levels == 0)
-    return out
+    return out, main
