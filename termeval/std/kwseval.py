@@ -149,6 +149,8 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
                   dirs={d for f in files.values() for d in _parents(f)})
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
     ctx, res = score(opts, req.queries, req.sources)
+    if not res.extra["t_audio"] > 0:       # F4DE's TrialsTWV refuses an empty search (-N)
+        raise InputError("parameter 'TotDur' must > 0")
     say("Computing requested DET curves and reports")
     if req.articulated:
         say("Building Articulated DETs")

@@ -26,7 +26,7 @@ def _f3(x: float) -> str:
 TIME_FORMATS = ("%.3f", "%.4f", "%.2f", "%g")
 
 
-def _words(rng: random.Random, ecf: list, words_per_file: int) -> list:
+def _words(rng: random.Random, ecf: list, words_per_file: int, ascii_only: bool = False) -> list:
     """RTTM words: (file, chan, tbeg, dur, word), non-overlapping per file/channel."""
     out = []
     chans = {}
@@ -39,11 +39,15 @@ def _words(rng: random.Random, ecf: list, words_per_file: int) -> list:
         n = 0
         while t < hi and n < words_per_file:
             du = rng.choice((0.2, 0.35, 0.5, 0.61, 0.8, 1.0))
-            w = rng.choice(VOCAB[: rng.randint(6, len(VOCAB))])
+            w = rng.choice(VOCAB[: rng.randint(6, 10 if ascii_only else len(VOCAB))])
             out.append((f, c, round(t, 3), du, w))
             t = round(t + du + rng.choice((0.0, 0.0, 0.05, 0.3, 0.6, 1.2)), 3)
             n += 1
     return out
+
+
+def seed_cjk(words: list) -> bool:
+    return any(ord(c) > 127 for w in words for c in w[4])
 
 
 def _ecf(rng: random.Random) -> list:
@@ -69,7 +73,7 @@ def _terms(rng: random.Random, words: list) -> list:
         if len(out) >= n:
             break
         if rng.random() < 0.2 or not words:
-            text = rng.choice(("zebra", "blue moon", "ネコ", "never said"))
+            text = rng.choice(("zebra", "blue moon", "never said") + (("ネコ",) if seed_cjk(words) else ()))
         else:
             i = rng.randrange(len(words))
             m = rng.choice((1, 1, 1, 2, 2, 3))
@@ -130,7 +134,8 @@ def _occurrences(terms: list, words: list, gap: float = 0.5) -> dict:
 def make_case(seed: int) -> dict[str, str]:
     rng = random.Random(seed)
     ecf = _ecf(rng)
-    words = _words(rng, ecf, rng.choice((30, 60, 120)))
+    # F4DE dies writing a non-ASCII term text to bsum.csv: 60 % of the cases are ASCII only
+    words = _words(rng, ecf, rng.choice((30, 60, 120)), ascii_only=rng.random() < 0.6)
     terms = _terms(rng, words)
     occ = _occurrences(terms, words)
     dets = _detections(rng, terms, occ, ecf)
