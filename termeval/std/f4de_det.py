@@ -64,15 +64,16 @@ def block_set_calc(counts: dict, tot_trials: int, beta: float, blocks: dict) -> 
     for b, (nm, nf) in counts.items():
         nt = blocks[b].n_targ
         miss = nm / nt if nt > 0 else None
-        fa = nf / (tot_trials - nt)
+        fa = nf / (tot_trials - nt) if tot_trials != nt else None   # segments: undefined
         if miss is not None:
             ms += miss
             ms2 += miss * miss
             mn += 1
-        fs += fa
-        fs2 += fa * fa
-        fn += 1
-        if miss is not None and comb_ok:
+        if fa is not None:
+            fs += fa
+            fs2 += fa * fa
+            fn += 1
+        if miss is not None and fa is not None and comb_ok:
             c = 1 - (miss + beta * fa)
             cs += c
             cs2 += c * c
@@ -181,6 +182,8 @@ def _point(st: dict, blocks: dict, tot: int, beta: float, thr, fig: SetFigures) 
         for b, blk in blocks.items():
             nm, nf = counts[b]
             nt = blk.n_targ
+            if nt == 0 or tot == nt:
+                continue
             c = 1 - (nm / nt + beta * (nf / (tot - nt)))
             best = fig.block_optimum.get(b)
             if best is None or c > best[1]:
@@ -247,9 +250,12 @@ def _optimum_supremum(fig: SetFigures, blocks: dict, tot: int, beta: float) -> N
     fig.optimum = (c, m, f)
     fig.block_optimum = {b: (v[0], v[1], v[2] / blocks[b].n_targ, v[3] / (tot - blocks[b].n_targ))
                          for b, v in fig.block_optimum.items()}
+    blocks = {b: blk for b, blk in blocks.items() if blk.n_targ}
     sup = {b: (blk.omitted, 0) for b, blk in blocks.items()}
     c, _, m, _, f, _ = block_set_calc(sup, tot, beta, blocks)
     fig.supremum = (c, m, f)
     for b, blk in blocks.items():
+        if tot == blk.n_targ:
+            continue
         pm = blk.omitted / blk.n_targ
         fig.block_supremum[b] = (0.5, 1 - (pm + beta * 0.0), pm, 0.0)

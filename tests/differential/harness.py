@@ -318,6 +318,11 @@ def main(argv: list[str] | None = None) -> int:
             if a.record:
                 dest = os.path.join(a.record, f"case{seed}")
                 record_run(os.path.join(dest, name), ref)
+                if r["crash"]:
+                    with open(os.path.join(dest, name, "CRASH"), "w") as f:
+                        json.dump(list(r["crash"]), f)
+                if not os.path.isdir(os.path.join(dest, "in")):
+                    shutil.copytree(os.path.join(case_dir, "in"), os.path.join(dest, "in"))
                 with open(os.path.join(dest, "argv.json"), "w") as f:
                     json.dump(argvs_of(seed), f)
     if not a.keep:
