@@ -117,7 +117,7 @@ REPORTS = (("sum", "Summary Report"), ("bsum", "Block Summary Report"),
 def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
     """(output name, announcement line, text) of each requested report, in KWSEval's order
     (each as .csv then .txt); a conditional report without conditions is KWSEval's note line."""
-    from termeval.std.kwseval_tables import Echo, report_texts
+    from termeval.std.kwseval_tables import Echo, report_texts  # numpy: not for KWSEval's usage text
     # -zG MAP/MAPpct: the Global Measures columns; Optimum/Supremum: their analysis columns
     gm = req.global_measures
     echo = Echo(cost=req.cost, value=req.value, ptarg=req.ptarg, trials_per_sec=req.trials_per_sec,
@@ -126,6 +126,9 @@ def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
     root = root_of(req.file_root)
     det_root = ("" if req.file_root == "-" else root) + "dets/sum"
     texts, main = report_texts(res, dets, echo, req.types, res.conditions or [], det_root, req.det, req.segment)
+    if req.segment:     # segment reports (TrialsDiscreteTWV): the earlier layout, F4DE's tests 6b and 9
+        texts = f4de_reports.report_texts(res, res.conditions or None, float(req.trials_per_sec),
+                                          "both" if "CSV" in req.types else "txt", echo.measures)
     shown = "-" if req.file_root == "-" else None
     asked = (req.summary, req.block, req.cond_summary, req.cond_block)
     out = []
@@ -175,7 +178,7 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
             for name, text in det_files(main, score_texts(opts.detections)).items():
                 _put(tmp[files[f"dets/sum.{name}"]], text)
     if req.det:
-        from termeval.std.kwseval_det import det_pngs
+        from termeval.std.kwseval_det import det_pngs  # matplotlib: only with -d
         prefix = files["dets/sum.dat.1"][:-len(".dat.1")]
         det_pngs(prefix, prefix.rsplit(".", 1)[0], main)
 
