@@ -110,9 +110,6 @@ def checks(v: dict) -> None:
     for g in v["zGlobalMeasures"]:
         if g not in ("MAP", "MAPpct", "Optimum", "Supremum"):
             raise Quit(f"Error: Requested global measure /{g}/ not (MAP|MAPpct|Optimum|Supremum)")
-    for t in v["ytypes-of-report-output"]:
-        if t.upper() == "HTML":
-            raise Quit("-y HTML: termeval writes TXT and CSV reports only")
 
 
 def options_of(v: dict) -> StdOptions:

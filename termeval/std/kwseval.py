@@ -8,7 +8,7 @@ line maps to); this module only names and lays out KWSEval's outputs (KWSEval.pl
   `dir/` gives `dir/sum.txt`, a bare name `p` gives `psum.txt` (KWSEval's rule, kept); `-` prints
   the reports on stdout, the alignment then goes to `./alignment.csv` and the DET files to `./dets/`;
 - reports in KWSEval's order: `sum` (-o), `bsum` (-b), `cond.sum` (-O), `cond.bsum` (-B), each as
-  `.csv` then `.txt` (-y), announced by `Summary Report: <file root>sum` lines on stdout;
+  `.csv`, `.txt` then `.html` (-y), announced by `Summary Report: <file root>sum` lines on stdout;
 - `alignment.csv` (-c), DET points `dets/sum.Occurrence.dat.1/.dat.2` (-d).
 Every file of a run is published together (temporary siblings renamed at the end), after the
 output guard refused any output that is an input.
@@ -67,7 +67,7 @@ def paths(req: Request) -> dict[str, str]:
                ("cond.sum", req.cond_summary), ("cond.bsum", req.cond_block)]
     for name, on in reports:
         if on and not stdout:
-            for t in ("csv", "txt"):
+            for t in ("csv", "txt", "html"):
                 if t.upper() in req.types:
                     out[f"{name}.{t}"] = root + f"{name}.{t}"
     if req.alignment:
@@ -140,7 +140,7 @@ def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
                             "Curves found", ""))
             continue
         line = f"{title}: {shown or root + name}"
-        files = [f"{name}.{t}" for t in ("csv", "txt") if f"{name}.{t}" in texts]
+        files = [f"{name}.{t}" for t in ("csv", "txt", "html") if f"{name}.{t}" in texts]
         out += [(f, line if k == 0 else "", texts[f]) for k, f in enumerate(files)]
     return out, main
 

@@ -11,12 +11,14 @@ set's blocks sorted by id, set after set (conditions sorted by name), then the s
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Optional
 
 import numpy as np
 
 from termeval.std import f4de_reports
+from termeval.std.autotable_html import render_html
 from termeval.std.f4de_det import Block, SetFigures, actual_threshold, block_set_calc, compute_set
 from termeval.std.f4de_reports import GLOBAL_MEASURES, _gm_cell, _global_values, _pn, perl_num
 
@@ -31,10 +33,13 @@ class Table:
     def __init__(self) -> None:
         self.cols: dict[str, None] = {}
         self.rows: dict[str, dict[str, str]] = {}
+        self.specials: dict[tuple[str, str], str] = {}
 
-    def add(self, value: str, col: str, row: str) -> None:
+    def add(self, value: str, col: str, row: str, special: str = "") -> None:
         self.cols.setdefault(col, None)
         self.rows.setdefault(row, {})[col] = value
+        if special:
+            self.specials[(row, col)] = special
 
     def _layout(self, sort_rows: bool) -> tuple[list, list]:
         groups: list[tuple[str, list[str]]] = []
@@ -57,6 +62,11 @@ class Table:
     def csv(self, master_key: bool, sort_rows: bool = False) -> str:
         groups, rows = self._layout(sort_rows)
         return f4de_reports.render_csv(groups, rows, master_key=master_key)
+
+    def html(self, key_column: bool, align: str = "right") -> str:
+        """AutoTable's HTML: rows and columns as added (KWSEval sorts no HTML table)."""
+        data = {(r, c): v for r, cells in self.rows.items() for c, v in cells.items()}
+        return render_html(list(self.cols), list(self.rows), data, self.specials, key_column, align)
 
 
 @dataclass
@@ -132,7 +142,14 @@ def _variable(sets: list[SetData]) -> set:
     return {k for k in sets[0].params if len({s.params[k] for s in sets}) > 1}
 
 
-def header(sets: list[SetData], combined_png: str = "", segment: bool = False) -> str:
+def _last_two(path: str, whole: bool) -> str:
+    """`dir/name` of a PNG path (F4DE's link target): its last two components; a path without
+    a `/` stays whole for a DET cell (`whole`) and gives no link in the header."""
+    m = re.search(r"([^/]+)/([^/]+)$", path)
+    return f"{m.group(1)}/{m.group(2)}" if m else (path if whole else "")
+
+
+def header(sets: list[SetData], combined_png: str = "", segment: bool = False) -> Table:
     """_buildHeaderTable: System Title, Decision ID, the constant parameters (sorted), the
     combined DET plot."""
     t = Table()
@@ -145,8 +162,9 @@ def header(sets: list[SetData], combined_png: str = "", segment: bool = False) -
         kv.append(("Combined DET Plot", combined_png))
     for i, (k, v) in enumerate(kv):
         t.add(k, col + "|Key", str(i))
-        t.add(v, col + "|Value", str(i))
-    return t.txt(0)
+        t.add(v, col + "|Value", str(i),
+              "url={%s}" % _last_two(v, False) if k == "Combined DET Plot" else "")
+    return t
 
 
 def _counts(s: SetData) -> dict:
@@ -189,8 +207,8 @@ def sum_table(sets: list[SetData], curves: bool) -> Table:
         if s.supremum:
             _four(t, "Supremum TWV Analysis|", k, s.fig.supremum[2], s.fig.supremum[1], s.fig.supremum[0], None)
         if curves and s.png:
-            t.add(s.png, "DET Curve Graphs|DET Curve", k)
-            t.add(s.thresh_png, "DET Curve Graphs|Threshold Curve", k)
+            t.add(s.png, "DET Curve Graphs|DET Curve", k, "url={%s}" % _last_two(s.png, True))
+            t.add(s.thresh_png, "DET Curve Graphs|Threshold Curve", k, "url={%s}" % _last_two(s.thresh_png, True))
         if s.measures:
             vals, _ = _global_values(s.res, s.measures)
             for m in s.measures:
@@ -290,7 +308,9 @@ def report_texts(res, dets, echo: Echo, fmt_types: tuple, conds: list, det_root:
     out = {}
     for name, (head, table, levels) in tables.items():
         if "TXT" in fmt_types:
-            out[name + ".txt"] = head + "\n\n" + table.txt(levels, sort_rows=levels == 0)
+            out[name + ".txt"] = head.txt(0) + "\n\n" + table.txt(levels, sort_rows=levels == 0)
         if "CSV" in fmt_types:
             out[name + ".csv"] = table.csv(master_key=levels > 0, sort_rows=levels == 0)
+        if "HTML" in fmt_types:     # rows as added; the blocked tables keep their key column
+            out[name + ".html"] = head.html(False, "left") + "<br><br>" + table.html(levels > 0)
     return out, main
