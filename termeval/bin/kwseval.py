@@ -137,7 +137,8 @@ def _or(x, default):
 
 def request_of(v: dict) -> Request:
     """What to write: KWSEval's file names and reports."""
-    types = ("TXT", *(t.upper() for t in v["ytypes-of-report-output"]))
+    # Getopt::Long puts the -y values in a new list: TXT (KWSEval's default) only without -y
+    types = tuple(t.upper() for t in v["ytypes-of-report-output"]) or ("TXT",)
     return Request(file_root=v["file-root"], summary=bool(v["osummary-report"]),
                    block=bool(v["block-summary-report"]), cond_summary=bool(v["Osummary-conditional-report"]),
                    cond_block=bool(v["Block-summary-conditional-report"]), types=tuple(dict.fromkeys(types)),

@@ -37,7 +37,7 @@ class Request:
     block: bool = False              # -b
     cond_summary: bool = False       # -O
     cond_block: bool = False         # -B
-    types: tuple[str, ...] = ("TXT",)   # -y (TXT always, as KWSEval's default list is appended to)
+    types: tuple[str, ...] = ("TXT",)   # -y (TXT without -y: KWSEval's default list is replaced)
     alignment: bool = False          # -c
     det: bool = False                # -d
     segment: bool = False            # -g
@@ -80,21 +80,34 @@ def paths(req: Request) -> dict[str, str]:
 
 
 def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
-    """(context, StdResult) of the engine for these options, one process, all terms. KWSEval's
-    conditions: each `-q A[:regex=RE]` gives one condition per value of attribute A that RE
-    matches (score.term_conditions, `--term-attr A:RE --term-attr-mode per-value`), each
-    `-Y NAME:TYPES` one condition (score.source_type_condition, `--source-type NAME:TYPES`);
-    the result's `conditions` then holds each scored as its own run."""
+    """(context, StdResult, warnings) of the engine for these options, one process, all terms.
+    KWSEval's conditions: each `-q A[:regex=RE]` gives one condition per value of attribute A
+    that RE matches (score.term_conditions, `--term-attr A:RE --term-attr-mode per-value`),
+    each `-Y NAME:TYPES` one condition (score.source_type_condition, `--source-type
+    NAME:TYPES`); the result's `conditions` then holds each scored as its own run, with the
+    terms F4DE puts in it (groups)."""
     from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
+    from termeval.std.kwseval_groups import group, group_duration, has_trials  # numpy: idem
     stage = StdStage()
     ctx = stage.load(opts)
     conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
-    conds += [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
+    sourced = [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
+    # a -Y group whose source types have no ECF duration gets nothing (F4DE warns per empty term)
+    empty = [c for c in sourced if not group_duration(ctx.kws.ecf, c.source_types, opts.file_channels) > 0]
+    conds += [c for c in sourced if c not in empty]
     if queries or sources:
         ctx.conditions = sorted(conds, key=lambda c: c.name)
     n = len(stage.costs(ctx))
-    return ctx, stage.merge(ctx, [stage.compute(ctx, 0, n)])
+    res = stage.merge(ctx, [stage.compute(ctx, 0, n)])
+    untried = ~has_trials(res)
+    if res.system_terms is not None:     # -j: a term without a block is never processed
+        untried &= res.system_terms
+    warnings = [f"[Warning] No ECF segments available for group : {c.name}, (group duration is 0)"
+                for _ in range(int(untried.sum())) for c in sorted(empty, key=lambda c: c.name)]
+    if res.conditions:
+        res.conditions = [g for g in (group(c, untried, sourced) for c in res.conditions) if g[2].any()]
+    return ctx, res, warnings
 
 
 def _term_conditions(terms, query: str, term_conditions: Callable) -> list:
@@ -151,9 +164,11 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
     check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values(),
                   dirs={d for f in files.values() for d in _parents(f)})
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
-    ctx, res = score(opts, req.queries, req.sources)
+    ctx, res, warnings = score(opts, req.queries, req.sources)
     if not res.extra["t_audio"] > 0:       # F4DE's TrialsTWV refuses an empty search (-N)
         raise InputError("parameter 'TotDur' must > 0")
+    for w in warnings:
+        say(w)
     say("Computing requested DET curves and reports")
     if req.articulated:
         say("Building Articulated DETs")

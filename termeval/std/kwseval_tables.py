@@ -267,9 +267,10 @@ def _block_details(t: Table, s: SetData, b: str, row: str, gm_ap, q: int) -> Non
     if s.supremum:
         thr, twv, pm, pf = s.fig.block_supremum.get(b, (None, None, None, None))
         _four(t, "Supremum TWV|", row, pf, pm, twv, thr)
-    if gm_ap is not None:
+    if gm_ap is not None:       # an evaluated block without targets (-inc) has AP 0 (DETCurve)
+        ap = gm_ap[q] if s.res.ntrue[q] > 0 else 0.0
         for m in s.measures:
-            t.add(_gm_cell(m, gm_ap[q]), "Global Measures|" + GLOBAL_MEASURES[m][1], row)
+            t.add(_gm_cell(m, ap), "Global Measures|" + GLOBAL_MEASURES[m][1], row)
 
 
 def _summary_details(t: Table, s: SetData) -> None:

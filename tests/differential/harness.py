@@ -283,6 +283,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--f4de-dir", default=os.environ.get("F4DE_DIR", ""))
     ap.add_argument("--record", default="", help="store the cases and F4DE's outputs in this directory")
     ap.add_argument("--keep", default="", help="keep the twin directories here")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --keep: F4DE's outputs already in the twin directories are not recomputed")
     ap.add_argument("--verbose", action="store_true")
     a = ap.parse_args(argv)
     if not a.f4de_dir or not os.path.isfile(os.path.join(a.f4de_dir, "KWSEval/tools/KWSEval/KWSEval.pl")):
@@ -299,9 +301,11 @@ def main(argv: list[str] | None = None) -> int:
             if name not in a.sets.split(","):
                 continue
             wf, wt = (os.path.join(case_dir, f"{name}.{t}") for t in ("f4de", "termeval"))
-            for w in (wf, wt):
+            reuse = a.reuse and os.path.isfile(os.path.join(wf, "EXIT"))
+            for w in (wt,) if reuse else (wf, wt):
                 shutil.rmtree(w, ignore_errors=True)
-            tot["t_f4de"] += run_f4de(a.f4de_dir, os.path.join(case_dir, "in"), argv_, wf)
+            if not reuse:
+                tot["t_f4de"] += run_f4de(a.f4de_dir, os.path.join(case_dir, "in"), argv_, wf)
             tot["t_termeval"] += run_termeval(os.path.join(case_dir, "in"), argv_, wt)
             ref = normalise(files_of(wf), os.path.join(case_dir, "in"))
             got = normalise(files_of(wt), os.path.join(case_dir, "in"))
