@@ -125,7 +125,8 @@ def options_of(v: dict) -> StdOptions:
         include_notarget_terms=bool(v["include-blocks-w-notargs"]), write_alignment=False, plots=False,
         breakdown="none",      # KWSEval writes no breakdown tables: none computed
         just_system_terms=bool(v["just-system-terms"]),
-        file_channels=",".join(x for n in v["Namefile"] for x in n.split(",") if x),
+        # each -N value is one regex (KWSAlignment::filterByFileChan): its commas stay literal
+        file_channels=",".join(n.replace(",", r"\x2c") for n in v["Namefile"] if n),
         alignment="segment" if v["gsegment-based-alignment"] else "occurrence",
         term_normalization=",".join(dict.fromkeys(PREFILTERS[x.lower()] for x in v["xprefilterText"]))),
         "KWSEval")

@@ -26,7 +26,6 @@ from termeval.core.guard import check_outputs
 from termeval.core.publish import all_or_none
 from termeval.std import f4de_reports
 from termeval.std.options import StdOptions
-from termeval.std.report import write_alignment_csv
 
 
 @dataclass(frozen=True)
@@ -80,7 +79,8 @@ def paths(req: Request) -> dict[str, str]:
 
 
 def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
-    """(context, StdResult, warnings) of the engine for these options, one process, all terms.
+    """(context, StdResult, warnings) of the engine for these options, one process, all terms
+    (no result when the ECF excerpts -N keeps have no duration).
     KWSEval's conditions: each `-q A[:regex=RE]` gives one condition per value of attribute A
     that RE matches (score.term_conditions, `--term-attr A:RE --term-attr-mode per-value`),
     each `-Y NAME:TYPES` one condition (score.source_type_condition, `--source-type
@@ -91,6 +91,8 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     from termeval.std.kwseval_groups import group, group_duration, has_trials  # numpy: idem
     stage = StdStage()
     ctx = stage.load(opts)
+    if not group_duration(ctx.kws.ecf, None, opts.file_channels) > 0:
+        return ctx, None, []            # F4DE's TrialsTWV refuses an empty search (-N)
     conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
     sourced = [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
     # a -Y group whose source types have no ECF duration gets nothing (F4DE warns per empty term)
@@ -165,7 +167,11 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
                   dirs={d for f in files.values() for d in _parents(f)})
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
     ctx, res, warnings = score(opts, req.queries, req.sources)
-    if not res.extra["t_audio"] > 0:       # F4DE's TrialsTWV refuses an empty search (-N)
+    if res is None:                        # F4DE's TrialsTWV refuses an empty search (-N)
+        if req.alignment:                  # after KWSAlignment opened alignment.csv
+            from termeval.std.kwseval_align import HEADER   # numpy: not for KWSEval's usage text
+            with all_or_none([files["alignment.csv"]]) as tmp:
+                _put(tmp[files["alignment.csv"]], HEADER)
         raise InputError("parameter 'TotDur' must > 0")
     for w in warnings:
         say(w)
@@ -187,7 +193,7 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
                 _put(tmp[files[name]], text)
                 say(f"Wrote: {files[name]}")
         if req.alignment:
-            write_alignment_csv(tmp[files["alignment.csv"]], res, ctx.prep.kws, ctx.prep.dets)
+            _put(tmp[files["alignment.csv"]], _alignment(res, ctx.prep.kws, ctx.prep.dets, opts))
         if req.det:
             from termeval.std.kwseval_det import det_files    # only with -d
             for name, text in det_files(main, score_texts(opts.detections)).items():
@@ -196,6 +202,17 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
         from termeval.std.kwseval_det import det_pngs  # matplotlib: only with -d
         prefix = files["dets/sum.dat.1"][:-len(".dat.1")]
         det_pngs(prefix, prefix.rsplit(".", 1)[0], main)
+
+
+def _alignment(res, kws, dets, opts: StdOptions) -> str:
+    """alignment.csv's text (termeval.std.kwseval_align), the times as the inputs wrote them."""
+    from termeval.std import kwseval_align as ka      # numpy: not for KWSEval's usage text
+    from termeval.std.textnorm import parse_modes
+    refs = ka.lexeme_begin_texts(kws.rttm_path, kws.lexemes, parse_modes(opts.term_normalization)) \
+        if kws.rttm_path else None
+    if refs is not None and kws.lexemes is not None and len(refs) != len(kws.lexemes):
+        refs = None
+    return ka.alignment_csv(res, kws, dets, ka.kwslist_texts(opts.detections, len(dets)), refs)
 
 
 def score_texts(path: str) -> dict:

@@ -27,11 +27,14 @@ def group(cond: tuple, untried: np.ndarray, sourced: list) -> tuple:
     return name, r, sel
 
 
-def group_duration(ecf, types: tuple, file_channels: str) -> float:
+def group_duration(ecf, types: tuple | None, file_channels: str) -> float:
     """KWSecf::calcTotalDur of a -Y group: the excerpts whose source type matches one of the
-    types (anchored, any case) and whose FILE/CHAN one of the -N expressions."""
-    rx = [re.compile(t, re.I) for t in types]
-    keep = np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool)
+    types (anchored, any case; None: every excerpt) and whose FILE/CHAN one of the -N
+    expressions."""
+    keep = np.ones(len(ecf), dtype=bool)
+    if types is not None:
+        rx = [re.compile(t, re.I) for t in types]
+        keep = np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool)
     fc = [re.compile(x, re.I) for x in file_channels.split(",") if x]
     if fc:
         keep &= np.asarray([any(r.fullmatch(f"{f}/{c}") for r in fc) for f, c in zip(ecf.file, ecf.channel)],

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -44,13 +45,15 @@ class Lexemes:
 class Occurrences:
     """Reference occurrences: term index (into the TermList), file id, channel, begin (first
     token's begin), end (last token's end), first_end (first token's end, used by the ECF
-    filter as in F4DE). Sorted by term, file, channel, begin."""
+    filter as in F4DE), lex (the first token's LEXEME index, when found in an RTTM). Sorted by
+    term, file, channel, begin."""
     term: np.ndarray
     file: np.ndarray
     chan: np.ndarray
     beg: np.ndarray
     end: np.ndarray
     first_end: np.ndarray
+    lex: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.term)
@@ -191,7 +194,7 @@ def find_occurrences(lex: Lexemes, terms: TermList, find_threshold: float = 0.5)
     else:
         t = np.zeros(0, np.int32)
         i0 = i1 = np.zeros(0, np.int64)
-    occ = Occurrences(t, lex.file[i0], lex.chan[i0], lex.tbeg[i0], lex.tend[i1], lex.tend[i0])
+    occ = Occurrences(t, lex.file[i0], lex.chan[i0], lex.tbeg[i0], lex.tend[i1], lex.tend[i0], i0)
     return sort_occurrences(occ)
 
 
@@ -220,7 +223,8 @@ def sort_occurrences(occ: Occurrences) -> Occurrences:
     if len(occ) == 0:
         return occ
     o = np.lexsort((occ.beg, occ.chan, occ.file.astype(str), occ.term))
-    return Occurrences(occ.term[o], occ.file[o], occ.chan[o], occ.beg[o], occ.end[o], occ.first_end[o])
+    return Occurrences(occ.term[o], occ.file[o], occ.chan[o], occ.beg[o], occ.end[o], occ.first_end[o],
+                       occ.lex[o] if occ.lex is not None else None)
 
 
 def _speaker_chain(lex: Lexemes) -> np.ndarray:

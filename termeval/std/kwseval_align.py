@@ -1,0 +1,119 @@
+"""KWSEval's alignment.csv (`-c`) as F4DE 3.5.0's KWSAlignment::csv_write_align_str writes it, from
+the alignment the reports count (the engine's `res.ali`): one line per trial,
+
+  language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment
+
+- the values as F4DE holds them: `ref_bt` the first word's begin time as the RTTM wrote it (a
+  word split by `-x charsplit`: `%.3f` of its share), `ref_et` `%.4f` of the last word's end
+  (RTTMRecord), `sys_bt`, `sys_score` and `sys_decision` as the KWSLIST wrote them, `sys_et` the
+  Perl number tbeg + dur; the term text is the term list's (split by `-x charsplit`);
+- alignment CORR (a YES aligned to a reference), MISS (a NO aligned, or a reference no
+  detection took: its sys_ fields empty), FA (a YES unaligned), CORR!DET (a NO unaligned);
+- the terms in F4DE's processing order: the system's blocks in file order, then the terms
+  without a block (not with `-j`). Within a term F4DE's lines follow Perl hash orders of memory
+  addresses (they change from one run to the next); here: the term's scored detections in
+  file order, then its missed references in time order.
+"""
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from termeval.std import textnorm
+from termeval.std.f4de_reports import perl_num
+
+HEADER = "language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n"
+_KW = re.compile(rb"<kw\s([^>]*)>")
+_ATTR = re.compile(rb"""([\w:.-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')""")
+
+
+def kwslist_texts(path: str, n: int) -> dict[str, list[str]] | None:
+    """The `tbeg`, `dur`, `score` and `decision` attribute texts of each `<kw>` of a KWSLIST in
+    file order; None when the count is not the reader's `n` (the numbers are then printed)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out: dict[str, list[str]] = {k: [] for k in ("tbeg", "dur", "score", "decision")}
+    for m in _KW.finditer(data):
+        attrs = {a.decode(): (b if b is not None else c).decode("utf-8", "replace")
+                 for a, b, c in _ATTR.findall(m.group(1))}
+        for k in out:
+            out[k].append(attrs.get(k, ""))
+    return out if len(out["tbeg"]) == n else None
+
+
+def lexeme_begin_texts(rttm: str, lex, split: tuple[bool, bool, bool]) -> list[str]:
+    """The begin time text of each LEXEME of the run (after -x charsplit): the RTTM field, or
+    for a word split in n > 1 tokens `%.3f` of the token's begin (RTTMList::loadSSVFile)."""
+    raw = []
+    with open(rttm, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            fields = line.split(";;", 1)[0].split()
+            if fields and fields[0] == "LEXEME" and len(fields) >= 5:
+                raw.append((fields[3], fields[5] if len(fields) > 5 else ""))
+    if not split[0]:
+        return [b for b, _ in raw]
+    out = []
+    for b, tok in raw:
+        n = len(textnorm.charsplit_text(tok, split[1], split[2]).split(" "))
+        out += [b] if n <= 1 else ["%.3f" % lex.tbeg[len(out) + k] for k in range(n)]
+    return out
+
+
+def term_order(res, dets) -> list[int]:
+    """F4DE's term order: the system's blocks in file order, then the other terms (not with -j)."""
+    pos = {t: i for i, t in enumerate(res.terms.ids)}
+    order = list(dict.fromkeys(pos[b] for b in dets.blocks if b in pos))
+    if res.system_terms is None:
+        seen = set(order)
+        order += [q for q in range(len(res.terms.ids)) if q not in seen]
+    return order
+
+
+def alignment_csv(res, kws, dets, sys_texts: dict | None, ref_texts: list[str] | None) -> str:
+    """The CSV text of the run's alignment (module doc)."""
+    a = res.ali
+    di = np.asarray(a["det_index"], np.int64)
+    dref = np.asarray(a["det_ref"], np.int64)
+    dterm = np.asarray(a["det_term"], np.int64)
+    ri = np.asarray(a["ref_index"], np.int64)
+    rdet = np.asarray(a["ref_det"], np.int64)
+    occ = kws.occ
+    lang = kws.terms.language or ""
+    yes = np.asarray(a["yes"])
+    rows: dict[int, list[str]] = {}
+
+    def ref_cells(r: int) -> tuple[str, str, str, str]:
+        bt = ref_texts[occ.lex[r]] if ref_texts is not None and occ.lex is not None else perl_num(occ.beg[r])
+        return occ.file[r], str(int(occ.chan[r])), bt, "%.4f" % occ.end[r]
+
+    for k in range(len(di)):
+        d = int(di[k])
+        q = int(dterm[k])
+        if sys_texts is not None:
+            bt, score, dec = sys_texts["tbeg"][d], sys_texts["score"][d], sys_texts["decision"][d]
+            et = perl_num(_num(bt) + _num(sys_texts["dur"][d]))
+        else:
+            bt, score = perl_num(dets.tbeg[d]), perl_num(dets.score[d])
+            et, dec = perl_num(dets.tbeg[d] + dets.dur[d]), "YES" if yes[d] else "NO"
+        is_yes = dec == "YES"
+        if dref[k] >= 0:
+            f, c, rb, re_ = ref_cells(int(dref[k]))
+            result = "CORR" if is_yes else "MISS"
+        else:
+            f, c, rb, re_ = dets.file_ids[int(dets.file[d])], str(int(dets.chan[d])), "", ""
+            result = "FA" if is_yes else "CORR!DET"
+        rows.setdefault(q, []).append(",".join((lang, f, c, res.terms.ids[q], res.terms.texts[q], rb, re_,
+                                                bt, et, score, dec, result)))
+    for r in ri[rdet < 0].tolist():
+        q = int(occ.term[r])
+        f, c, rb, re_ = ref_cells(r)
+        rows.setdefault(q, []).append(",".join((lang, f, c, res.terms.ids[q], res.terms.texts[q], rb, re_,
+                                                "", "", "", "", "MISS")))
+    return HEADER + "".join(line + "\n" for q in term_order(res, dets) for line in rows.get(q, ()))
+
+
+def _num(text: str) -> float:
+    """A Perl string's numeric value: its leading number, 0 if none."""
+    m = re.match(r"\s*[-+]?(\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?)", text)
+    return float(m.group(0)) if m else 0.0
