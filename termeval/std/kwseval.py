@@ -71,7 +71,7 @@ def paths(req: Request) -> dict[str, str]:
                     out[f"{name}.{t}"] = root + f"{name}.{t}"
     if req.alignment:
         out["alignment.csv"] = base + "alignment.csv"
-    if req.det:
+    if req.det and req.summary:     # KWSEval draws its DETs with the summary report (-o) only
         label = "Segment" if req.segment else "Occurrence"
         for k in (1, 2):
             out[f"dets/sum.dat.{k}"] = base + f"dets/sum.{label}.dat.{k}"
@@ -194,11 +194,13 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
                 say(f"Wrote: {files[name]}")
         if req.alignment:
             _put(tmp[files["alignment.csv"]], _alignment(res, ctx.prep.kws, ctx.prep.dets, opts))
-        if req.det:
+        if "dets/sum.dat.1" in files:
             from termeval.std.kwseval_det import det_files    # only with -d
             for name, text in det_files(main, score_texts(opts.detections)).items():
                 _put(tmp[files[f"dets/sum.{name}"]], text)
-    if req.det:
+    if req.det and not req.summary:        # KWSEval makes the directory, nothing draws in it
+        _mkdir(("" if req.file_root == "-" else root_of(req.file_root)) + "dets")
+    if "dets/sum.dat.1" in files:
         from termeval.std.kwseval_det import det_pngs  # matplotlib: only with -d
         prefix = files["dets/sum.dat.1"][:-len(".dat.1")]
         det_pngs(prefix, prefix.rsplit(".", 1)[0], main)
@@ -238,6 +240,14 @@ def _parents(path: str) -> list[str]:
             break
         d = os.path.dirname(d)
     return out
+
+
+def _mkdir(path: str) -> None:
+    """KWSEval's mkdir of its dets/ directory (not recursive; an existing one is fine)."""
+    try:
+        os.mkdir(path)
+    except OSError:
+        pass
 
 
 def _put(path: str, text: str) -> None:

@@ -36,6 +36,7 @@ class Lexemes:
     subtype: np.ndarray
     speaker: np.ndarray
     path: str = ""
+    tdur: Optional[np.ndarray] = None    # the durations as read (-x charsplit shares them out)
 
     def __len__(self) -> int:
         return len(self.file)
@@ -108,7 +109,7 @@ def _read_bulk(data: bytes, path: str) -> Lexemes | None:
         return None
     files = np.asarray([file_id(f) for f in cols[0][0]], dtype=object)
     tok, sub, spk = (np.asarray(names, dtype=object)[codes] for names, codes in cols[2:])
-    return Lexemes(files[cols[0][1]], chan, tb, round4(tb + td), tok, sub, spk, path)
+    return Lexemes(files[cols[0][1]], chan, tb, round4(tb + td), tok, sub, spk, path, td)
 
 
 def _read_lines(text: str, path: str) -> Lexemes:
@@ -150,9 +151,10 @@ def _read_lines(text: str, path: str) -> Lexemes:
         raise InputError(f"no LEXEME records ({n_other} other records such as SPEAKER): the reference "
                          "words of an RTTM are its LEXEME lines", path, last_line or None)
     tbeg = np.asarray(tb, dtype=np.float64)
+    tdur = np.asarray(td, dtype=np.float64)
     return Lexemes(np.asarray(files, dtype=object), np.asarray(chans, dtype=np.int32), tbeg,
-                   round4(tbeg + np.asarray(td, dtype=np.float64)), np.asarray(tok, dtype=object),
-                   np.asarray(sub, dtype=object), np.asarray(spk, dtype=object), path)
+                   round4(tbeg + tdur), np.asarray(tok, dtype=object),
+                   np.asarray(sub, dtype=object), np.asarray(spk, dtype=object), path, tdur)
 
 
 def find_occurrences(lex: Lexemes, terms: TermList, find_threshold: float = 0.5) -> Occurrences:
