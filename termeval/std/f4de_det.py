@@ -212,10 +212,11 @@ def compute_set(blocks: dict, tot_trials: int, beta: float, articulated: bool = 
     scores = [v for blk in blocks.values() for v in (blk.targ[:1] + blk.targ[-1:] + blk.nontarg[:1]
                                                       + blk.nontarg[-1:])]
     st = {b: {"ti": 0, "ni": 0, "pti": 0, "pni": 0} for b in blocks}
-    if not scores:
+    if not scores:      # no detection score: F4DE returns before its Optimum/Supremum analyses
         p = _point(st, blocks, tot_trials, beta, None, fig)
         fig.points = [("NaN",) + p[1:]]
         fig.best = ("NaN", p[3], p[1], p[2])
+        return fig
     else:
         cur = min(scores)
         fig.min_score = cur

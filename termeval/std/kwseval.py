@@ -180,7 +180,8 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
         say("Building Articulated DETs")
     texts, main = _texts(req, res, ctx.prep.dets)
     rendered = {name for name, _, _ in texts}
-    files = {k: v for k, v in files.items() if k in rendered or k == "alignment.csv" or k.startswith("dets/")}
+    files = {k: v for k, v in files.items()
+             if k in rendered or k == "alignment.csv" or (k.startswith("dets/") and main.png)}
     with all_or_none(list(files.values())) as tmp:
         for name, line, text in texts:
             if line:
@@ -200,9 +201,9 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
                 _put(tmp[files[f"dets/sum.{name}"]], text)
     if req.det and not req.summary:        # KWSEval makes the directory, nothing draws in it
         _mkdir(("" if req.file_root == "-" else root_of(req.file_root)) + "dets")
-    if "dets/sum.dat.1" in files:
+    if req.det and req.summary:
         from termeval.std.kwseval_det import det_pngs  # matplotlib: only with -d
-        prefix = files["dets/sum.dat.1"][:-len(".dat.1")]
+        prefix = paths(req)["dets/sum.dat.1"][:-len(".dat.1")]
         det_pngs(prefix, prefix.rsplit(".", 1)[0], main)
 
 

@@ -111,14 +111,16 @@ def det_files(s, texts: dict | None = None) -> dict[str, str]:
 
 def det_pngs(prefix: str, combined: str, s) -> None:
     """<prefix>.png (DET), <prefix>.thresh.png (TWV by threshold), <combined>.png (every DET of
-    the report: here the one); nothing without matplotlib (after one note)."""
+    the report: here the one); a DET without system detections (no `s.png`, as F4DE skips its
+    files) only the combined plot; nothing without matplotlib (after one note)."""
     from termeval.std import det     # matplotlib: only with -d
     pts = [p for p in s.fig.points if not isinstance(p[0], str) and p[1] is not None]
     pm = [p[1] for p in pts]
     pf = [p[2] for p in pts]
     thr, twv, bm, bf = s.fig.best
     best = None if bm is None or bf is None else (bf, bm)
-    for out in (prefix, combined):
+    for out in (prefix, combined) if s.png else (combined,):    # a DET without data: combined only
         det.plot_det(out, pm, pf, s.res.beta, None, best, "DET", formats=("png",))
-    det.plot_twv(prefix + ".thresh", [p[0] for p in pts], [p[3] for p in pts], None,
-                 None if isinstance(thr, str) or thr is None else (thr, twv), "TWV", formats=("png",))
+    if s.png:
+        det.plot_twv(prefix + ".thresh", [p[0] for p in pts], [p[3] for p in pts], None,
+                     None if isinstance(thr, str) or thr is None else (thr, twv), "TWV", formats=("png",))

@@ -297,8 +297,9 @@ def report_texts(res, dets, echo: Echo, fmt_types: tuple, conds: list, det_root:
     label = "Segment" if segment else "Occurrence"
     main = set_data(label, res, dets, echo, getattr(res, "system_terms", None))
     combined = ""
-    if curves:
-        main.png, main.thresh_png = f"{det_root}.{label}.png", f"{det_root}.{label}.thresh.png"
+    if curves:      # a DET without system detections gets no files (DETCurveGnuplotRenderer)
+        if res.metrics["n_detections"] > 0:
+            main.png, main.thresh_png = f"{det_root}.{label}.png", f"{det_root}.{label}.thresh.png"
         combined = f"{det_root}.png"
     sets = [set_data(n, r, dets, echo, sel) for n, r, sel in sorted(conds, key=lambda c: c[0])]
     tables = {"sum": (header([main], combined, segment), sum_table([main], curves), 0),
