@@ -8,8 +8,10 @@ behind the `-2SE/+2SE` columns of `.dat.1`.
 
 A block is a term (KWSEval's `Keyword`): its aligned detections' scores (targets), its
 unaligned ones' (non-targets), its references never detected (omitted targets) and the
-YES/NO decisions. F4DE sums the blocks' rates in Perl hash order; here they are summed in
-block-id order (the sums may differ from F4DE's in the last bit of a double).
+YES/NO decisions. F4DE sums the blocks' rates in the order of its Perl hashes, and so do the
+callers here (their dicts in termeval.std.kwseval_order's orders): the sums are F4DE's to the
+last bit, and so is which blocks a sweep's Optimum reaches (the first block without PMiss or
+PFA stops it).
 """
 from __future__ import annotations
 
@@ -84,6 +86,11 @@ def block_set_calc(counts: dict, tot_trials: int, beta: float, blocks: dict) -> 
     miss_m = ms / mn if mn else None
     comb = 1 - (miss_m + beta * fa_m) if miss_m is not None and fa_m is not None else None
     return (comb, _ssd(cn, cs, cs2) if comb_ok else None, miss_m, _ssd(mn, ms, ms2), fa_m, _ssd(fn, fs, fs2))
+
+
+def _nv(x: Optional[float]) -> float:
+    """Perl's numeric value of a figure (undef is 0)."""
+    return 0.0 if x is None else x
 
 
 def actual_threshold(blocks: dict) -> Optional[float]:
@@ -179,11 +186,13 @@ def _point(st: dict, blocks: dict, tot: int, beta: float, thr, fig: SetFigures) 
     counts = {b: (st[b]["ti"] + blk.omitted, len(blk.nontarg) - st[b]["ni"]) for b, blk in blocks.items()}
     comb, ssd_c, miss, ssd_m, fa, ssd_f = block_set_calc(counts, tot, beta, blocks)
     if thr is not None:
+        # combBlockSetCalc updates a block's optimum only until a block (in the hash's order)
+        # without PMiss or PFA has undefined its combined sum
         for b, blk in blocks.items():
             nm, nf = counts[b]
             nt = blk.n_targ
             if nt == 0 or tot == nt:
-                continue
+                break
             c = 1 - (nm / nt + beta * (nf / (tot - nt)))
             best = fig.block_optimum.get(b)
             if best is None or c > best[1]:
@@ -206,9 +215,9 @@ def _block_thresh(blk: Block, n_fa: int, targ_i: int, thr: float) -> float:
 
 
 def compute_set(blocks: dict, tot_trials: int, beta: float, articulated: bool = False) -> SetFigures:
-    """Every figure of one DET: `blocks` {id: Block} of the set's evaluated blocks."""
+    """Every figure of one DET: `blocks` {id: Block} of the set's evaluated blocks, in the order
+    of F4DE's block hash (termeval.std.kwseval_order.det_block_order): its sums follow it."""
     fig = SetFigures()
-    blocks = dict(sorted(blocks.items()))
     scores = [v for blk in blocks.values() for v in (blk.targ[:1] + blk.targ[-1:] + blk.nontarg[:1]
                                                       + blk.nontarg[-1:])]
     st = {b: {"ti": 0, "ni": 0, "pti": 0, "pni": 0} for b in blocks}
@@ -239,24 +248,25 @@ def compute_set(blocks: dict, tot_trials: int, beta: float, articulated: bool = 
                 break
             p = _point(st, blocks, tot_trials, beta, cur, fig)
             fig.points.append(p)
-            if p[3] > fig.best[1]:
+            if _nv(p[3]) > _nv(fig.best[1]):     # Perl: an undefined TWV compares as 0
                 fig.best = (cur, p[3], p[1], p[2])
     _optimum_supremum(fig, blocks, tot_trials, beta)
     return fig
 
 
 def _optimum_supremum(fig: SetFigures, blocks: dict, tot: int, beta: float) -> None:
-    opt = {b: (v[2], v[3]) for b, v in fig.block_optimum.items()}
+    """The Optimum (each block at its best point; blocks without one skipped) and Supremum
+    (every block with its omitted targets as misses and no false alarm, threshold 0.5) figures,
+    summed in the blocks' order."""
+    opt = {b: fig.block_optimum[b][2:] for b in blocks if b in fig.block_optimum}
     c, _, m, _, f, _ = block_set_calc(opt, tot, beta, blocks)
     fig.optimum = (c, m, f)
     fig.block_optimum = {b: (v[0], v[1], v[2] / blocks[b].n_targ, v[3] / (tot - blocks[b].n_targ))
                          for b, v in fig.block_optimum.items()}
-    blocks = {b: blk for b, blk in blocks.items() if blk.n_targ}
     sup = {b: (blk.omitted, 0) for b, blk in blocks.items()}
     c, _, m, _, f, _ = block_set_calc(sup, tot, beta, blocks)
     fig.supremum = (c, m, f)
     for b, blk in blocks.items():
-        if tot == blk.n_targ:
-            continue
-        pm = blk.omitted / blk.n_targ
-        fig.block_supremum[b] = (0.5, 1 - (pm + beta * 0.0), pm, 0.0)
+        pm = blk.omitted / blk.n_targ if blk.n_targ else None
+        pf = 0.0 if tot != blk.n_targ else None
+        fig.block_supremum[b] = (0.5, 1 - (pm + beta * pf) if pm is not None and pf is not None else None, pm, pf)

@@ -9,10 +9,11 @@ the alignment the reports count (the engine's `res.ali`): one line per trial,
   Perl number tbeg + dur; the term text is the term list's (split by `-x charsplit`);
 - alignment CORR (a YES aligned to a reference), MISS (a NO aligned, or a reference no
   detection took: its sys_ fields empty), FA (a YES unaligned), CORR!DET (a NO unaligned);
-- the terms in F4DE's processing order: the system's blocks in file order, then the terms
-  without a block (not with `-j`). Within a term F4DE's lines follow Perl hash orders of memory
-  addresses (they change from one run to the next); here: the term's scored detections in
-  file order, then its missed references in time order.
+- the terms in F4DE's processing order (termeval.std.kwseval_order: the system's blocks in file
+  order, then the terms without a block in Perl's hash order, not with `-j`). Within a term
+  F4DE's lines follow Perl hash orders of memory addresses (they change from one run to the
+  next); here: the term's scored detections in file order, then its missed references in time
+  order.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import numpy as np
 
 from termeval.std import textnorm
 from termeval.std.f4de_reports import perl_num
+from termeval.std.kwseval_order import processing_order
 
 HEADER = "language,file,channel,termid,term,ref_bt,ref_et,sys_bt,sys_et,sys_score,sys_decision,alignment\n"
 _KW = re.compile(rb"<kw\s([^>]*)>")
@@ -61,13 +63,10 @@ def lexeme_begin_texts(rttm: str, lex, split: tuple[bool, bool, bool]) -> list[s
 
 
 def term_order(res, dets) -> list[int]:
-    """F4DE's term order: the system's blocks in file order, then the other terms (not with -j)."""
+    """F4DE's term order (termeval.std.kwseval_order.processing_order)."""
     pos = {t: i for i, t in enumerate(res.terms.ids)}
-    order = list(dict.fromkeys(pos[b] for b in dets.blocks if b in pos))
-    if res.system_terms is None:
-        seen = set(order)
-        order += [q for q in range(len(res.terms.ids)) if q not in seen]
-    return order
+    segment = res.extra.get("alignment") == "segment"
+    return [pos[t] for t in processing_order(res.terms.ids, dets.blocks, res.system_terms is not None and not segment)]
 
 
 def alignment_csv(res, kws, dets, sys_texts: dict | None, ref_texts: list[str] | None) -> str:

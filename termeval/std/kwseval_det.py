@@ -10,15 +10,15 @@ files and serialized DET are not written).
 blocks' sample standard deviations (`v -/+ 2 ssd / sqrt(n)`; eight `NA` with one block).
 The `# Trial Params` and `# Metric Params` lines list F4DE's keys in the order Perl's hash gives
 them under KWSEval.pl's PERL_HASH_SEED=0 (a fixed order for these fixed key sets). ppndf is
-NIST's rational approximation of the normal deviate (DETware's, probabilities clamped to
-[2.2204e-16, 1 - 2.2204e-16]). Numbers as Perl prints them (%.15g); thresholds as the system
+NIST's rational approximation of the normal deviate (DETware's; a probability of at least 1 is
+taken as 1 - 2.2204e-16, one of at most 0 as 2.2204e-16). Numbers as Perl prints them (%.15g); thresholds as the system
 file wrote the score.
 """
 from __future__ import annotations
 
 import math
 
-from termeval.std.f4de_det import block_set_calc
+from termeval.std.kwseval_tables import actual_figures
 from termeval.std.f4de_reports import perl_num
 
 EPS = 2.2204e-16
@@ -29,7 +29,7 @@ METRIC_ORDER = ("BETA", "Ptarg", "Cost", "Value")
 def ppndf(p: float | None) -> str:
     """NIST's ppndf of `p` as Perl prints it (an undefined value counts as 0, as in Perl)."""
     p = 0.0 if p is None or (isinstance(p, float) and math.isnan(p)) else p
-    p = min(max(p, EPS), 1 - EPS)
+    p = 1 - EPS if p >= 1.0 else EPS if p <= 0.0 else p   # only outside (0, 1), as F4DE
     q = p - 0.5
     if abs(q) <= 0.42:
         r = q * q
@@ -92,8 +92,8 @@ def det_files(s, texts: dict | None = None) -> dict[str, str]:
             "13:+2SE(PMiss) 14:+2SE(PFA) 15:-2SE(TWV) 16:+2SE(TWV)"]
     dat1 = "\n".join(head + [_point_line(p, texts) for p in s.fig.points]) + "\n"
     thr, comb, miss, fa = s.fig.best
-    counts = {b: (blk.n_targ - blk.yes_targ, blk.yes_nontarg) for b, blk in s.evaluated.items()}
-    ac, _, am, _, af, _ = block_set_calc(counts, int(s.res.extra["trials_per_term"]), s.res.beta, s.evaluated)
+    # getActualDecisionPerformance: the blocks in the DET's hash order (s.evaluated's)
+    ac, _, am, _, af, _ = actual_figures(s, list(s.evaluated))
     oc, om, of = s.fig.optimum
     sc, sm, sf = s.fig.supremum
     cols = [_score(thr, texts), _n(comb, ""), _n(miss, ""), _n(fa, ""), ppndf(miss), ppndf(fa),

@@ -21,7 +21,14 @@ from termeval.std import f4de_reports
 from termeval.std.autotable_html import render_html
 from termeval.std.f4de_det import Block, SetFigures, actual_threshold, block_set_calc, compute_set
 from termeval.std.f4de_reports import GLOBAL_MEASURES, _gm_cell, _global_values, _pn, perl_num
+from termeval.std.kwseval_groups import has_trials
+from termeval.std.kwseval_order import det_block_order, processing_order, table_block_order, trial_insertion
 
+# keys %{$totals{$key}} and keys %{$means{$key}} of DETCurveSet::_buildBlockedAutoTable as Perl
+# 5.36 lists them under KWSEval.pl's PERL_HASH_SEED=0 (#Corr!Det: segment alignment only)
+TOTALS_ORDER = {"occ": ("#FA", "#Miss", "#Targ", "#Corr"), "seg": ("#FA", "#Miss", "#Targ", "#Corr", "#Corr!Det")}
+MEANS_ORDER = {"occ": ("PFA", "#FA", "#Miss", "#Targ", "PMISS", "#Corr"),
+               "seg": ("#FA", "#Targ", "#Corr", "#Corr!Det", "PFA", "#Miss", "PMISS")}
 # F4DE's hash orders of its fixed parameter sets (PERL_HASH_SEED=0, as KWSEval.pl runs Perl)
 TRIAL_PARAM_ORDER = ("TrialsPerSecond", "TotDur", "TotTrials", "IncludeBlocksWithNoTargets")
 METRIC_PARAM_ORDER = ("BETA", "Ptarg", "Cost", "Value")
@@ -123,10 +130,17 @@ def blocks_of(res, dets, selected: Optional[np.ndarray] = None) -> dict:
     return out
 
 
-def set_data(title: str, res, dets, echo: Echo, selected: Optional[np.ndarray] = None) -> SetData:
+def set_data(title: str, res, dets, echo: Echo, order: list[str], segment: bool,
+             selected: Optional[np.ndarray] = None) -> SetData:
+    """A DET of the report: `order` the terms in KWSEval's processing order, `selected` the
+    terms of the set (every term: None)."""
     blocks = blocks_of(res, dets, selected)
     ev_ids = {res.terms.ids[t] for t in np.flatnonzero(res.evaluated).tolist()}
-    evaluated = {b: blk for b, blk in blocks.items() if b in ev_ids}
+    tried = {res.terms.ids[t] for t in np.flatnonzero(has_trials(res)).tolist()}
+    insertion = trial_insertion(order, tried & set(blocks), set(blocks) - tried, segment, res.terms.ids,
+                                add_empty=getattr(res, "system_terms", None) is None)
+    det_order = det_block_order(insertion, ev_ids & set(blocks))
+    evaluated = {b: blocks[b] for b in det_order}
     tot = int(res.extra["trials_per_term"])
     fig = compute_set(evaluated, tot, res.beta, echo.articulated)
     e = res.extra
@@ -136,6 +150,12 @@ def set_data(title: str, res, dets, echo: Echo, selected: Optional[np.ndarray] =
               "BETA": perl_num(res.beta), "Ptarg": echo.ptarg, "Cost": echo.cost, "Value": echo.value}
     return SetData(title, res, blocks, evaluated, fig, params, measures=echo.measures, optimum=echo.optimum,
                    supremum=echo.supremum)
+
+
+def actual_figures(s: SetData, order: list[str]) -> tuple:
+    """combBlockSetCalc of the actual decisions' counts, summed in `order`."""
+    counts = {b: (s.evaluated[b].n_targ - s.evaluated[b].yes_targ, s.evaluated[b].yes_nontarg) for b in order}
+    return block_set_calc(counts, int(s.res.extra["trials_per_term"]), s.res.beta, s.evaluated)
 
 
 def _variable(sets: list[SetData]) -> set:
@@ -193,9 +213,7 @@ def sum_table(sets: list[SetData], curves: bool) -> Table:
         act = "Actual Decision TWV Analysis|"
         for n in ("#CorDet", "#Cor!Det", "#FA", "#Miss"):
             t.add(str(c[n]), act + n, k)
-        counts = {b: (blk.n_targ - blk.yes_targ, blk.yes_nontarg) for b, blk in s.evaluated.items()}
-        comb, _, miss, _, fa, _ = block_set_calc(counts, int(s.res.extra["trials_per_term"]), s.res.beta,
-                                                 s.evaluated)
+        comb, _, miss, _, fa, _ = actual_figures(s, table_block_order(set(s.evaluated)))
         t.add(_pn("%6.5f", fa), act + "PFA", k)
         t.add(_pn("%6.3f", miss), act + "PMiss", k)
         t.add(_pn("%6.4f", comb), act + "TWV", k)
@@ -243,13 +261,30 @@ def blocked_table(sets: list[SetData], segment: bool, details: bool) -> Table:
             if details:
                 _block_details(t, s, b, row, gm_ap, pos[b])
     for s in sets:
-        for k, (lab, cells) in enumerate(f4de_reports._summary_rows(s.res, 0)):
-            leaves = f4de_reports._block_leaves(s.res)
-            for (_, leaf), v in sorted(cells.items(), key=lambda kv: leaves.index(kv[0][1])):
-                t.add(v, f"{s.title}|{leaf}", "|".join(lab))
+        _summary_rows(t, s, segment)
         if details:
             _summary_details(t, s)
     return t
+
+
+def _summary_rows(t: Table, s: SetData, segment: bool) -> None:
+    """The `Summary` rows of a set: Totals (sums over its evaluated blocks), Means (`%.0f` of
+    the block means, and the set's PFA and PMiss) and the set's TWV. F4DE adds these cells in
+    the order of Perl hashes (TOTALS_ORDER, MEANS_ORDER), which shows as the column order of a
+    set without evaluated blocks."""
+    ev = [s.evaluated[b] for b in sorted(s.evaluated)]
+    counts = {"#Targ": [b.n_targ for b in ev], "#Corr": [b.yes_targ for b in ev],
+              "#Corr!Det": [len(b.nontarg) - b.yes_nontarg for b in ev],
+              "#FA": [b.yes_nontarg for b in ev], "#Miss": [b.n_targ - b.yes_targ for b in ev]}
+    comb, _, miss, _, fa, _ = actual_figures(s, table_block_order(set(s.evaluated)))
+    means = {k: "%.0f" % (sum(v) / len(v)) if v else "0" for k, v in counts.items()}
+    means.update({"PFA": _pn("%6.5f", fa), "PMISS": _pn("%6.3f", miss)})
+    seg = "seg" if segment else "occ"
+    for k in TOTALS_ORDER[seg]:
+        t.add(str(sum(counts[k])), f"{s.title}|{k}", "Summary|Totals")
+    for k in MEANS_ORDER[seg]:
+        t.add(means[k], f"{s.title}|{k}", "Summary|Means")
+    t.add(_pn("%6.4f", comb), f"{s.title}|TWV", "Summary|TWV")
 
 
 def f4de_block_cells(t: Table, s: SetData, b: str, q: int, row: str, segment: bool) -> None:
@@ -295,13 +330,15 @@ def report_texts(res, dets, echo: Echo, fmt_types: tuple, conds: list, det_root:
     `conds` the
     (name, StdResult, selected) conditions, `det_root` the DET files' prefix (`<root>dets/sum`)."""
     label = "Segment" if segment else "Occurrence"
-    main = set_data(label, res, dets, echo, getattr(res, "system_terms", None))
+    order = processing_order(res.terms.ids, dets.blocks, getattr(res, "system_terms", None) is not None
+                             and not segment)
+    main = set_data(label, res, dets, echo, order, segment, getattr(res, "system_terms", None))
     combined = ""
     if curves:      # a DET without system detections gets no files (DETCurveGnuplotRenderer)
         if res.metrics["n_detections"] > 0:
             main.png, main.thresh_png = f"{det_root}.{label}.png", f"{det_root}.{label}.thresh.png"
         combined = f"{det_root}.png"
-    sets = [set_data(n, r, dets, echo, sel) for n, r, sel in sorted(conds, key=lambda c: c[0])]
+    sets = [set_data(n, r, dets, echo, order, segment, sel) for n, r, sel in sorted(conds, key=lambda c: c[0])]
     tables = {"sum": (header([main], combined, segment), sum_table([main], curves), 0),
               "bsum": (header([main], "", segment), blocked_table([main], segment, True), 2)}
     if sets:

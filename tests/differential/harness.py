@@ -2,7 +2,8 @@
 
 Each generated case (gen_kws.make_case(seed)) is scored by both tools with the same argv in twin
 directories; every file each writes (and its stdout) is compared: text files byte for byte,
-CSVs cell for cell, DET data (.dat.1/.dat.2) point for point, PNGs by name and presence. F4DE's
+CSVs cell for cell, DET data (.dat.1/.dat.2) number for number (as printed), PNGs by name and
+presence. F4DE's
 gnuplot machinery (.plt command files, .isometriclines, the serialized DET .srl.gz) is not
 compared: termeval draws its PNGs with matplotlib and writes none of them.
 
@@ -164,16 +165,6 @@ def _csv_rows(b: bytes) -> list[list[str]]:
     return list(csv.reader(io.StringIO(b.decode("utf-8", "replace"))))
 
 
-def _last_digit(u: str | None, v: str | None) -> bool:
-    """Two DET numbers that differ only in the last printed digits (1e-12 relative): F4DE sums
-    the blocks' rates in Perl hash order, termeval in block order (docs/std-kaldi-compat.md)."""
-    try:
-        a, b = float(u), float(v)
-    except (TypeError, ValueError):
-        return False
-    return abs(a - b) <= 1e-12 * max(1.0, abs(a))
-
-
 def compare_file(name: str, ref: bytes, got: bytes) -> tuple[int, int, list[str]]:
     """(units equal, units compared, differences) of one file: CSV cells, DET numbers, text
     lines; PNGs by presence only."""
@@ -200,7 +191,7 @@ def compare_file(name: str, ref: bytes, got: bytes) -> tuple[int, int, list[str]
                 units += 1
                 u = x[j] if j < len(x) else None
                 v = y[j] if j < len(y) else None
-                if u != v and not _last_digit(u, v):
+                if u != v:
                     bad_n += 1
                     bad.append(f"line {i + 1} field {j + 1}: F4DE {u!r} termeval {v!r}")
         return units - bad_n, units, bad
