@@ -24,7 +24,6 @@ from typing import IO, Callable
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.publish import all_or_none
-from termeval.std import f4de_reports
 from termeval.std.options import StdOptions
 
 
@@ -89,10 +88,11 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
     from termeval.std.kwseval_groups import group, group_duration, has_trials  # numpy: idem
+    from termeval.std.ecf import read_ecf      # idem
+    if not group_duration(read_ecf(opts.ecf), None, opts.file_channels) > 0:
+        return None, None, []           # F4DE's trials refuse an empty search (-N), once aligned
     stage = StdStage()
     ctx = stage.load(opts)
-    if not group_duration(ctx.kws.ecf, None, opts.file_channels) > 0:
-        return ctx, None, []            # F4DE's TrialsTWV refuses an empty search (-N)
     conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
     sourced = [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
     # a -Y group whose source types have no ECF duration gets nothing (F4DE warns per empty term)
@@ -141,9 +141,6 @@ def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
     root = root_of(req.file_root)
     det_root = ("" if req.file_root == "-" else root) + "dets/sum"
     texts, main = report_texts(res, dets, echo, req.types, res.conditions or [], det_root, req.det, req.segment)
-    if req.segment:     # segment reports (TrialsDiscreteTWV): the earlier layout, F4DE's tests 6b and 9
-        texts = f4de_reports.report_texts(res, res.conditions or None, float(req.trials_per_sec),
-                                          "both" if "CSV" in req.types else "txt", echo.measures)
     shown = "-" if req.file_root == "-" else None
     asked = (req.summary, req.block, req.cond_summary, req.cond_block)
     out = []
@@ -172,7 +169,8 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
             from termeval.std.kwseval_align import HEADER   # numpy: not for KWSEval's usage text
             with all_or_none([files["alignment.csv"]]) as tmp:
                 _put(tmp[files["alignment.csv"]], HEADER)
-        raise InputError("parameter 'TotDur' must > 0")
+        # TrialsDiscreteTWV counts the segments -N keeps, TrialsTWV the seconds
+        raise InputError("parameter 'TotTrials' must > 0" if req.segment else "parameter 'TotDur' must > 0")
     for w in warnings:
         say(w)
     say("Computing requested DET curves and reports")
@@ -211,10 +209,13 @@ def _alignment(res, kws, dets, opts: StdOptions) -> str:
     """alignment.csv's text (termeval.std.kwseval_align), the times as the inputs wrote them."""
     from termeval.std import kwseval_align as ka      # numpy: not for KWSEval's usage text
     from termeval.std.textnorm import parse_modes
-    refs = ka.lexeme_begin_texts(kws.rttm_path, kws.lexemes, parse_modes(opts.term_normalization)) \
-        if kws.rttm_path else None
-    if refs is not None and kws.lexemes is not None and len(refs) != len(kws.lexemes):
-        refs = None
+    if opts.alignment == "segment":
+        refs = ka.segment_begin_texts(kws, opts.ecf)
+    else:
+        refs = ka.lexeme_begin_texts(kws.rttm_path, kws.lexemes, parse_modes(opts.term_normalization)) \
+            if kws.rttm_path else None
+        if refs is not None and kws.lexemes is not None and len(refs) != len(kws.lexemes):
+            refs = None
     return ka.alignment_csv(res, kws, dets, ka.kwslist_texts(opts.detections, len(dets)), refs)
 
 

@@ -62,6 +62,32 @@ def lexeme_begin_texts(rttm: str, lex, split: tuple[bool, bool, bool]) -> list[s
     return out
 
 
+def segment_begin_texts(kws, ecf_path: str) -> list[str]:
+    """The begin text of each segment reference (segment alignment, RTTMList::
+    segmentsFromTimeframe): a speech segment begins at its SPEAKER turn's begin as the RTTM wrote
+    it; a non-speech one at its excerpt's `tbeg` as the ECF wrote it when it opens the excerpt,
+    else at the previous segment's end (`%.4f`). A segment is taken as speech when a turn of its
+    file and channel begins where it begins."""
+    from termeval.std.ecf import file_id    # the ids the segments carry
+    spk: dict = {}
+    with open(kws.rttm_path, encoding="utf-8", errors="replace") as f:
+        for line in f:
+            x = line.split(";;", 1)[0].split()
+            if len(x) >= 5 and x[0] == "SPEAKER":
+                spk.setdefault((file_id(x[1]), x[2], _num(x[3])), x[3])
+    ecf: dict = {}
+    with open(ecf_path, "rb") as f:
+        for m in re.finditer(rb"<excerpt\s([^>]*)>", f.read()):
+            a = {k.decode(): (b if b is not None else c).decode("utf-8", "replace")
+                 for k, b, c in _ATTR.findall(m.group(1))}
+            if "audio_filename" in a:
+                ecf.setdefault((file_id(a["audio_filename"]), a.get("channel", "1"), _num(a.get("tbeg", "0"))),
+                               a.get("tbeg", "0"))
+    occ = kws.occ
+    keys = [(f, str(int(c)), float(b)) for f, c, b in zip(occ.file, occ.chan, occ.beg)]
+    return [spk.get(k) or ecf.get(k) or "%.4f" % k[2] for k in keys]
+
+
 def term_order(res, dets) -> list[int]:
     """F4DE's term order (termeval.std.kwseval_order.processing_order)."""
     pos = {t: i for i, t in enumerate(res.terms.ids)}
@@ -83,7 +109,10 @@ def alignment_csv(res, kws, dets, sys_texts: dict | None, ref_texts: list[str] |
     rows: dict[int, list[str]] = {}
 
     def ref_cells(r: int) -> tuple[str, str, str, str]:
-        bt = ref_texts[occ.lex[r]] if ref_texts is not None and occ.lex is not None else perl_num(occ.beg[r])
+        if ref_texts is None:
+            bt = perl_num(occ.beg[r])
+        else:
+            bt = ref_texts[occ.lex[r]] if occ.lex is not None else ref_texts[r]
         return occ.file[r], str(int(occ.chan[r])), bt, "%.4f" % occ.end[r]
 
     for k in range(len(di)):

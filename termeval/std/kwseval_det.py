@@ -22,7 +22,7 @@ from termeval.std.kwseval_tables import actual_figures
 from termeval.std.f4de_reports import perl_num
 
 EPS = 2.2204e-16
-TRIAL_ORDER = ("TrialsPerSecond", "TotDur", "TotTrials", "IncludeBlocksWithNoTargets")
+TRIAL_ORDER = ("TrialsPerSecond", "TotDur", "TotTrials", "IncludeBlocksWithNoTargets")   # those present
 METRIC_ORDER = ("BETA", "Ptarg", "Cost", "Value")
 
 
@@ -114,7 +114,7 @@ def det_pngs(prefix: str, combined: str, s) -> None:
     the report: here the one); a DET without system detections (no `s.png`, as F4DE skips its
     files) only the combined plot; nothing without matplotlib (after one note)."""
     from termeval.std import det     # matplotlib: only with -d
-    pts = [p for p in s.fig.points if not isinstance(p[0], str) and p[1] is not None]
+    pts = [p for p in s.fig.points if not isinstance(p[0], str) and p[1] is not None and p[2] is not None]
     pm = [p[1] for p in pts]
     pf = [p[2] for p in pts]
     thr, twv, bm, bf = s.fig.best

@@ -30,7 +30,8 @@ TOTALS_ORDER = {"occ": ("#FA", "#Miss", "#Targ", "#Corr"), "seg": ("#FA", "#Miss
 MEANS_ORDER = {"occ": ("PFA", "#FA", "#Miss", "#Targ", "PMISS", "#Corr"),
                "seg": ("#FA", "#Targ", "#Corr", "#Corr!Det", "PFA", "#Miss", "PMISS")}
 # F4DE's hash orders of its fixed parameter sets (PERL_HASH_SEED=0, as KWSEval.pl runs Perl)
-TRIAL_PARAM_ORDER = ("TrialsPerSecond", "TotDur", "TotTrials", "IncludeBlocksWithNoTargets")
+TRIAL_PARAM_ORDER = {False: ("TrialsPerSecond", "TotDur", "TotTrials", "IncludeBlocksWithNoTargets"),
+                     True: ("TotTrials", "IncludeBlocksWithNoTargets")}      # segment alignment
 METRIC_PARAM_ORDER = ("BETA", "Ptarg", "Cost", "Value")
 
 
@@ -148,6 +149,9 @@ def set_data(title: str, res, dets, echo: Echo, order: list[str], segment: bool,
               "TotTrials": "%.0f" % (e["t_audio"] / float(echo.trials_per_sec)),
               "IncludeBlocksWithNoTargets": "1" if e.get("include_notarget_terms") else "0",
               "BETA": perl_num(res.beta), "Ptarg": echo.ptarg, "Cost": echo.cost, "Value": echo.value}
+    if segment:         # TrialsDiscreteTWV: the segments are the trials, no duration
+        del params["TrialsPerSecond"], params["TotDur"]
+        params["TotTrials"] = str(tot)
     return SetData(title, res, blocks, evaluated, fig, params, measures=echo.measures, optimum=echo.optimum,
                    supremum=echo.supremum)
 
@@ -176,7 +180,7 @@ def header(sets: list[SetData], combined_png: str = "", segment: bool = False) -
     col = "Performance Summary Over and Ensemble of Subsets"
     kv = [("System Title", "NA"), ("Decision ID", "Segment" if segment else "Occurrence")]
     var = _variable(sets)
-    for keys in (TRIAL_PARAM_ORDER, METRIC_PARAM_ORDER):
+    for keys in (TRIAL_PARAM_ORDER[segment], METRIC_PARAM_ORDER):
         kv += [(k, sets[0].params[k]) for k in sorted(keys) if k not in var and k in sets[0].params]
     if combined_png:
         kv.append(("Combined DET Plot", combined_png))
@@ -202,7 +206,7 @@ def sum_table(sets: list[SetData], curves: bool) -> Table:
     for s in sets:
         k = s.title
         t.add(s.title, " |Title", k)
-        for p in TRIAL_PARAM_ORDER + METRIC_PARAM_ORDER:
+        for p in TRIAL_PARAM_ORDER[s.params.get("TotDur") is None] + METRIC_PARAM_ORDER:
             if p in var:
                 t.add(s.params[p], "Parameters|" + p, k)
         c = _counts(s)
@@ -288,11 +292,23 @@ def _summary_rows(t: Table, s: SetData, segment: bool) -> None:
 
 
 def f4de_block_cells(t: Table, s: SetData, b: str, q: int, row: str, segment: bool) -> None:
-    r = s.res
-    cells = f4de_reports._block_cells(r, 0, q, f4de_reports._corr_nodet(r))
-    for leaf in f4de_reports._block_leaves(r):
-        if (0, leaf) in cells:
-            t.add(cells[(0, leaf)], f"{s.title}|{leaf}", row)
+    """A block's counts and its TWV, PFA, PMISS (MetricTWV's block functions: no PMiss without
+    targets, no PFA when every trial is a target (segments), no TWV without both; an undefined
+    PFA shows as 0)."""
+    blk = s.evaluated[b]
+    nt, nfa, nmiss = blk.n_targ, blk.yes_nontarg, blk.n_targ - blk.yes_targ
+    tot = int(s.res.extra["trials_per_term"])
+    miss = nmiss / nt if nt > 0 else None
+    fa = nfa / (tot - nt) if tot != nt else None
+    twv = 1 - (miss + s.res.beta * fa) if miss is not None and fa is not None else None
+    cells = [("#Targ", str(nt)), ("#Corr", str(blk.yes_targ))]
+    if segment:
+        cells.append(("#Corr!Det", str(len(blk.nontarg) - blk.yes_nontarg)))
+    pfa = _pn("%6.5f", fa)
+    cells += [("#FA", str(nfa)), ("#Miss", str(nmiss)), ("TWV", _pn("%6.4f", twv)),
+              ("PFA", pfa if pfa != "NA" else "0"), ("PMISS", _pn("%6.3f", miss))]
+    for leaf, v in cells:
+        t.add(v, f"{s.title}|{leaf}", row)
 
 
 def _block_details(t: Table, s: SetData, b: str, row: str, gm_ap, q: int) -> None:

@@ -213,7 +213,8 @@ def normalise(files: dict[str, bytes], case_dir: str) -> dict[str, bytes]:
 
 
 CRASHES = (("Illegal division by zero", "F4DE divides by zero (a condition or set without targets)"),
-           ("Wide character in print", "F4DE writes a non-ASCII term text to a CSV without an encoding"))
+           ("Wide character in print", "F4DE writes a non-ASCII term text to a CSV without an encoding"),
+           ("Not a HASH reference", "F4DE's segment alignment filters an occurrence as a segment (-g -N)"))
 
 
 def f4de_crash(work: str) -> tuple[str, str] | None:
@@ -226,6 +227,9 @@ def f4de_crash(work: str) -> tuple[str, str] | None:
     for needle, why in CRASHES:
         if needle in err:
             m = re.search(r'MMisc::writeTo\("([^"]+)"', err)
+            if m:
+                return why, m.group(1)
+            m = re.search(r'align(?:Terms|Segments)\([^,]+, "([^"]+)"', err)   # writing alignment.csv
             return why, m.group(1) if m else ""
     return None
 
