@@ -64,7 +64,7 @@ def _ecf(rng: random.Random) -> list:
     return out
 
 
-def _terms(rng: random.Random, words: list) -> list:
+def _terms(rng: random.Random, words: list, said_only: bool = False) -> list:
     """(kwid, text): terms taken from the RTTM (1-3 consecutive words) and some never said."""
     out = []
     seen = set()
@@ -72,7 +72,7 @@ def _terms(rng: random.Random, words: list) -> list:
     for k in range(40):
         if len(out) >= n:
             break
-        if rng.random() < 0.2 or not words:
+        if (rng.random() < 0.2 and not said_only) or not words:
             text = rng.choice(("zebra", "blue moon", "never said") + (("ネコ",) if seed_cjk(words) else ()))
         else:
             i = rng.randrange(len(words))
@@ -131,12 +131,13 @@ def _occurrences(terms: list, words: list, gap: float = 0.5) -> dict:
     return out
 
 
-def make_case(seed: int) -> dict[str, str]:
+def make_case(seed: int, said_only: bool = False) -> dict[str, str]:
+    """One case; `said_only`: every term taken from the reference's words (none never said)."""
     rng = random.Random(seed)
     ecf = _ecf(rng)
     # F4DE dies writing a non-ASCII term text to bsum.csv: 60 % of the cases are ASCII only
     words = _words(rng, ecf, rng.choice((30, 60, 120)), ascii_only=rng.random() < 0.6)
-    terms = _terms(rng, words)
+    terms = _terms(rng, words, said_only)
     occ = _occurrences(terms, words)
     dets = _detections(rng, terms, occ, ecf)
     thr = rng.choice((0.5, 0.3, 0.75, 1.0, 0.0))

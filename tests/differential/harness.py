@@ -103,12 +103,23 @@ def _out_dirs(work: str) -> None:
     os.makedirs(os.path.join(work, "out", "sub"), exist_ok=True)
 
 
-def run_f4de(f4de_dir: str, case_dir: str, argv: list[str], work: str) -> float:
-    """F4DE's KWSEval.pl in `work` (stdout+stderr kept in work/STDOUT, exit code in work/EXIT)."""
+# KWSEval.pl insists on PERL_HASH_SEED=0: run it in a perl started with another seed, its %ENV
+# showing 0 to that check (hash_variation.py: which outputs follow Perl's hash order)
+SEED_WRAPPER = "BEGIN { $ENV{PERL_HASH_SEED} = 0; $0 = shift @ARGV; } do $0; die $@ if $@;"
+
+
+def run_f4de(f4de_dir: str, case_dir: str, argv: list[str], work: str, seed: str = "") -> float:
+    """F4DE's KWSEval.pl in `work` (stdout+stderr kept in work/STDOUT, exit code in work/EXIT);
+    `seed`: a PERL_HASH_SEED other than KWSEval's own 0."""
     _out_dirs(work)
     exe = os.path.join(f4de_dir, "KWSEval", "tools", "KWSEval", "KWSEval.pl")
+    cmd = [exe] + full_argv(case_dir, argv)
+    env = None
+    if seed:
+        cmd = ["perl", "-e", SEED_WRAPPER] + cmd
+        env = dict(os.environ, PERL_HASH_SEED=seed, PERL_PERTURB_KEYS="0")
     t = time.perf_counter()
-    p = subprocess.run([exe] + full_argv(case_dir, argv), cwd=work, capture_output=True)
+    p = subprocess.run(cmd, cwd=work, capture_output=True, env=env)
     dt = time.perf_counter() - t
     _save_run(work, p.stdout, p.returncode)
     with open(os.path.join(work, "STDERR"), "wb") as f:
@@ -165,6 +176,22 @@ def _csv_rows(b: bytes) -> list[list[str]]:
     return list(csv.reader(io.StringIO(b.decode("utf-8", "replace"))))
 
 
+def _term_rows(rows: list[list[str]]) -> list[list[str]]:
+    """alignment.csv's rows with each term's lines sorted: F4DE writes a term's lines in Perl
+    hash orders of memory addresses, which change from one run to the next (hash_variation.py);
+    the terms' order, the header and every line are compared as written."""
+    out = rows[:1]
+    k = 1
+    while k < len(rows):
+        j = k
+        while j < len(rows) and len(rows[j]) > 3 and len(rows[k]) > 3 and rows[j][3] == rows[k][3]:
+            j += 1
+        j = max(j, k + 1)
+        out += sorted(rows[k:j])
+        k = j
+    return out
+
+
 def compare_file(name: str, ref: bytes, got: bytes) -> tuple[int, int, list[str]]:
     """(units equal, units compared, differences) of one file: CSV cells, DET numbers, text
     lines; PNGs by presence only."""
@@ -172,8 +199,8 @@ def compare_file(name: str, ref: bytes, got: bytes) -> tuple[int, int, list[str]
         return 1, 1, []
     if name.endswith(".csv"):
         a, b = _csv_rows(ref), _csv_rows(got)
-        if name.endswith("alignment.csv"):     # rows in Perl hash order (of memory addresses)
-            a, b = a[:1] + sorted(a[1:]), b[:1] + sorted(b[1:])
+        if name.endswith("alignment.csv"):
+            a, b = _term_rows(a), _term_rows(b)
         units = [(i, j) for i in range(max(len(a), len(b))) for j in range(max(len(a[i]) if i < len(a) else 0,
                                                                             len(b[i]) if i < len(b) else 0))]
         cell = lambda rows, i, j: rows[i][j] if i < len(rows) and j < len(rows[i]) else None   # noqa: E731
