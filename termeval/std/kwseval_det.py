@@ -17,8 +17,10 @@ file wrote the score.
 from __future__ import annotations
 
 import math
+import shutil
 
 from termeval.std.kwseval_tables import actual_figures
+from termeval.core.publish import atomic_file
 from termeval.std.f4de_reports import perl_num
 
 EPS = 2.2204e-16
@@ -119,8 +121,10 @@ def det_pngs(prefix: str, combined: str, s) -> None:
     pf = [p[2] for p in pts]
     thr, twv, bm, bf = s.fig.best
     best = None if bm is None or bf is None else (bf, bm)
-    for out in (prefix, combined) if s.png else (combined,):    # a DET without data: combined only
-        det.plot_det(out, pm, pf, s.res.beta, None, best, "DET", formats=("png",))
+    drawn = det.plot_det(prefix if s.png else combined, pm, pf, s.res.beta, None, best, "DET", formats=("png",))
+    if s.png and drawn:     # the combined plot of one DET is that DET's plot (a DET without data: combined only)
+        with atomic_file(combined + ".png", "wb") as dst, open(drawn[0], "rb") as src:
+            shutil.copyfileobj(src, dst)
     if s.png:
         det.plot_twv(prefix + ".thresh", [p[0] for p in pts], [p[3] for p in pts], None,
                      None if isinstance(thr, str) or thr is None else (thr, twv), "TWV", formats=("png",))

@@ -45,7 +45,14 @@ def make_case(seed: int) -> dict[str, str]:
     return gen_kws.make_case(seed, said_only=True)
 
 
-def layout(root: str, case: dict[str, str], s5d: str) -> None:
+# the script's two echo lines before KWSEval's own output
+ECHO = ("local/kws_score_f4de.sh data/dev exp/sys/kws_10\n"
+        "KWSEval -e data/dev/kws/ecf.xml -r data/dev/kws/rttm -t data/dev/kws/kwlist.xml "
+        "-s exp/sys/kws_10//kwslist.xml -c -o -b -d -f exp/sys/kws_10/\n")
+
+
+def layout_inputs(root: str, case: dict[str, str]) -> None:
+    """data/dev/kws/{ecf.xml,rttm,kwlist.xml} and exp/sys/kws_10/kwslist.xml under `root`."""
     kws = os.path.join(root, "data", "dev", "kws")
     os.makedirs(kws)
     os.makedirs(os.path.join(root, RESULTS))
@@ -54,6 +61,11 @@ def layout(root: str, case: dict[str, str], s5d: str) -> None:
             f.write(case[name])
     with open(os.path.join(root, RESULTS, "kwslist.xml"), "w", encoding="utf-8") as f:
         f.write(case["kwslist.xml"])
+
+
+def layout(root: str, case: dict[str, str], s5d: str) -> None:
+    """The inputs, and the recipe's local/ and utils/ from s5d."""
+    layout_inputs(root, case)
     for name in ("local", "utils"):
         os.symlink(os.path.join(s5d, name), os.path.join(root, name))
 
