@@ -9,7 +9,8 @@ line maps to); this module only names and lays out KWSEval's outputs (KWSEval.pl
   the reports on stdout, the alignment then goes to `./alignment.csv` and the DET files to `./dets/`;
 - reports in KWSEval's order: `sum` (-o), `bsum` (-b), `cond.sum` (-O), `cond.bsum` (-B), each as
   `.csv`, `.txt` then `.html` (-y), announced by `Summary Report: <file root>sum` lines on stdout;
-- `alignment.csv` (-c), DET points `dets/sum.Occurrence.dat.1/.dat.2` (-d).
+- `alignment.csv` (-c), the DET files `dets/sum.<DecisionID>.dat.1/.dat.2/.png/.thresh.png` and
+  `dets/sum.png` (-d, drawn with the summary report -o, as KWSEval does).
 Every file of a run is published together (temporary siblings renamed at the end), after the
 output guard refused any output that is an input.
 """
@@ -208,7 +209,7 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
 def _alignment(res, kws, dets, opts: StdOptions) -> str:
     """alignment.csv's text (termeval.std.kwseval_align), the times as the inputs wrote them."""
     from termeval.std import kwseval_align as ka      # numpy: not for KWSEval's usage text
-    from termeval.std.textnorm import parse_modes
+    from termeval.std.textnorm import parse_modes    # numpy: not for KWSEval's usage text
     if opts.alignment == "segment":
         refs = ka.segment_begin_texts(kws, opts.ecf)
     else:

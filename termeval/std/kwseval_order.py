@@ -29,11 +29,8 @@ def processing_order(term_ids: list[str], blocks: list[str], skip_missed: bool) 
         missed.delete(b)
         if b in known:
             out.append(b)
-    if not skip_missed:
-        while len(missed):
-            t = missed.keys()[0]
-            missed.delete(t)
-            out.append(t)
+    if not skip_missed:     # taking the first key and deleting it leaves the others in order
+        out += missed.keys()
     return out
 
 

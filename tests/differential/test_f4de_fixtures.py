@@ -30,6 +30,9 @@ import tarfile
 
 import pytest
 
+from termeval.bin import kwseval
+from termeval.std.oracle import oracle_metrics
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import harness  # noqa: E402
@@ -101,7 +104,6 @@ def test_tester_cases(recorded, tmp_path):
         cwd = os.getcwd()
         os.chdir(run)
         try:
-            from termeval.bin import kwseval
             with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
                 rc = kwseval.main(argv)
         finally:
@@ -117,8 +119,6 @@ def test_tester_cases(recorded, tmp_path):
 def _kaldi_replay(case_in: str, root: str) -> dict:
     """What kws_score_f4de.sh leaves with termeval's KWSEval and oracle port: the KWSEval call
     (its two echo lines first), TotDur read from sum.txt as the script greps it, metrics.txt."""
-    from termeval.bin import kwseval
-    from termeval.std.oracle import oracle_metrics
     case = {}
     for name in os.listdir(case_in):
         with open(os.path.join(case_in, name), encoding="utf-8") as f:
