@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.core.errors import InputError
+from termeval.std.perlhash import perl_keys
 from termeval.std import xmlsafe
 from termeval.std.align import grouped_rank
 
@@ -108,7 +109,17 @@ class Ecf:
             nb[-1] = np.inf
             end = np.where(same_next & (nb < e), nb, e)
             w = np.where(self.source_type[order] == "splitcts", 0.5, 1.0)
-            return float(np.sum((end - b) * w))
+            parts = ((end - b) * w).tolist()
+            # summed one by one as F4DE does: the files in its hash's order (`keys %excerpts`,
+            # stored in ECF order), each file's excerpts by begin
+            by_file: dict = {}
+            for k, fid in enumerate(f.tolist()):
+                by_file.setdefault(fid, []).append(parts[k])
+            total = 0.0
+            for fid in perl_keys([str(x) for x in dict.fromkeys(self.file.tolist())]):
+                for v in by_file[fid]:
+                    total += v
+            return total
         # union per file: running max of ends within a file
         total = 0.0
         starts = np.flatnonzero(np.r_[True, ~same_next[:-1]])

@@ -88,7 +88,8 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     terms F4DE puts in it (groups)."""
     from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
-    from termeval.std.kwseval_groups import group, group_duration, has_trials  # numpy: idem
+    from termeval.std.kwseval_groups import group, group_duration, has_trials, zero_group_offender  # idem
+    from termeval.std.kwseval_order import processing_order     # idem
     from termeval.std.ecf import read_ecf      # idem
     if not group_duration(read_ecf(opts.ecf), None, opts.file_channels) > 0:
         return None, None, []           # F4DE's trials refuse an empty search (-N), once aligned
@@ -106,8 +107,16 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     untried = ~has_trials(res)
     if res.system_terms is not None:     # -j: a term without a block is never processed
         untried &= res.system_terms
+    order = processing_order(res.terms.ids, ctx.prep.dets.blocks, res.system_terms is not None
+                             and opts.alignment != "segment")
+    # under -N, a trial can reach a -Y group without duration: F4DE dies there (write())
+    stop = zero_group_offender(res, ctx.kws, ctx.prep.dets, empty, order) \
+        if opts.file_channels and opts.alignment != "segment" else None
+    done = order[:order.index(stop[0])] if stop else order
+    pos = {t: i for i, t in enumerate(res.terms.ids)}
     warnings = [f"[Warning] No ECF segments available for group : {c.name}, (group duration is 0)"
-                for _ in range(int(untried.sum())) for c in sorted(empty, key=lambda c: c.name)]
+                for t in done if untried[pos[t]] for c in sorted(empty, key=lambda c: c.name)]
+    res.extra["kwseval_stop"] = stop
     if res.conditions:
         res.conditions = [g for g in (group(c, untried, sourced) for c in res.conditions) if g[2].any()]
     return ctx, res, warnings
@@ -174,6 +183,11 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
         raise InputError("parameter 'TotTrials' must > 0" if req.segment else "parameter 'TotDur' must > 0")
     for w in warnings:
         say(w)
+    if res.extra["kwseval_stop"]:      # a trial for a -Y group without duration: TrialsTWV dies
+        if req.alignment:              # alignment.csv has the lines written until then
+            with all_or_none([files["alignment.csv"]]) as tmp:
+                _put(tmp[files["alignment.csv"]], _alignment(res, ctx.prep.kws, ctx.prep.dets, opts))
+        raise InputError("parameter 'TotDur' must > 0")
     say("Computing requested DET curves and reports")
     if req.articulated:
         say("Building Articulated DETs")

@@ -106,7 +106,7 @@ def alignment_csv(res, kws, dets, sys_texts: dict | None, ref_texts: list[str] |
     occ = kws.occ
     lang = kws.terms.language or ""
     yes = np.asarray(a["yes"])
-    rows: dict[int, list[str]] = {}
+    rows: dict[int, list[tuple[int, str]]] = {}      # term -> (detection or -1, line)
 
     def ref_cells(r: int) -> tuple[str, str, str, str]:
         if ref_texts is None:
@@ -131,14 +131,30 @@ def alignment_csv(res, kws, dets, sys_texts: dict | None, ref_texts: list[str] |
         else:
             f, c, rb, re_ = dets.file_ids[int(dets.file[d])], str(int(dets.chan[d])), "", ""
             result = "FA" if is_yes else "CORR!DET"
-        rows.setdefault(q, []).append(",".join((lang, f, c, res.terms.ids[q], res.terms.texts[q], rb, re_,
-                                                bt, et, score, dec, result)))
+        rows.setdefault(q, []).append((d, ",".join((lang, f, c, res.terms.ids[q], res.terms.texts[q], rb, re_,
+                                                    bt, et, score, dec, result))))
     for r in ri[rdet < 0].tolist():
         q = int(occ.term[r])
         f, c, rb, re_ = ref_cells(r)
-        rows.setdefault(q, []).append(",".join((lang, f, c, res.terms.ids[q], res.terms.texts[q], rb, re_,
-                                                "", "", "", "", "MISS")))
-    return HEADER + "".join(line + "\n" for q in term_order(res, dets) for line in rows.get(q, ()))
+        rows.setdefault(q, []).append((-1, ",".join((lang, f, c, res.terms.ids[q], res.terms.texts[q], rb, re_,
+                                                     "", "", "", "", "MISS"))))
+    order = term_order(res, dets)
+    stop = res.extra.get("kwseval_stop")
+    if stop:
+        order = _until(order, rows, stop, res, occ, dets)
+    return HEADER + "".join(line + "\n" for q in order for _, line in rows.get(q, ()))
+
+
+def _until(order: list[int], rows: dict, stop: tuple, res, occ, dets) -> list[int]:
+    """The terms F4DE wrote before dying at a detection (kwseval_groups.zero_group_offender):
+    those before its term, and of its term the lines of its occurrences' file/channels and the
+    detections it met until then."""
+    q = res.terms.ids.index(stop[0])
+    fc = {(f, int(c)) for f, c, t in zip(occ.file.tolist(), occ.chan.tolist(), occ.term.tolist()) if int(t) == q}
+    met = set(stop[1])
+    rows[q] = [(d, line) for d, line in rows.get(q, [])
+               if d < 0 or d in met or (dets.file_ids[int(dets.file[d])], int(dets.chan[d])) in fc]
+    return order[:order.index(q) + 1]
 
 
 def _num(text: str) -> float:

@@ -8,6 +8,8 @@ import re
 
 import numpy as np
 
+from termeval.std.perlhash import perl_keys
+
 
 def has_trials(res) -> np.ndarray:
     """Whether each term has a trial of the run: a scored detection or reference."""
@@ -40,3 +42,51 @@ def group_duration(ecf, types: tuple | None, file_channels: str) -> float:
         keep &= np.asarray([any(r.fullmatch(f"{f}/{c}") for r in fc) for f, c in zip(ecf.file, ecf.channel)],
                            dtype=bool)
     return ecf.subset(keep).total_duration("f4de")
+
+
+def zero_group_offender(res, kws, dets, empty: list, order: list[str]) -> tuple[str, list[int]] | None:
+    """(term, its detections F4DE wrote outside its occurrences' file/channels, the last one the
+    first trial KWSAlignment adds to a -Y group whose duration (under -N) is 0, where TrialsTWV
+    dies with `parameter 'TotDur' must > 0`); None if there is none.
+    Only a detection on a file/channel where its term has no RTTM occurrence escapes -N (it is
+    never filtered), so only those can: F4DE adds them term after term (`order`), per term its
+    files and channels in Perl hash order (`keys %termlkup`, stored as the term's detections
+    inside the ECF come) and the detections in file order; a detection's group is the source
+    type of the first excerpt of its file/channel holding it."""
+    if not empty:
+        return None
+    ecf = kws.ecf
+    excerpts: dict = {}
+    for f, c, b, e, st in zip(ecf.file.tolist(), ecf.channel.tolist(), ecf.tbeg.tolist(), ecf.tend.tolist(),
+                              ecf.source_type.tolist()):
+        excerpts.setdefault((f, int(c)), []).append((b, e, str(st)))
+    rx = [re.compile(t, re.I) for c in empty for t in c.source_types]
+    pos = {t: i for i, t in enumerate(res.terms.ids)}
+    occ_fc = {(int(q), f, int(c)) for q, f, c in zip(kws.occ.term.tolist(), kws.occ.file.tolist(),
+                                                    kws.occ.chan.tolist())}
+    dterm = _detection_terms(dets, pos)
+    for t in order:
+        q = pos[t]
+        lookup: dict = {}
+        for d in np.flatnonzero(dterm == q).tolist():
+            f, c = dets.file_ids[int(dets.file[d])], int(dets.chan[d])
+            b, e = float(dets.tbeg[d]), float(dets.tbeg[d]) + float(dets.dur[d])
+            ex = next((x for x in excerpts.get((f, c), ()) if b >= x[0] and e <= x[1]), None)
+            if ex is not None:          # belongsInECF
+                lookup.setdefault(f, {}).setdefault(str(c), []).append((d, ex[2]))
+        written = []
+        for f in perl_keys(list(lookup)):
+            for c in perl_keys(list(lookup[f])):
+                if (q, f, int(c)) in occ_fc:
+                    continue
+                for d, st in lookup[f][c]:
+                    written.append(d)
+                    if any(r.fullmatch(st) for r in rx):
+                        return t, written
+    return None
+
+
+def _detection_terms(dets, pos: dict) -> np.ndarray:
+    """The term index of each detection (-1: a term not in the list)."""
+    code = np.asarray([pos.get(t, -1) for t in dets.term_ids], np.int64)
+    return code[np.asarray(dets.term, np.int64)] if len(dets) else np.zeros(0, np.int64)
