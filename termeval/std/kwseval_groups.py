@@ -4,11 +4,11 @@ types and -N). A group exists only when something was added to it; a -Y group wi
 duration never does (F4DE prints a warning for each term without any trial instead)."""
 from __future__ import annotations
 
-import re
-
 import numpy as np
 
 from termeval.std.perlhash import perl_keys
+from termeval.std.score import file_channel_regexes
+from termeval.std.userregex import UserRegex
 
 
 def has_trials(res) -> np.ndarray:
@@ -35,11 +35,11 @@ def group_duration(ecf, types: tuple | None, file_channels: str) -> float:
     expressions."""
     keep = np.ones(len(ecf), dtype=bool)
     if types is not None:
-        rx = [re.compile(t, re.I) for t in types]
-        keep = np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool)
-    fc = [re.compile(x, re.I) for x in file_channels.split(",") if x]
+        rx = [UserRegex(t, "-Y", ignore_case=True, perl_anchored=True) for t in types]
+        keep = np.asarray([any(r.search(str(st)) for r in rx) for st in ecf.source_type], dtype=bool)
+    fc = file_channel_regexes([x for x in file_channels.split(",") if x])
     if fc:
-        keep &= np.asarray([any(r.fullmatch(f"{f}/{c}") for r in fc) for f, c in zip(ecf.file, ecf.channel)],
+        keep &= np.asarray([any(r.search(f"{f}/{c}") for r in fc) for f, c in zip(ecf.file, ecf.channel)],
                            dtype=bool)
     return ecf.subset(keep).total_duration("f4de")
 
@@ -60,7 +60,7 @@ def zero_group_offender(res, kws, dets, empty: list, order: list[str]) -> tuple[
     for f, c, b, e, st in zip(ecf.file.tolist(), ecf.channel.tolist(), ecf.tbeg.tolist(), ecf.tend.tolist(),
                               ecf.source_type.tolist()):
         excerpts.setdefault((f, int(c)), []).append((b, e, str(st)))
-    rx = [re.compile(t, re.I) for c in empty for t in c.source_types]
+    rx = [UserRegex(t, "-Y", ignore_case=True, perl_anchored=True) for c in empty for t in c.source_types]
     pos = {t: i for i, t in enumerate(res.terms.ids)}
     occ_fc = {(int(q), f, int(c)) for q, f, c in zip(kws.occ.term.tolist(), kws.occ.file.tolist(),
                                                     kws.occ.chan.tolist())}
@@ -81,7 +81,7 @@ def zero_group_offender(res, kws, dets, empty: list, order: list[str]) -> tuple[
                     continue
                 for d, st in lookup[f][c]:
                     written.append(d)
-                    if any(r.fullmatch(st) for r in rx):
+                    if any(r.search(st) for r in rx):
                         return t, written
     return None
 
