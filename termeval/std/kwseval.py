@@ -116,6 +116,11 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     pos = {t: i for i, t in enumerate(res.terms.ids)}
     warnings = [f"[Warning] No ECF segments available for group : {c.name}, (group duration is 0)"
                 for t in done if untried[pos[t]] for c in sorted(empty, key=lambda c: c.name)]
+    if opts.alignment == "segment":
+        # KWSSegAlign gives a term without any trial an empty block in every -Y group after
+        # aligning all terms (none with -j): a group without segments then dies
+        warnings = []
+        stop = ("", []) if empty and untried.any() and res.system_terms is None else None
     res.extra["kwseval_stop"] = stop
     if res.conditions:
         res.conditions = [g for g in (group(c, untried, sourced) for c in res.conditions) if g[2].any()]
@@ -183,11 +188,11 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
         raise InputError("parameter 'TotTrials' must > 0" if req.segment else "parameter 'TotDur' must > 0")
     for w in warnings:
         say(w)
-    if res.extra["kwseval_stop"]:      # a trial for a -Y group without duration: TrialsTWV dies
+    if res.extra["kwseval_stop"]:      # a trial for a -Y group without duration: F4DE's trials die
         if req.alignment:              # alignment.csv has the lines written until then
             with all_or_none([files["alignment.csv"]]) as tmp:
                 _put(tmp[files["alignment.csv"]], _alignment(res, ctx.prep.kws, ctx.prep.dets, opts))
-        raise InputError("parameter 'TotDur' must > 0")
+        raise InputError("parameter 'TotTrials' must > 0" if req.segment else "parameter 'TotDur' must > 0")
     say("Computing requested DET curves and reports")
     if req.articulated:
         say("Building Articulated DETs")

@@ -140,7 +140,7 @@ def alignment_csv(res, kws, dets, sys_texts: dict | None, ref_texts: list[str] |
                                                      "", "", "", "", "MISS"))))
     order = term_order(res, dets)
     stop = res.extra.get("kwseval_stop")
-    if stop:
+    if stop and stop[0]:        # (a segment alignment's death comes after every line)
         order = _until(order, rows, stop, res, occ, dets)
     return HEADER + "".join(line + "\n" for q in order for _, line in rows.get(q, ()))
 

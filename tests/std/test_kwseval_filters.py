@@ -210,7 +210,11 @@ def test_nested_repetition_regexes_answer_at_once(tmp_path, capsys, monkeypatch,
     rc = kwseval.main(["-e", "ecf.xml", "-r", "rttm", "-t", "kwlist.xml", "-s", "kwslist.xml", option, spec, "-o", "-f", "-"])
     out, err = capsys.readouterr()
     assert time.monotonic() - start < 20
-    assert rc == 0, err     # nothing matches (the value ends in '!'): F4DE groups nothing, nor does termeval
+    # nothing matches (the value ends in '!'): F4DE groups nothing, nor does termeval; a -N matching
+    # no file leaves no duration: KWSEval's error
+    assert rc == (1 if option == "-N" else 0), err
+    if option == "-N":
+        assert out.splitlines()[-1] == "[ERROR] parameter 'TotDur' must > 0"
 
 
 def test_exponential_regex_is_one_error_line(monkeypatch):
