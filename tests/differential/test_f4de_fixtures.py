@@ -13,8 +13,9 @@
 
 Differences allowed, each documented in docs/std-kaldi-compat.md with the case showing it: files
 F4DE did not write because it died (a recorded CRASH: what it wrote before is compared), the
-order of a term's lines in alignment.csv (memory-address hash order, hash_variation.py), PNG
-contents. Nothing else: any other difference fails.
+order of a term's lines in alignment.csv and which reference a detection is paired with when
+pairings tie in F4DE's kernel (both chosen by F4DE in memory-address hash order, differently from
+run to run), PNG contents. Nothing else: any other difference fails.
 
 With $F4DE_DIR, test_live_cases runs both tools on fresh cases (the harness itself).
 """
