@@ -88,12 +88,13 @@ class Ecf:
         return Ecf(self.file[mask], self.channel[mask], self.tbeg[mask], self.dur[mask],
                    self.tend[mask], self.source_type[mask], self.path, self.attrs)
 
-    def total_duration(self, rule: str = "union") -> float:
+    def total_duration(self, rule: str = "union", buckets: int = 8) -> float:
         """T_audio in seconds. Excerpts are grouped by file (channel ignored, as F4DE does).
 
         rule='union': overlapping excerpts of a file are merged (their union is counted);
         rule='f4de': F4DE KWSecf::calcTotalDur: excerpts sorted by (tbeg, tend), each one's
-        end cut at the next excerpt's start when that starts earlier; 'splitcts' counts half.
+        end cut at the next excerpt's start when that starts earlier; 'splitcts' counts half;
+        summed file after file in the order of its `my %excerpts` (starting with `buckets`).
         """
         if len(self) == 0:
             return 0.0
@@ -116,7 +117,7 @@ class Ecf:
             for k, fid in enumerate(f.tolist()):
                 by_file.setdefault(fid, []).append(parts[k])
             total = 0.0
-            for fid in perl_keys([str(x) for x in dict.fromkeys(self.file.tolist())]):
+            for fid in perl_keys([str(x) for x in dict.fromkeys(self.file.tolist())], buckets=buckets):
                 for v in by_file[fid]:
                     total += v
             return total

@@ -88,7 +88,8 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
     terms F4DE puts in it (groups)."""
     from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
     from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
-    from termeval.std.kwseval_groups import group, group_duration, has_trials, zero_group_offender  # idem
+    from termeval.std.kwseval_groups import (group, group_duration, has_trials, main_buckets,  # numpy: idem
+                                             zero_group_offender)
     from termeval.std.kwseval_order import processing_order     # idem
     from termeval.std.ecf import read_ecf      # idem
     if not group_duration(read_ecf(opts.ecf), None, opts.file_channels) > 0:
@@ -122,6 +123,12 @@ def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
         warnings = []
         stop = ("", []) if empty and untried.any() and res.system_terms is None else None
     res.extra["kwseval_stop"] = stop
+    if sourced and opts.alignment != "segment":     # the -Y groups' TotDur as calcTotalDur sums it
+        size = main_buckets(ctx.kws.ecf, opts.file_channels)
+        for name, r, _ in res.conditions:
+            c = next((c for c in sourced if c.name == name), None)
+            if c is not None:
+                r.extra["t_audio"] = group_duration(ctx.kws.ecf, c.source_types, opts.file_channels, size)
     if res.conditions:
         res.conditions = [g for g in (group(c, untried, sourced) for c in res.conditions) if g[2].any()]
     return ctx, res, warnings
@@ -155,7 +162,8 @@ def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
                 measures=tuple(m for m in ("MAP", "MAPpct") if m in gm))
     root = root_of(req.file_root)
     det_root = ("" if req.file_root == "-" else root) + "dets/sum"
-    texts, main = report_texts(res, dets, echo, req.types, res.conditions or [], det_root, req.det, req.segment)
+    texts, main = report_texts(res, dets, echo, req.types, res.conditions or [], det_root, req.det, req.segment,
+                               (req.summary, req.block, req.cond_summary, req.cond_block))
     shown = "-" if req.file_root == "-" else None
     asked = (req.summary, req.block, req.cond_summary, req.cond_block)
     out = []

@@ -94,8 +94,8 @@ def det_files(s, texts: dict | None = None) -> dict[str, str]:
             "13:+2SE(PMiss) 14:+2SE(PFA) 15:-2SE(TWV) 16:+2SE(TWV)"]
     dat1 = "\n".join(head + [_point_line(p, texts) for p in s.fig.points]) + "\n"
     thr, comb, miss, fa = s.fig.best
-    # getActualDecisionPerformance: the blocks in the DET's hash order (s.evaluated's)
-    ac, _, am, _, af, _ = actual_figures(s, list(s.evaluated))
+    # getActualDecisionPerformance: its own new hash of the evaluated blocks
+    ac, _, am, _, af, _ = actual_figures(s, s.actual_order)
     oc, om, of = s.fig.optimum
     sc, sm, sf = s.fig.supremum
     cols = [_score(thr, texts), _n(comb, ""), _n(miss, ""), _n(fa, ""), ppndf(miss), ppndf(fa),

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.std.perlhash import perl_keys
+from termeval.std.perlhash import PadHash, PerlHash, perl_keys
 from termeval.std.score import file_channel_regexes
 from termeval.std.userregex import UserRegex
 
@@ -29,7 +29,7 @@ def group(cond: tuple, untried: np.ndarray, sourced: list) -> tuple:
     return name, r, sel
 
 
-def group_duration(ecf, types: tuple | None, file_channels: str) -> float:
+def group_duration(ecf, types: tuple | None, file_channels: str, buckets: int = 8) -> float:
     """KWSecf::calcTotalDur of a -Y group: the excerpts whose source type matches one of the
     types (anchored, any case; None: every excerpt) and whose FILE/CHAN one of the -N
     expressions."""
@@ -41,7 +41,16 @@ def group_duration(ecf, types: tuple | None, file_channels: str) -> float:
     if fc:
         keep &= np.asarray([any(r.search(f"{f}/{c}") for r in fc) for f, c in zip(ecf.file, ecf.channel)],
                            dtype=bool)
-    return ecf.subset(keep).total_duration("f4de")
+    return ecf.subset(keep).total_duration("f4de", buckets)
+
+
+def main_buckets(ecf, file_channels: str) -> int:
+    """The buckets calcTotalDur's `my %excerpts` keeps after the main duration (the files -N
+    keeps): the -Y groups' durations are summed in a hash of that size."""
+    fc = file_channel_regexes([x for x in file_channels.split(",") if x])
+    files = [str(f) for f, c in zip(ecf.file.tolist(), ecf.channel.tolist())
+             if not fc or any(r.search(f"{f}/{c}") for r in fc)]
+    return PerlHash(dict.fromkeys(files)).max + 1
 
 
 def zero_group_offender(res, kws, dets, empty: list, order: list[str]) -> tuple[str, list[int]] | None:
@@ -65,6 +74,7 @@ def zero_group_offender(res, kws, dets, empty: list, order: list[str]) -> tuple[
     occ_fc = {(int(q), f, int(c)) for q, f, c in zip(kws.occ.term.tolist(), kws.occ.file.tolist(),
                                                     kws.occ.chan.tolist())}
     dterm = _detection_terms(dets, pos)
+    files_pad = PadHash()       # `my %termlkup` of the term loop keeps its buckets from term to term
     for t in order:
         q = pos[t]
         lookup: dict = {}
@@ -75,7 +85,7 @@ def zero_group_offender(res, kws, dets, empty: list, order: list[str]) -> tuple[
             if ex is not None:          # belongsInECF
                 lookup.setdefault(f, {}).setdefault(str(c), []).append((d, ex[2]))
         written = []
-        for f in perl_keys(list(lookup)):
+        for f in files_pad.keys(list(lookup)):
             for c in perl_keys(list(lookup[f])):
                 if (q, f, int(c)) in occ_fc:
                     continue

@@ -11,11 +11,14 @@ Perl hash orders under KWSEval.pl's PERL_HASH_SEED=0):
   loop, in `values %TERMS` order (none with `-j`);
 - a DET's block hash (DETCurve::Compute_blocked_DET_points, MetricFuncs'
   getActualDecisionRawCountBlocks) gets the evaluated blocks in `keys %trials` order; the report
-  tables' count hash gets them sorted.
+  tables' count hash gets them sorted; the `my` hashes of a sub keep the buckets their earlier
+  uses grew to (perlhash.PadHash), so each DET's order also depends on the DETs F4DE computed
+  before it: the main set's when the summary report (or the block report with Optimum or
+  Supremum) asks for it, then the conditions' when the conditional summary does.
 """
 from __future__ import annotations
 
-from termeval.std.perlhash import PerlHash, perl_keys
+from termeval.std.perlhash import PadHash, PerlHash, perl_keys
 
 
 def processing_order(term_ids: list[str], blocks: list[str], skip_missed: bool) -> list[str]:
@@ -51,11 +54,15 @@ def trial_keys(insertion: list[str]) -> list[str]:
     return perl_keys(insertion)
 
 
-def det_block_order(insertion: list[str], evaluated: set) -> list[str]:
-    """The keys order of a DET's block hash: the evaluated blocks stored in getBlockIDs order."""
-    return perl_keys([b for b in trial_keys(insertion) if b in evaluated])
+def det_block_order(insertion: list[str], evaluated: set, pad: PadHash | None = None) -> list[str]:
+    """The keys order of a DET's block hash: the evaluated blocks stored in getBlockIDs order
+    (`pad`: the `my %blocks` of Compute_blocked_DET_points, which keeps the buckets of the DETs
+    computed before; None: a new hash, as getActualDecisionRawCountBlocks' escaping one)."""
+    stored = [b for b in trial_keys(insertion) if b in evaluated]
+    return (pad or PadHash()).keys(stored)
 
 
-def table_block_order(evaluated: set) -> list[str]:
-    """The keys order of the report tables' count hash: the evaluated blocks stored sorted."""
-    return perl_keys(sorted(evaluated))
+def table_block_order(evaluated: set, pad: PadHash | None = None) -> list[str]:
+    """The keys order of the report tables' count hash (`my %combData`, a PadHash of its sub):
+    the evaluated blocks stored sorted."""
+    return (pad or PadHash()).keys(sorted(evaluated))

@@ -12,7 +12,7 @@ set's blocks sorted by id, set after set (conditions sorted by name), then the s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 import numpy as np
@@ -23,6 +23,7 @@ from termeval.std.f4de_det import Block, SetFigures, actual_threshold, block_set
 from termeval.std.f4de_reports import GLOBAL_MEASURES, _gm_cell, _global_values, _pn, perl_num
 from termeval.std.kwseval_groups import has_trials
 from termeval.std.kwseval_order import det_block_order, processing_order, table_block_order, trial_insertion
+from termeval.std.perlhash import PadHash
 
 # keys %{$totals{$key}} and keys %{$means{$key}} of DETCurveSet::_buildBlockedAutoTable as Perl
 # 5.36 lists them under KWSEval.pl's PERL_HASH_SEED=0 (#Corr!Det: segment alignment only)
@@ -91,6 +92,9 @@ class SetData:
     measures: tuple = ()
     optimum: bool = False             # -zG Optimum / Supremum: their analysis columns
     supremum: bool = False
+    actual_order: list = field(default_factory=list)   # getActualDecisionRawCountBlocks' hash order
+    sum_order: list = field(default_factory=list)      # _buildAutoTable's %combData order
+    bsum_order: list = field(default_factory=list)     # _buildBlockedAutoTable's %combData order
 
 
 @dataclass(frozen=True)
@@ -132,15 +136,16 @@ def blocks_of(res, dets, selected: Optional[np.ndarray] = None) -> dict:
 
 
 def set_data(title: str, res, dets, echo: Echo, order: list[str], segment: bool,
-             selected: Optional[np.ndarray] = None) -> SetData:
+             selected: Optional[np.ndarray] = None, pad: Optional[PadHash] = None) -> SetData:
     """A DET of the report: `order` the terms in KWSEval's processing order, `selected` the
-    terms of the set (every term: None)."""
+    terms of the set (every term: None), `pad` Compute_blocked_DET_points' block hash as the
+    DETs computed before left it (None when F4DE does not compute this DET)."""
     blocks = blocks_of(res, dets, selected)
     ev_ids = {res.terms.ids[t] for t in np.flatnonzero(res.evaluated).tolist()}
     tried = {res.terms.ids[t] for t in np.flatnonzero(has_trials(res)).tolist()}
     insertion = trial_insertion(order, tried & set(blocks), set(blocks) - tried, segment, res.terms.ids,
                                 add_empty=getattr(res, "system_terms", None) is None)
-    det_order = det_block_order(insertion, ev_ids & set(blocks))
+    det_order = det_block_order(insertion, ev_ids & set(blocks), pad)
     evaluated = {b: blocks[b] for b in det_order}
     tot = int(res.extra["trials_per_term"])
     fig = compute_set(evaluated, tot, res.beta, echo.articulated)
@@ -153,7 +158,7 @@ def set_data(title: str, res, dets, echo: Echo, order: list[str], segment: bool,
         del params["TrialsPerSecond"], params["TotDur"]
         params["TotTrials"] = str(tot)
     return SetData(title, res, blocks, evaluated, fig, params, measures=echo.measures, optimum=echo.optimum,
-                   supremum=echo.supremum)
+                   supremum=echo.supremum, actual_order=det_block_order(insertion, ev_ids & set(blocks)))
 
 
 def actual_figures(s: SetData, order: list[str]) -> tuple:
@@ -217,7 +222,7 @@ def sum_table(sets: list[SetData], curves: bool) -> Table:
         act = "Actual Decision TWV Analysis|"
         for n in ("#CorDet", "#Cor!Det", "#FA", "#Miss"):
             t.add(str(c[n]), act + n, k)
-        comb, _, miss, _, fa, _ = actual_figures(s, table_block_order(set(s.evaluated)))
+        comb, _, miss, _, fa, _ = actual_figures(s, s.sum_order)
         t.add(_pn("%6.5f", fa), act + "PFA", k)
         t.add(_pn("%6.3f", miss), act + "PMiss", k)
         t.add(_pn("%6.4f", comb), act + "TWV", k)
@@ -280,7 +285,7 @@ def _summary_rows(t: Table, s: SetData, segment: bool) -> None:
     counts = {"#Targ": [b.n_targ for b in ev], "#Corr": [b.yes_targ for b in ev],
               "#Corr!Det": [len(b.nontarg) - b.yes_nontarg for b in ev],
               "#FA": [b.yes_nontarg for b in ev], "#Miss": [b.n_targ - b.yes_targ for b in ev]}
-    comb, _, miss, _, fa, _ = actual_figures(s, table_block_order(set(s.evaluated)))
+    comb, _, miss, _, fa, _ = actual_figures(s, s.bsum_order)
     means = {k: "%.0f" % (sum(v) / len(v)) if v else "0" for k, v in counts.items()}
     means.update({"PFA": _pn("%6.5f", fa), "PMISS": _pn("%6.3f", miss)})
     seg = "seg" if segment else "occ"
@@ -341,20 +346,30 @@ def _summary_details(t: Table, s: SetData) -> None:
 
 
 def report_texts(res, dets, echo: Echo, fmt_types: tuple, conds: list, det_root: str, curves: bool,
-                 segment: bool) -> tuple[dict, SetData]:
+                 segment: bool, asked: tuple = (True, True, True, True)) -> tuple[dict, SetData]:
     """({`sum.txt`, `sum.csv`, `bsum.txt`, ...: text} of KWSEval's reports, the main set);
-    `conds` the
-    (name, StdResult, selected) conditions, `det_root` the DET files' prefix (`<root>dets/sum`)."""
+    `conds` the (name, StdResult, selected) conditions, `det_root` the DET files' prefix
+    (`<root>dets/sum`), `asked` the reports -o -b -O -B (the order F4DE computes its DETs and
+    tables in: each `my` hash of its subs keeps the buckets of its earlier uses)."""
     label = "Segment" if segment else "Occurrence"
     order = processing_order(res.terms.ids, dets.blocks, getattr(res, "system_terms", None) is not None
                              and not segment)
-    main = set_data(label, res, dets, echo, order, segment, getattr(res, "system_terms", None))
+    o, b, co, cb = asked
+    det_pad, auto_pad, blocked_pad = PadHash(), PadHash(), PadHash()
+    main_det = o or (b and (echo.optimum or echo.supremum))
+    main = set_data(label, res, dets, echo, order, segment, getattr(res, "system_terms", None),
+                    det_pad if main_det else None)
     combined = ""
     if curves:      # a DET without system detections gets no files (DETCurveGnuplotRenderer)
         if res.metrics["n_detections"] > 0:
             main.png, main.thresh_png = f"{det_root}.{label}.png", f"{det_root}.{label}.thresh.png"
         combined = f"{det_root}.png"
-    sets = [set_data(n, r, dets, echo, order, segment, sel) for n, r, sel in sorted(conds, key=lambda c: c[0])]
+    sets = [set_data(n, r, dets, echo, order, segment, sel, det_pad if co else None)
+            for n, r, sel in sorted(conds, key=lambda c: c[0])]
+    for on, pad, attr, group in ((o, auto_pad, "sum_order", [main]), (b, blocked_pad, "bsum_order", [main]),
+                                 (co, auto_pad, "sum_order", sets), (cb, blocked_pad, "bsum_order", sets)):
+        for s in group:         # in F4DE's order of reports; a table not asked: a new hash
+            setattr(s, attr, table_block_order(set(s.evaluated), pad if on else None))
     tables = {"sum": (header([main], combined, segment), sum_table([main], curves), 0),
               "bsum": (header([main], "", segment), blocked_table([main], segment, True), 2)}
     if sets:

@@ -13,7 +13,10 @@ perl_siphash.h (x86_64, 64-bit hashes):
   order, the entries that move prepended to their new bucket); a list assignment of n > 7
   pairs first sizes the hash for 1.5 n keys;
 - `keys` visits the buckets in the order `i XOR 0xbe49d17f` (the constant PL_hash_rand_bits
-  of seed 0, no perturbation), each chain from its head.
+  of seed 0, no perturbation), each chain from its head;
+- a lexical hash of a sub or loop body (`my %h = ();`) is cleared when its scope ends but keeps
+  its buckets (unless a reference to it survives), so its next use starts with as many buckets
+  as it ever grew to (PadHash).
 
 Keys are the strings' UTF-8 bytes (F4DE's ids are ASCII).
 """
@@ -122,13 +125,16 @@ def perl_hash(key: str) -> int:
 class PerlHash:
     """A Perl hash's buckets under KWSEval's seed: stores, deletes and `keys` order."""
 
-    def __init__(self, keys: Iterable[str] = (), presize: int = 0) -> None:
-        self.max = 7
-        self.buckets: list[list[str]] = [[] for _ in range(8)]
+    def __init__(self, keys: Iterable[str] = (), presize: int = 0, buckets: int = 8) -> None:
+        """`presize`: a list assignment of that many pairs; `buckets`: the bucket count the hash
+        starts with (8 for a new hash; a `my %h` of a sub or loop body keeps, from one call or
+        iteration to the next, the buckets it grew to: hv_clear does not shrink them)."""
+        self.max = buckets - 1
+        self.buckets: list[list[str]] = [[] for _ in range(buckets)]
         self.hashes: dict[str, int] = {}
         if presize > 7:         # pp_aassign's hv_ksplit(hash, pairs) of a list assignment
             want = presize + (presize >> 1)
-            size = 8
+            size = buckets
             while want > size:
                 size <<= 1
             self.max = size - 1
@@ -177,6 +183,20 @@ class PerlHash:
         return len(self.hashes)
 
 
-def perl_keys(keys: Iterable[str], presize: int = 0) -> list[str]:
-    """`keys %h` of a hash whose keys were stored in this order."""
-    return PerlHash(keys, presize).keys()
+def perl_keys(keys: Iterable[str], presize: int = 0, buckets: int = 8) -> list[str]:
+    """`keys %h` of a hash whose keys were stored in this order (starting with `buckets`)."""
+    return PerlHash(keys, presize, buckets).keys()
+
+
+class PadHash:
+    """A `my %h` declared in a sub or a loop body: cleared at each exit, it keeps its buckets,
+    so each use starts with the most it ever had (perl's leave_scope: hv_clear)."""
+
+    def __init__(self) -> None:
+        self.size = 8
+
+    def keys(self, stored: Iterable[str]) -> list[str]:
+        """`keys %h` after storing `stored` in this use of the hash."""
+        h = PerlHash(stored, buckets=self.size)
+        self.size = h.max + 1
+        return h.keys()

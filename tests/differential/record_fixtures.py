@@ -3,7 +3,7 @@ outputs on a representative set of generated cases (chosen to cover every option
 option sets at least twice), on F4DE's own tester cases, and of Kaldi's kws_score_f4de.sh end to
 end. Needs $F4DE_DIR (a built F4DE 3.5.0) and $KALDI_ROOT (a Kaldi checkout).
 
-  python3 tests/differential/record_fixtures.py [--pool 300] [--cases 24] [--kaldi 6]
+  python3 tests/differential/record_fixtures.py [--pool 300] [--cases 20] [--also 48,77,78,87] [--kaldi 6]
 """
 from __future__ import annotations
 
@@ -54,7 +54,9 @@ def choose(pool: int, n: int) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pool", type=int, default=300)
-    ap.add_argument("--cases", type=int, default=24)
+    ap.add_argument("--cases", type=int, default=20, help="generated cases chosen for their options")
+    ap.add_argument("--also", default="48,77,78,87",
+                    help="generated cases recorded too: each shows a documented difference or death")
     ap.add_argument("--kaldi", type=int, default=6)
     a = ap.parse_args(argv)
     f4de, kaldi = os.environ.get("F4DE_DIR", ""), os.environ.get("KALDI_ROOT", "")
@@ -64,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
     tmp = tempfile.mkdtemp(prefix="kwseval-record.")
     rec = os.path.join(tmp, "f4de_kwseval")
     try:
-        seeds = choose(a.pool, a.cases)
+        also = [int(x) for x in a.also.split(",") if x]
+        seeds = sorted(set(choose(a.pool, a.cases)) | set(also))
         print("generated cases:", " ".join(map(str, seeds)))
         for s in seeds:
             rc = harness.main(["--cases", "1", "--first", str(s), "--record", rec, "--f4de-dir", f4de])
