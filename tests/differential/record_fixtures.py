@@ -3,7 +3,7 @@ outputs on a representative set of generated cases (chosen to cover every option
 option sets at least twice), on F4DE's own tester cases, and of Kaldi's kws_score_f4de.sh end to
 end. Needs $F4DE_DIR (a built F4DE 3.5.0) and $KALDI_ROOT (a Kaldi checkout).
 
-  python3 tests/differential/record_fixtures.py [--pool 300] [--cases 20] [--also 48,77,78,87] [--kaldi 6]
+  python3 tests/differential/record_fixtures.py [--pool 300] [--cases 17] [--also 18,48,77,78,87,152,191] [--kaldi 6]
 """
 from __future__ import annotations
 
@@ -54,8 +54,8 @@ def choose(pool: int, n: int) -> list[int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--pool", type=int, default=300)
-    ap.add_argument("--cases", type=int, default=20, help="generated cases chosen for their options")
-    ap.add_argument("--also", default="48,77,78,87",
+    ap.add_argument("--cases", type=int, default=17, help="generated cases chosen for their options")
+    ap.add_argument("--also", default="18,48,77,78,87,152,191",
                     help="generated cases recorded too: each shows a documented difference or death")
     ap.add_argument("--kaldi", type=int, default=6)
     a = ap.parse_args(argv)
