@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . ./path.sh
 [ -n "${F4DE_DIR:-}" ] || { echo "compare_f4de.sh: error: set F4DE_DIR to a built F4DE 3.5.0" >&2; exit 1; }
-script=harness
+script=kws_harness
 case "${1:-}" in
   kaldi) script=kaldi_e2e; shift ;;
   tester) script=tester_cases; shift ;;

@@ -1,6 +1,6 @@
 """Which of F4DE KWSEval's outputs follow Perl's hash order: each generated case is scored by
 F4DE twice as KWSEval.pl runs itself (PERL_HASH_SEED=0) and once under each other seed given
-(KWSEval.pl refuses another seed: harness.SEED_WRAPPER starts perl with it and shows 0 to that
+(KWSEval.pl refuses another seed: kws_harness.SEED_WRAPPER starts perl with it and shows 0 to that
 check), and every file is compared with the first run's: identical, the same lines in another
 order, or different.
 
@@ -23,7 +23,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import harness  # noqa: E402
+import kws_harness as harness  # noqa: E402
 
 
 def kind(name: str) -> str:

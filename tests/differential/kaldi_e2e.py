@@ -5,7 +5,7 @@ $KALDI_ROOT/egs/babel/s5d) and the script is run twice in twin directories, once
 KWSEval.pl as `KWSEval` on PATH, once with termeval's utils/ first on PATH. The script runs
 KWSEval with Kaldi's option set, reads TotDur from sum.txt and writes metrics.txt with
 kws_oracle_threshold.pl from alignment.csv; every file it leaves in exp/sys/kws_10 and its
-stdout are compared (harness.compare_runs). kws_oracle_threshold.pl visits its keywords and
+stdout are compared (kws_harness.compare_runs). kws_oracle_threshold.pl visits its keywords and
 MTWV grid points in Perl's hash order, which Perl randomises per run: both runs set
 PERL_HASH_SEED=0 so that its THRESHOLD is reproducible (termeval's oracle port follows that
 order with perl_seed0, what test_f4de_fixtures.py uses on the recorded runs).
@@ -28,7 +28,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import gen_kws  # noqa: E402
-import harness  # noqa: E402
+import kws_harness as harness  # noqa: E402
 
 RESULTS = "exp/sys/kws_10"
 ARGS = ["data/dev", RESULTS]

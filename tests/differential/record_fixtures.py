@@ -18,7 +18,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import gen_kws  # noqa: E402
-import harness  # noqa: E402
+import kws_harness as harness  # noqa: E402
 import kaldi_e2e  # noqa: E402
 import tester_cases  # noqa: E402
 

@@ -2,7 +2,7 @@
 (written by record_fixtures.sh with $F4DE_DIR and $KALDI_ROOT), replayed on every run, F4DE or not:
 
 - generated cases (gen_kws) x option sets (Kaldi's, F4DE's tester's, random ones): every file
-  KWSEval.pl wrote, compared by harness.compare_runs (text byte for byte, CSV cell for cell,
+  KWSEval.pl wrote, compared by kws_harness.compare_runs (text byte for byte, CSV cell for cell,
   .dat number for number, PNGs by presence);
 - F4DE's own tester command lines 2a-2c, 6a, 6b, 7a-7e, 9 on its public inputs (stdout and
   alignment.csv), as KWSEval.pl wrote them when run (tester_cases.py);
@@ -17,7 +17,7 @@ order of a term's lines in alignment.csv and which reference a detection is pair
 pairings tie in F4DE's kernel (both chosen by F4DE in memory-address hash order, differently from
 run to run), PNG contents. Nothing else: any other difference fails.
 
-With $F4DE_DIR, test_live_cases runs both tools on fresh cases (the harness itself).
+With $F4DE_DIR, test_live_cases runs both tools on fresh cases (kws_harness itself).
 """
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ from termeval.std.oracle import oracle_metrics
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import harness  # noqa: E402
+import kws_harness as harness  # noqa: E402
 import kaldi_e2e  # noqa: E402
 
 ARCHIVE = os.path.join(HERE, "f4de_kwseval.tar.xz")

@@ -20,7 +20,7 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-import harness  # noqa: E402
+import kws_harness as harness  # noqa: E402
 
 CASES = ["2a", "2b", "2c", "6a", "6b", "7a", "7b", "7c", "7d", "7e", "9"]
 
