@@ -225,7 +225,8 @@ def merged(rec: Recording | None, prefix: str, old_path: str | None) -> str | No
     return text_of(rec, prefix, kept, at)
 
 
-def write_all(directory: str, recordings: Iterable[Recording], prefix: str = "", old_dir: str | None = None) -> list[str]:
+def write_all(directory: str, recordings: Iterable[Recording], prefix: str = "",
+              old_dir: str | None = None) -> list[str]:
     """<directory>/<recording>.TextGrid for every recording (atomic files), tiers named `prefix`
     + name; with `old_dir`, each merged with the file of the same name there (`merged`).
     Returns the file names. Two recordings whose names map to one file name get a numbered suffix."""

@@ -43,10 +43,11 @@ def section(res: dict, opts: Any) -> str:
     """The HTML of the comparison's section."""
     level = f"{100 * res['level']:g} %"
     title = f"Paired comparison with {res['baseline']}"
+    units = ", ".join(f"{k}: {v}" for k, v in res["units"].items())
     parts = [f"<h2>{escape(title)}</h2>",
              f'<p class="te-note">{escape(", ".join(res["systems"][1:]))} against {escape(res["baseline"])}:'
-             f" {res['test']} over the shared units ({escape(', '.join(f'{k}: {v}' for k, v in res['units'].items()))}),"
-             f" {res['n']} resamples, seed {res['seed']}, {level} intervals.</p>",
+             f" {res['test']} over the shared units ({escape(units)}), {res['n']} resamples, seed {res['seed']},"
+             f" {level} intervals.</p>",
              "<h3>Settings</h3>" + page.kv(settings_of(opts))]
     notes = [f"not compared ({t}): {v}" for t, v in res.get("not_compared", {}).items()]
     parts.append('<h3>Warnings</h3><ul class="te-warnings">'

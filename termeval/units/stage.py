@@ -194,7 +194,7 @@ class DiscophonStage(Stage):
         for k in range(lo, hi):
             r, c, counts = evaluate_pair(ctx.pairs[k], a.kind, a.step_units)
             meta, arr = _pack(k, r, c, counts)
-            if a.report and a.report_files > 0:     # report.html's timeline: the pair's first files, kept
+            if a.exp_dir and a.report and a.report_files > 0:    # report.html's timeline: the pair's first files
                 meta["head"], more = _keep_head(k, r, c, a.step_units, a.report_files)
                 arr.update(more)
             metas.append({"index": k, **meta})
@@ -273,7 +273,8 @@ class DiscophonStage(Stage):
                   for k in range(len(ctx.pairs))]
         tables = [t for k, n in enumerate(names)
                   for t in view.tables(f"details/discophon/{n}", n, view.PAIR_UTTERANCE_ROWS)]
-        heads = [(names[k], _head_of(*ctx.heads[k], merged[k][0], a.step_units)) for k in sorted(getattr(ctx, "heads", {}))]
+        kept = getattr(ctx, "heads", {})
+        heads = [(names[k], _head_of(*kept[k], merged[k][0], a.step_units)) for k in sorted(kept)]
         return View(f"Discrete units: the DiscoPhon benchmark (--kind {a.kind}, --step-units {a.step_units})",
                     tables, plots, (lambda limit: view.pair_recordings(heads, limit)) if heads else None,
                     notes=view.NOTES + (f"Tables: the first {view.PAIR_UTTERANCE_ROWS} rows of each per-utterance "
