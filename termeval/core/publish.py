@@ -6,7 +6,7 @@ A temporary is a sibling of its destination (same directory, so the rename is at
 so that `cleanup_stale(dir)` can remove what a dead run (kill -9, power loss) left behind
 without touching what a live run is writing. An existing destination is replaced whole: it is
 first renamed to such a temporary name, the new one renamed into place, then the old one
-removed. Outputs get the permissions of the user's umask (mkstemp/mkdtemp would give 0600/0700).
+removed; a destination of the other kind (a directory where a file goes) is never replaced. Outputs get the permissions of the user's umask (mkstemp/mkdtemp would give 0600/0700).
 
   file_mode(directory)        permissions a normal file/dir gets under the umask
   temp_path(dest)             a fresh temporary sibling name for dest (nothing created)
@@ -26,6 +26,7 @@ removed. Outputs get the permissions of the user's umask (mkstemp/mkdtemp would 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -130,7 +131,10 @@ def atomic_file(path: str, mode: str = "w") -> Iterator[IO]:
     try:
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as e:              # e.g. a directory there: named as the output
+            raise OSError(e.errno, e.strerror, path) from None
     except OSError as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -160,11 +164,27 @@ def new_dir(dest: str) -> str:
             raise OSError(e.errno, e.strerror, dest) from None
 
 
+def _same_kind(new: str, dest: str) -> None:
+    """OSError when `dest` exists as the other kind than `new` (a directory where a file goes,
+    or the reverse): replacing it would delete what it holds (the output guard refuses this
+    before a run, termeval/core/guard.py; this is the last line)."""
+    if not os.path.lexists(dest):
+        return
+    new_is_dir = os.path.isdir(new) and not os.path.islink(new)
+    if os.path.isdir(dest) and not new_is_dir:
+        raise IsADirectoryError(errno.EISDIR, "exists and is a directory (a file goes there; not replaced)", dest)
+    if new_is_dir and not os.path.isdir(dest):
+        raise NotADirectoryError(errno.ENOTDIR, "exists and is not a directory (a directory goes there; "
+                                 "not replaced)", dest)
+
+
 def replace(new: str, dest: str, keep_existing: bool = False) -> None:
     """Put the file or directory `new` in the place of `dest`, replacing an existing dest whole
-    (it is renamed away first, then removed). keep_existing: when another process put a dest
-    there meanwhile (content-keyed caches), keep that one and remove `new`."""
+    (it is renamed away first, then removed); a dest of the other kind (a directory where a
+    file goes, or the reverse) is an OSError and stays as it is. keep_existing: when another
+    process put a dest there meanwhile (content-keyed caches), keep that one and remove `new`."""
     dest = os.path.abspath(dest)
+    _same_kind(new, dest)
     old = None
     if os.path.lexists(dest):
         old = temp_path(dest)
@@ -211,8 +231,15 @@ def all_or_none(paths: Sequence[str]) -> Iterator[dict[str, str]]:
         for p in paths:
             tmps[p] = temp_path(p)
         yield tmps
+        for p, t in tmps.items():     # a directory at p: nothing replaced yet (checked first)
+            if os.path.isdir(p):
+                raise IsADirectoryError(errno.EISDIR, "exists and is a directory (a file goes there; "
+                                        "not replaced)", p)
         for p, t in tmps.items():
-            os.replace(t, p)
+            try:
+                os.replace(t, p)
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, p) from None
     except BaseException:
         for t in tmps.values():
             remove(t)

@@ -43,7 +43,7 @@ from termeval.core import lock
 from termeval.core import plots
 from termeval.core import publish as publish_
 from termeval.core.errors import InputError
-from termeval.core.guard import check_outputs
+from termeval.core.guard import check_outputs, check_placing
 from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
 from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as_share  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
@@ -127,12 +127,24 @@ def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(got))
 
 
-def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
+def _under(root: str, name: str) -> str:
+    """root/name as a message shows it (`RESULTS.md`, not `./RESULTS.md`)."""
+    return name if root in ("", ".") else os.path.join(root, name)
+
+
+def publish(exp_dir: str, out: str, names: Sequence[str], step: str = "this step",
+            inputs: Sequence[Any] = ()) -> None:
     """Move each owned output `name` (a top-level directory like "scores", a file inside one
     like "scores/std", or a glob pattern) from `out` into the exp dir, replacing the old one
     whole (termeval.core.publish.replace); an owned name the run did not write is removed (it
-    belonged to an earlier run)."""
-    for name in owned_names(exp_dir, out, names):
+    belonged to an earlier run). First, for all of them (nothing is moved when one fails), the
+    output guard's check_placing: a destination of the other kind (a directory where the run
+    wrote a file), a new file directly in an input directory, an output that is or holds one
+    of `inputs` is an InputError."""
+    owned = owned_names(exp_dir, out, names)
+    check_placing(step, [(os.path.join(out, n), _under(exp_dir, n)) for n in owned
+                         if os.path.lexists(os.path.join(out, n))], inputs)
+    for name in owned:
         new, dest = os.path.join(out, name), os.path.join(exp_dir, name)
         if os.path.lexists(new):
             os.makedirs(os.path.dirname(dest), exist_ok=True)
@@ -198,14 +210,15 @@ def io_paths(stage: Stage, args: Any, exp_dir: str) -> tuple[list[str], list[str
     return ins, outs + more, dirs
 
 
-def check_io(stage: Stage, args: Any, exp_dir: str | None) -> None:
-    """The output guard (termeval.core.guard.check_outputs) of a run, before anything is written."""
+def check_io(stage: Stage, args: Any, exp_dir: str | None) -> list[str]:
+    """The output guard (termeval.core.guard.check_outputs) of a run, before anything is
+    written; returns the run's inputs (the guard checks them again when the outputs are put in
+    place: `publish`)."""
     if exp_dir is None:
-        return
+        return []
     ins, outs, dirs = io_paths(stage, args, exp_dir)
-    if os.path.lexists(exp_dir) and not os.path.isdir(exp_dir):
-        dirs = [exp_dir, *dirs]
-    check_outputs(getattr(stage, "name", "") or "this step", ins, outs, dirs)
+    check_outputs(getattr(stage, "name", "") or "this step", ins, outs, [exp_dir, *dirs])
+    return list(ins)
 
 
 # ----------------------------------------------------------------------------- running
@@ -250,16 +263,16 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
-    check_io(stage, args, exp_dir)
+    ins = check_io(stage, args, exp_dir)
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
     if exp_dir is None or job is not None:       # nothing written, or a job: its launcher holds the lock
-        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo)
+        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
     with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
-        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo)
+        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
 
 
 def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
-         run_id: str | None, echo: bool) -> dict | None:
+         run_id: str | None, echo: bool, ins: Sequence[str] = ()) -> dict | None:
     clock = _Timing(job is None and merge is None)     # the one-process path only
     with running_as_share(job is not None or merge is not None), clock("load"):
         ctx = stage.load(args)
@@ -294,7 +307,8 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
                 report = stage.report(ctx, merged, out)
             if merge is not None:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
-            publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS),
+                    getattr(stage, "name", "") or "this step", ins)
         except (InputError, OSError) as e:
             discard(out)
             raise _named_in_exp(e, out, exp_dir) from None
@@ -318,8 +332,11 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
     driver: `write(tmp)` lays its files out under a fresh temporary directory inside `out_root`
     (as they will stand under out_root) and returns its result; then each owned name of
     `outputs` is moved into place whole (publish), under out_root's lock. A failed write leaves
-    out_root as it was. `inputs`: the run's input paths, which no output may be or hold."""
-    check_outputs(name, inputs, [os.path.join(out_root, o) for o in outputs])
+    out_root as it was. `inputs`: the run's input paths (termeval.core.guard: plain paths, or
+    Searched roots), which no output may be, hold or (a file) lie directly in; out_root must be
+    a directory (or not exist yet). The guard runs again, with the kinds of the new outputs
+    known, before anything is moved into place (`publish`)."""
+    check_outputs(name, inputs, [_under(out_root, o) for o in outputs], [out_root])
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
     ctx = exp_lock(out_root) if lock else contextlib.nullcontext()
     with ctx:
@@ -328,7 +345,7 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
             clock = _Timing()
             with clock("kernel"):
                 result = write(out)
-            publish(out_root, out, outputs)
+            publish(out_root, out, outputs, name, inputs)
             clock.emit(name)
         except BaseException:
             discard(out)
