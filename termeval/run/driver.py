@@ -41,6 +41,7 @@ import numpy as np
 
 from termeval.core import lock
 from termeval.core import plots
+from termeval.core import usercache
 from termeval.core import publish as publish_
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs, check_placing
@@ -177,24 +178,25 @@ INPUT_ATTRS = ("data_dir", "class_file", "kws_dir", "detections", "gold", "segme
 OUTPUT_ATTRS = ("summary",)
 
 
-def io_paths(stage: Stage, args: Any, exp_dir: str) -> tuple[list[str], list[str], list[str]]:
+def io_paths(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], list[str], list[str]]:
     """(inputs, outputs, needed dirs) of a run, for the output guard: the stage's own
     `io_paths(args)` -> (inputs, outputs) when it has one; else the paths of an Options'
     input/output roles, or the known attributes of an argparse namespace (INPUT_ATTRS,
     OUTPUT_ATTRS); plus the stage's owned outputs under the exp dir, whose top directories
-    (scores, details, units) must be directories."""
-    owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+    (scores, details, units) must be directories (exp_dir None: none)."""
+    owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS)) if exp_dir is not None else []
     tops = dict.fromkeys(n.split("/")[0] for n in owned)
-    dirs = [os.path.join(exp_dir, t) for t in tops
+    dirs = [os.path.join(exp_dir, t) for t in tops                     # type: ignore[arg-type]
             if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
-    outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)]
+    outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)] if owned else []  # type: ignore[arg-type]
     custom = getattr(stage, "io_paths", None)
     if callable(custom):
         ins, more = custom(args)
         return list(ins), outs + list(more), dirs
     if hasattr(args, "paths") and callable(args.paths):        # an Options dataclass
         ins = args.paths("input")
-        more = [p for p in args.paths("output") if os.path.abspath(p) != os.path.abspath(exp_dir)]
+        more = [p for p in args.paths("output")
+                if exp_dir is None or os.path.abspath(p) != os.path.abspath(exp_dir)]
         return ins, outs + more, dirs
     ins, more = [], []
     for k in INPUT_ATTRS:
@@ -210,15 +212,15 @@ def io_paths(stage: Stage, args: Any, exp_dir: str) -> tuple[list[str], list[str
     return ins, outs + more, dirs
 
 
-def check_io(stage: Stage, args: Any, exp_dir: str | None) -> list[str]:
+def check_io(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], list[str]]:
     """The output guard (termeval.core.guard.check_outputs) of a run, before anything is
-    written; returns the run's inputs (the guard checks them again when the outputs are put in
-    place: `publish`)."""
-    if exp_dir is None:
-        return []
+    written; returns the run's (inputs, outputs) (the guard checks them again when the outputs
+    are put in place, `publish`; the user cache refuses a directory among them, `usercache`)."""
     ins, outs, dirs = io_paths(stage, args, exp_dir)
-    check_outputs(getattr(stage, "name", "") or "this step", ins, outs, [exp_dir, *dirs])
-    return list(ins)
+    if exp_dir is not None:
+        check_outputs(getattr(stage, "name", "") or "this step", ins, outs, [exp_dir, *dirs])
+        outs = [exp_dir, *outs]
+    return list(ins), list(outs)
 
 
 # ----------------------------------------------------------------------------- running
@@ -263,12 +265,14 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
-    ins = check_io(stage, args, exp_dir)
+    ins, outs = check_io(stage, args, exp_dir)
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
-    if exp_dir is None or job is not None:       # nothing written, or a job: its launcher holds the lock
-        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
-    with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
-        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
+    # the user cache (termeval/core/usercache.py) refuses a cache dir that is, holds or lies in one of them
+    with usercache.guarding(getattr(stage, "name", "") or "this step", ins, outs):
+        if exp_dir is None or job is not None:   # nothing written, or a job: its launcher holds the lock
+            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
+        with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
+            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
 
 
 def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
