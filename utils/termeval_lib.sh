@@ -5,6 +5,7 @@
 # caller's launcher (so queue.pl/slurm.pl read the recipe's conf/).
 # Defines:
 #   TERMEVAL_ROOT        the install root (exported)
+#   TERMEVAL_STEP        "<pid> <host>" of this step (exported): its processes die with it
 #   te_python            command array: termeval's Python (utils/termeval_python.sh)
 #   te_default_cmd       $cmd from the environment if set, else termeval's utils/run.pl
 #   te_usage [MSG]       one error line (MSG, or the argument count against the Usage line), the
@@ -42,6 +43,10 @@ te_python=("$TERMEVAL_ROOT/utils/termeval_python.sh")
 te_default_cmd=${cmd:-$TERMEVAL_ROOT/utils/run.pl}
 te_script=${0%/}
 te_script=${te_script##*/}
+# This step names itself to every process it starts (`<pid> <host>`): its jobs, and the one
+# Python process of --nj 1, die with it when it is killed (termeval/run/watch.py), so a kill -9
+# of the step leaves no job writing into its exp dir.
+export TERMEVAL_STEP="$$ ${HOSTNAME:-$(uname -n)}"
 
 # te_usage [MESSAGE]: one error line (MESSAGE, or what is wrong with the number of arguments
 # left by parse_options.sh, compared with the header's "Usage:" line), then the usage lines

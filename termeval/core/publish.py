@@ -21,7 +21,8 @@ removed; a destination of the other kind (a directory where a file goes) is neve
   withdraw(path)              remove an output at once (renamed away, then removed)
   remove(path)                remove a file or directory tree, ignoring errors
   cleanup_stale(directory)    remove the temporaries of dead processes of this host
-  process_alive(pid)          whether a process of this host exists
+  process_alive(pid)          whether a process of this host exists (a zombie does not)
+  proc_stat(pid)              its state and start time (/proc, Linux)
 """
 from __future__ import annotations
 
@@ -69,8 +70,26 @@ def is_temporary(name: str) -> bool:
     return name.startswith(TMP_PREFIX)
 
 
+def proc_stat(pid: int) -> tuple[str, int] | None:
+    """(state, start time in clock ticks since boot) of process `pid` from /proc/<pid>/stat
+    (Linux), None when there is no such entry or no /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2:].split()     # after "pid (comm) ": the name may hold spaces
+    try:
+        return fields[0], int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
 def process_alive(pid: int) -> bool:
-    """Whether process `pid` exists on this host (one of another user counts as alive)."""
+    """Whether process `pid` exists on this host and is not a zombie (one of another user
+    counts as alive). A process killed but not yet reaped by its parent (state Z in
+    /proc/<pid>/stat: a container without a reaping init keeps it for ever) is dead: it runs
+    no code and holds nothing."""
     if pid <= 0:
         return False
     try:
@@ -78,10 +97,11 @@ def process_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass
     except OverflowError:
         return False
-    return True
+    stat = proc_stat(pid)
+    return stat is None or stat[0] not in ("Z", "X", "x")
 
 
 def remove(path: str) -> None:
