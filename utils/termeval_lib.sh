@@ -117,11 +117,22 @@ te_check_dir() {
   [ -d "$2" ] || te_die "$1 $2: no such directory"
   [ -r "$2" ] && [ -x "$2" ] || te_die "$2: permission denied"
 }
-# te_check_writable <dir>: the exp dir can be created and written (not under a read-only place),
-# and its path can reach a job intact (te_check_job_path).
+# te_check_writable <dir>: the exp dir can be created and written (not under a read-only place,
+# no part of its path a file), and its path can reach a job intact (te_check_job_path).
 te_check_writable() {
   te_check_job_path "$1"
+  local at=$1      # (not `p`: te_dirname_to's own local)
+  while [ ! -e "$at" ] && [ ! -L "$at" ] && [ "$at" != . ] && [ "$at" != / ]; do
+    te_dirname_to at "$at"                 # up to the first part of the path that exists
+  done
+  if { [ -e "$at" ] && [ ! -d "$at" ]; } || { [ -L "$at" ] && [ ! -e "$at" ]; }; then
+    te_die "$at: exists and is not a directory ($te_script writes a directory there; move the file away)"
+  fi
   { [ -d "$1" ] || mkdir -p "$1" 2>/dev/null; } && [ -w "$1" ] || te_die "$1: cannot create or write this directory"
+}
+# te_check_log <log>: the log can be written in place (a directory there is refused, not replaced).
+te_check_log() {
+  [ ! -d "$1" ] || te_die "$1: exists and is a directory ($te_script writes its log there; move it away)"
 }
 # te_check_job_path <path> [name]: the launchers (utils/run.pl, Kaldi's run.pl/queue.pl/slurm.pl)
 # replace every occurrence of the job name (JOB) in a job's command and log path by the job
@@ -199,6 +210,13 @@ te_launch() {
     for a in "$@"; do [ "$a" = "${range[0]%%=*}" ] || te_check_job_path "$a" "${range[0]%%=*}"; done
   fi
   te_check_options "$module" "$@"
+  if [ ${#range[@]} -gt 0 ]; then          # each job's log (JOB=a:b)
+    local name=${range[0]%%=*} first=${range[0]#*=} last t
+    last=${first#*:}; first=${first%%:*}
+    for ((t = first; t <= last; t++)); do te_check_log "${log//$name/$t}"; done
+  else
+    te_check_log "$log"
+  fi
   for a in "$@"; do q+=("$(te_quote_for_launcher "$a")") || exit 1; done
   te_check_launcher
   [ -d "$logdir" ] || mkdir -p "$logdir"
@@ -280,6 +298,7 @@ te_date_format='%(%a %b %e %H:%M:%S %Z %Y)T'
 # "# Ended (code N)" lines, so the log reads like a launched job's).
 te_run_local() {
   local log=$1 module=$2 rc=0 logdir; shift 2
+  te_check_log "$log"
   te_dirname_to logdir "$log"
   [ -d "$logdir" ] || mkdir -p "$logdir"
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; printf "# Started at $te_date_format\n" -1; } > "$log"

@@ -17,10 +17,10 @@ exists as a directory: an error, never removed or replaced (a file put in the pl
 directory would delete all it holds).
 
 An input directory that the run only searches (summarize_scores' exp roots: it reads the
-`scores/scores.json` files below them and nothing else) is given as `Searched(root, reads)`:
-an output below it is refused only when it is one of the files read (a path ending with one of
-`reads`), so `--out exp/RESULTS.md exp` stays allowed and `--out exp/s/scores/scores.json exp`
-is refused.
+systems' `scores/` files below them and nothing else) is given as `Searched(root, reads)`:
+an output below it is refused only when it is one of the files read (its path ends with one of
+the patterns `reads`), so `--out exp/RESULTS.md exp` stays allowed and `--out
+exp/s/scores/scores.json exp` is refused.
 
 `check_placing(step, pairs, inputs)` is the same check when outputs are moved into place
 (termeval/core/publish.py, the driver's `publish`): each (new, destination) pair, with the kind
@@ -101,8 +101,8 @@ def _is_or_holds(step: str, ins: _Inputs, out: str) -> None:
         if _inside(real, r):
             whole = real.replace(os.sep, "/")
             if any(fnmatch.fnmatchcase(whole, "*/" + pat) for pat in reads):
-                raise InputError(f"the output of {step} is one of the files it reads below {shown}: "
-                                 "it would be overwritten; choose another output", out)
+                raise InputError(f"the output of {step} is one of the files it reads below {shown} "
+                                 f"({', '.join(reads)}): it would be overwritten; choose another output", out)
 
 
 def _in_input_dir(step: str, ins: _Inputs, out: str) -> None:

@@ -67,13 +67,13 @@ def warn(message: str) -> None:
     core_warn("summarize_scores", message)
 
 
-READS = "scores/scores.json"      # what is read below an exp root, nothing else
+READS = "scores/*"      # below an exp root: the systems' score files (scores.json is read), never written over
 
 
 def inputs(exp_roots: Sequence[str]) -> list[Searched]:
     """The exp roots as the output guard's inputs (termeval.core.guard.Searched): below them
-    only the scores/scores.json files are read, so an output there is refused, another output
-    below a root (`--out exp/RESULTS.md exp`) is not."""
+    the systems' scores/ files are what the table is made of (scores.json read), so an output
+    there is refused; another output below a root (`--out exp/RESULTS.md exp`) is not."""
     return [Searched(r, (READS,)) for r in exp_roots]
 
 

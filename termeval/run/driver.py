@@ -218,9 +218,18 @@ def check_io(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], l
     are put in place, `publish`; the user cache refuses a directory among them, `usercache`)."""
     ins, outs, dirs = io_paths(stage, args, exp_dir)
     if exp_dir is not None:
-        check_outputs(getattr(stage, "name", "") or "this step", ins, outs, [exp_dir, *dirs])
+        check_outputs(getattr(stage, "name", "") or "this step", ins, outs, [exp_dir, *dirs],
+                      file_outputs(exp_dir, getattr(stage, "outputs", DEFAULT_OUTPUTS)))
         outs = [exp_dir, *outs]
     return list(ins), list(outs)
+
+
+def file_outputs(root: str, names: Sequence[str]) -> list[str]:
+    """The owned outputs that are files by termeval's layout: everything below scores/ and
+    units/ (scores/std, scores/scores.json, units/units.std_term.npz, ...). A directory there
+    is refused before the run (the output guard), not after it (`publish`)."""
+    return [os.path.join(root, n) for n in names
+            if n.split("/")[0] in ("scores", "units") and "/" in n and not glob.has_magic(n)]
 
 
 # ----------------------------------------------------------------------------- running
@@ -340,7 +349,7 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
     Searched roots), which no output may be, hold or (a file) lie directly in; out_root must be
     a directory (or not exist yet). The guard runs again, with the kinds of the new outputs
     known, before anything is moved into place (`publish`)."""
-    check_outputs(name, inputs, [_under(out_root, o) for o in outputs], [out_root])
+    check_outputs(name, inputs, [_under(out_root, o) for o in outputs], [out_root], file_outputs(out_root, outputs))
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
     ctx = exp_lock(out_root) if lock else contextlib.nullcontext()
     with ctx:
