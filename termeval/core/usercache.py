@@ -8,8 +8,9 @@ preparing or parsing the same input again (zrc's prepared gold, zrc2020's parsed
   root(name)   <base>/<name>, the directory of the store `name` (None: no store); an
                InputError when the cache directory is, holds or lies inside an input or an
                output of the running step (`guarding`)
-  guarding(step, inputs, outputs)   context: the paths of the run (the driver's, a zrc
-               submission's) that root() checks the cache directory against
+  guarding(step, inputs, outputs, uses)   context: the paths of the run (the driver's, a
+               zrc submission's) that root() checks the cache directory against (at once when
+               the run uses the cache: a stage with `user_cache = True`)
   code_key(*packages)   a digest of the source of termeval's packages named (an entry made by
                other code is never used)
   prune(dir, pattern, keep)   all but the `keep` newest entries of `dir` whose names match
@@ -106,13 +107,19 @@ def root(name: str) -> str | None:
 
 
 @contextlib.contextmanager
-def guarding(step: str, inputs: Iterable[object], outputs: Iterable[object]) -> Iterator[None]:
+def guarding(step: str, inputs: Iterable[object], outputs: Iterable[object], uses: bool = False) -> Iterator[None]:
     """While the block runs, root() refuses a cache directory that is, holds or lies inside one
-    of `inputs` or `outputs` (paths; None, '' and '-' ignored)."""
+    of `inputs` or `outputs` (paths; None, '' and '-' ignored). uses: the run uses the cache
+    (zrc2020, zrc submissions): checked now, before anything is written, even when this
+    process's memo would never consult the cache."""
     def paths(xs: Iterable[object]) -> tuple[str, ...]:
         return tuple(os.fspath(x) for x in xs if x is not None and os.fspath(x) not in ("", "-"))  # type: ignore[arg-type]
     token = _running.set(_running.get() + ((step, paths(inputs), paths(outputs)),))
     try:
+        if uses:
+            b = base()
+            if b is not None:
+                _check(b)
         yield
     finally:
         _running.reset(token)

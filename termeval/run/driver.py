@@ -277,7 +277,7 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
     ins, outs = check_io(stage, args, exp_dir)
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
     # the user cache (termeval/core/usercache.py) refuses a cache dir that is, holds or lies in one of them
-    with usercache.guarding(getattr(stage, "name", "") or "this step", ins, outs):
+    with usercache.guarding(getattr(stage, "name", "") or "this step", ins, outs, getattr(stage, "user_cache", False)):
         if exp_dir is None or job is not None:   # nothing written, or a job: its launcher holds the lock
             return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
         with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)

@@ -59,7 +59,8 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
     # written into a temporary sibling of scores/ (termeval.core.publish), put in place whole at
     # the end: a failed run leaves the previous scores/ as it was; temporaries of dead runs go.
     # The user cache is refused when its directory is, holds or lies in one of these paths.
-    with usercache.guarding("score_zrc_submission", inputs, [scores_dir]), publish.output_dir(scores_dir) as tmp:
+    with usercache.guarding("score_zrc_submission", inputs, [scores_dir], uses=True), \
+            publish.output_dir(scores_dir) as tmp:
         per_lang: dict[str, dict] = {}
         wall: dict[str, float] = {}
         for lang, class_file in sub.class_files.items():
