@@ -130,9 +130,16 @@ te_check_writable() {
   fi
   { [ -d "$1" ] || mkdir -p "$1" 2>/dev/null; } && [ -w "$1" ] || te_die "$1: cannot create or write this directory"
 }
-# te_check_log <log>: the log can be written in place (a directory there is refused, not replaced).
+# te_check_log <log> [args...]: the log can be written in place: a directory there is refused,
+# not replaced, and so is a log that is one of the arguments (an input would be overwritten).
 te_check_log() {
-  [ ! -d "$1" ] || te_die "$1: exists and is a directory ($te_script writes its log there; move it away)"
+  local log=$1 a; shift
+  [ ! -d "$log" ] || te_die "$log: exists and is a directory ($te_script writes its log there; move it away)"
+  [ -e "$log" ] || return 0
+  for a in "$@"; do
+    [ "$a" -ef "$log" ] && te_die "$a: is the log $log this step writes: it would be overwritten; move it away"
+  done
+  return 0
 }
 # te_check_job_path <path> [name]: the launchers (utils/run.pl, Kaldi's run.pl/queue.pl/slurm.pl)
 # replace every occurrence of the job name (JOB) in a job's command and log path by the job
@@ -213,9 +220,9 @@ te_launch() {
   if [ ${#range[@]} -gt 0 ]; then          # each job's log (JOB=a:b)
     local name=${range[0]%%=*} first=${range[0]#*=} last t
     last=${first#*:}; first=${first%%:*}
-    for ((t = first; t <= last; t++)); do te_check_log "${log//$name/$t}"; done
+    for ((t = first; t <= last; t++)); do te_check_log "${log//$name/$t}" "${@//$name/$t}"; done
   else
-    te_check_log "$log"
+    te_check_log "$log" "$@"
   fi
   for a in "$@"; do q+=("$(te_quote_for_launcher "$a")") || exit 1; done
   te_check_launcher
@@ -298,7 +305,7 @@ te_date_format='%(%a %b %e %H:%M:%S %Z %Y)T'
 # "# Ended (code N)" lines, so the log reads like a launched job's).
 te_run_local() {
   local log=$1 module=$2 rc=0 logdir; shift 2
-  te_check_log "$log"
+  te_check_log "$log" "$@"
   te_dirname_to logdir "$log"
   [ -d "$logdir" ] || mkdir -p "$logdir"
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; printf "# Started at $te_date_format\n" -1; } > "$log"
@@ -331,6 +338,12 @@ te_run_stage() {
     exit 1
   fi
   run_id="$$-$(date +%s%N)"
+  local shard a
+  for shard in "$dir"/jobs/"$name".*.npz; do      # an input among the stale shards: never removed
+    for a in "$@"; do
+      [ -e "$shard" ] && [ "$a" -ef "$shard" ] && te_die "$a: lies in $dir/jobs/, whose $name.*.npz this step removes; move it away"
+    done
+  done
   rm -f "$dir"/jobs/"$name".*.npz 2>/dev/null || true
   te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
   te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"

@@ -183,12 +183,15 @@ def io_paths(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], l
     `io_paths(args)` -> (inputs, outputs) when it has one; else the paths of an Options'
     input/output roles, or the known attributes of an argparse namespace (INPUT_ATTRS,
     OUTPUT_ATTRS); plus the stage's owned outputs under the exp dir, whose top directories
-    (scores, details, units) must be directories (exp_dir None: none)."""
+    (scores, details, units) must be directories, and the directories it `prepares` there
+    (classes/, tde/; exp_dir None: none)."""
     owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS)) if exp_dir is not None else []
     tops = dict.fromkeys(n.split("/")[0] for n in owned)
     dirs = [os.path.join(exp_dir, t) for t in tops                     # type: ignore[arg-type]
             if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
     outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)] if owned else []  # type: ignore[arg-type]
+    # what the stage prepares and replaces besides its outputs (a TDE stage's classes/, tde/)
+    outs += [os.path.join(exp_dir, n) for n in getattr(stage, "prepares", ())] if exp_dir is not None else []
     custom = getattr(stage, "io_paths", None)
     if callable(custom):
         ins, more = custom(args)
@@ -218,10 +221,21 @@ def check_io(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], l
     are put in place, `publish`; the user cache refuses a directory among them, `usercache`)."""
     ins, outs, dirs = io_paths(stage, args, exp_dir)
     if exp_dir is not None:
-        check_outputs(getattr(stage, "name", "") or "this step", ins, outs, [exp_dir, *dirs],
-                      file_outputs(exp_dir, getattr(stage, "outputs", DEFAULT_OUTPUTS)))
+        check_outputs(getattr(stage, "name", "") or "this step", ins, outs + logs_and_shards(stage, exp_dir),
+                      [exp_dir, *dirs], file_outputs(exp_dir, getattr(stage, "outputs", DEFAULT_OUTPUTS)))
         outs = [exp_dir, *outs]
     return list(ins), list(outs)
+
+
+def logs_and_shards(stage: Stage, exp_dir: str) -> list[str]:
+    """What a run writes or removes besides its outputs: its logs (<exp>/log/<name>[.J|.merge].log)
+    and its jobs' shards (<exp>/jobs/<name>.J.npz, the stale ones cleared): none may be an input."""
+    name = getattr(stage, "name", "") or ""
+    if not name:
+        return []
+    log, jobs = os.path.join(exp_dir, "log"), os.path.join(exp_dir, "jobs")
+    return ([os.path.join(log, f"{name}.log")] + glob.glob(os.path.join(glob.escape(log), f"{glob.escape(name)}.*.log"))
+            + glob.glob(os.path.join(glob.escape(jobs), f"{glob.escape(name)}.*.npz")))
 
 
 def file_outputs(root: str, names: Sequence[str]) -> list[str]:

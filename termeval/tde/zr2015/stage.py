@@ -89,6 +89,7 @@ def run_info(foldsets: dict, counts: dict, nclusters: int, npairs: int, files: l
 
 class Zr2015Stage(Stage):
     outputs = protocol.DEFAULT_OUTPUTS
+    prepares = ("classes", "tde")   # the class preparation and saved arrays: no input may lie in them
 
     def __init__(self, benchmark: str = "zr2015"):
         self.benchmark = benchmark
