@@ -4,6 +4,7 @@
 Usage: python -m termeval.bin.prepare_gold --format zr [options] <phn> <wrd> <data-dir>
        python -m termeval.bin.prepare_gold --format ctm [options] <phone-ctm> <word-ctm|-> <data-dir>
        python -m termeval.bin.prepare_gold --format textgrid [options] <textgrid-dir> <data-dir>
+       python -m termeval.bin.prepare_gold --format discophon [options] <alignment-file> <data-dir>
  e.g.: python -m termeval.bin.prepare_gold --format zr downloads/zr17/mandarin.phn \\
            downloads/zr17/mandarin.wrd data/mandarin
 

@@ -85,6 +85,12 @@ def proc_stat(pid: int) -> tuple[str, int] | None:
         return None
 
 
+def shown(path: str) -> str:
+    """`path` as the user will find it: each temporary component by its destination's name
+    (what a message names, never an internal temporary)."""
+    return os.sep.join(_NAME.sub("", part) for part in path.split(os.sep)) if TMP_PREFIX in path else path
+
+
 def process_alive(pid: int) -> bool:
     """Whether process `pid` exists on this host and is not a zombie (one of another user
     counts as alive). A process killed but not yet reaped by its parent (state Z in

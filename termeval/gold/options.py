@@ -8,8 +8,8 @@ from termeval.core.options import OptionError, StepOptions, boolean, int_between
 from termeval.gold.intervals import DEFAULT_SILENCE_LABELS
 from termeval.gold.syllables import SYLLABLE_FORMATS
 
-FORMATS = ("zr", "ctm", "textgrid")
-INPUT_COUNT = {"zr": 3, "ctm": 3, "textgrid": 2}     # inputs + the data dir
+FORMATS = ("zr", "ctm", "textgrid", "discophon")
+INPUT_COUNT = {"zr": 3, "ctm": 3, "textgrid": 2, "discophon": 2}     # inputs + the data dir
 
 
 def _paths(value: object, text: str | None = None) -> None:

@@ -21,6 +21,7 @@ import os
 import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from termeval.core import publish
 from termeval.core.warn import note, warn
 from termeval.core.errors import InputError
 
@@ -117,7 +118,7 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | No
     with atomic_write(os.path.join(class_dir, STAMP_FILE)) as f:
         f.write(f"{stamp}\nfiles {digest}\n")
     if log:
-        print(f"{prog}: prepared {args.class_file} -> {class_dir}: {summary(prep)}", file=sys.stderr)
+        print(f"{prog}: prepared {args.class_file} -> {publish.shown(class_dir)}: {summary(prep)}", file=sys.stderr)
     return stamp, True
 
 
