@@ -34,6 +34,8 @@ from termeval.run import command
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from test_job_paths import CLS, PHN, SEG, WRD  # noqa: E402  (the tiny corpus)
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "units"))
+import units_cases  # noqa: E402  (the DiscoPhon cases)
 
 ROOT = os.path.dirname(os.path.dirname(HERE))
 META = open(os.path.join(ROOT, "tests", "zrc", "test_zrc_submission.py"), encoding="utf-8").read() \
@@ -74,6 +76,10 @@ def template(tmp_path_factory):
     (d / "sub" / "meta.yaml").write_text(META)
     (d / "sub" / "params.yaml").write_text("njobs: 1\nquiet: false\n")
     (d / "sub" / "english.txt").write_text(CLS)
+    files, _ = units_cases.discophon_case("basic")          # a DiscoPhon dataset and predictions
+    units_cases.write(files, str(d))
+    termeval.prepare_gold(str(d / "dataset/alignment/alignment-deu-dev.txt"), format="discophon",
+                          data_dir=str(d / "data_deu"))
     return d
 
 
@@ -124,6 +130,8 @@ def a_dir(value: str = "mine"):
 
 
 STD = ["std/kws", "std/detections.kwslist.xml"]
+UNITS = "predictions/units-deu-dev.jsonl"
+UNITS_OPTS = ["--n-units", "256", "--n-phonemes", "41"]
 # the one file a term discovery or text segmentation run writes in its exp dir outside its own
 # scores/, details/, units/ and classes/ (which it replaces whole, by design): the lock
 LOCK = ".termeval.lock"
@@ -139,6 +147,15 @@ OUTPUTS: dict[str, Output] = {
         "steps/score_tde.sh", "score-tde", lambda v: ["data", "x.class", v],
         lambda w, v: termeval.score_tde(str(w / "data"), str(w / "x.class"), exp_dir=str(w / v)),
         {"a": in_exp(LOCK), "b": given("x.class"), "c": given("data/phones")}),
+    "score_units exp_dir": Output(
+        "steps/score_units.sh", "score-units", lambda v: [*UNITS_OPTS, "data_deu", UNITS, v],
+        lambda w, v: termeval.score_units(str(w / "data_deu"), str(w / UNITS), exp_dir=str(w / v), n_units=256,
+                                          n_phonemes=41),
+        {"a": in_exp("scores/units"), "b": given(UNITS), "c": given("data_deu/phones")}),
+    "score_discophon output_dir": Output(
+        "steps/score_discophon.sh", "score-discophon", lambda v: ["dataset", "predictions", v],
+        lambda w, v: termeval.score_discophon(str(w / "dataset"), str(w / "predictions"), exp_dir=str(w / v)),
+        {"a": in_exp("scores.jsonl"), "b": given(UNITS), "c": given("dataset/alignment/alignment-deu-dev.txt")}),
     "score_tde_folds exp_dir": Output(
         "steps/score_tde_folds.sh", None, lambda v: ["data", "x.class", v], None,
         {"a": in_exp(LOCK), "b": given("x.class"), "c": given("data/phones")}),
