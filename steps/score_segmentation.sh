@@ -31,7 +31,8 @@
 #
 # Options:
 #   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
-#   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
+#   --frame-shift <seconds>      # default: the scorer's own (0.02 for malan-*), else 0.01 (frame
+#                                # input, --compat vqwordseg and unsupseg)
 #   --level <word|phone|syllable>  # default word (syllable: the tier of prepare_gold.sh --syllables)
 #   --compat <none|vqwordseg|harwath|rasanen|unsupseg|malan-strict|malan-lenient|all>  # default none (docs/segmentation.md)
 #   --segments <file|auto|none>  # default auto: <data-dir>/segments if present, else whole files
@@ -41,12 +42,16 @@
 #   --bootstrap-unit <file|speaker>  # default file; resampling unit (recordings or speakers)
 #   --cmd <launcher>             # default $cmd from the environment (cmd.sh), else termeval's
 #                                # utils/run.pl; e.g. "queue.pl --mem 4G", "slurm.pl"
+#   --report <true|false>        # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>           # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>     # default false; details/<stage>/textgrids/<utt>.TextGrid: gold,
+#                                 # segments, boundary errors
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
 # Begin configuration section.
 tolerance=0.02
-frame_shift=0.01
+frame_shift=
 level=word
 compat=none
 segments=auto
@@ -56,6 +61,9 @@ bootstrap=0
 seed=777
 ci=0.95
 bootstrap_unit=file
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -88,8 +96,10 @@ te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
+opts=(--tolerance "$tolerance" --level "$level" --compat "$compat"
       --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+[ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")   # none: each scorer's own
+te_report_options
 # the stage's name (segmentation, or segmentation_<level> for phone, syllable) from the stage itself
 stage=$(te_stage_name score_segmentation "${opts[@]}" "$data" "$seg" "$dir")
 # one process for --nj 1 without --cmd (log/<stage>.log), else jobs (<stage>.JOB.log) and a

@@ -72,6 +72,11 @@
 #                             (--compat kaldi is scored whole in the merge step)
 #   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
 #   --bootstrap 0 --seed 777 --ci 0.95   resamples of terms for ATWV/MTWV/OTWV intervals (0 = off)
+#   --report true|false       <exp-dir>/report.html: scores, settings, warnings, plots, tables and
+#                             a timeline of the first recordings (default true; docs/report.md)
+#   --report-files N          recordings in report.html's timeline (default 20)
+#   --textgrids true|false    details/textgrids/<file>.TextGrid: reference words, hits, false alarms,
+#                             misses per keyword, for Praat (default false)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -117,6 +122,9 @@ cmd=$te_default_cmd
 bootstrap=0
 seed=777
 ci=0.95
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -165,6 +173,7 @@ opts+=(--just-system-terms "$just_system_terms")
 [ -n "$f4de_global_measures" ] && opts+=(--f4de-global-measures "$f4de_global_measures")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 
+te_report_options
 # one process for --nj 1 without --cmd (log/std.log: the stage's name, termeval/std/stage.py),
 # else jobs (std.JOB.log, jobs/std.J.npz) + merge (std.merge.log); results on stdout
 te_run_stage "$dir" std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"

@@ -62,6 +62,10 @@
 #   --bootstrap <n>                       # default 0 (off); resamples for confidence intervals
 #   --seed <s> / --ci <level>             # default 777 / 0.95; seed and level of the intervals
 #   --bootstrap-unit <file|speaker>       # default file; unit of the non-class metrics
+#   --report <true|false>                 # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>                    # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>              # default false; details/textgrids/<file>.TextGrid: gold
+#                                          # phones and words, fragments, errors
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -79,6 +83,9 @@ ci=0.95
 bootstrap_unit=file
 end_tolerance=0.01
 pairs_clustering=pairs
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -165,6 +172,7 @@ if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
   # the jobs read the prepared classes (zr2015/zr2017: the parsed inputs): prepare them once, here
   te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"
 fi
+te_report_options
 # the benchmark's name is its stage's (termeval/tde/registry.py): logs log/$benchmark[.JOB|.merge].log
 te_run_stage "$dir" "$benchmark" score_tde "$nj" "${opts[@]}" "$data" "$classfile" "$dir"
 

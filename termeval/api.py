@@ -567,7 +567,7 @@ def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike],
     opts = _summary_options(exp_roots, options, "summarize_scores", out=None if out is None else _path(out, "out"))
     tables = results_summary.collect(opts.roots)
     if opts.out is not None:
-        text = results_formats.render(tables, opts)
+        text = results_formats.render(tables, opts, os.path.dirname(os.path.abspath(opts.out)))
         driver.run_task("summarize_scores", *results_summary.task(opts.out, text),
                          inputs=results_summary.inputs(opts.roots), lock=False)
     return results_summary.rows(tables)
@@ -576,7 +576,7 @@ def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike],
 @with_options(SummarizeOptions, fixed=("exp_roots", "out"))
 def results_table(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], format: str = "md",
                   **options: Any) -> str:
-    """The text utils/summarize_scores.sh --format <format> writes (md, csv, tsv, latex, json)
+    """The text utils/summarize_scores.sh --format <format> writes (md, csv, tsv, latex, json, html)
     over every scores/scores.json below the exp roots (one path or a list); nothing is written.
     e.g. termeval.results_table("exp", format="latex", percent=True, bold_best=True)."""
     opts = _summary_options(exp_roots, options, "results_table", format=format)

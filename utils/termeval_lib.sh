@@ -105,6 +105,17 @@ te_check_bootstrap() {
   # read only by a merge job, after the other jobs: checked here
   [ -z "${bootstrap_unit+set}" ] || te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
 }
+# te_report_options: check the report options of a scoring step (--report, --report-files,
+# --textgrids: docs/report.md) and append to the array `opts` those that differ from their
+# defaults (none changes a number: the command recorded with the scores stays as it was).
+te_report_options() {
+  te_check_choice report "$report" true false
+  te_check_int report-files "$report_files" 0
+  te_check_choice textgrids "$textgrids" true false
+  [ "$report" = true ] || opts+=(--report "$report")
+  [ "$report_files" = 20 ] || opts+=(--report-files "$report_files")
+  [ "$textgrids" = false ] || opts+=(--textgrids "$textgrids")
+}
 # te_check_choice <option> <value> <choice>...
 te_check_choice() {
   local opt=$1 val=$2 c; shift 2

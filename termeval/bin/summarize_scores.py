@@ -34,6 +34,7 @@ formats: termeval/results/formats.py.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Sequence
 
@@ -52,8 +53,9 @@ def main(argv: Sequence[str] | None = None) -> None:
         parser = get_parser()
         opts = options_of(parser, parser.parse_args(args))
         from termeval.run import driver     # the lock, the guard, tempfile, threading: not for --help
-        text = formats.render(summary.collect(opts.roots), opts)
-        out = opts.out or ("RESULTS.md" if opts.format == "md" else None)
+        out = opts.out or formats.default_out(opts)
+        base = os.path.dirname(os.path.abspath(out)) if out not in (None, "-") else "."
+        text = formats.render(summary.collect(opts.roots), opts, base)
         if out is None or out == "-":
             sys.stdout.write(text)
             return 0

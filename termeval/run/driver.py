@@ -22,8 +22,9 @@ termeval/core/publish.py); the stage's `outputs` are what the run owns there (re
 left as they were by a failed run), its `updates` what it merges into (scores/scores.json).
 
 With TERMEVAL_TIMING=1 a one-process run and a run_task print one stderr line `termeval-timing:
-<stage> load <s> kernel <s> report <s>` (process CPU seconds; kernel = compute + merge, a
-run_task's write), what local/bench_steps.sh sets a step's end-to-end CPU against; unset, nothing.
+<stage> load <s> kernel <s> report <s> page <s>` (process CPU seconds; kernel = compute + merge,
+a run_task's write; page = report.html and the TextGrids, termeval/report/), what
+local/bench_steps.sh sets a step's end-to-end CPU against; unset, nothing.
 """
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, 
 from termeval.core.textio import atomic_write
 
 PROTOCOL = 1
+REPORT_PAGE = "report.html"    # what a scoring run may own besides its stage's outputs (termeval/report/page.py)
 
 
 
@@ -190,8 +192,10 @@ def io_paths(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], l
     dirs = [os.path.join(exp_dir, t) for t in tops                     # type: ignore[arg-type]
             if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
     outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)] if owned else []  # type: ignore[arg-type]
-    # what the stage prepares and replaces besides its outputs (a TDE stage's classes/, tde/)
-    outs += [os.path.join(exp_dir, n) for n in getattr(stage, "prepares", ())] if exp_dir is not None else []
+    if exp_dir is not None:
+        outs.append(os.path.join(exp_dir, REPORT_PAGE))
+        # what the stage prepares and replaces besides its outputs (a TDE stage's classes/, tde/)
+        outs += [os.path.join(exp_dir, n) for n in getattr(stage, "prepares", ())]
     custom = getattr(stage, "io_paths", None)
     if callable(custom):
         ins, more = custom(args)
@@ -258,7 +262,7 @@ class _Timing:
 
     def __init__(self, on: bool = True) -> None:
         self.on = on and os.environ.get(TIMING_ENV) == "1"
-        self.spent = {"load": 0.0, "kernel": 0.0, "report": 0.0}
+        self.spent = {"load": 0.0, "kernel": 0.0, "report": 0.0, "page": 0.0}
 
     @contextlib.contextmanager
     def __call__(self, part: str) -> Any:
@@ -275,7 +279,7 @@ class _Timing:
         if self.on:
             s = self.spent
             sys.stderr.write(f"termeval-timing: {name} load {s['load']:.3f} kernel {s['kernel']:.3f}"
-                             f" report {s['report']:.3f}\n")
+                             f" report {s['report']:.3f} page {s['page']:.3f}\n")
             sys.stderr.flush()
 
 
@@ -332,10 +336,12 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
             carry(exp_dir, out, getattr(stage, "updates", ()))
             with clock("report"):
                 report = stage.report(ctx, merged, out)
+            owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            with clock("page"):
+                owned += _page(stage, ctx, merged, report, args, exp_dir, out, owned)
             if merge is not None:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
-            publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS),
-                    getattr(stage, "name", "") or "this step", ins)
+            publish(exp_dir, out, owned, getattr(stage, "name", "") or "this step", ins)
         except (InputError, OSError) as e:
             discard(out)
             raise _named_in_exp(e, out, exp_dir) from None
@@ -351,6 +357,19 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
             sys.stdout.flush()
     return dict(report.scores)
+
+
+def _page(stage: Stage, ctx: Any, merged: Any, report: Any, args: Any, exp_dir: str, out: str,
+          owned: list[str]) -> list[str]:
+    """The stage's section of <exp>/report.html and its TextGrids, written into `out`
+    (termeval/report/write.py) when --report true or --textgrids true asks for them, or when an
+    earlier page holds a section of this stage to drop (--report false); returns what the run
+    owns besides the stage's outputs. Nothing is imported otherwise."""
+    if not (getattr(args, "report", False) or getattr(args, "textgrids", False)
+            or os.path.isfile(os.path.join(exp_dir, REPORT_PAGE))):
+        return []
+    from termeval.report import write    # the report's writers: only when a page or TextGrids are written
+    return write.run(stage, ctx, merged, report, args, exp_dir, out, owned_names(exp_dir, out, owned))
 
 
 def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from termeval.core.options import BootstrapOptions, JobOptions, StepOptions, nonneg_real, option, optional_input, \
+from termeval.core.options import BootstrapOptions, JobOptions, ReportOptions, StepOptions, nonneg_real, option, optional_input, \
     or_none, path_value, positive_real
 from termeval.segmentation.scorers import compat_choices
 
@@ -19,7 +19,7 @@ def stage_name_for(level: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class SegmentationOptions(BootstrapOptions, JobOptions):
+class SegmentationOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_segmentation (docs/segmentation.md). No rule across options: the upper
     bound of --tolerance (a unit slip, termeval.segmentation.checks) is checked when the stage
     loads, as an input check (one line, exit 1)."""
@@ -28,7 +28,9 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
     segmentation: str = option(doc="a class file, an interval file or a vqwordseg intervals/ dir",
                                positional=True, role="input", check=path_value, metavar="segmentation")
     tolerance: float = option(0.02, "seconds", check=nonneg_real)
-    frame_shift: float = option(0.01, "seconds per frame", check=positive_real)
+    frame_shift: float | None = option(None, "seconds per frame (frame input, --compat vqwordseg and the "
+                                             "frame-based scorers); default: each scorer's own (0.02 for "
+                                             "malan-strict/-lenient), else 0.01", check=or_none(positive_real))
     level: str = option("word", "reference tier: words, phones or syllables (prepare_gold --syllables)",
                         choices=("word", "phone", "syllable"))
     compat: str = option("none", "definitions: termeval's (none), kamperh/vqwordseg's, a published scorer's "

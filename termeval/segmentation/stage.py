@@ -16,12 +16,12 @@ import numpy as np
 
 from termeval.core import guard
 from termeval.core.scores import format_line
-from termeval.core.stage import Report, Shard, Stage
+from termeval.core.stage import Report, Shard, Stage, View
 from termeval.segmentation import checks, compare, scorers
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, stage_name, write_report
-from termeval.segmentation.stats import Settings, job_stats
+from termeval.segmentation.stats import Settings, frame_shift_for, job_stats
 from termeval.segmentation.units import ci_hook, reference_files
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
@@ -29,7 +29,8 @@ from termeval.core.warn import warn
 
 
 def settings_of(opts: SegmentationOptions) -> Settings:
-    return Settings(opts.tolerance, opts.frame_shift, opts.level, opts.compat)
+    return Settings(opts.tolerance, frame_shift_for(opts.compat, opts.frame_shift), opts.level, opts.compat,
+                    opts.frame_shift is not None)
 
 
 def reading_of(compat: str) -> str:
@@ -62,12 +63,13 @@ class SegmentationStage(Stage):
         gold, tier = load_gold_tier(a.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
-        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, reading_of(self.main.compat))
+        fs = frame_shift_for("none", a.frame_shift)     # an interval dir's frames: --frame-shift, else 10 ms
+        pred = read_segmentation(a.segmentation, gold, utts, fs, reading_of(self.main.compat))
         preds: dict = {"none": pred}
         if self.all:        # each reading rule once; a row whose reading refuses the input shows the error
             for rd in sorted({compare.reading(m) for m in compare.modes()} - {"none"}):
                 try:
-                    preds[rd] = read_segmentation(a.segmentation, gold, utts, s.frame_shift, rd)
+                    preds[rd] = read_segmentation(a.segmentation, gold, utts, fs, rd)
                 except InputError as e:
                     preds[rd] = str(e)
         return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred, preds=preds)
@@ -121,3 +123,12 @@ class SegmentationStage(Stage):
                 f.write(text)
             summary += "".join(f"{self.name}_compare: {x}\n" for x in text.splitlines())
         return Report(scores, summary, tuple(warnings))
+
+    def view(self, ctx: SimpleNamespace, merged: Any, report: Report) -> View:
+        """report.html's tables, plots and timeline (termeval/segmentation/view.py), --textgrids' tiers."""
+        from termeval.segmentation import view    # the report's modules: only with --report/--textgrids
+        s = self.main
+        return View(f"Segmentation: {s.level}s", view.tables(self.name), view.plots(self.name),
+                    lambda limit: view.recordings(ctx.ref, ctx.pred, ctx.utts, s.level, s.tolerance, limit,
+                                                  ctx.args.data_dir, ctx.gold),
+                    view.textgrid_dir(self.name), notes=view.notes(s.compat, s.tolerance))

@@ -10,7 +10,8 @@ import dataclasses
 from dataclasses import dataclass
 
 from termeval.core.errors import InputError
-from termeval.core.options import BootstrapOptions, JobOptions, nonneg_real, option, or_none, path_value, positive
+from termeval.core.options import (BootstrapOptions, JobOptions, ReportOptions, nonneg_real, option, or_none,
+                                   path_value, positive)
 from termeval.tde.registry import BENCHMARKS
 
 SEED_MODES = ("zr2015-doc", "lrec2014")
@@ -23,12 +24,13 @@ OPTION_READERS: dict[str, tuple[str, ...]] = {
     "end_tolerance": ("zrc2020", "zr2015-doc", "lrec2014"),          # the class preparation
     "pairs_clustering": ("zrc2020", "zr2015-doc", "lrec2014"),
     "bootstrap_unit": ("zrc2020", "zr2015", "zr2017"),                # the seed modes: no bootstrap
+    "textgrids": ("zrc2020", "zr2015", "zr2017"),                     # the seed modes: no timeline
 }
 
 
 
 @dataclass(frozen=True, kw_only=True)
-class TdeOptions(BootstrapOptions, JobOptions):
+class TdeOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_tde (docs/tde.md)."""
     benchmark: str = option("zrc2020", "the term discovery benchmark", choices=tuple(BENCHMARKS))
     lenient: bool = option(False, "zrc2020: passed to the class preparation (termeval/classes/parse.py); "

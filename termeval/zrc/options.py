@@ -5,13 +5,13 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from termeval.core.options import StepOptions, option, or_none, path_value, positive, resamples
+from termeval.core.options import ReportOptions, option, or_none, path_value, positive, resamples
 from termeval.zrc.submission import LANGUAGES
 
 
 
 @dataclass(frozen=True, kw_only=True)
-class ZrcOptions(StepOptions):
+class ZrcOptions(ReportOptions):
     """Options of score_zrc_submission (docs/zrc.md)."""
     submission_dir: str | None = option(None, "the submission directory (<lang>.txt class files, meta.yaml, "
                                         "params.yaml); scores/ is written inside it",

@@ -8,7 +8,8 @@ holding its rules. The registry itself imports nothing heavy (the options take t
 A scorer module defines
   score(ref, pred, utts, p, tokens) -> dict   ref, pred: termeval.segmentation.inputs.Intervals
       of the job's utterances (sorted by utterance, then onset; times in file-relative seconds
-      as parsed), utts: Utterances, p: anything with .tolerance (seconds), .frame_shift
+      as parsed; ref without its silence intervals, scorers.common.speech_only; pred read with
+      the scorer's `reading`), utts: Utterances, p: anything with .tolerance (seconds), .frame_shift
       (seconds), .level (word, phone or syllable); tokens: whether token counts are wanted.
       Returns per utterance (arrays of len(utts) rows): "boundary" int64 [n_ref, n_pred, hits]
       or, for a scorer whose matching is not one-to-one, [n_ref, n_pred, hits, reference hits]
@@ -45,7 +46,10 @@ class Scorer:
     token: bool = False             # whether it scores tokens
     tolerance: dict[str, float] = field(default_factory=lambda: {"word": 0.02, "phone": 0.02, "syllable": 0.05})
     frame_shift: float | None = None    # seconds; None: the scorer works on times, not frames
-    reading: str = "none"           # how the segmentation is read (termeval.segmentation.inputs compat)
+    # how the segmentation is read (termeval.segmentation.inputs compat): `ends`, predicted ends
+    # past the utterance end kept as the scripts keep them (a prediction a few frames longer than
+    # the gold counts its boundaries there; cutting them would put one on the gold's last one)
+    reading: str = "ends"
     syllable_clusters: bool = False     # at --level syllable, SD-HuBERT's syllable_purity, cluster_purity, snmi
 
     def impl(self) -> ModuleType:

@@ -1,13 +1,33 @@
-"""What the named scorers share: distinct points per utterance on float seconds, the range of
-reference points within a float tolerance of each predicted point, per-utterance counts and
-the usual P/R/F/OS/R-value of summed counts."""
+"""What the named scorers share: the gold tier without its silence intervals, distinct points
+per utterance on float seconds, the range of reference points within a float tolerance of each
+predicted point, per-utterance counts and the usual P/R/F/OS/R-value of summed counts."""
 from __future__ import annotations
 
 import numpy as np
 
+from termeval.gold.intervals import DEFAULT_SILENCE_LABELS
 from termeval.segmentation.boundary import micro
+from termeval.segmentation.inputs import Intervals
 from termeval.segmentation.matching import keys
 from termeval.segmentation.rvalue import over_segmentation, prf, r_value
+
+
+SILENCE = frozenset(DEFAULT_SILENCE_LABELS) | {""}
+
+
+def speech_only(ref: Intervals) -> Intervals:
+    """The gold intervals without the silence ones (labels SIL, sil, sp, NSN: what
+    steps/prepare_gold.sh writes as SIL). The scorers' own gold leaves silence out (jasonppy's
+    alignment strings, SD-HuBERT's syllables) or makes it a gap-filling interval of its own
+    (a TextGrid's empty marks, a .phn file's pauses, discophon's SIL phones), which the scorers
+    that need it restore from the gaps (termeval.segmentation.scorers.tier): silence is a gap
+    for every named scorer, at every level, as it is for words."""
+    if not len(ref) or not ref.labels:
+        return ref
+    sil = np.fromiter((x in SILENCE for x in ref.labels), dtype=bool, count=len(ref.labels))
+    if not sil.any():
+        return ref
+    return ref.take(np.flatnonzero(~sil[ref.label]))
 
 
 def distinct(utt: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -38,7 +38,7 @@ from termeval.tde import registry as tde
 from termeval.core.datadir import Classes, load_classes
 from termeval.core.errors import InputError
 from termeval.core.scores import Metric, write_scores
-from termeval.core.stage import Report, Stage
+from termeval.core.stage import Report, Stage, View
 from termeval.tde.zrc2020 import classcache, goldcache
 from termeval.tde.zrc2020.report import final_scores, gold_warnings, summary_lines, write_report
 from termeval.tde.zrc2020.units import all_tables, save_and_bootstrap
@@ -60,6 +60,7 @@ class Context:
     starts: np.ndarray             # class boundaries (costs, identity)
     class_cache: str | None = None
     transcribed: bool = False      # a job: the fragments' transcription is read from class_cache
+    view_words: Any = None         # the gold words the report's timeline shows (a merge drops the words)
 
 
 def corpus_of(data_dir: str, cache: str | None, words: bool = True) -> tuple[Corpus, str]:
@@ -208,6 +209,10 @@ class Zrc2020Stage(Stage):
         # a merge scores nothing else: it may drop gold arrays once used, after the process
         # memos forget them (`termeval score-tde --nj N` merges in process, and may score again)
         lean = getattr(ctx.args, "merge", None) is not None
+        if getattr(ctx.args, "report", False) or getattr(ctx.args, "textgrids", False):
+            from termeval.tde.view import head_tier    # the report's modules: only with --report/--textgrids
+            ctx.view_words = head_tier(ctx.corpus.gold.words,          # what `view` shows (lean drops them)
+                                       None if ctx.args.textgrids else ctx.args.report_files)
         if lean:
             forget_corpus(ctx.corpus)
         metrics, counts = merge(ctx.corpus, stats, parts, release=True, lean=lean)
@@ -241,3 +246,18 @@ class Zrc2020Stage(Stage):
         warnings = tuple(more["warnings"])
         write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts), into=scores)
         return Report(scores, summary_lines(scores), warnings)
+
+    def view(self, ctx: Context, merged: tuple, report: Report) -> View:
+        """report.html's tables, plots and timeline (termeval/tde/view.py), --textgrids' tiers."""
+        from termeval.tde import view    # the report's modules: only with --report/--textgrids
+        if ctx.classes is not None:
+            c = ctx.classes
+            frags = view.Fragments(c.file, c.onset, c.offset, c.cls, c.names)
+        else:                      # a merge: the prepared arrays, memory-mapped
+            cls, file, onset, offset, names = classcache.columns(ctx.class_cache)
+            frags = view.Fragments(file, onset, offset, cls, names)
+        words = ctx.view_words if ctx.view_words is not None else ctx.corpus.gold.words
+        gold = ctx.corpus.gold
+        return View(f"Term discovery: {self.benchmark}", view.TABLES, view.PLOTS,
+                    lambda limit: view.recordings(gold.files, gold.duration, gold.phones, words, frags,
+                                                  ctx.corpus.phones, limit), notes=view.NOTES)
