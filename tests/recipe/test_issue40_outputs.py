@@ -83,10 +83,16 @@ def template(tmp_path_factory):
     return d
 
 
+def copy_inputs(template, dest) -> None:
+    """The inputs, hard-linked (cheap): a run that left an input unchanged left the template
+    unchanged (outputs are put in place by rename, which replaces a link, never writes through it)."""
+    shutil.copytree(template, dest, symlinks=True, copy_function=os.link)
+
+
 @pytest.fixture()
 def w(template, tmp_path):
     dest = tmp_path / "w"
-    shutil.copytree(template, dest, symlinks=True)
+    copy_inputs(template, dest)
     return dest
 
 
@@ -303,7 +309,7 @@ def shell_runs(template, tmp_path_factory) -> dict:
 
     def one(i: int, name: str, case: str) -> tuple:
         w = base / str(i)
-        shutil.copytree(template, w, symlinks=True)
+        copy_inputs(template, w)
         value, watched = place(name, case, w)
         before = tree_hash(watched)
         r = subprocess.run([os.path.join(ROOT, OUTPUTS[name].shell), *OUTPUTS[name].args(value)], cwd=w,
