@@ -87,14 +87,17 @@ def warn(message: str) -> None:
     core_warn("summarize_scores", message)
 
 
-READS = "scores/*"      # below an exp root: the systems' score files (scores.json is read), never written over
+# below an exp root: the systems' score files (scores.json is read) and their pages (RESULTS.html
+# links each system's report.html), never written over
+READS = ("scores/*", "report.html")
 
 
 def inputs(exp_roots: Sequence[str]) -> list[Searched]:
     """The exp roots as the output guard's inputs (termeval.core.guard.Searched): below them
-    the systems' scores/ files are what the table is made of (scores.json read), so an output
-    there is refused; another output below a root (`--out exp/RESULTS.md exp`) is not."""
-    return [Searched(r, (READS,)) for r in exp_roots]
+    the systems' scores/ files are what the table is made of (scores.json read) and their
+    report.html what RESULTS.html links to, so an output there is refused; another output
+    below a root (`--out exp/RESULTS.md exp`) is not."""
+    return [Searched(r, READS) for r in exp_roots]
 
 
 def find_scores(exp_root: str) -> list[str]:

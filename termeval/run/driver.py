@@ -195,6 +195,8 @@ def io_paths(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], l
     outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)] if owned else []  # type: ignore[arg-type]
     if exp_dir is not None:
         outs.append(os.path.join(exp_dir, REPORT_PAGE))
+        # the shared TextGrids a run may rewrite (its tiers replaced or dropped: report/write.py)
+        outs += glob.glob(os.path.join(glob.escape(os.path.join(exp_dir, TEXTGRIDS)), "*.TextGrid"))
         # what the stage prepares and replaces besides its outputs (a TDE stage's classes/, tde/)
         outs += [os.path.join(exp_dir, n) for n in getattr(stage, "prepares", ())]
     custom = getattr(stage, "io_paths", None)

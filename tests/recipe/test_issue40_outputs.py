@@ -135,6 +135,20 @@ def a_dir(value: str = "mine"):
     return place
 
 
+def own_file(rel: str, default: str, exp: str = "exp/new"):
+    """The cases of a file the step writes in its exp dir (report.html, a TextGrid), the option's
+    value being the step's input: (a) a directory there, the input `default`; (b) the input
+    itself there (a copy of `default`, a file or a directory)."""
+    def a(w):
+        return default, mkdir_with_file(w / exp / rel)
+
+    def b(w):
+        os.makedirs(os.path.dirname(w / exp / rel), exist_ok=True)
+        (shutil.copytree if os.path.isdir(w / default) else shutil.copy)(w / default, w / exp / rel)
+        return f"{exp}/{rel}", str(w / exp / rel)
+    return {"a": a, "b": b}
+
+
 STD = ["std/kws", "std/detections.kwslist.xml"]
 UNITS = "predictions/units-deu-dev.jsonl"
 UNITS_OPTS = ["--n-units", "256", "--n-phonemes", "41"]
@@ -162,6 +176,20 @@ OUTPUTS: dict[str, Output] = {
         "steps/score_discophon.sh", "score-discophon", lambda v: ["dataset", "predictions", v],
         lambda w, v: termeval.score_discophon(str(w / "dataset"), str(w / "predictions"), exp_dir=str(w / v)),
         {"a": in_exp("scores.jsonl"), "b": given(UNITS), "c": given("dataset/alignment/alignment-deu-dev.txt")}),
+    "score_units report.html": Output(
+        "steps/score_units.sh", "score-units", lambda v: [*UNITS_OPTS, "data_deu", v, "exp/new"],
+        lambda w, v: termeval.score_units(str(w / "data_deu"), str(w / v), exp_dir=str(w / "exp/new"), n_units=256,
+                                          n_phonemes=41),
+        own_file("report.html", UNITS)),
+    "score_units --textgrids true": Output(
+        "steps/score_units.sh", "score-units", lambda v: [*UNITS_OPTS, "--textgrids", "true", "data_deu", v, "exp/new"],
+        lambda w, v: termeval.score_units(str(w / "data_deu"), str(w / v), exp_dir=str(w / "exp/new"), n_units=256,
+                                          n_phonemes=41, textgrids=True),
+        own_file("details/textgrids/deu-dev-0000.TextGrid", UNITS)),
+    "score_discophon report.html": Output(
+        "steps/score_discophon.sh", "score-discophon", lambda v: ["dataset", v, "exp/new"],
+        lambda w, v: termeval.score_discophon(str(w / "dataset"), str(w / v), exp_dir=str(w / "exp/new")),
+        own_file("report.html", "predictions")),
     "score_tde_folds exp_dir": Output(
         "steps/score_tde_folds.sh", None, lambda v: ["data", "x.class", v], None,
         {"a": in_exp(LOCK), "b": given("x.class"), "c": given("data/phones")}),
@@ -193,6 +221,15 @@ OUTPUTS: dict[str, Output] = {
         "steps/score_segmentation.sh", "score-segmentation", lambda v: ["data", "seg.txt", v],
         lambda w, v: termeval.score_segmentation(str(w / "data"), str(w / "seg.txt"), exp_dir=str(w / v)),
         {"a": in_exp("scores/segmentation"), "b": given("seg.txt"), "c": given("data/phones")}),
+    "score_segmentation report.html": Output(
+        "steps/score_segmentation.sh", "score-segmentation", lambda v: ["data", v, "exp/new"],
+        lambda w, v: termeval.score_segmentation(str(w / "data"), str(w / v), exp_dir=str(w / "exp/new")),
+        own_file("report.html", "seg.txt")),
+    "score_segmentation --textgrids true": Output(
+        "steps/score_segmentation.sh", "score-segmentation", lambda v: ["--textgrids", "true", "data", v, "exp/new"],
+        lambda w, v: termeval.score_segmentation(str(w / "data"), str(w / v), exp_dir=str(w / "exp/new"),
+                                                 textgrids=True),
+        own_file("details/textgrids/f1.TextGrid", "seg.txt")),
     "compare_scorers exp_dir": Output(
         "utils/compare_scorers.sh", None, lambda v: ["data", "seg.txt", v], None,
         {"a": in_exp("scores/segmentation_compare"), "b": given("seg.txt"), "c": given("data/words")}),
@@ -219,6 +256,10 @@ OUTPUTS: dict[str, Output] = {
         lambda w, v: termeval.compare_systems([str(w / "exp/sa"), str(w / "exp/sb")], out_dir=str(w / v)),
         {"a": in_exp("RESULTS.compare.md", "exp/cmp"), "b": given("exp/sa"),
          "c": given("exp/sa/scores/scores.json")}),
+    "compare_systems report.html": Output(
+        "steps/compare_systems.sh", "compare-systems", lambda v: ["exp/sa", "exp/sb", v],
+        lambda w, v: termeval.compare_systems([str(w / "exp/sa"), str(w / "exp/sb")], out_dir=str(w / v)),
+        {"a": in_exp("report.html", "exp/cmp")}),
     "convert_segments output": Output(
         "utils/convert_segments.sh", "convert-segments",
         lambda v: ["--from", "units", "--frame-shift", "0.1", "units.txt", v], None,
@@ -247,6 +288,11 @@ OUTPUTS: dict[str, Output] = {
         "utils/summarize_scores.sh", "summarize-scores", lambda v: ["--out", v, "exp"],
         lambda w, v: termeval.summarize_scores(str(w / "exp"), out=str(w / v)),
         {"a": a_dir(), "b": given("exp/sa/scores/scores.json"), "c": given("exp/sa/scores/segmentation")}),
+    "summarize_scores --format html --out": Output(
+        "utils/summarize_scores.sh", "summarize-scores", lambda v: ["--format", "html", "--out", v, "exp"],
+        lambda w, v: termeval.summarize_scores(str(w / "exp"), out=str(w / v), format="html"),
+        # (c): a system's own page, which RESULTS.html links to
+        {"a": a_dir(), "b": given("exp/sa/scores/scores.json"), "c": given("exp/sa/report.html")}),
     "KWSEval -f": Output(
         "utils/KWSEval", "kwseval", kwseval_args, None,
         {"a": a_dir("out/sum.txt"), "b": given("std/detections.kwslist.xml")}),
@@ -259,6 +305,14 @@ NA = {  # (option, case): why the case cannot arise
     ("score_text_segmentation --summary", "c"): "its inputs are files (no input directory)",
     ("convert_segments output", "c"): "--from units reads one file (no input directory)",
     ("KWSEval -f", "c"): "its inputs are files; the file root only prefixes fixed names",
+    ("score_units report.html", "c"): "the page lies in the exp dir: an input dir holding it is exp_dir's (c)",
+    ("score_units --textgrids true", "c"): "the TextGrids lie in the exp dir: an input dir holding them is exp_dir's (c)",
+    ("score_discophon report.html", "c"): "the page lies in the exp dir: an input dir holding it is output_dir's (c)",
+    ("score_segmentation report.html", "c"): "the page lies in the exp dir: an input dir holding it is exp_dir's (c)",
+    ("score_segmentation --textgrids true", "c"): "the TextGrids lie in the exp dir: an input dir holding them is "
+                                                  "exp_dir's (c)",
+    ("compare_systems report.html", "b"): "its inputs are exp dirs: out_dir's (b)",
+    ("compare_systems report.html", "c"): "its inputs are exp dirs: out_dir's (c)",
     ("measure_resources exp_dir", "b"): "it has no input (the measured command is the user's)",
     ("measure_resources exp_dir", "c"): "it has no input (the measured command is the user's)",
 }
