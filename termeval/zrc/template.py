@@ -74,10 +74,13 @@ def init_submission(path: str) -> list[str]:
             for (name, text), full in zip(FILES.items(), written):
                 with open(tmps[full], "w", encoding="utf-8", newline="\n") as f:
                     f.write(text)
-    except BaseException:
+    except BaseException as e:
         if made:                          # the directory --init made: gone with its template
             with contextlib.suppress(OSError):
                 os.rmdir(path)
+        if isinstance(e, OSError) and e.filename is None and e.errno is not None:
+            # a write or close that failed (a full disk) names no file: name the template's place
+            raise OSError(e.errno, e.strerror, path) from None
         raise
     return written
 

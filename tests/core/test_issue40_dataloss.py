@@ -271,6 +271,24 @@ def test_15_init_on_a_full_disk_leaves_nothing_and_completes_its_own_half(tmp_pa
     assert "me" in (tmp_path / "sub" / "meta.yaml").read_text() and not (tmp_path / "sub" / "params.yaml").exists()
 
 
+def test_15_init_on_a_full_disk_names_the_submission(tmp_path, monkeypatch):
+    """A write that fails as a full disk's does (at write or close: no file named) is reported
+    naming the submission dir, not `[Errno 28] No space left on device` alone."""
+    from termeval.zrc import template
+    real_open = open
+
+    def full(path, *a, **k):
+        if "params.yaml" in str(path):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_open(path, *a, **k)
+    monkeypatch.setattr("builtins.open", full)
+    with pytest.raises(OSError) as e:
+        template.init_submission(str(tmp_path / "sub"))
+    monkeypatch.undo()
+    assert e.value.errno == errno.ENOSPC and e.value.filename == str(tmp_path / "sub")
+    assert not (tmp_path / "sub").exists()
+
+
 # ----------------------------------------------------------------------------- 16. KWSEval
 
 @pytest.fixture()
