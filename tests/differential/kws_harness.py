@@ -232,21 +232,27 @@ def _time_cgr(row: list[str], ref: tuple) -> float:
 
 def _tie_swapped(fb: list[list[str]], tb: list[list[str]]) -> bool:
     """Whether two runs of one term differ only in how some detections and references are
-    paired, both pairings tying in F4DE's kernel: the same detections paired (so the same score
-    terms and counts), the same references (paired or missed), the same total time congruence
-    (to 1e-9: F4DE's own sums of these doubles differ by an ulp). F4DE picks among tying matchings in an order of memory
-    addresses, differently from run to run (hash_variation.py; docs/std-kaldi-compat.md)."""
+    paired, both pairings tying in F4DE's kernel (1 + time congruence + score congruence, summed
+    over the pairs): the same references (paired or missed) and detections, as many pairs with
+    the same scores and decisions on each file/channel (so the same score congruences and the
+    same counts), the same total time congruence (to 1e-9: F4DE's own sums of these doubles
+    differ by an ulp). Either one detection paired with another reference, or a reference with
+    another detection of the same score and decision. F4DE picks among tying matchings in an
+    order of memory addresses, differently from run to run (hash_variation.py;
+    docs/std-kaldi-compat.md)."""
     if len(fb) != len(tb) or any(len(r) != 12 for r in fb + tb):
         return False
     refs = lambda b: sorted((r[1], r[2], r[5], r[6]) for r in b if r[5])           # noqa: E731
-    dets = lambda b: sorted((r[1], r[2], *r[7:]) for r in b if r[10])             # noqa: E731
-    if refs(fb) != refs(tb) or dets(fb) != dets(tb):
+    dets = lambda b: sorted((r[1], r[2], *r[7:11]) for r in b if r[10])          # noqa: E731
+    labels = lambda b: sorted((r[1], r[2], r[9], r[10], r[11]) for r in b)         # noqa: E731
+    if refs(fb) != refs(tb) or dets(fb) != dets(tb) or labels(fb) != labels(tb):
         return False
     pairs = lambda b: collections.Counter((tuple(r[1:3]) + tuple(r[7:]), tuple(r[1:3]) + tuple(r[5:7]))  # noqa: E731
                                           for r in b if r[5] and r[10])
     pf, pt = pairs(fb), pairs(tb)
     only_f, only_t = list((pf - pt).elements()), list((pt - pf).elements())
-    if sorted(x for x, _ in only_f) != sorted(x for x, _ in only_t):
+    paired = lambda ps: sorted((d[0], d[1], d[4], d[5]) for d, _ in ps)         # noqa: E731
+    if paired(only_f) != paired(only_t):
         return False
     cgr = lambda ps: sum(_time_cgr(["", "", "", "", "", "", "", *d[2:]], r) for d, r in ps)   # noqa: E731
     return abs(cgr(only_f) - cgr(only_t)) <= 1e-9

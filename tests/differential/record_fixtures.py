@@ -26,7 +26,7 @@ ARCHIVE = os.path.join(HERE, "f4de_kwseval.tar.xz")
 
 
 def features(seed: int) -> set[str]:
-    """What a case exercises: the options of its random sets, non-ASCII terms."""
+    """What a case exercises: the options of its random sets, Latin-1 and wider terms."""
     out = set()
     for name in ("r1", "r2"):
         argv = harness.argvs_of(seed)[name]
@@ -34,8 +34,11 @@ def features(seed: int) -> set[str]:
             if x.startswith("-") and x != "-f":
                 val = argv[i + 1] if x in ("-y", "-zG", "-x", "-Y") and i + 1 < len(argv) else ""
                 out.add(f"{x} {val}".strip())
-    if any(ord(c) > 127 for c in gen_kws.make_case(seed)["kwlist.xml"]):
-        out.add("non-ASCII terms")
+    kwlist = gen_kws.make_case(seed)["kwlist.xml"]
+    if any(127 < ord(c) < 256 for c in kwlist):
+        out.add("Latin-1 terms")
+    if any(ord(c) > 255 for c in kwlist):
+        out.add("wide terms")
     return out
 
 
