@@ -49,6 +49,7 @@ from termeval.quesst.options import QuesstOptions
 from termeval.resources.options import MeasureOptions, ResourcesOptions
 from termeval.resources.record import record
 from termeval.resources.stage import ResourcesStage
+from termeval.results import compare_html
 from termeval.results import formats as results_formats
 from termeval.results import summary as results_summary
 from termeval.results.options import SummarizeOptions
@@ -466,8 +467,8 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
                     **options: Any) -> dict:
     """Paired comparison of systems scored into exp dirs (steps/compare_systems.sh), each with
     the first: the content of <out-dir>/scores/compare.json. With out_dir= its files are
-    written there (scores/compare, scores/compare.json, RESULTS.compare.md and, unless
-    plot=False, the forest plot); without it nothing is written."""
+    written there (scores/compare, scores/compare.json, RESULTS.compare.md, report.html unless
+    report=False and, unless plot=False, the forest plot); without it nothing is written."""
     dirs = tuple(api_inputs.system_list(systems))
     if "plot" in options and isinstance(options["plot"], bool):
         options = {**options, "plot": "true" if options["plot"] else "false"}
@@ -477,7 +478,7 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
         for t, note in res.get("not_compared", {}).items():
             print(f"compare_systems: not compared ({t}): {note}", file=sys.stderr)
         if opts.out_dir is not None:
-            driver.run_task("compare_systems", *compare.task(opts, res), inputs=opts.paths("input"))
+            driver.run_task("compare_systems", *compare_html.task(opts, res), inputs=opts.paths("input"))
             compare.plot(opts, res)
     return compare.as_json(res)
 

@@ -8,8 +8,8 @@ Reads every system's scores/scores.json and its paired per-unit statistics (unit
 {tde_file,tde15_file,std_term,quesst_query,...}.npz, written by scoring) and compares each system with the
 first one: the difference of every metric (system - first), its percentile interval and a
 two-sided p-value (paired bootstrap, or approximate randomization with --test permutation).
-Writes <out-dir>/scores/compare, scores/compare.json, RESULTS.compare.md and the forest plot
-<out-dir>/forest.{png,pdf}. Refuses systems scored on different data or settings.
+Writes <out-dir>/scores/compare, scores/compare.json, RESULTS.compare.md, report.html (the
+forest plot and the table, docs/report.md) and the forest plot <out-dir>/forest.{png,pdf}. Refuses systems scored on different data or settings.
 --benchmark zr2015/zr2017 systems: the cross_/within_ fold means of coverage, token, type and
 boundary are compared over the recordings (or speakers); NED and grouping are not (their units,
 the discovered classes, differ between systems). The comparison's files are written whole
@@ -41,9 +41,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         raise InputError("need at least two exp dirs and an output dir")
     opts = options_of(parser, a).replace(systems=tuple(a.dirs[:-1]), out_dir=a.dirs[-1]).validate()
     from termeval.bootstrap import compare     # numpy: not for --help
+    from termeval.results import compare_html  # numpy: not for --help
     from termeval.run import driver            # numpy: not for --help
     res = compare.run_compare(opts)
-    lines = driver.run_task("compare_systems", *compare.task(opts, res), inputs=opts.paths("input"))
+    lines = driver.run_task("compare_systems", *compare_html.task(opts, res), inputs=opts.paths("input"))
     prog = os.path.basename(sys.argv[0])
     for line in lines:
         print(line)

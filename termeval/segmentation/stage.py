@@ -131,4 +131,4 @@ class SegmentationStage(Stage):
         return View(f"Segmentation: {s.level}s", view.tables(self.name), view.plots(self.name),
                     lambda limit: view.recordings(ctx.ref, ctx.pred, ctx.utts, s.level, s.tolerance, limit,
                                                   ctx.args.data_dir, ctx.gold),
-                    view.textgrid_dir(self.name), notes=view.notes(s.compat, s.tolerance))
+                    notes=view.notes(s.compat, s.tolerance))

@@ -24,7 +24,6 @@ OPTION_READERS: dict[str, tuple[str, ...]] = {
     "end_tolerance": ("zrc2020", "zr2015-doc", "lrec2014"),          # the class preparation
     "pairs_clustering": ("zrc2020", "zr2015-doc", "lrec2014"),
     "bootstrap_unit": ("zrc2020", "zr2015", "zr2017"),                # the seed modes: no bootstrap
-    "textgrids": ("zrc2020", "zr2015", "zr2017"),                     # the seed modes: no timeline
 }
 
 

@@ -1,8 +1,14 @@
 """What report.html and --textgrids show of a term discovery run (every benchmark): per
 recording, the gold phones and words, the discovered fragments coloured by class, and the
-boundaries of the zrc2020 boundary measure (tde/zrc2020/boundary.py: fragment edges snapped to
-the phones they keep, against the edges of the non-SIL words): hits, and the errors, missed
-(a word edge no fragment edge falls on) and spurious (a fragment edge on no word edge).
+boundaries of the benchmark's own boundary measure: hits, and the errors, missed (a gold edge
+not found) and spurious (a fragment edge not found in the gold).
+
+  zrc2020      tde/zrc2020/boundary.py: fragment edges snapped to the phones they keep, against
+               the edges of the non-SIL words; a hit is a point of both sets
+  zr2015/2017  tde/zr2015/boundary.py: the distinct fragment edges against the distinct word
+               edges; a word edge is found (a hit, marked at the word edge) when a fragment
+               edge is closer than 30 ms, a fragment edge is spurious when no word edge is
+  seed documents (zr2015-doc, lrec2014): gold and fragments, no boundary tiers
 
 Fed by what the stage holds: its gold (termeval.core.datadir.Gold), the phones as zrc2020 reads
 them and the fragments (file, onset, offset, class).
@@ -10,12 +16,13 @@ them and the fragments (file, onset, offset, class).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Callable, Iterator
 
 import numpy as np
 
 from termeval.core.datadir import Tier as GoldTier
 from termeval.report.timeline import Recording, Tier, span
+from termeval.tde.zr2015.boundary import matched
 from termeval.tde.zrc2020.boundary import point_times
 from termeval.tde.zrc2020.transcribe import SIL, Phones, transcribe
 
@@ -74,11 +81,31 @@ def _points(phones: Phones, words: GoldTier, f: int, file, onset, offset):
     return t[order], status[order]
 
 
+def zrc2020_points(phones: Phones, words: GoldTier) -> Callable:
+    """The boundary points of the zrc2020 measure, per file: points(f, file, onset, offset)."""
+    return lambda f, file, on, off: _points(phones, words, f, file, on, off)
+
+
+def zr2015_points(words: GoldTier) -> Callable:
+    """The boundary points of the zr2015/zr2017 measure, per file (time, status): the word edges
+    with a fragment edge closer than 30 ms (0 hit) or none (1 missed), the fragment edges without
+    a word edge closer than 30 ms (2 spurious)."""
+    def points(f: int, file, on, off):
+        w = span(words.starts, f) if f + 1 < len(words.starts) else slice(0, 0)
+        _, dv, _, gv, dhit, ghit = matched(np.zeros(len(on), np.int64), on, off,
+                                           np.zeros(w.stop - w.start, np.int64), words.onset[w], words.offset[w])
+        t = np.concatenate([gv[ghit], gv[~ghit], dv[~dhit]])
+        status = np.repeat(np.arange(3), [int(ghit.sum()), int((~ghit).sum()), int((~dhit).sum())])
+        order = np.lexsort((status, t))
+        return t[order], status[order]
+    return points
+
+
 def recordings(files: list[str], duration, phones_tier: GoldTier, words: GoldTier, frags: Fragments,
-               phones: Phones | None, limit: int | None) -> Iterator[Recording]:
+               points: Callable | None, limit: int | None) -> Iterator[Recording]:
     """The first `limit` recordings (None: all) in the gold's order, one at a time: files[f]
-    from 0 to duration[f] (None: to the last item); the boundary tiers when `phones`
-    (zrc2020's) is given."""
+    from 0 to duration[f] (None: to the last item); the boundary tiers when the benchmark's
+    `points` (zrc2020_points, zr2015_points) are given."""
     n = len(files) if limit is None else min(limit, len(files))
     sel = np.flatnonzero(np.asarray(frags.file) < n)
     file = np.asarray(frags.file)[sel].astype(np.int64)
@@ -91,8 +118,8 @@ def recordings(files: list[str], duration, phones_tier: GoldTier, words: GoldTie
         s = span(fst, f)
         tiers = [_gold_tier("phones", phones_tier, f), _gold_tier("words", words, f),
                  Tier("fragments", on[s], off[s], cls[s], frags.names, colour="class")]
-        if phones is not None and len(phones.onset):
-            ps, pstat = _points(phones, words, f, file[s], on[s], off[s])
+        if points is not None:
+            ps, pstat = points(f, file[s], on[s], off[s])
             err = pstat > 0
             tiers += [Tier("boundary hits", ps[~err], None, ["hit"] * int((~err).sum()), colour="hit"),
                       Tier("boundary errors", ps[err], None, np.where(pstat[err] == 1, "missed", "spurious"),

@@ -256,6 +256,7 @@ class Zrc2020Stage(Stage):
             frags = view.Fragments(file, onset, offset, cls, names)
         words = ctx.view_words if ctx.view_words is not None else ctx.corpus.gold.words
         gold = ctx.corpus.gold
+        points = view.zrc2020_points(ctx.corpus.phones, words) if len(ctx.corpus.phones.onset) else None
         return View(f"Term discovery: {self.benchmark}", view.TABLES, view.PLOTS,
-                    lambda limit: view.recordings(gold.files, gold.duration, gold.phones, words, frags,
-                                                  ctx.corpus.phones, limit), notes=view.NOTES)
+                    lambda limit: view.recordings(gold.files, gold.duration, gold.phones, words, frags, points, limit),
+                    notes=view.NOTES)
