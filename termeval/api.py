@@ -569,7 +569,8 @@ def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike],
     tables = results_summary.collect(opts.roots)
     if opts.out is not None:
         text = results_formats.render(tables, opts, os.path.dirname(os.path.abspath(opts.out)))
-        driver.run_task("summarize_scores", *results_summary.task(opts.out, text), inputs=opts.roots, lock=False)
+        driver.run_task("summarize_scores", *results_summary.task(opts.out, text),
+                         inputs=results_summary.inputs(opts.roots), lock=False)
     return results_summary.rows(tables)
 
 

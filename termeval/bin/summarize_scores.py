@@ -59,7 +59,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         if out is None or out == "-":
             sys.stdout.write(text)
             return 0
-        driver.run_task("summarize_scores", *summary.task(out, text), inputs=opts.roots, lock=False)
+        driver.run_task("summarize_scores", *summary.task(out, text), inputs=summary.inputs(opts.roots),
+                         lock=False)
         print(f"summarize_scores: wrote {out}", file=sys.stderr)
         return 0
     run(_main, argv)

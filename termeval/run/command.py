@@ -130,9 +130,11 @@ def _plan(mod: Any, rest: list[str]) -> tuple[str, str, int] | None:
 
 
 def _run_stage(mod: Any, rest: list[str], exp_dir: str, name: str, nj: int) -> int:
-    if nj == 1:                                      # one process: this one, logged like a job
-        return _logged(os.path.join(exp_dir, "log", f"{name}.log"), lambda: mod.main(rest))
     from termeval.run import driver as jobs        # numpy: not for --help
+    if nj == 1:                                      # one process: this one, logged like a job
+        args = mod.get_parser().parse_args(rest)
+        jobs.check_io(mod.stage_of(args), args, exp_dir)   # the output guard, before the log is opened
+        return _logged(os.path.join(exp_dir, "log", f"{name}.log"), lambda: mod.main(rest))
     module = mod.__name__.rsplit(".", 1)[-1]
     run_id = f"{os.getpid()}-{time.time_ns()}"
     with jobs.exp_lock(exp_dir):

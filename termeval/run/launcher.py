@@ -4,7 +4,8 @@ there are cores (a `note:` line on stderr when more are asked), or through the u
 launcher `cmd` (run.pl, queue.pl, slurm.pl: `$cmd JOB=1:N <log> <command>`).
 
 Used by `termeval <step> --nj N` (termeval/run/command.py) and by the zrc submission scorer
-(termeval/zrc/score.py). The shell steps launch through `$cmd` themselves (utils/termeval_lib.sh
+(termeval/zrc/score.py). Its jobs die with it (TERMEVAL_STEP, termeval/run/watch.py): a launcher
+killed with kill -9 leaves no job running. The shell steps launch through `$cmd` themselves (utils/termeval_lib.sh
 te_launch, the Kaldi way) and share this Python side's lock (termeval/core/lock.py).
 
   cores()                     the cores this process may use
@@ -29,6 +30,7 @@ from typing import Any, Sequence
 
 from termeval.core.errors import InputError
 from termeval.core.options import flag_of
+from termeval.run.watch import step_env
 
 
 def cores() -> int:
@@ -50,7 +52,9 @@ def cap(n: int, step: str = "termeval", what: str = "local processes") -> int:
 
 
 def _env() -> dict:
-    env = dict(os.environ)
+    """The jobs' environment: this process is their step (they die with it, termeval/run/watch.py)
+    and termeval's root is on their PYTHONPATH."""
+    env = {**os.environ, **step_env()}
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env

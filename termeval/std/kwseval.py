@@ -184,7 +184,7 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
     """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines."""
     files = paths(req)
     check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values(),
-                  dirs={d for f in files.values() for d in _parents(f)})
+                  dirs={d for f in files.values() for d in _parents(f)}, files=files.values())
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
     ctx, res, warnings = score(opts, req.queries, req.sources)
     if res is None:                        # F4DE's TrialsTWV refuses an empty search (-N)

@@ -11,7 +11,8 @@ name them. A new TDE benchmark adds one line (and its options to termeval/tde/op
 `prepare_classes` turns a class (or pairs) file into `<exp-dir>/classes` and reuses an existing
 one only when the class file's bytes, the data dir's reco2dur bytes and the options are those
 it was prepared from (a digest of the contents, never a path or a modification time: a
-same-size rewrite within the same second is still seen).
+same-size rewrite within the same second is still seen), and only while its own files are
+still those it wrote (their digest, in the stamp file).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from termeval.core import publish
-from termeval.core.warn import warn
+from termeval.core.warn import note, warn
 from termeval.core.errors import InputError
 
 if TYPE_CHECKING:          # annotations only: tempfile is imported where a directory is made
@@ -60,12 +61,33 @@ def prepare_stamp(args: Any) -> str:
     return content_digest([args.class_file, os.path.join(args.data_dir, "reco2dur")], opts)
 
 
+def class_dir_digest(class_dir: str) -> str:
+    """The digest of the prepared class dir's files (all but the stamp), as prepare_classes
+    wrote them."""
+    from termeval.core.digest import content_digest   # hashlib, json: not for parsing the options (PARSE_ONLY)
+    names = sorted(n for n in os.listdir(class_dir) if n != STAMP_FILE and not n.startswith(".termeval-"))
+    return content_digest([os.path.join(class_dir, n) for n in names])
+
+
 def prepared(class_dir: str, stamp: str) -> bool:
+    """Whether `class_dir` holds the preparation `stamp` and its files are still what was
+    written (their digest, the stamp file's second line). One with the stamp but other files
+    (truncated, edited) is prepared again after a `note:` line; one of an older termeval
+    (no digest) silently."""
     try:
         with open(os.path.join(class_dir, STAMP_FILE), encoding="utf-8") as f:
-            return f.read().strip() == stamp and os.path.isfile(os.path.join(class_dir, "segments"))
+            lines = f.read().splitlines()
+        if not lines or lines[0].strip() != stamp or not os.path.isfile(os.path.join(class_dir, "segments")):
+            return False
+        if len(lines) < 2 or not lines[1].startswith("files "):
+            return False
+        if lines[1][len("files "):].strip() == class_dir_digest(class_dir):
+            return True
     except OSError:
         return False
+    note(None, f"{class_dir}: prepared classes fail their check (not the files that were written): "
+               "prepared again")
+    return False
 
 
 def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | None = None) -> tuple[str, bool]:
@@ -92,8 +114,9 @@ def prepare_classes(args: Any, class_dir: str, log: bool = True, keep: dict | No
     write_class_dir(prep, class_dir, lenient=args.lenient)
     if keep is not None:
         keep["prep"] = prep
+    digest = class_dir_digest(class_dir)
     with atomic_write(os.path.join(class_dir, STAMP_FILE)) as f:
-        f.write(stamp + "\n")
+        f.write(f"{stamp}\nfiles {digest}\n")
     if log:
         print(f"{prog}: prepared {args.class_file} -> {publish.shown(class_dir)}: {summary(prep)}", file=sys.stderr)
     return stamp, True

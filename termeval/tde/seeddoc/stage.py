@@ -57,6 +57,7 @@ class SeedContext:
 class SeedStage(Stage):
     """Stage of one seed mode ("zr2015-doc" or "lrec2014")."""
     outputs = ("scores",)
+    prepares = ("classes",)     # the class preparation, replaced whole: no input may lie in it
 
     def __init__(self, mode: str) -> None:
         if mode not in ("zr2015-doc", "lrec2014"):
