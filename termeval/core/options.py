@@ -25,6 +25,7 @@ import os
 from typing import Any, Callable, Mapping, Sequence
 
 from termeval.core.errors import InputError
+from termeval.core.face import argument
 
 MISSING = dataclasses.MISSING
 # The largest --bootstrap (resamples or permutations) a step accepts: every replicate of every
@@ -32,6 +33,10 @@ MISSING = dataclasses.MISSING
 # resamples x units; 100,000 gives a 0.95 interval's ends to about +-0.001 of their
 # probability, far below any reported difference (docs/uncertainty.md).
 MAX_RESAMPLES = 100_000
+# The largest --nj of any step (and njobs of a zrc params.yaml): a launcher builds one job per
+# unit of N, so 99999999999 would build 1e11 of them (issue 40.8); it is refused with the other
+# options, before any job.
+MAX_JOBS = 1024
 
 
 class OptionError(ValueError):
@@ -61,6 +66,13 @@ def positive(value: Any, text: str | None = None) -> None:
     """An integer >= 1 (job counts, worker counts)."""
     if _real(value, text, True) < 1:
         raise OptionError(f"must be a positive integer, got '{_shown(value, text)}'")
+
+
+def job_count(value: Any, text: str | None = None) -> None:
+    """--nj: 1 to MAX_JOBS (a launcher builds one job per unit of N)."""
+    positive(value, text)
+    if value > MAX_JOBS:
+        raise OptionError(f"at most {MAX_JOBS} jobs, got '{_shown(value, text)}'")
 
 
 def nonneg(value: Any, text: str | None = None) -> None:
@@ -225,8 +237,9 @@ def flag_of(f: dataclasses.Field) -> str:
 
 
 def where_of(f: dataclasses.Field) -> str:
-    """How an error names the field: `argument --nj` or `argument data_dir`."""
-    return f"argument {f.name if f.metadata.get('positional') else flag_of(f)}"
+    """How an error names the field: `argument --nj` or `argument data_dir` on the command line,
+    `nj` in the Python API (termeval.core.face)."""
+    return argument(f.name, f.name if f.metadata.get("positional") else flag_of(f))
 
 
 class StepOptions:
@@ -316,4 +329,4 @@ class BootstrapOptions(StepOptions):
 class JobOptions(StepOptions):
     """--nj of a scoring step: the units are split into N jobs of about equal cost (the one
     driver, termeval/run/driver.py); the result is the same for any N."""
-    nj: int = option(1, "number of jobs (1: one process)", check=positive)
+    nj: int = option(1, f"number of jobs (1: one process; at most {MAX_JOBS})", check=job_count)

@@ -81,3 +81,8 @@ class QuesstStage(Stage):
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         result, lines = report.write(out, ctx, *merged)
         return Report(result, "\n".join(lines) + "\n", tuple(ctx.warnings))
+
+
+def stage_of(opts: Any) -> Stage:
+    """The stage of the step's options (termeval/steps: Step.stage)."""
+    return QuesstStage()

@@ -3,19 +3,12 @@ termeval.results_table, termeval.load_results)."""
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
 from termeval.core.options import OptionError, StepOptions, int_between, option, or_none, path_value, text_value
+from termeval.results.declared import is_percent
 
 FORMATS = ("md", "csv", "tsv", "latex", "json")
-
-
-def is_percent(metric: str) -> bool:
-    """--percent scales F-scores, precisions, recalls, coverage and NED (and their _std); not
-    the ranking means of STD (mean_r_precision stays with map)."""
-    return not metric.startswith("mean_") and re.search(
-        r"(fscore|precision|recall|coverage|(^|_)ned)(_std)?$", metric) is not None
 
 
 def _optional_path(value: object, text: str | None = None) -> None:

@@ -45,8 +45,9 @@ from termeval.core import publish as publish_
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
-from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as_share  # noqa: F401  (stages import Shard from here too)
+from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
+from termeval.core.warn import warn
 
 PROTOCOL = 1
 
@@ -242,26 +243,31 @@ class _Timing:
 
 
 def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
-        merge: int | None = None, run_id: str | None = None, echo: bool = True) -> dict | None:
+        merge: int | None = None, run_id: str | None = None, echo: bool = True,
+        keep_summary: bool = True) -> dict | None:
     """Run `stage` on `args`: one process (job and merge None), job `job` of `nj` (save its
     shard, return None), or the merge of `merge` shards. Returns the scores mapping.
-    With exp_dir None (the Python API without exp_dir) nothing is written anywhere."""
+    With exp_dir None (the Python API without exp_dir) nothing is written anywhere. A merge
+    keeps its summary in scores/.summary for the step that launched it (keep_summary; the
+    plan's in-process merge prints it instead)."""
     if job is not None and merge is not None:
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
     check_io(stage, args, exp_dir)
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
-    if exp_dir is None or job is not None:       # nothing written, or a job: its launcher holds the lock
-        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo)
-    with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
-        return _run(stage, args, exp_dir, nj, job, merge, run_id, echo)
+    part = "job" if job is not None else "merge" if merge is not None else None
+    with running_as(part):                       # what the stage asks with core.stage.is_share()
+        if exp_dir is None or job is not None:   # nothing written, or a job: its launcher holds the lock
+            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, keep_summary)
+        with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
+            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, keep_summary)
 
 
 def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
-         run_id: str | None, echo: bool) -> dict | None:
+         run_id: str | None, echo: bool, keep_summary: bool) -> dict | None:
     clock = _Timing(job is None and merge is None)     # the one-process path only
-    with running_as_share(job is not None or merge is not None), clock("load"):
+    with clock("load"):
         ctx = stage.load(args)
     if job is not None:
         if exp_dir is None:
@@ -292,7 +298,7 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
             carry(exp_dir, out, getattr(stage, "updates", ()))
             with clock("report"):
                 report = stage.report(ctx, merged, out)
-            if merge is not None:      # under a launcher its stdout goes to the log
+            if merge is not None and keep_summary:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
             publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
         except (InputError, OSError) as e:
@@ -304,6 +310,8 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
         if merge is not None:
             remove_shards(exp_dir, stage.name, merge)
     clock.emit(getattr(stage, "name", "") or "stage")
+    for w in report.warnings:           # each warning once, whatever the face (scores.json keeps them)
+        warn(None, w)
     if echo:
         text = report.summary
         if text:

@@ -4,7 +4,7 @@ segments the reader dropped or kept with a caveat (termeval.segmentation.inputs 
 from __future__ import annotations
 
 from termeval.core.errors import InputError
-from termeval.segmentation import scorers
+from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.stats import Settings
 
 MAX_TOLERANCE = 1.0          # seconds; refused from here on (a unit slip)

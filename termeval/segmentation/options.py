@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from termeval.core.declaration import Measure, Table, measures, prf
+
 from termeval.core.options import BootstrapOptions, JobOptions, StepOptions, nonneg_real, option, optional_input, \
     or_none, path_value, positive_real
-from termeval.segmentation.scorers import compat_choices
+from termeval.segmentation.scorer_registry import compat_choices
 
 CONVERT_FORMATS = ("malan-list", "sdhubert-npy", "units")   # termeval.segmentation.convert
 
@@ -36,8 +38,8 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
     segments: str = option("auto", "Kaldi segments file of the utterances; auto: <data-dir>/segments if "
                                    "present, else whole files; none: whole files", check=path_value)
     bootstrap_unit: str = option("file", "resampling unit: recordings or speakers", choices=("file", "speaker"))
-    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written (None: nothing is "
-                                 "written)", positional=True, role="output", metavar="exp_dir")
+    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written",
+                                 positional=True, role="output", metavar="exp_dir")
 
     def stage_name(self) -> str:
         """The name of its logs and shards, without loading the stage (steps/score_segmentation.sh)."""
@@ -80,3 +82,31 @@ class ConvertSegmentsOptions(StepOptions):
         if (self.centroids or self.allow_pickle) and self.source_format != "sdhubert-npy":
             return "--centroids, --reducer and --allow-pickle apply to --from sdhubert-npy only"
         return None
+
+
+# ----------------------------------------------------------------------------- result tables
+
+_HEADLINE = ("boundary_precision", "boundary_recall", "boundary_fscore", "boundary_os", "boundary_rvalue",
+             "token_fscore", "purity", "v_measure", "nmi", "o2o_accuracy")
+
+
+def _level_table(family: str, level: str) -> Table:
+    """The table of one --level: `<level>_` metrics (scores/<stage>)."""
+    pre = level + "_"
+    ms = [*prf(pre + "boundary"), *measures((pre + "boundary_os", pre + "boundary_rvalue")), *prf(pre + "token"),
+          *measures(pre + m for m in ("segments", "clusters", "purity", "inverse_purity", "homogeneity",
+                                      "completeness", "v_measure", "nmi", "m2o_accuracy", "o2o_accuracy"))]
+    headline = [pre + m for m in _HEADLINE]
+    if level == "syllable":                  # SD-HuBERT's cluster metrics (termeval.segmentation.syllables)
+        ms += measures(("syllable_segment_purity", "cluster_purity", "snmi"))
+        headline = headline[:6] + ["syllable_purity", "cluster_purity", "snmi"]
+    return Table(family, tuple(ms), tuple(headline))
+
+
+TABLES = (_level_table("segmentation", "word"), _level_table("segmentation_phone", "phone"),
+          _level_table("segmentation_syllable", "syllable"))
+
+
+def stage_name(opts: SegmentationOptions) -> str:
+    """The name of a score_segmentation run's logs and shards (termeval/steps: Step.stage_name)."""
+    return opts.stage_name()

@@ -17,7 +17,8 @@ import numpy as np
 from termeval.core import guard
 from termeval.core.scores import format_line
 from termeval.core.stage import Report, Shard, Stage
-from termeval.segmentation import checks, compare, scorers
+from termeval.segmentation import checks, compare
+from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, stage_name, write_report
@@ -121,3 +122,8 @@ class SegmentationStage(Stage):
                 f.write(text)
             summary += "".join(f"{self.name}_compare: {x}\n" for x in text.splitlines())
         return Report(scores, summary, tuple(warnings))
+
+
+def stage_of(opts: Any) -> Stage:
+    """The stage of the step's options (termeval/steps: Step.stage)."""
+    return SegmentationStage(settings_of(opts))

@@ -18,7 +18,7 @@ from termeval.segmentation.boundary import boundary_counts, edge_distance, inter
 from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_labels
 from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
 from termeval.segmentation.matching import keys
-from termeval.segmentation import scorers
+from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.syllables import matched_cells
 from termeval.segmentation.token import token_counts
 

@@ -2,8 +2,9 @@
 kwseval`; the command line is termeval/bin/kwseval.py, the mapping docs/std-kaldi-compat.md
 "KWSEval's command line").
 
-The scores are the engine's (`StdStage` load -> compute -> merge on the StdOptions the command
-line maps to); this module only names and lays out KWSEval's outputs (KWSEval.pl 3.5.0):
+The scores are the engine's (score_std's stage run whole by the one plan, termeval/run/plan.py
+compute, on the StdOptions the command line maps to, with KWSEval's conditions added to its
+context: `conditions`); this module only names and lays out KWSEval's outputs (KWSEval.pl 3.5.0):
 - the file root `-f R`: `R` ending in a name after a `/` gets a `.` (`dir/p` -> `dir/p.sum.txt`),
   `dir/` gives `dir/sum.txt`, a bare name `p` gives `psum.txt` (KWSEval's rule, kept); `-` prints
   the reports on stdout, the alignment then goes to `./alignment.csv` and the DET files to `./dets/`;
@@ -19,7 +20,7 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
@@ -73,22 +74,19 @@ def paths(req: Request) -> dict[str, str]:
     return out
 
 
-def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
-    """(context, StdResult) of the engine for these options, one process, all terms. KWSEval's
-    conditions: each `-q A[:regex=RE]` gives one condition per value of attribute A that RE
-    matches (score.term_conditions, `--term-attr A:RE --term-attr-mode per-value`), each
-    `-Y NAME:TYPES` one condition (score.source_type_condition, `--source-type NAME:TYPES`);
-    the result's `conditions` then holds each scored as its own run."""
-    from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
-    from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
-    stage = StdStage()
-    ctx = stage.load(opts)
-    conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
-    conds += [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
-    if queries or sources:
-        ctx.conditions = sorted(conds, key=lambda c: c.name)
-    n = len(stage.costs(ctx))
-    return ctx, stage.merge(ctx, [stage.compute(ctx, 0, n)])
+def conditions(queries: tuple = (), sources: tuple = ()) -> Callable[[Any], None]:
+    """What KWSEval adds to the engine's loaded context: its conditions. Each `-q A[:regex=RE]`
+    gives one condition per value of attribute A that RE matches (score.term_conditions,
+    `--term-attr A:RE --term-attr-mode per-value`), each `-Y NAME:TYPES` one condition
+    (score.source_type_condition, `--source-type NAME:TYPES`); the result's `conditions` then
+    holds each scored as its own run."""
+    def adjust(ctx: Any) -> None:
+        from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
+        conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
+        conds += [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
+        if queries or sources:
+            ctx.conditions = sorted(conds, key=lambda c: c.name)
+    return adjust
 
 
 def _term_conditions(terms, query: str, term_conditions: Callable) -> list:
@@ -132,13 +130,15 @@ def _texts(req: Request, res, opts: StdOptions) -> list[tuple[str, str, str]]:
     return out
 
 
-def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO | None = None) -> None:
-    """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines."""
+def write(req: Request, opts: StdOptions, say: Callable[[str], None], engine: Callable[..., tuple],
+          stdout: IO | None = None) -> None:
+    """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines; `engine(opts,
+    adjust)` -> (context, StdResult): score_std's stage run whole (termeval.run.plan.compute)."""
     files = paths(req)
     check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values(),
                   dirs={d for f in files.values() for d in _parents(f)})
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
-    ctx, res = score(opts, req.queries, req.sources)
+    ctx, res = engine(opts, conditions(req.queries, req.sources))
     say("Computing requested DET curves and reports")
     texts = _texts(req, res, opts)
     rendered = {name for name, _, _ in texts}

@@ -15,6 +15,7 @@ from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
 from termeval.std import breakdown, det, figures
+from termeval.std.compat import compat_module
 from termeval.std.units import term_table
 
 KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
@@ -87,9 +88,8 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
     same figures in scores/std (+ scores.json), and score.sh's other files
     (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
-    from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
     result: dict = {}
-    text, warnings = kaldi_report.write_into(out, args, r, into=result)
+    text, warnings = compat_module("kaldi").write_into(out, args, r, into=result)
     return result, text, warnings
 
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from termeval.core.options import StepOptions, option, or_none, path_value, positive, resamples
-from termeval.zrc.submission import LANGUAGES
+from termeval.core.options import MAX_JOBS, StepOptions, job_count, option, or_none, path_value, resamples
+
+LANGUAGES = ("english", "french", "mandarin", "german", "wolof")     # zrc 0.9.4 tde17
 
 
 
@@ -25,8 +26,8 @@ class ZrcOptions(StepOptions):
                                      role="input")
     languages: str | None = option(None, f"comma-separated subset of {','.join(LANGUAGES)} (default: every "
                                    "<lang>.txt present)")
-    nj: int | None = option(None, "jobs per language (default: params.yaml njobs, else 1)",
-                            check=or_none(positive))
+    nj: int | None = option(None, f"jobs per language (default: params.yaml njobs, else 1; at most {MAX_JOBS})",
+                            check=or_none(job_count))
     bootstrap: int = option(0, "bootstrap resamples (termeval's scores; at most 100000)", check=resamples)
     partial: bool = option(False, "score the languages that are there, with a warning per missing one "
                                   "(default: refuse as zrc 0.9.4 does)")

@@ -1,4 +1,4 @@
-"""The termeval command (termeval/run/command.py): step list, --version, errors, --nj N."""
+"""The termeval command (termeval/command.py): step list, --version, errors, --nj N."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from termeval import __version__
-from termeval.run import command
+from termeval import command
 
 STEPS = ["compare-systems", "convert-segments", "export-text", "export-zr", "kwseval", "measure-resources", "prepare-classes", "prepare-gold",
          "prepare-kws", "score-quesst", "score-resources", "score-segmentation", "score-std", "score-tde",

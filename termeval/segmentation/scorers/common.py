@@ -7,7 +7,7 @@ import numpy as np
 
 from termeval.segmentation.boundary import micro
 from termeval.segmentation.matching import keys
-from termeval.segmentation.rvalue import over_segmentation, prf, r_value
+from termeval.segmentation.rvalue import standard_values  # noqa: F401  (the scorers' default values())
 
 
 def distinct(utt: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -49,10 +49,3 @@ def per_utt(n: int, ref_utt: np.ndarray, pred_utt: np.ndarray, hit_utt: np.ndarr
     """[n_ref, n_pred, hits] per utterance (n rows)."""
     return np.stack((np.bincount(ref_utt, minlength=n), np.bincount(pred_utt, minlength=n),
                      np.bincount(hit_utt, minlength=n)), axis=1).astype(np.int64)
-
-
-def standard_values(c: np.ndarray) -> dict[str, float | None]:
-    """P = hits/n_pred, R = hits/n_ref, F, OS = R/P - 1, R-value of summed counts [n_ref, n_pred, hits]
-    (None where a denominator is 0; F = 0 when P + R = 0)."""
-    p, r, f = prf(int(c[2]), int(c[1]), int(c[0]))
-    return {"precision": p, "recall": r, "fscore": f, "os": over_segmentation(p, r), "rvalue": r_value(p, r)}

@@ -15,7 +15,8 @@ from termeval.core.warn import warn as core_warn
 from termeval.std.categories import read_categories
 from termeval.std.detections import read_detections
 from termeval.std.f4de_reports import bsum_text, sum_text
-from termeval.std.kaldi import atwv as ka, refs as kaldi
+from termeval.std import kaldi_refs as kaldi
+from termeval.std.kaldi import atwv as ka
 from termeval.std.kaldi.category_stats import per_category_table
 from termeval.std.kaldi.recipe import RecipeRun, _trials_or_none, check_options, known_keywords, score_recipe
 from termeval.std.kwsdir import load_kws_dir
