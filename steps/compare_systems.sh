@@ -36,7 +36,6 @@ echo "$0 $*" >&2
 
 [ $# -ge 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
 
 "${te_python[@]}" -m termeval.bin.compare_systems --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" \
   --test "$test" --plot "$plot" "$@"

@@ -46,7 +46,6 @@ data=$1
 classfile=$2
 dir=$3
 
-te_check_choice pairs-clustering "$pairs_clustering" pairs components
 te_check_dir "data dir" "$data"
 te_check_file "data dir file" "$data/reco2dur"
 te_check_file "class file" "$classfile"

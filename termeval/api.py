@@ -147,7 +147,7 @@ def declared(step: Step, fixed: Sequence[str] = ()) -> Any:
         lines = []
         for f in step.fields():
             if f.name in taken or not f.metadata.get("cli", True) or f.metadata.get("hidden") \
-                    or f.metadata.get("positional"):
+                    or f.metadata.get("positional") or not f.metadata.get("api", True):
                 continue
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
                                             annotation=f.type))
@@ -220,7 +220,7 @@ def typed_values(options_class: type, values: Mapping[str, Any], where: str) -> 
     command line (the driver's own fields, the positional arguments the function takes itself)
     is refused as unknown (InputError, the options listed)."""
     fields = {f.name: f for f in dataclasses.fields(options_class)}
-    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True)
+    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True) and f.metadata.get("api", True)
                     and not f.metadata.get("positional") and not f.metadata.get("hidden"))
     out: dict = {}
     for name, v in values.items():

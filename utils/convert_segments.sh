@@ -39,7 +39,6 @@ reducer=
 
 [ $# -eq 2 ] || te_usage
 set -euo pipefail
-te_check_choice from "$from" malan-list sdhubert-npy units
 [ -e "$1" ] || te_die "$1: no such file or directory"
 opts=(--from "$from" --allow-pickle "$allow_pickle")
 [ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")

@@ -26,7 +26,6 @@ segments=
 
 [ $# -eq 2 ] || te_usage
 set -euo pipefail
-te_check_choice words "$words" phones labels
 te_check_dir "data dir" "$1"
 opts=(--words "$words" --unit-sep "$unit_sep")
 [ -z "$segments" ] || opts+=(--segments "$segments")

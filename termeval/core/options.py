@@ -202,7 +202,7 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
            choices: Sequence[Any] | None = None, flag: str | None = None, positional: bool = False,
            role: str | None = None, metavar: str | None = None, cli: bool = True,
            parse: Callable[[str], Any] | None = None, many: bool | str = False, aliases: Sequence[str] = (),
-           hidden: bool = False) -> Any:
+           hidden: bool = False, api: bool = True) -> Any:
     """A field of a step's Options.
 
     default: the default value (none for a required positional); doc: the one-line help;
@@ -215,7 +215,8 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
     none or more (then the field's default); "?": an optional positional, its one value or
     the field's default (not a tuple);
     aliases: more names of the option on the command line (an old name: ("--output",));
-    hidden: on the command line but not in its --help nor in the Python API (a legacy name).
+    hidden: on the command line but not in its --help nor in the Python API (a legacy name);
+    api=False: on the command line only (the API has no such call: score_zrc_submission's --init).
     """
     if role not in (None, "input", "output", "inputs"):
         raise ValueError(f"role must be input, inputs or output, got {role!r}")
@@ -223,7 +224,8 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
         raise ValueError(f"many must be True, '+', '*' or '?', of a positional field, got {many!r}")
     meta = {"doc": doc, "check": check, "choices": tuple(choices) if choices is not None else None,
             "flag": flag, "positional": positional, "role": role, "metavar": metavar, "cli": cli,
-            "parse": parse, "many": many, "aliases": tuple(aliases), "hidden": hidden}
+            "parse": parse, "many": many, "aliases": tuple(aliases), "hidden": hidden,
+            "api": api}
     return dataclasses.field(default=default, metadata=meta)
 
 

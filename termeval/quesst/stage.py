@@ -17,7 +17,6 @@ from termeval.core.errors import InputError
 from termeval.core.stage import Report, Shard, Stage
 from termeval.quesst import quesst, quesst_io, report
 from termeval.quesst.options import QuesstOptions
-from termeval.core.warn import warn
 from termeval.std import breakdown
 
 # QUESST details lie in details/quesst/; STD's files of a shared exp dir are left alone and
@@ -72,9 +71,7 @@ class QuesstStage(Stage):
                  np.concatenate([s.arrays["score"] for s in shards]).astype(np.float64),
                  np.concatenate([s.arrays["decision"] for s in shards]).astype(bool))
         tr, warnings = quesst_io.trials_from_mapped(ctx.ref, ctx.mapped, pairs)
-        ctx.warnings = []
-        for w in warnings:
-            warn(None, w, ctx.warnings)
+        ctx.warnings = list(warnings)    # the Report's, printed once by the driver
         r = quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
         return (tr, r, *report.rankings_and_breakdowns(ctx, tr, r))
 

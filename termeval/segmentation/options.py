@@ -7,12 +7,23 @@ from dataclasses import dataclass
 
 from termeval.core.declaration import Measure, Table, measures, prf
 
-from termeval.core.options import BootstrapOptions, JobOptions, StepOptions, nonneg_real, option, optional_input, \
+from termeval.core.options import BootstrapOptions, JobOptions, OptionError, StepOptions, nonneg_real, option, optional_input, \
     or_none, path_value, positive_real
 from termeval.segmentation.scorer_registry import compat_choices
 
 CONVERT_FORMATS = ("malan-list", "sdhubert-npy", "units")   # termeval.segmentation.convert
 
+
+
+MAX_TOLERANCE = 1.0          # seconds; refused from here on (a unit slip)
+
+
+def tolerance_seconds(value: object, text: str | None = None) -> None:
+    """--tolerance: seconds in [0, MAX_TOLERANCE)."""
+    nonneg_real(value, text)
+    if value >= MAX_TOLERANCE:
+        raise OptionError(f"is in seconds: {value:g} s is not a boundary tolerance (20 ms is --tolerance 0.02; "
+                          f"less than {MAX_TOLERANCE:g} s accepted)")
 
 
 def stage_name_for(level: str) -> str:
@@ -22,14 +33,13 @@ def stage_name_for(level: str) -> str:
 
 @dataclass(frozen=True, kw_only=True)
 class SegmentationOptions(BootstrapOptions, JobOptions):
-    """Options of score_segmentation (docs/segmentation.md). No rule across options: the upper
-    bound of --tolerance (a unit slip, termeval.segmentation.checks) is checked when the stage
-    loads, as an input check (one line, exit 1)."""
+    """Options of score_segmentation (docs/segmentation.md). --tolerance is in seconds: a second
+    or more is a unit slip (`--tolerance 20` for 20 ms), refused with the other options."""
     data_dir: str = option(doc="prepared gold data dir", positional=True, role="input", check=path_value,
                            metavar="data_dir")
     segmentation: str = option(doc="a class file, an interval file or a vqwordseg intervals/ dir",
                                positional=True, role="input", check=path_value, metavar="segmentation")
-    tolerance: float = option(0.02, "seconds", check=nonneg_real)
+    tolerance: float = option(0.02, "seconds", check=tolerance_seconds)
     frame_shift: float = option(0.01, "seconds per frame", check=positive_real)
     level: str = option("word", "reference tier: words, phones or syllables (prepare_gold --syllables)",
                         choices=("word", "phone", "syllable"))

@@ -26,7 +26,6 @@ from termeval.segmentation.stats import Settings, job_stats
 from termeval.segmentation.units import ci_hook, reference_files
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
-from termeval.core.warn import warn
 
 
 def settings_of(opts: SegmentationOptions) -> Settings:
@@ -106,8 +105,6 @@ class SegmentationStage(Stage):
         warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
         named = scorers.get(s.compat)       # a scorer may say where it departs from its script
         warnings += getattr(named.impl(), "warnings", lambda *_: [])(utts, s) if named is not None else []
-        for w in warnings:
-            warn("score_segmentation.py", w)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
         scores: dict = {}

@@ -17,7 +17,6 @@ import numpy as np
 from termeval.core.errors import InputError
 from termeval.core.options import split_number_list
 from termeval.core.stage import Report, Shard, Stage
-from termeval.core.warn import warn
 from termeval.std import breakdown, report
 from termeval.std.compat import compat_module
 from termeval.std.detections import read_detections
@@ -117,9 +116,7 @@ class StdStage(Stage):
         if ctx.conditions:     # F4DE -q / -Y: each condition scored as its own run
             res.conditions = score_conditions(ctx.kws, ctx.prep.dets, ctx.prep.params, ctx.conditions)
         report.rankings_and_breakdowns(ctx, res)
-        for w in res.warnings:
-            warn(None, w)
-        return res
+        return res                       # its warnings: the Report's, printed once by the driver
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         if ctx.kaldi:

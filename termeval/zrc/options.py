@@ -20,7 +20,7 @@ class ZrcOptions(StepOptions):
                               "(every field of zrc 0.9.4's tde17 template, <...> placeholders that scoring "
                               "refuses until filled in) and params.yaml (zrc's defaults); an existing "
                               "meta.yaml or params.yaml is never overwritten", role="output",
-                              check=or_none(path_value), metavar="DIR")
+                              check=or_none(path_value), metavar="DIR", api=False)
     zrc_dataset: str | None = option(None, "zrc dataset dir with index.json (default "
                                      "$APP_DIR/datasets/zrc2017-test-dataset, APP_DIR default ~/zr-data)",
                                      role="input")

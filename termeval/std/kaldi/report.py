@@ -11,7 +11,6 @@ from typing import Optional
 from termeval.core.errors import InputError
 from termeval.core.scores import Metric, write_scores
 from termeval.core.textio import write_text
-from termeval.core.warn import warn as core_warn
 from termeval.std.categories import read_categories
 from termeval.std.detections import read_detections
 from termeval.std.f4de_reports import bsum_text, sum_text
@@ -86,8 +85,7 @@ def write_into(out: str, args, r: RecipeRun, into: dict | None = None) -> tuple[
     duration = float(trials_text) if trials_text else float(r.trials)
     warnings: list[str] = []
 
-    def warn(message: str) -> None:
-        core_warn(None, message, warnings)
+    warn = warnings.append           # printed once by the driver (the Report's warnings)
     try:
         oracle = oracle_metrics(r.csv, duration, path="details/alignment.csv")
     except ZeroDivisionError:   # the Perl script dies there too

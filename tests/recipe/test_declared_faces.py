@@ -1,0 +1,150 @@
+"""Every face of a step follows its declaration (termeval/steps, termeval/core/declaration.py):
+the shell step's configuration section and its header's "default X" equal the declared defaults
+(the shell passes every option to the Python step, whose Options check it: a shell default that
+drifted would silently change a number); every declared step has its entry point, its line in
+`termeval --help`, its API function with the declared options; the option checks are the
+Options' only (no shell step repeats one)."""
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import os
+import re
+
+import pytest
+
+import termeval
+from termeval.command import help_text
+from termeval.core.options import flag_of
+from termeval.steps import STEPS
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHELL = {name: s for name, s in STEPS.items() if s.shell and s.shell.endswith(".sh")}
+# shell variables that are not options of the Python step: the launcher; prepare_gold.sh's
+# --validate (it runs utils/validate_alignment_dir.sh after), summarize_scores.sh's --output (the
+# old name of --out)
+SHELL_ONLY = {"cmd", "validate", "output"}
+
+
+def shell_text(step) -> str:
+    with open(os.path.join(ROOT, step.shell), encoding="utf-8") as f:
+        return f.read()
+
+
+def config_section(text: str) -> dict[str, str]:
+    """name=value of the script's configuration section (parse_options.sh's options)."""
+    body = text.split("# Begin configuration section.", 1)[1].split("# End configuration section.", 1)[0]
+    out = {}
+    for line in body.splitlines():
+        m = re.fullmatch(r"\s*([a-z_][a-z0-9_]*)=(.*?)\s*(#.*)?", line)
+        if m:
+            out[m.group(1)] = m.group(2).strip('"')
+    return out
+
+
+def shell_name(f: dataclasses.Field) -> str:
+    return flag_of(f)[2:].replace("-", "_")
+
+
+def as_shell(value) -> str:
+    """A declared default as the shell's configuration section writes it."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def same(shell: str, declared) -> bool:
+    if shell == as_shell(declared):
+        return True
+    try:
+        return isinstance(declared, (int, float)) and not isinstance(declared, bool) and float(shell) == declared
+    except ValueError:
+        return False
+
+
+def declared_options(step) -> dict[str, dataclasses.Field]:
+    return {shell_name(f): f for f in step.fields()
+            if f.metadata.get("cli", True) and not f.metadata.get("positional") and not f.metadata.get("hidden")}
+
+
+@pytest.mark.parametrize("name", sorted(SHELL))
+def test_shell_defaults_are_the_declared_ones(name):
+    step = SHELL[name]
+    config = config_section(shell_text(step))
+    options = declared_options(step)
+    unknown = sorted(set(config) - set(options) - SHELL_ONLY)
+    assert unknown == [], f"{step.shell}: options the step does not declare"
+    wrong = {k: (v, as_shell(options[k].default)) for k, v in config.items()
+             if k in options and not same(v, options[k].default)}
+    assert wrong == {}, f"{step.shell}: (shell default, declared default)"
+
+
+def header_defaults(text: str) -> dict[str, str]:
+    """The defaults the header states: `--name <...> # default X`, `--name <...> # (X) what it
+    is`, or, under "Options (default):", `--name X   what it is` (X may be "" or a compound
+    `--a 1 --b 2` line)."""
+    head = text.split("\n\n", 1)[0] if not text.startswith("#!") else text.split("\n. ", 1)[0]
+    out = {}
+    table = False
+    for line in head.splitlines():
+        if re.match(r"#\s*Options \(default\):", line):
+            table = True
+        m = re.match(r"#\s{1,3}(--[a-z][a-z0-9-]*)\b(.*)", line)     # not a continuation line
+        if not m:
+            continue
+        d = re.search(r"#\s*default (\S+)", m.group(2))
+        paren = re.search(r"#\s*\((\"[^\"]*\"|'[^']*'|[^ ()]*)\)", m.group(2))
+        if d:
+            out[m.group(1)] = d.group(1).rstrip(";,:)")
+        elif paren:
+            out[m.group(1)] = paren.group(1).strip("'")
+        elif table:       # the leading `--flag VALUE [--flag VALUE ...]` of the line
+            rest = line[1:].strip()
+            while (p := re.match(r'(--[a-z][a-z0-9-]*) ("[^"]*"|\S+)( (?=--))?', rest)) is not None:
+                if not re.fullmatch(r"[A-Z]+|<.*>", p.group(2)):
+                    out[p.group(1)] = p.group(2)
+                if not p.group(3):            # two spaces: what the option is, not another option
+                    break
+                rest = rest[p.end():]
+    return {k: v.strip('"') for k, v in out.items()}
+
+
+@pytest.mark.parametrize("name", sorted(SHELL))
+def test_shell_header_defaults_are_the_declared_ones(name):
+    step = SHELL[name]
+    stated = header_defaults(shell_text(step))
+    options = {flag_of(f): f for f in declared_options(step).values()}
+    # a declared None is "not given" (the step then uses what the header may state: --lambda's 0.1)
+    wrong = {k: (v, as_shell(options[k].default)) for k, v in stated.items()
+             if k in options and options[k].default is not None and not same(v, options[k].default)
+             and not v.startswith(("$", "<"))}
+    assert wrong == {}, f"{step.shell}: (header's default, declared default)"
+
+
+# the shell's own checks that the Options hold: te_check_choice/te_check_int/te_check_bootstrap
+# of an option, and regex checks of an option's value
+REPEATED = re.compile(r"te_check_(choice|int|bootstrap|bool)\b|\[\[ \"\$(?!data|dir)[a-z_]+\" =~")
+
+
+@pytest.mark.parametrize("name", sorted(SHELL))
+def test_no_shell_step_repeats_an_option_check(name):
+    body = shell_text(SHELL[name]).split("# End configuration section.", 1)[-1]
+    assert [ln.strip() for ln in body.splitlines() if REPEATED.search(ln)] == []
+
+
+@pytest.mark.parametrize("name", sorted(STEPS))
+def test_every_step_has_its_entry_point_command_and_api(name):
+    step = STEPS[name]
+    assert os.path.isfile(os.path.join(ROOT, "termeval", "bin", f"{name}.py"))
+    assert f"  {step.command}  " in help_text() or f"  {step.command} " in help_text()
+    if step.shell:
+        assert os.path.isfile(os.path.join(ROOT, step.shell))
+    if step.api:
+        fn = getattr(termeval, name)
+        params = inspect.signature(fn).parameters
+        want = [f.name for f in step.fields() if f.metadata.get("cli", True) and not f.metadata.get("positional")
+                and not f.metadata.get("hidden") and f.metadata.get("api", True)]
+        assert [n for n in want if n not in params] == [], "declared options missing from the API"
+        assert fn.__doc__.startswith(step.summary)
