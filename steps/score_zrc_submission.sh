@@ -72,9 +72,9 @@ opts=(--bootstrap "$bootstrap" --partial "$partial")
 [ -z "$zrc_dataset" ] || opts+=(--zrc-dataset "$zrc_dataset")
 [ -z "$languages" ] || opts+=(--languages "$languages")
 [ -z "$nj" ] || opts+=(--nj "$nj")
+te_check_dir "submission dir" "$sub"
 # every option is checked by the step's Options (termeval/zrc/options.py), before anything runs
 te_check_options score_zrc_submission "${opts[@]}" "$sub"
-te_check_dir "submission dir" "$sub"
 [ ! -e "$sub/scores" ] || [ -d "$sub/scores" ] || te_die "$sub/scores: exists and is not a directory (zrc writes its scores there)"
 # without --cmd the one Python process takes the lock itself (termeval/zrc/step.py)
 te_lock "$sub" 1

@@ -189,7 +189,8 @@ te_date_format='%(%a %b %e %H:%M:%S %Z %Y)T'
 
 # te_run_local <log> <module> args...: run termeval.bin.<module> in this process's place (no
 # launcher): stdout to the terminal, stderr to the terminal and to <log> (run.pl's header and
-# "# Ended (code N)" lines, so the log reads like a launched job's).
+# "# Ended (code N)" lines, so the log reads like a launched job's); its lines (errors,
+# warnings) headed by the step's name (TERMEVAL_PROG).
 te_run_local() {
   local log=$1 module=$2 rc=0 logdir; shift 2
   te_dirname_to logdir "$log"
@@ -197,7 +198,7 @@ te_run_local() {
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; printf "# Started at $te_date_format\n" -1; } > "$log"
   # stderr through tee, stdout straight to fd 3 (the caller's stdout); a pipeline, not a process
   # substitution: its end is waited for (the log is complete before "# Ended") and rc is kept
-  { "${te_python[@]}" -m "termeval.bin.$module" "$@" 2>&1 1>&3 3>&- | tee -a "$log" >&2
+  { TERMEVAL_PROG=$te_script "${te_python[@]}" -m "termeval.bin.$module" "$@" 2>&1 1>&3 3>&- | tee -a "$log" >&2
     rc=${PIPESTATUS[0]}; } 3>&1 || true
   printf "# Ended (code %s) at $te_date_format\n" "$rc" -1 >> "$log"
   return $rc

@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 from termeval.core.declaration import Step, load
 from termeval.core.errors import InputError
+from termeval.core.face import PROG_ENV, step_name
 from termeval.core.options import OptionError, flag_of
 
 
@@ -283,6 +284,8 @@ def entry(step: Step) -> tuple[Callable[[], argparse.ArgumentParser], Callable[.
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     if sys.argv and sys.argv[0].startswith("termeval "):    # under the `termeval` command
         prog = sys.argv[0]
+    elif os.environ.get(PROG_ENV):                          # run by a shell step: its name
+        prog = os.environ[PROG_ENV]
     return _Parser(
         prog=prog, description=textwrap.dedent(doc or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -297,7 +300,7 @@ def quiet_broken_pipe() -> int:
 
 def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None = None) -> None:
     """Run main(argv); exit 1 with 'prog: message' on InputError/OSError, 130 on Ctrl-C."""
-    prog = os.path.basename(sys.argv[0])
+    prog = step_name()
     _one_shot_gc()
     try:
         code = main(sys.argv[1:] if argv is None else argv)

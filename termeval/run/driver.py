@@ -159,43 +159,22 @@ def discard(out: str) -> None:
 
 # ----------------------------------------------------------------------------- the output guard
 
-# argparse/Options attributes that name what a stage reads (the default of io_paths)
-INPUT_ATTRS = ("data_dir", "class_file", "kws_dir", "detections", "gold", "segmented", "prepared",
-               "segmentation", "reference", "ref", "hyp", "ecf", "rttm", "kwlist", "termlist",
-               "queries", "resources_file", "query_durations", "utt2spk", "segments")
-OUTPUT_ATTRS = ("summary",)
-
-
-def io_paths(stage: Stage, args: Any, exp_dir: str) -> tuple[list[str], list[str], list[str]]:
+def io_paths(stage: Stage, opts: Any, exp_dir: str) -> tuple[list[str], list[str], list[str]]:
     """(inputs, outputs, needed dirs) of a run, for the output guard: the stage's own
-    `io_paths(args)` -> (inputs, outputs) when it has one; else the paths of an Options'
-    input/output roles, or the known attributes of an argparse namespace (INPUT_ATTRS,
-    OUTPUT_ATTRS); plus the stage's owned outputs under the exp dir, whose top directories
+    `io_paths(opts)` -> (inputs, outputs) when it has one, else the paths of the Options'
+    input/output roles; plus the stage's owned outputs under the exp dir, whose top directories
     (scores, details, units) must be directories."""
     owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
     tops = dict.fromkeys(n.split("/")[0] for n in owned)
     dirs = [os.path.join(exp_dir, t) for t in tops
             if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
     outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)]
-    custom = getattr(stage, "io_paths", None)
+    custom = getattr(stage, "io_paths", None)     # a stage's optional hook (the Stage protocol)
     if callable(custom):
-        ins, more = custom(args)
+        ins, more = custom(opts)
         return list(ins), outs + list(more), dirs
-    if hasattr(args, "paths") and callable(args.paths):        # an Options dataclass
-        ins = args.paths("input")
-        more = [p for p in args.paths("output") if os.path.abspath(p) != os.path.abspath(exp_dir)]
-        return ins, outs + more, dirs
-    ins, more = [], []
-    for k in INPUT_ATTRS:
-        v = getattr(args, k, None)
-        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
-            ins.append(os.fspath(v))
-        elif isinstance(v, (list, tuple)):
-            ins += [os.fspath(x) for x in v if isinstance(x, (str, os.PathLike)) and os.fspath(x) not in ("", "-")]
-    for k in OUTPUT_ATTRS:
-        v = getattr(args, k, None)
-        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
-            more.append(os.fspath(v))
+    ins = opts.paths("input")
+    more = [p for p in opts.paths("output") if os.path.abspath(p) != os.path.abspath(exp_dir)]
     return ins, outs + more, dirs
 
 

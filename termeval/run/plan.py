@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import sys
 import time
 from typing import Any, Callable, Sequence
@@ -31,7 +32,7 @@ from typing import Any, Callable, Sequence
 from termeval.core.declaration import Step
 from termeval.core.errors import InputError
 from termeval.core.stage import running_as
-from termeval.core.warn import step_name
+from termeval.core.warn import step_name, warn
 from termeval.run import driver, launcher
 
 
@@ -119,8 +120,9 @@ def _show_merge(exp: str, merge_log: str, echo: bool) -> None:
     process shows them, and its summary (scores/.summary) on stdout, then removed."""
     with contextlib.suppress(OSError), open(merge_log, encoding="utf-8", errors="replace") as f:
         for line in f:
-            if "warning:" in line:
-                sys.stderr.write(line)
+            said = re.match(r"\S.*?: warning: (.*)$", line.rstrip("\n"))
+            if said:                         # headed by this face's name, as one process says it
+                warn(None, said.group(1))
     summary = os.path.join(exp, driver.SUMMARY)
     if os.path.isfile(summary):
         if echo:

@@ -75,12 +75,12 @@ def test_errors_name_the_argument(example, tmp_path):
         termeval.score_segmentation(data, cls, tolerance="0.02")
     with pytest.raises(termeval.InputError, match=r"^tolerance: must be >= 0, got '-1.0'$"):
         termeval.score_segmentation(data, cls, tolerance=-1)
-    with pytest.raises(termeval.InputError, match=r"^--tolerance is in seconds: 20 s is not a boundary"):
+    with pytest.raises(termeval.InputError, match=r"^tolerance: is in seconds: 20 s is not a boundary tolerance \(20 ms is tolerance=0.02"):
         termeval.score_segmentation(data, cls, tolerance=20)
     with pytest.raises(termeval.InputError, match=r"^score_segmentation: unknown option 'tolerence'"):
         termeval.score_segmentation(data, cls, tolerence=0.02)
     (tmp_path / "g.txt").write_text(GOLD)
-    with pytest.raises(termeval.InputError, match=r"^--unit-sep and --word-sep are both '-'$"):
+    with pytest.raises(termeval.InputError, match=r"^unit_sep and word_sep are both '-'$"):
         termeval.score_text_segmentation(tmp_path / "g.txt", tmp_path / "g.txt", unit_sep="-", word_sep="-")
     with pytest.raises(TypeError, match="gold_text"):
         termeval.score_text_segmentation(["hello world"], tmp_path / "g.txt")

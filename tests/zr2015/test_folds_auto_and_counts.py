@@ -62,9 +62,9 @@ def test_auto_with_some_fold_files_fails_before_jobs(root, mini):
     r = step(root, "--benchmark zr2015", d, mini / "disc.class", mini / "e")
     assert r.returncode == 1
     assert r.stderr.strip().splitlines()[-1] == (
-        f"score_tde.sh: error: --folds auto: {d} has some of folds.split, folds.intervals.cross, "
-        "folds.intervals.within but not all")
-    assert not (mini / "e" / "log").exists()
+        f"score_tde.sh: error: {d}/folds.intervals.cross: --folds auto: the data dir has some fold files but not "
+        "this one (needs folds.split, folds.intervals.cross, folds.intervals.within)")
+    assert not (mini / "e" / "scores").exists() and not (mini / "e" / "jobs").exists()
 
 
 def test_auto_with_fold_files_uses_them(root, mini):
