@@ -139,5 +139,12 @@ if [ $stage -le 7 ] && [ $stop_stage -ge 7 ]; then
   "$utils"/summarize_scores.sh exp
 fi
 
-log "done in $((SECONDS - start)) s. Summary: RESULTS.md; headline scores:" \
-  "grep -H -E '^(ned|coverage|token_fscore|cross_ned|atwv|mtwv|act_twv|min_cnxe|word_boundary_fscore) ' exp/*/scores/*"
+headline="grep -H -E '^(ned|coverage|token_fscore|cross_ned|atwv|mtwv|act_twv|min_cnxe|word_boundary_fscore) ' exp/*/scores/*"
+if [ "$stop_stage" -ge 7 ]; then
+  log "done in $((SECONDS - start)) s. Summary: RESULTS.md; headline scores: $headline"
+elif [ "$stop_stage" -ge 3 ]; then      # RESULTS.md is stage 7's: not written by this run
+  log "done in $((SECONDS - start)) s (stages $stage-$stop_stage; RESULTS.md: --stage 7). Headline scores: $headline"
+else
+  log "done in $((SECONDS - start)) s (stages $stage-$stop_stage: nothing scored yet;" \
+    "./run.sh --stage $((stop_stage + 1)) goes on)"
+fi

@@ -11,6 +11,7 @@
 # Usage: steps/prepare_gold.sh [options] --format zr <phn> <wrd> <data-dir>
 #        steps/prepare_gold.sh [options] --format ctm [--phones-txt F] [--segments F] <phone-ctm> <word-ctm|-> <data-dir>
 #        steps/prepare_gold.sh [options] --format textgrid [--segments F] <textgrid-dir> <data-dir>
+#        steps/prepare_gold.sh [options] --format discophon <alignment-file> <data-dir>   (phones only, no word)
 #  e.g.: steps/prepare_gold.sh --format zr downloads/zr17/mandarin.phn downloads/zr17/mandarin.wrd data/mandarin
 #        steps/prepare_gold.sh --format ctm --phones-txt data/lang/phones.txt --segments data/train/segments \
 #            exp/tri3_ali/phones.ctm exp/tri3_ali/words.ctm data/train_gold
@@ -39,7 +40,7 @@
 #   (the ZR2017/TDEv2 reference needs labelled silences); nothing is added after the last phone.
 #
 # Options (default):
-#   --format <zr|ctm|textgrid>     # required
+#   --format <zr|ctm|textgrid|discophon>  # required (discophon: its alignment-<lang>-<split>.txt)
 #   --phones-txt <file>            # ('') ctm: phone symbol table for integer ids (an error otherwise)
 #   --words-txt <file>             # ('') ctm: word symbol table for integer ids (an error otherwise)
 #   --segments <file>              # ('') ctm, textgrid: <utt> <reco> <start> <end> (an error for zr)
@@ -105,8 +106,8 @@ echo "$0 $*" >&2
 usage() { te_usage; }
 case "$format" in
   zr|ctm) [ $# -eq 3 ] || usage ;;
-  textgrid) [ $# -eq 2 ] || usage ;;
-  *) echo "$te_script: error: --format: expected zr, ctm or textgrid, got '$format'" >&2; usage ;;
+  textgrid|discophon) [ $# -eq 2 ] || usage ;;
+  *) echo "$te_script: error: --format: expected zr, ctm, textgrid or discophon, got '$format'" >&2; usage ;;
 esac
 set -euo pipefail
 

@@ -62,7 +62,10 @@ echo "$0 $*" >&2
 
 if [ -n "$init" ]; then
   [ $# -eq 0 ] || te_die "--init <dir> writes a template and scores nothing: give no submission directory with it"
-  exec "${te_python[@]}" -m termeval.bin.score_zrc_submission --init "$init"
+  # the scoring options go along, so that one given with --init is refused, not ignored
+  exec "${te_python[@]}" -m termeval.bin.score_zrc_submission --init "$init" --bootstrap "$bootstrap" \
+    --partial "$partial" ${zrc_dataset:+--zrc-dataset "$zrc_dataset"} ${languages:+--languages "$languages"} \
+    ${nj:+--nj "$nj"}
 fi
 [ $# -eq 1 ] || te_usage
 set -euo pipefail

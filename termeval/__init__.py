@@ -7,6 +7,8 @@ Python API (termeval/api.py, docs/api.md; loaded on first use, so `import termev
   termeval.score_std(kws_dir, detections, **options)
   termeval.score_quesst(kws_dir, detections, **options)
   termeval.score_segmentation(gold, segmentation, **options)
+  termeval.score_units(gold, units, **options)
+  termeval.score_discophon(dataset, predictions, **options)
   termeval.score_resources(reference, exp_dir, **options)
   termeval.score_text_segmentation(gold_text, segmented_text, **options)
   termeval.export_text(data_dir, out_dir, **options)      texts of a data dir for a text segmenter
@@ -40,7 +42,8 @@ Where things are (docs/modules.md; the steps are termeval/bin/<step>.py):
   termeval.api        the Python API; termeval.command the `termeval` command
 """
 
-_API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
+_API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_units", "score_discophon",
+        "score_text_segmentation",
         "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
         "prepare_gold", "prepare_kws", "prepare_classes", "validate_alignment_dir", "export_zr",
         "measure_resources", "summarize_scores", "results_table", "load_results", "GoldData")

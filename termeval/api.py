@@ -45,12 +45,13 @@ from termeval.results import summary as results_summary
 from termeval.results.options import SummarizeOptions
 from termeval.run import driver, plan
 from termeval.steps import (COMPARE_SYSTEMS, EXPORT_TEXT, EXPORT_ZR, MEASURE_RESOURCES, PREPARE_CLASSES, PREPARE_GOLD,
-                            PREPARE_KWS, SCORE_QUESST, SCORE_RESOURCES, SCORE_SEGMENTATION, SCORE_STD, SCORE_TDE,
-                            SCORE_TEXT_SEGMENTATION, SCORE_ZRC_SUBMISSION, SUMMARIZE_SCORES, TEXT_TO_TIMES,
-                            VALIDATE_ALIGNMENT_DIR)
+                            PREPARE_KWS, SCORE_DISCOPHON, SCORE_QUESST, SCORE_RESOURCES, SCORE_SEGMENTATION, SCORE_STD,
+                            SCORE_TDE, SCORE_TEXT_SEGMENTATION, SCORE_UNITS, SCORE_ZRC_SUBMISSION, SUMMARIZE_SCORES,
+                            TEXT_TO_TIMES, VALIDATE_ALIGNMENT_DIR)
 from termeval.tde.benchmarks import benchmark as tde_benchmark
 
-__all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_text_segmentation",
+__all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_units", "score_discophon",
+           "score_text_segmentation",
            "score_resources", "score_zrc_submission", "export_text", "text_to_times", "compare_systems",
            "prepare_gold", "prepare_kws", "prepare_classes", "validate_alignment_dir", "export_zr",
            "measure_resources", "summarize_scores", "results_table", "load_results", "GoldData", "InputError"]
@@ -337,6 +338,49 @@ def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLi
         opts = build_options(SCORE_SEGMENTATION.options, options, "score_segmentation", data_dir=data,
                              segmentation=seg, exp_dir=exp)
         return run_options(SCORE_SEGMENTATION, opts)
+
+
+def _units_text(units: Mapping[str, Any]) -> tuple[str, list[str]]:
+    """{utterance: sequence of ints} as a Kaldi text archive (keys in order), with each line's row name."""
+    lines, where = [], []
+    for key, seq in units.items():
+        if not isinstance(key, str) or not key or any(c.isspace() for c in key):
+            raise InputError(f"units: utterance {key!r}: expected a non-empty string without spaces")
+        values = [int(x) for x in (seq.tolist() if hasattr(seq, "tolist") else seq)]
+        lines.append(key + "".join(f" {v}" for v in values) + "\n")
+        where.append(f"units[{key!r}]")
+    return "".join(lines), where
+
+
+@declared(SCORE_UNITS, fixed=("data_dir", "units", "exp_dir"))
+def score_units(gold: Any, units: Any, *, exp_dir: str | os.PathLike | None = None,
+                gold_options: Mapping[str, Any] | None = None, **options: Any) -> dict:
+    """steps/score_units.sh (discophon 0.2.0's definitions; compat="fairseq":
+    measure_teacher_quality.py's numbers and its entropies, mutual information and segment
+    lengths). gold: a prepared data dir, prepare_gold(...) or what
+    prepare_gold reads; units: a path (Kaldi text or binary archive, discophon .jsonl, a dir of
+    .npy) or {utterance: [unit ids]}."""
+    exp = _exp(exp_dir)
+    with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
+        if isinstance(units, Mapping):
+            text, where = _units_text(units)
+            path = s.write("units.txt", text, where)
+            options = {**options, "units_format": "text"}
+        else:
+            path = _path(units, "units")
+        opts = build_options(SCORE_UNITS.options, options, "score_units", data_dir=data, units=path, exp_dir=exp)
+        return run_options(SCORE_UNITS, opts)
+
+
+@declared(SCORE_DISCOPHON, fixed=("dataset", "predictions", "exp_dir"))
+def score_discophon(dataset: str | os.PathLike, predictions: str | os.PathLike, *,
+                    exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
+    """steps/score_discophon.sh, as discophon 0.2.0's `benchmark_discovery`: the mapping scores/scores.json holds (<code>_<split>_pnmi, _per,
+    _f1, _r_val of every pair), plus "scores_jsonl": discophon's rows as a list of dicts. With
+    exp_dir= the files are written there (scores.jsonl whole, scores/, details/discophon/)."""
+    opts = build_options(SCORE_DISCOPHON.options, options, "score_discophon", dataset=_path(dataset, "dataset"),
+                         predictions=_path(predictions, "predictions"), exp_dir=_exp(exp_dir))
+    return run_options(SCORE_DISCOPHON, opts)
 
 
 @declared(SCORE_TEXT_SEGMENTATION, fixed=("gold", "segmented", "exp_dir"))

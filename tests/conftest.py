@@ -21,9 +21,17 @@ if ROOT not in sys.path:
 os.environ["TERMEVAL_CACHE_DIR"] = "none"
 
 
+# what the tests read from ../shared, and where a user gets it (README.md, "Tests")
+SHARED_PARTS = ("data/zr17", "data/zr17_tde17", "data/zr15", "reference/f4de")
+SHARED_SKIP = ("needs ../shared (real corpora and reference outputs; or $TERMEVAL_SHARED): "
+               "local/get_zr17.sh --dir ../shared/data fetches the ZeroSpeech 2017 files, "
+               "README.md 'Tests' says where the rest comes from")
+
+
 def shared_dir() -> str | None:
+    """The shared folder when it holds every part the tests read (a partial one: None)."""
     path = os.environ.get("TERMEVAL_SHARED") or os.path.join(os.path.dirname(ROOT), "shared")
-    return path if os.path.isdir(os.path.join(path, "data")) else None
+    return path if all(os.path.isdir(os.path.join(path, p)) for p in SHARED_PARTS) else None
 
 
 @pytest.fixture(scope="session")
@@ -36,10 +44,18 @@ def root() -> str:
 def shared() -> str:
     path = shared_dir()
     if path is None:
-        pytest.skip("../shared (real data and references) is not available")
+        pytest.skip(SHARED_SKIP)
     return path
 
 
 @pytest.fixture(scope="session")
 def reference_tde():
     return pytest.importorskip("tde.measures.ned", reason="zerospeech-tde (reference) not installed")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    """One closing line saying how many tests skipped for want of ../shared and how to get it."""
+    n = sum(1 for r in terminalreporter.stats.get("skipped", [])
+            if isinstance(r.longrepr, tuple) and "../shared" in str(r.longrepr[2]))
+    if n:
+        terminalreporter.write_line(f"{n} tests skipped, each {SHARED_SKIP}")

@@ -136,7 +136,8 @@ te_check_options() {
 # te_die_with_error_of <output>: te_die with the error line of a Python step's output.
 te_die_with_error_of() {
   local err
-  err=$(printf '%s\n' "$1" | grep -E 'error: ' | tail -n1)
+  # (grep finding nothing must not end a step running under set -e -o pipefail without a word)
+  err=$(printf '%s\n' "$1" | { grep -E 'error: ' || true; } | tail -n1)
   [ -n "$err" ] || err="error: $(printf '%s\n' "$1" | tail -n1)"
   err=${err#*error: }
   te_die "${err#argument }"
@@ -174,7 +175,7 @@ te_lock() {
   if [ "${2:-0}" = 1 ] && [ "$te_cmd_given" = false ] && [ ! -e "$1/.termeval.lock" ]; then
     return 0    # one process and no lock there: it takes the lock itself (termeval/run/driver.py)
   fi
-  msg=$("${te_python[@]}" -m termeval.run.lock take "$1" "$$" "$1" 2>&1) || te_die "${msg:-$1: cannot take the lock}"
+  msg=$("${te_python[@]}" -m termeval.run.lock take "$1" "$$" "$1" 2>&1) || te_die_with_error_of "${msg:-$1: cannot take the lock}"
   dir=$(cd "$1" && pwd -P)
   te_lock_dir=$dir
   trap 'te_unlock' EXIT

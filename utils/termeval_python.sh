@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # utils/termeval_python.sh -- run termeval's own Python: tools/venv (built from requirements.txt
-# on first use) with this termeval tree first on the module path, whatever the caller has
+# on first use by utils/setup_env.sh, whose one error line says what failed and what to do) with this termeval tree first on the module path, whatever the caller has
 # sourced (a Kaldi path.sh, an active ESPnet/conda env, a PYTHONPATH of its own). Every step
 # script and every job it launches runs its Python through this wrapper, by absolute path, so
 # a job started by queue.pl/slurm.pl on another node needs no environment of ours.
@@ -23,7 +23,7 @@ req= done_req=
 { IFS= read -r -d '' req < "$root/requirements.txt"; } 2>/dev/null
 { IFS= read -r -d '' done_req < "$root/tools/venv/.requirements.done"; } 2>/dev/null
 if [ ! -f "$root/requirements.txt" ] || [ ! -f "$root/tools/venv/.requirements.done" ] || [ "$req" != "$done_req" ]; then
-  "$root/utils/setup_env.sh" >&2 || { echo "$0: could not set up $root/tools/venv (see above)" >&2; exit 1; }
+  "$root/utils/setup_env.sh" >&2 || exit 1     # its one error line says what failed and what to do
 fi
 unset src req done_req
 unset PYTHONHOME PYTHONSTARTUP

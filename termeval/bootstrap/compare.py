@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from termeval.bootstrap.engine import UnitStats, bootstrap_ci, check_paired, paired_test
-from termeval.bootstrap.forest import forest_plot
+from termeval.bootstrap.forest import forest_plot, p_text
 from termeval.bootstrap.units import load_units, units_path
 from termeval.core.errors import InputError
 from termeval.core.numbers import fmt_value
@@ -188,7 +188,7 @@ def write_compare(out_dir: str, res: dict) -> list[str]:
     for sys_name, diffs in res["diffs"].items():
         for m, r in diffs.items():
             lines.append(f"{m} {sys_name}-{res['baseline']} {_f(r['diff'])} {tag} {_f(r['lo'], '{:.4f}')} "
-                         f"{_f(r['hi'], '{:.4f}')} p {_f(r['p'], '{:.4g}')} [ {r['test']} over {r['units']} "
+                         f"{_f(r['hi'], '{:.4f}')} p {p_text(r, '{:.4g}', '')} [ {r['test']} over {r['units']} "
                          f"{r['unit']}s, n {r['n']}, seed {r['seed']} ]")
     d = os.path.join(out_dir, "scores")
     os.makedirs(d, exist_ok=True)
@@ -206,7 +206,7 @@ def write_compare(out_dir: str, res: dict) -> list[str]:
     for m in metrics:
         vals = [_f(res["diffs"][res["systems"][1]][m]["b"])] + [_f(res["diffs"][s][m]["a"]) for s in res["diffs"]]
         ds = [f"{_f(r['diff'], '{:+.4f}')} [{_f(r['lo'], '{:+.4f}')}, {_f(r['hi'], '{:+.4f}')}] "
-              f"{_f(r['p'], '{:.3g}')}" for r in (res["diffs"][s][m] for s in res["diffs"])]
+              f"{p_text(r, '{:.3g}')}" for r in (res["diffs"][s][m] for s in res["diffs"])]
         tab.append(f"| {m} | " + " | ".join(vals) + " | " + " | ".join(ds) + " |")
     for t, v in res.get("not_compared", {}).items():
         tab += ["", f"Not compared ({t}): {v}."]

@@ -294,17 +294,21 @@ def paired_summary(ea: float | None, eb: float | None, dd: np.ndarray, obs, perm
     """One metric's paired result: diff = ea - eb, the percentile CI of the replicated
     differences dd, and the two-sided p-value of paired_test (the bootstrap p of the same
     replicates, paired_ci_p, or approximate randomization from the permuted differences
-    against the observed one)."""
+    against the observed one). A bootstrap p of 0 (no replicate reached 0) is given as its
+    bound: p = 2/N (the smallest non-zero value of 2 m / N) with p_upper_bound true, p < 2/N."""
     defined = _defined(ea, eb)
     d = ea - eb if defined else None
     ci, p = paired_ci_p(dd, level) if defined else (None, None)
+    bound = False
     if defined and test != "bootstrap":
         pp = np.concatenate(perm) if perm else np.zeros(0)
         pp = pp[np.isfinite(pp)]
         p = (1 + int(np.sum(np.abs(pp) >= abs(obs) - 1e-12 * max(1.0, abs(obs))))) / (1 + len(pp))
+    elif p == 0:    # no replicate reached 0: p is below the smallest value the test can give, 2/N
+        p, bound = 2 / int(np.isfinite(dd).sum()), True
     return {"a": ea, "b": eb, "diff": d, "lo": None if ci is None else ci[0],
             "hi": None if ci is None else ci[1], "p": None if p is None else min(1.0, p),
-            "level": level, **info, "test": test}
+            "p_upper_bound": bound, "level": level, **info, "test": test}
 
 
 def merge_units(ids: Sequence[str], parts: Sequence[np.ndarray]) -> tuple[list[str], np.ndarray]:

@@ -5,13 +5,22 @@ from __future__ import annotations
 from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
 
 
-def forest_rows(res: dict, headline: tuple[str, ...]) -> list[tuple[str, list[tuple[str, float | None, float | None, float | None, float | None]]]]:
+def p_text(r: dict, fmt: str, sep: str = " ") -> str:
+    """A result's p-value: `0.0123`, or its bound `< 0.002` (sep '': `<0.002`, one field)
+    when no replicate reached 0; `-` when undefined."""
+    if r.get("p") is None:
+        return "-"
+    return f"<{sep}{fmt.format(r['p'])}" if r.get("p_upper_bound") else fmt.format(r["p"])
+
+
+def forest_rows(res: dict, headline: tuple[str, ...]) -> list[tuple[str, list[tuple[str, float | None, float | None, float | None, str]]]]:
     """[(metric, [(system, diff, lo, hi, p), ...]), ...]: what the plot draws, from
-    compare()'s "diffs" (the headline metrics present, else the first six)."""
+    compare()'s "diffs" (the headline metrics present, else the first six); p as shown
+    (p_text: `0.0123`, `< 0.002`, `-`)."""
     diffs = res["diffs"]
     first = next(iter(diffs.values()))
     metrics = [m for m in headline if m in first] or list(first)[:6]
-    return [(m, [(s, d[m]["diff"], d[m]["lo"], d[m]["hi"], d[m]["p"]) for s, d in diffs.items()])
+    return [(m, [(s, d[m]["diff"], d[m]["lo"], d[m]["hi"], p_text(d[m], "{:.3g}")) for s, d in diffs.items()])
             for m in metrics]
 
 
@@ -34,8 +43,8 @@ def forest_plot(res: dict, headline: tuple[str, ...], out_base: str) -> list[str
             if lo is not None and hi is not None:
                 ax.plot([lo, hi], [y, y], color="C0", lw=2)
             ax.plot([d], [y], "o", color="C0")
-            if p is not None:
-                ax.text(1.01, y, f"p {p:.3g}", transform=ax.get_yaxis_transform(), va="center", fontsize=7)
+            if p != "-":
+                ax.text(1.01, y, f"p {p}", transform=ax.get_yaxis_transform(), va="center", fontsize=7)
         for s in res["diffs"]:
             unit = res["diffs"][s][m].get("unit", unit)
         ax.axvline(0.0, color="grey", lw=0.8, ls="--")

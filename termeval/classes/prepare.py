@@ -17,6 +17,7 @@ from termeval.classes.components import pairs_to_components
 from termeval.classes.parse import (COUNT_NAMES, DEFAULT_END_TOLERANCE, parse_class_file, read_reco2dur, summary,
                                     summary_of, write_class_dir)
 from termeval.classes.records import PreparedClasses
+from termeval.core import publish
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.scores import Metric, write_scores
@@ -111,7 +112,8 @@ def prepare_into(p: Preparation, class_dir: str, log: bool = True,
     with atomic_write(os.path.join(class_dir, STAMP_FILE)) as f:
         f.write(stamp + "\n")
     if log:
-        print(f"{step_name()}: prepared {p.class_file} -> {class_dir}: {summary(prep)}", file=sys.stderr)
+        print(f"{step_name()}: prepared {p.class_file} -> {publish.shown(class_dir)}: {summary(prep)}",
+              file=sys.stderr)
     return stamp, True
 
 

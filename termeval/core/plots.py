@@ -94,6 +94,12 @@ def _lazy_font_subsetting() -> None:
     setattr(sys.modules["fontTools"], "subset", module)
 
 
+def legend(ax, **kwargs: Any) -> None:
+    """The axes' legend, when some artist has a label (matplotlib would warn about an empty one)."""
+    if ax.get_legend_handles_labels()[0]:
+        ax.legend(**kwargs)
+
+
 def tight_layout(fig) -> None:
     """What fig.tight_layout() does, without the placeholder layout engine it leaves on the
     figure, which makes every savefig lay the figure out again (one more draw per file) for a

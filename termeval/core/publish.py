@@ -68,6 +68,12 @@ def is_temporary(name: str) -> bool:
     return name.startswith(TMP_PREFIX)
 
 
+def shown(path: str) -> str:
+    """`path` as the user will find it: each temporary component by its destination's name
+    (what a message names, never an internal temporary)."""
+    return os.sep.join(_NAME.sub("", part) for part in path.split(os.sep)) if TMP_PREFIX in path else path
+
+
 def process_alive(pid: int) -> bool:
     """Whether process `pid` exists on this host (one of another user counts as alive)."""
     if pid <= 0:

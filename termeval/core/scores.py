@@ -127,7 +127,7 @@ def write_scores(exp_dir: str, stage: str, metrics: Sequence[Metric], benchmark:
         try:
             with open(json_path, encoding="utf-8") as f:
                 data = json.load(f)
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             data = {}  # a broken scores.json from elsewhere is rebuilt, not trusted
         if not isinstance(data, dict):
             data = {}

@@ -10,8 +10,8 @@ from termeval.core.options import OptionError, StepOptions, boolean, int_between
 DEFAULT_SILENCE_LABELS = ("SIL", "sil", "sp", "NSN")
 SYLLABLE_FORMATS = ("auto", "zr", "textgrid", "sdhubert-json")     # termeval/gold/syllables.py reads them
 
-FORMATS = ("zr", "ctm", "textgrid")
-INPUT_COUNT = {"zr": 3, "ctm": 3, "textgrid": 2}     # inputs + the data dir
+FORMATS = ("zr", "ctm", "textgrid", "discophon")
+INPUT_COUNT = {"zr": 3, "ctm": 3, "textgrid": 2, "discophon": 2}     # inputs + the data dir
 
 
 def _paths(value: object, text: str | None = None) -> None:

@@ -27,6 +27,7 @@ import re
 
 import numpy as np
 
+from termeval.core import jsonread
 from termeval.core.errors import InputError
 from termeval.core.textio import fmt_time
 from termeval.gold.intervals import Intervals, Options, make_intervals, round_times
@@ -60,6 +61,18 @@ def _number(value: object, what: str, where: str, path: str, line: int) -> float
     return x
 
 
+def _label(value: object, where: str, path: str, line: int) -> str:
+    """A syllable's label: a JSON string (or an integer, a cluster id); null, true/false, a
+    fraction, an object or a list is an error (it would become a label `None` or a repr)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    shown = "null" if value is None else json.dumps(value)[:40] if isinstance(value, (bool, float)) else \
+        ("an object" if isinstance(value, dict) else "a list")
+    raise InputError(f"{where}: 'label' is {shown}, expected a string", path, line or None)
+
+
 def _json_lines(raw: bytes, n: int) -> list[int]:
     """The line of each of the n syllables in document order (the line of its `"start":`), or
     zeros when the keys cannot be lined up with the syllables."""
@@ -77,11 +90,10 @@ def read_sdhubert_json(path: str) -> Intervals:
     with open(path, "rb") as f:
         raw = f.read()
     try:
-        doc = json.loads(raw.decode("utf-8-sig"))
+        text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as e:
         raise InputError(f"not valid UTF-8 (byte {e.start})", path) from None
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON: {e.msg} (column {e.colno})", path, e.lineno) from None
+    doc = jsonread.loads(text, path)
     if not isinstance(doc, dict):
         raise InputError("expected a JSON object {utterance: {\"syllables\": [...]}}", path, 1)
     items = []
@@ -103,7 +115,7 @@ def read_sdhubert_json(path: str) -> Intervals:
         files.append(fid)
         on.append(_number(syl["start"], "start", where, path, line))
         off.append(_number(syl["end"], "end", where, path, line))
-        labels.append(re.sub(r"\s+", "_", str(syl["label"]).strip()))
+        labels.append(re.sub(r"\s+", "_", _label(syl["label"], where, path, line).strip()))
     return make_intervals(files, on, off, labels, lines, np.zeros(len(files), dtype=np.int32), [path])
 
 

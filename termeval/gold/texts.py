@@ -8,6 +8,7 @@ import os
 from termeval.core.errors import InputError
 from termeval.core.kaldi_files import read_segments, read_symbol_table
 from termeval.gold.ctm import read_ctm
+from termeval.gold.discophon import no_words, read_discophon
 from termeval.gold.intervals import Options
 from termeval.gold.options import GoldOptions
 from termeval.gold.syllables import prepare_syllables, read_syllables
@@ -54,11 +55,14 @@ def prepare_texts(a: GoldOptions) -> tuple[dict, list[str], str]:
         phones = read_ctm(inputs[0], phones_txt, a.phones_txt, segments, a.segments, opts, "phone")
         words = None if inputs[1] == "-" else \
             read_ctm(inputs[1], words_txt, a.words_txt, segments, a.segments, opts, "word")
+    elif a.format == "discophon":      # phones only: the data dir has no word
+        phones = read_discophon(inputs[0])
+        words = no_words(phones)
     else:
         segments = read_segments(a.segments) if a.segments else None
         phones, words, known = read_textgrid_dir(inputs[0], opts, a.words_tier, a.phones_tier,
                                                  segments, a.segments)
-    prep = prepare(phones, words, opts, known, a.utt2spk or None, a.spk_rule)
+    prep = prepare(phones, words, opts, known, a.utt2spk or None, a.spk_rule, words_required=a.format != "discophon")
     extra = [x for x in (a.phones_txt, a.words_txt, a.segments, a.utt2spk, a.syllables) if x]
     texts, line = data_dir_texts(prep), summary(prep, opts)
     if a.syllables:

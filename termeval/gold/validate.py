@@ -12,6 +12,7 @@ from termeval.gold.intervals import DATA_FILES, Intervals, Options
 from termeval.gold.normalize import check_values, check_word_edges
 from termeval.gold.zr import read_zr
 from termeval.core.textio import fmt_time
+from termeval.gold.discophon import no_words
 
 
 def check_prepared_bytes(path: str) -> bytes:
@@ -118,6 +119,9 @@ def check_data_dir(data_dir: str, boundary_tolerance: float = 0.001, sil_label: 
     tiers = {}
     p["syllables"] = os.path.join(data_dir, "syllables")     # optional (prepare_gold --syllables)
     for name in ("phones", "words") + (("syllables",) if os.path.isfile(p["syllables"]) else ()):
+        if name == "words" and os.path.isfile(p[name]) and os.path.getsize(p[name]) == 0:
+            tiers[name] = no_words(tiers["phones"])     # a phone-only data dir (prepare_gold --format discophon)
+            continue
         check_prepared_bytes(p[name])
         iv = read_zr(p[name])
         unknown = [f for f in iv.files if f not in index]

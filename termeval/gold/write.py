@@ -30,9 +30,10 @@ class PreparedGold:
 
 def prepare(phones: Intervals, words: Intervals | None, opts: Options,
             speakers_known: dict[str, str] | None = None, utt2spk: str | None = None,
-            spk_rule: str = "auto") -> PreparedGold:
+            spk_rule: str = "auto", words_required: bool = True) -> PreparedGold:
     """Validate, normalise and fill; returns the sorted tables of the data dir. With
-    words=None, words are derived from the position suffixes of the phones (CTM)."""
+    words=None, words are derived from the position suffixes of the phones (CTM); with
+    words_required=False an empty word tier is kept (discophon's phone-only alignments)."""
     if not len(phones):
         raise InputError("no phone intervals", phones.paths[0] if phones.paths else None)
     phones = normalize_phone_labels(phones, opts)
@@ -51,7 +52,7 @@ def prepare(phones: Intervals, words: Intervals | None, opts: Options,
     phones = order_intervals(phones, opts.sort, "phone")
     phones, words = unify_files(phones, words)
     words = order_intervals(words, opts.sort, "word")
-    if not len(words):
+    if not len(words) and words_required:
         raise InputError("no word intervals (besides silence)", words.paths[0] if words.paths else None)
     words = check_word_edges(phones, words, opts)
     if opts.snap_words:

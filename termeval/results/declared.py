@@ -12,10 +12,11 @@ from termeval.segmentation.options import TABLES as SEGMENTATION_TABLES
 from termeval.std.options import TABLES as STD_TABLES
 from termeval.tde.benchmarks import TABLES as TDE_TABLES
 from termeval.textseg.options import TABLES as TEXTSEG_TABLES
+from termeval.units.options import TABLES as UNITS_TABLES
 
 # in the order of RESULTS.md (a table of an undeclared family comes after these, by title)
 TABLES: dict[str, Table] = {t.family: t for t in (*TDE_TABLES, *STD_TABLES, *QUESST_TABLES, *RESOURCES_TABLES,
-                                                   *SEGMENTATION_TABLES, *TEXTSEG_TABLES)}
+                                                   *SEGMENTATION_TABLES, *UNITS_TABLES, *TEXTSEG_TABLES)}
 
 
 def _by_name() -> dict[str, Measure]:

@@ -6,15 +6,16 @@ tabular per table), json (table -> system -> metrics); md is RESULTS.md (summary
 Every row names the data dir its system was scored on (`data`: a short name, `data_id`: the
 content digest of scores.json) and carries the warnings of its scores (a `warnings` column; a
 footnote in md and latex). --percent scales the metrics of summary.is_percent by 100.
+Names (systems, data dirs, tables, metrics, warnings) are escaped for each format: a name
+never breaks a row (summary.md, tex, csv_field).
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 
 from termeval.results.options import SummarizeOptions, is_percent
-from termeval.results.summary import Tables, best_values, data_cell, markdown, number, ordered, scaled
+from termeval.results.summary import Tables, best_values, data_cell, markdown, number, ordered, scaled, \
+    visible_controls
 
 
 def _value(v, digits: int | None):
@@ -49,12 +50,11 @@ def delimited(rows: list[dict], sep: str) -> str:
     for r in rows:
         header.update(dict.fromkeys(k for k in r if k != "warnings"))
     names = list(header) + ["warnings"]
-    buf = io.StringIO()
-    w = csv.writer(buf, delimiter=sep, lineterminator="\n")
-    w.writerow(names)
+    out = [sep.join(csv_field(k, sep) for k in names)]
     for r in rows:
-        w.writerow(["" if r.get(k) is None else repr(r[k]) if isinstance(r[k], float) else r[k] for k in names])
-    return buf.getvalue()
+        out.append(sep.join(csv_field("" if r.get(k) is None else repr(r[k]) if isinstance(r[k], float) else str(r[k]), sep)
+                            for k in names))
+    return "\n".join(out) + "\n"
 
 
 def as_json(rows: list[dict]) -> str:
@@ -67,11 +67,22 @@ def as_json(rows: list[dict]) -> str:
 
 
 LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
-                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+                 "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}",
+                 # in LaTeX's default (OT1) font encoding these would print as other glyphs
+                 "|": r"\textbar{}", "<": r"\textless{}", ">": r"\textgreater{}"}
 
 
 def tex(text: str) -> str:
-    return "".join(LATEX_SPECIAL.get(c, c) for c in str(text))
+    """`text` as LaTeX that prints it as it is (control characters shown as `\\n`, `\\x1f`)."""
+    return "".join(LATEX_SPECIAL.get(c, c) for c in visible_controls(str(text)))
+
+
+def csv_field(text: str, sep: str) -> str:
+    """One csv/tsv field: quoted (quotes doubled) when it holds the separator, a quote, a
+    newline or a carriage return, so that every reader (the csv module, pandas) sees one field."""
+    if any(c in text for c in (sep, '"', "\n", "\r")):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
 def _tex_cell(value, places: int, bold: bool) -> str:
@@ -91,7 +102,7 @@ def latex(tables: Tables, opts: SummarizeOptions) -> str:
     notes = 0
     for title, cols, rows in ordered(tables, opts.metric_list()):
         best = best_values(cols, [v for _, v, _ in rows]) if opts.bold_best else {}
-        out += [f"% {title}", r"\begin{tabular}{ll" + "r" * len(cols) + "}", r"\toprule",
+        out += [f"% {visible_controls(title)}", r"\begin{tabular}{ll" + "r" * len(cols) + "}", r"\toprule",
                 " & ".join(["system", "data"] + [tex(k) + (r" (\%)" if opts.percent and is_percent(k) else "")
                                                  for k in cols]) + r" \\", r"\midrule"]
         footnotes = []

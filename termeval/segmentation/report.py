@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 from termeval.segmentation.options import stage_name_for
-from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
+from termeval.core.plots import drawing, legend, new_figure, save_figure, tight_layout
 from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, fscore, write_scores
 from termeval.segmentation import compat
@@ -264,6 +264,6 @@ def plot_sweeps(systems: dict[str, tuple[list[float], list[float | None]]], out_
     ax.set_xlabel("tolerance (ms)")
     ax.set_ylabel("boundary F (%)")
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize="small")
+    legend(ax, fontsize="small")
     tight_layout(fig)
     return save_figure(fig, out_base)

@@ -9,7 +9,7 @@ import math
 import numpy as np
 
 from termeval.core.numbers import fmt_column
-from termeval.core.plots import drawing, new_figure, save_figure, tight_layout
+from termeval.core.plots import drawing, legend, new_figure, save_figure, tight_layout
 from termeval.core.textio import atomic_write
 
 EPS = 2.2204e-16
@@ -80,7 +80,7 @@ def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: 
     ax.set_xlabel("False alarm probability (%)")
     ax.set_ylabel("Miss probability (%)")
     ax.grid(True, lw=0.3)
-    ax.legend(loc="upper right", fontsize=8)
+    legend(ax, loc="upper right", fontsize=8)
     ax.set_title(title or "Term-weighted DET")
     tight_layout(fig)
     return save_figure(fig, out_prefix, dpi=120)
@@ -104,7 +104,7 @@ def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, t
     ax.set_xlabel("decision threshold (score)")
     ax.set_ylabel("TWV")
     ax.grid(True, lw=0.3)
-    ax.legend(fontsize=8)
+    legend(ax, fontsize=8)
     ax.set_title(title or "TWV against threshold")
     tight_layout(fig)
     return save_figure(fig, out_prefix, dpi=120)

@@ -23,6 +23,13 @@ from termeval.std.xmlsafe import clip
 
 
 
+def is_blank(path: str, limit: int = 1 << 16) -> bool:
+    """Whether the file `path` is empty or holds only white space (read up to `limit` bytes)."""
+    with open(path, "rb") as f:
+        head = f.read(limit + 1)
+    return len(head) <= limit and not head.strip()
+
+
 def detect_format(path: str) -> str:
     """'stdlist', 'kwslist' or 'kaldi' from the file content (root element or first line)."""
     root = xmlsafe.sniff_root(path)
@@ -48,6 +55,10 @@ def read_detections(path: str, fmt: str = "auto", frame_length: float = 0.01,
     offset)) translate them to file times. Errors (NaN/inf scores, negative durations, unknown
     decisions, repeated term blocks) raise InputError naming the file and line.
     """
+    if fmt != "kaldi" and is_blank(path):
+        raise InputError("empty file: not a detection list (a list without detections is an empty "
+                         "<kwslist ...></kwslist> or <stdlist ...></stdlist>; an empty Kaldi hitlist "
+                         "is read with --format kaldi)", path)
     if fmt == "auto":
         fmt = detect_format(path)
     if fmt == "kaldi":

@@ -92,7 +92,7 @@ def merged_breakdowns(exp_dir: str, stage: str, groups: dict) -> dict:
     try:
         with open(path, encoding="utf-8") as f:
             old = json.load(f).get("breakdowns") or {}
-    except (OSError, ValueError, AttributeError):
+    except (OSError, ValueError, AttributeError, RecursionError):
         old = {}
     old = dict(old) if isinstance(old, dict) else {}
     old[stage] = groups

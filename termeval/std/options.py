@@ -1,7 +1,6 @@
 """The options of spoken term detection scoring (steps/score_std.sh, termeval.score_std)."""
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,12 +37,13 @@ def term_norm_spec(value: Any, text: str | None = None) -> None:
 
 def file_channels_spec(value: Any, text: str | None = None) -> None:
     """--file-channels: a comma list of FILE/CHAN regular expressions, each compiled now."""
+    from termeval.std.userregex import UserRegex    # regex, defusedxml: not for score_std --help
     text_value(value, text)
     for rx in (r for r in value.split(",") if r):
         try:
-            re.compile(rx)
-        except re.error as e:
-            raise OptionError(f"bad regular expression '{rx[:40]}': {e}") from None
+            UserRegex(rx, "--file-channels", ignore_case=True, perl_anchored=True)
+        except InputError as e:
+            raise OptionError("bad regular expression" + e.message.split("invalid regular expression", 1)[1]) from None
 
 
 def global_measures_spec(value: Any, text: str | None = None) -> None:

@@ -14,6 +14,7 @@ from termeval.bootstrap.units import data_identity, save_units, units_path
 from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
+from termeval.core.warn import note
 from termeval.std import breakdown, det, figures
 from termeval.std.compat import compat_module
 from termeval.std.units import term_table
@@ -140,7 +141,9 @@ def write_details(d: str, res, kws, dets, args) -> None:
     if args.write_alignment:
         write_alignment_csv(os.path.join(d, "alignment.csv"), res, kws, dets)
     write_report(os.path.join(d, "report.txt"), res, args)
-    if args.plots and res.twv.n_terms_with_targets > 0 and m["atwv"] is not None:
+    if args.plots and len(k) == 0:
+        note(None, "det and twv plots skipped: no detections, no curve to draw")
+    elif args.plots and res.twv.n_terms_with_targets > 0 and m["atwv"] is not None:
         act = (m["p_fa"], m["p_miss"])
         best = (m["p_fa_at_mtwv"], m["p_miss_at_mtwv"])
         det.plot_det(os.path.join(d, "det"), tw.det_pmiss[k], tw.det_pfa[k], res.beta, act, best,

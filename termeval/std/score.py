@@ -9,7 +9,6 @@ score_std() chains them over all terms; termeval.std.stage splits and merges (te
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any, Optional
 
@@ -24,6 +23,7 @@ from termeval.std.ecf import in_ecf
 from termeval.std.kwsdir import KwsData
 from termeval.std.rttm import Occurrences
 from termeval.std.termlist import TermList, compile_term_regex
+from termeval.std.userregex import UserRegex
 from termeval.std.twv import TwvResult, beta_from, compute_twv, detection_cost, trials_per_term
 
 PRESETS = {
@@ -148,6 +148,9 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     """Everything before the alignment: term selection, ECF filtering, decisions, counts,
     operating point, and the alignment groups of the scored detections and references."""
     warnings: list[str] = option_warnings(p)
+    if not len(dets):       # a well-formed list without a detection: valid, but say so
+        warnings.append(f"{dets.path or 'the detection list'}: no detections in it: every reference "
+                        "occurrence is a miss")
     terms = kws.terms
     Q = len(terms)
     dterm = _detection_terms(dets, terms.index())
@@ -162,8 +165,8 @@ def prepare(kws: KwsData, dets: Detections, p: Params) -> Prepared:
     fvocab: dict = {}
     ecf = kws.ecf
     if ecf is not None and p.source_types:
-        rx = [re.compile(s, re.I) for s in p.source_types]
-        ecf = ecf.subset(np.asarray([any(r.fullmatch(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
+        rx = [UserRegex(s, "--source-type", ignore_case=True, perl_anchored=True) for s in p.source_types]
+        ecf = ecf.subset(np.asarray([any(r.search(str(st)) for r in rx) for st in ecf.source_type], dtype=bool))
     if p.alignment == "segment":
         return _prepare_segments(kws, dets, p, warnings, dterm, selected, ecf)
     if p.just_system_terms:     # F4DE -j (KWSAlignment): a term without a block is not scored at all
@@ -238,9 +241,14 @@ def system_terms(terms: TermList, dets: Detections) -> np.ndarray:
     return out
 
 
+def file_channel_regexes(patterns: list[str]) -> list[UserRegex]:
+    """--file-channels (F4DE -N): each FILE/CHAN pattern as F4DE matches it, /^RE$/i."""
+    return [UserRegex(s, "--file-channels", ignore_case=True, perl_anchored=True) for s in patterns]
+
+
 def _fc_names_match(rx: list, names: list[str]) -> np.ndarray:
-    """Whether each "FILE/CHAN" matches one of `rx` (F4DE filterByFileChan: anchored, no case)."""
-    return np.asarray([any(r.fullmatch(n) for r in rx) for n in names], dtype=bool)
+    """Whether each "FILE/CHAN" matches one of `rx` (F4DE filterByFileChan: /^RE$/i)."""
+    return np.asarray([any(r.search(n) for r in rx) for n in names], dtype=bool)
 
 
 def _fc_match(rx: list, files: list, chans: np.ndarray, keys: np.ndarray, NC: int) -> np.ndarray:
@@ -256,7 +264,7 @@ def _fc_ecf(ecf, file_channels: Optional[list[str]]):
     """The ECF excerpts whose FILE/CHAN matches --file-channels (F4DE calcTotalDur's filter)."""
     if not file_channels:
         return ecf
-    rx = [re.compile(s, re.I) for s in file_channels]
+    rx = file_channel_regexes(file_channels)
     return ecf.subset(_fc_names_match(rx, [f"{f}/{c}" for f, c in zip(ecf.file.tolist(), ecf.channel.tolist())]))
 
 
@@ -264,7 +272,7 @@ def _fc_filter(p: Params, dmask, rmask, files: list, chans, dterm, dkey, rterm, 
     """--file-channels on the scored detections and references. --compat f4de as KWSAlignment:
     a detection is tested only where its term has an RTTM occurrence in its file/channel (the
     others enter its FA count unfiltered)."""
-    rx = [re.compile(s, re.I) for s in p.file_channels]
+    rx = file_channel_regexes(p.file_channels)
     rmask = rmask & _fc_match(rx, files, chans, rkey, NC)
     d_ok = _fc_match(rx, files, chans, dkey, NC)
     if p.compat_f4de and len(dkey):

@@ -5,13 +5,13 @@ terminfo/kwinfo (or attr directly under term) -> attr(name, value).
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 from termeval.core.errors import InputError
 from termeval.core.textio import iter_lines
 from termeval.std import xmlsafe
+from termeval.std.userregex import UserRegex
 
 
 @dataclass
@@ -59,12 +59,9 @@ def check_attribute(attrs: list[dict], name: str, option: str, path: str | None 
                      f"({xmlsafe.clip(what)})", path)
 
 
-def compile_term_regex(regex: str) -> "re.Pattern":
-    try:
-        return re.compile(regex)
-    except (re.error, RecursionError, OverflowError, ValueError) as e:
-        raise InputError(f"--term-attr: invalid regular expression '{xmlsafe.clip(regex)}': "
-                         f"{xmlsafe.clip(e)}") from None
+def compile_term_regex(regex: str) -> UserRegex:
+    """The pattern of --term-attr (KWSEval -q), its matching time bounded (std.userregex)."""
+    return UserRegex(regex, "--term-attr")
 
 
 def parse_term_attr(spec: str) -> tuple[str, str]:
@@ -88,7 +85,7 @@ def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) 
     texts: list[str] = []
     attrs: list[dict] = []
     meta: dict = {}
-    state = {"text": None, "attr": None, "field": None, "buf": []}
+    state: dict = {"text": None, "attr": None, "field": None, "buf": [], "had_text": None}
     seen: dict[str, int] = {}
 
     def start(tag: str, a: dict) -> None:
@@ -108,8 +105,10 @@ def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) 
             ids.append(tid)
             texts.append("")
             attrs.append({})
+            state["had_text"] = None
         elif tag in ("kwtext", "termtext"):
             state["text"] = True
+            state["had_text"] = tag
             state["buf"] = []
         elif tag == "attr":
             state["attr"] = {}
@@ -120,6 +119,9 @@ def read_termlist(path: str, check: "Callable[[str, str], None] | None" = None) 
     def end(tag: str) -> None:
         if tag in ("kw", "term") and check is not None and ids:
             check(ids[-1], texts[-1])
+        if tag in ("kw", "term") and ids and state["had_text"] and not texts[-1]:
+            raise InputError(f"term '{xmlsafe.clip(ids[-1])}': empty <{state['had_text']}> (a term is "
+                             "searched by its words; leave the element out for a query named by its id)")
         if tag in ("kwtext", "termtext") and state["text"]:
             if ids:
                 texts[-1] = "".join(state["buf"]).strip()

@@ -9,8 +9,8 @@ PREPARE_GOLD = Step(
     "Prepare gold phone/word alignments as a data dir (phones, words, utt2spk, spk2utt, reco2dur).",
     """\
 Prepare gold phone/word alignments as a data dir (phones, words, utt2spk, spk2utt, reco2dur):
---format zr <phn> <wrd> <data-dir>, --format ctm <phone-ctm> <word-ctm|-> <data-dir>, or
---format textgrid <textgrid-dir> <data-dir>. Formats, label and silence rules, checks and
+--format zr <phn> <wrd> <data-dir>, --format ctm <phone-ctm> <word-ctm|-> <data-dir>,
+--format textgrid <textgrid-dir> <data-dir>, or --format discophon <alignment-file> <data-dir>. Formats, label and silence rules, checks and
 speaker rules: steps/prepare_gold.sh --help, docs/recipe.md §3. Strict: the first problem is a
 one-line error naming file and line (exit 1) and nothing is written; the data dir is built
 beside its place and moved there whole.""",

@@ -13,6 +13,7 @@ independently (wordseg-eval's _load_text), then utterances are paired in order.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import numpy as np
@@ -29,6 +30,19 @@ class Text:
     units: list[list[str]] | None    # each utterance: its units, when a unit separator is given
 
 
+# control characters (but tab), surrogates, line and paragraph separators: never part of a
+# segmented text (str.split() would silently take U+001C..U+001F and U+0085 as word boundaries)
+_CONTROL = re.compile("[\x00-\x08\x0a-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+
+
+def check_controls(line: str, path: str, n: int, *separators: str | None) -> None:
+    """Refuse a line holding a control character that is not one of the given separators."""
+    for m in _CONTROL.finditer(line):
+        if not any(s and m.group() in s for s in separators):
+            raise InputError(f"holds the character U+{ord(m.group()):04X} (a control character or separator): "
+                             "words are separated by spaces or tabs (or --word-sep)", path, n)
+
+
 def _split(text: str, sep: str | None) -> list[str]:
     """Tokens of `text` split at `sep` (None: runs of whitespace), stripped, empties dropped."""
     if sep is None:
@@ -43,6 +57,7 @@ def read_text(path: str, compat: str = "none", word_sep: str | None = None,
     lines, words, units = [], [], []
     for n, raw in iter_lines(path):
         line = raw.strip()
+        check_controls(raw, path, n, word_sep, unit_sep)      # also at an end (strip() would drop it)
         if not line:
             if keep_blank:
                 lines.append(n)
@@ -70,6 +85,7 @@ def read_prepared(path: str) -> Text:
     lines, units = [], []
     for n, raw in iter_lines(path):
         line = raw.strip()
+        check_controls(raw, path, n)
         if line:
             lines.append(n)
             units.append(line.split())

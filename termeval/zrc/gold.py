@@ -26,7 +26,7 @@ import os
 import shutil
 from dataclasses import dataclass
 
-from termeval.core import publish, usercache
+from termeval.core import jsonread, publish, usercache
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
@@ -59,11 +59,7 @@ def _from_dataset(lang: str, dataset: str) -> GoldFiles | None:
     index = os.path.join(dataset, "index.json")
     if not os.path.isfile(index):
         return None
-    try:
-        with open(index, encoding="utf-8") as f:
-            data = json.load(f)
-    except ValueError as e:
-        raise InputError(f"not valid JSON ({e})", index) from None
+    data = jsonread.load(index)
     subsets = data.get("subsets") if isinstance(data, dict) else None
     if not isinstance(subsets, dict):
         raise InputError("no `subsets` mapping (not a zrc dataset index)", index)
@@ -132,7 +128,7 @@ def _valid(entry: str, key: str) -> bool:
             record = json.load(f)
         return (isinstance(record, dict) and record.get("source") == key
                 and record.get("data") == content_digest([os.path.join(entry, "data")]))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):
         return False
 
 

@@ -2,6 +2,7 @@
 termeval.score_zrc_submission)."""
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from termeval.core.options import MAX_JOBS, StepOptions, job_count, option, or_none, path_value, resamples
@@ -37,6 +38,11 @@ class ZrcOptions(StepOptions):
             return "--init <dir> writes a template and scores nothing: give no submission directory with it"
         if self.init is None and self.submission_dir is None:
             return "give the submission directory to score (or --init <dir> to write a template)"
+        if self.init is not None:       # the template is the same whatever they say: not silently ignored
+            for f in dataclasses.fields(self):
+                if f.name not in ("init", "submission_dir") and getattr(self, f.name) != f.default:
+                    return (f"--{f.name.replace('_', '-')}: not used with --init, which writes a template "
+                            "and scores nothing (give it when scoring the submission)")
         return None
 
     def language_list(self) -> list[str] | None:

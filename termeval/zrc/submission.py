@@ -51,7 +51,20 @@ META_FIELDS = {
                     "bib_reference", "DOI", "institution", "team"),
 }
 _TEMPLATE = re.compile(r"<.*>")
-TEMPLATE_ERROR = "has value from template (replace the <...> placeholder; null for an optional field)"
+TEMPLATE_ERROR = "has value from template"
+# zrc's rules: a required field empty or missing is an error; a recommended one a warning
+REQUIRED_FIELDS = ("username", "benchmark_name", "model_info", "model_info.system_description",
+                   "model_info.train_set", "publication", "publication.authors", "publication.publication_year",
+                   "publication.institution", "open_source")
+RECOMMENDED_FIELDS = ("model_info.gpu_budget", "publication.paper_title", "publication.paper_url", "code_url")
+
+
+def template_error(key: str) -> str:
+    """The error of a `<...>` placeholder left in field `key`, saying what may replace it."""
+    if key in REQUIRED_FIELDS:
+        return f"{TEMPLATE_ERROR} (replace the <...> placeholder: a required field)"
+    kind = "a recommended" if key in RECOMMENDED_FIELDS else "an optional"
+    return f"{TEMPLATE_ERROR} (replace the <...> placeholder, or set it to null: {kind} field)"
 STRING_FIELDS = ("username", "submission_id", "code_url", "model_info.model_id",
                  "model_info.system_description", "model_info.train_set", "model_info.gpu_budget",
                  "publication.author_label", "publication.authors", "publication.paper_title",
@@ -140,11 +153,14 @@ def check_meta(path: str) -> tuple[dict, list[str]]:
     data, at = _load_yaml(path)
     if not isinstance(data, dict):
         raise InputError("expected a mapping of fields (username, benchmark_name, model_info, ...)", path, 1)
-    errors: list[str] = []
+    errors: list[tuple[bool, int, str]] = []      # (not required, line, error line)
     warnings: list[str] = []
 
+    def line_of(key: str) -> int | None:
+        return at.get(key) or at.get(key.rsplit(".", 1)[0]) if "." in key else at.get(key)
+
     def where(key: str) -> str:
-        line = at.get(key) or at.get(key.rsplit(".", 1)[0]) if "." in key else at.get(key)
+        line = line_of(key)
         return f"{path}:{line}" if line else path
 
     # a `<...>` placeholder left from the template is the one error of its field (not also its type)
@@ -153,9 +169,9 @@ def check_meta(path: str) -> tuple[dict, list[str]]:
                  if isinstance(obj, dict) for k, v in obj.items() if isinstance(v, str) and _TEMPLATE.match(v)}
 
     def err(key: str, msg: str) -> None:
-        if key in templated and msg != TEMPLATE_ERROR:
+        if key in templated and not msg.startswith(TEMPLATE_ERROR):
             return
-        errors.append(f"{where(key)}: {key}: {msg}")
+        errors.append((key not in REQUIRED_FIELDS, line_of(key) or 0, f"{where(key)}: {key}: {msg}"))
 
     def warn(key: str, msg: str) -> None:
         warnings.append(f"{where(key)}: {key}: {msg}")
@@ -188,7 +204,7 @@ def check_meta(path: str) -> tuple[dict, list[str]]:
     for prefix, obj in (("", data), ("model_info.", mi), ("publication.", pub)):
         for k, v in obj.items():
             if isinstance(v, str) and _TEMPLATE.match(v):
-                err(prefix + k, TEMPLATE_ERROR)
+                err(prefix + k, template_error(prefix + k))
     if not _nonempty(data.get("username")):
         err("username", "required, was not found or empty")
     if not _nonempty(data.get("code_url")):
@@ -206,8 +222,8 @@ def check_meta(path: str) -> tuple[dict, list[str]]:
     for key in ("paper_title", "paper_url"):
         if "publication" in data and not _nonempty(pub.get(key)):
             warn(f"publication.{key}", "recommended: the publication's " + key.split("_")[1])
-    if errors:
-        raise MetaErrors(errors)
+    if errors:      # one line per field: the required ones first, each group in file order
+        raise MetaErrors([line for *_, line in sorted(errors, key=lambda e: e[:2])])
     return data, warnings
 
 

@@ -10,8 +10,8 @@ from termeval import __version__
 from termeval import command
 
 STEPS = ["compare-systems", "convert-segments", "export-text", "export-zr", "kwseval", "measure-resources", "prepare-classes", "prepare-gold",
-         "prepare-kws", "score-quesst", "score-resources", "score-segmentation", "score-std", "score-tde",
-         "score-text-segmentation", "score-zrc-submission", "summarize-scores", "text-to-times",
+         "prepare-kws", "score-discophon", "score-quesst", "score-resources", "score-segmentation", "score-std", "score-tde",
+         "score-text-segmentation", "score-units", "score-zrc-submission", "summarize-scores", "text-to-times",
          "validate-alignment-dir"]
 
 

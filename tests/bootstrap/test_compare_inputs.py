@@ -14,7 +14,7 @@ import pytest
 from termeval.bin import compare_systems
 from termeval.bootstrap.compare import check_out_dir, load_system
 from termeval.bootstrap.engine import UnitStats
-from termeval.bootstrap.forest import forest_rows
+from termeval.bootstrap.forest import forest_rows, p_text
 from termeval.bootstrap.units import load_units, save_units, units_path
 from termeval.run.cli import run
 from termeval.core.errors import InputError
@@ -60,7 +60,7 @@ def test_the_paired_comparison_and_its_forest_rows(systems, tmp_path, capsys):
     assert d["diff"] == pytest.approx(14 / 15 - 10 / 15) and d["lo"] <= d["diff"] <= d["hi"]
     # the plot draws exactly these differences and intervals (not each system's own interval)
     rows = forest_rows(res, ("atwv", "recall"))
-    assert rows == [("recall", [("b", d["diff"], d["lo"], d["hi"], d["p"])])]
+    assert rows == [("recall", [("b", d["diff"], d["lo"], d["hi"], p_text(d, "{:.3g}"))])]
     assert (tmp_path / "cmp/forest.png").stat().st_size > 1000 and (tmp_path / "cmp/forest.pdf").is_file()
 
 
@@ -193,3 +193,24 @@ def test_full_disk_during_the_det_plot(tmp_path, monkeypatch):
     assert e.value.format() == (f"{tmp_path}/twv.png: cannot write this plot (OSError: [Errno 28] No space "
                                 "left on device); is the disk full?")
     assert os.listdir(tmp_path) == []
+
+
+def test_p_without_a_replicate_crossing_zero_is_printed_as_its_bound(systems, tmp_path, capsys):
+    """Issue 40 item 19: b hits at least what a hits on every term, so no replicate of the
+    difference reaches 0: p is the bound 2/N (`< 0.00667` for N = 300) on stdout, in
+    scores/compare, RESULTS.compare.md and the forest plot; compare.json keeps the number and
+    says it is a bound."""
+    a, b = systems
+    with pytest.raises(SystemExit) as e:
+        run(compare_systems.main, ["--bootstrap", "300", str(a), str(b), str(tmp_path / "cmp")])
+    assert e.value.code == 0
+    out = capsys.readouterr().out
+    res = json.loads((tmp_path / "cmp/scores/compare.json").read_text())
+    d = res["diffs"]["b"]["recall"]
+    assert d["p"] == 2 / 300 and d["p_upper_bound"] is True
+    line = (tmp_path / "cmp/scores/compare").read_text().splitlines()[0]
+    assert " p <0.006667 [ bootstrap over 5 terms" in line and line in out
+    assert "| recall | " in (tmp_path / "cmp/RESULTS.compare.md").read_text()
+    assert "] < 0.00667 |" in (tmp_path / "cmp/RESULTS.compare.md").read_text()
+    assert forest_rows(res, ("recall",))[0][1][0][4] == "< 0.00667"
+    assert " p 0 " not in out and "] 0 |" not in (tmp_path / "cmp/RESULTS.compare.md").read_text()

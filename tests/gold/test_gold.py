@@ -452,7 +452,7 @@ def test_help_and_usage(root, script, words):
 def test_prepare_gold_sh_bad_format_and_missing_input(root, tmp_path):
     r = subprocess.run(["steps/prepare_gold.sh", "--format", "json", "a", "b", "c"], cwd=root,
                        capture_output=True, text=True, timeout=60)
-    assert r.returncode == 1 and "--format: expected zr, ctm or textgrid" in r.stderr
+    assert r.returncode == 1 and "--format: expected zr, ctm, textgrid or discophon" in r.stderr
     r = subprocess.run(["steps/prepare_gold.sh", "--format", "zr", str(tmp_path / "no.phn"),
                         f"{FIX}/zr/example.wrd", str(tmp_path / "d")], cwd=root, capture_output=True,
                        text=True, timeout=60)

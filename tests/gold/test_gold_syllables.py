@@ -114,6 +114,14 @@ BAD_JSON = [
      "syllable 0: expected an object with \"start\", \"end\" and \"label\""),
     ('{"s01-rec1": {"syllables": [}', "syl.json:1: not valid JSON"),
     ('[1]', "syl.json:1: expected a JSON object"),
+    # issue 40 item 12: nested 100,000 levels deep -> one line, no RecursionError
+    ('{"s01-rec1":\n' + "[" * 100000 + "]" * 100000 + "}", "syl.json:2: not valid JSON here: nested more than 500 levels deep"),
+    # issue 40 item 14: labels that are not strings
+    ('{"s01-rec1": {"syllables": [\n {"start": 0.5, "end": 0.7, "label": null}]}}',
+     "syl.json:2: utterance 's01-rec1' syllable 0: 'label' is null, expected a string"),
+    ('{"s01-rec1": {"syllables": [\n {"start": 0.5, "end": 0.7, "label": {"a": 1}}]}}',
+     "syl.json:2: utterance 's01-rec1' syllable 0: 'label' is an object, expected a string"),
+    ('{"s01-rec1": {"syllables": [\n {"start": 0.5, "end": 0.7, "label": 3}]}}', None),     # a cluster id
 ]
 
 

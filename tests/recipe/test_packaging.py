@@ -1,6 +1,8 @@
 """`pip install /path/to/termeval` gives every subpackage and the runtime dependencies termeval
 really imports (`[plots]` adds matplotlib, `[test]` what only the tests use); every one of them
-is pinned in requirements.txt, which tools/venv installs whole."""
+is pinned: the runtime (core and plots) in requirements.txt, which ./run.sh and the steps
+install into tools/venv, the test-only rest in requirements-test.txt, which tests/run_tests.sh
+adds (issue 40 item 21: the venv of ./run.sh holds no test package)."""
 from __future__ import annotations
 
 import ast
@@ -47,12 +49,11 @@ def test_pyproject_matches_requirements_and_package_tree(root):
     assert extras["plots"] == {"matplotlib"}
     assert core | extras["plots"] == imported_libraries(root)     # the core is what runs, no more
     assert {"pytest", "hypothesis", "matplotlib", "textgrid", "editdistance"} <= extras["test"]
-    pinned = set()
-    with open(os.path.join(root, "requirements.txt"), encoding="utf-8") as f:
-        for line in f:
-            if line.strip() and not line.startswith("#"):
-                pinned.add(line.split("==")[0].strip().lower())
-    assert core | extras["plots"] | extras["test"] == pinned     # tools/venv: everything
+    def pinned(name: str) -> set[str]:
+        with open(os.path.join(root, name), encoding="utf-8") as f:
+            return {line.split("==")[0].strip().lower() for line in f if line.strip() and not line.startswith("#")}
+    assert core | extras["plots"] == pinned("requirements.txt")            # ./run.sh, the steps
+    assert extras["test"] - core - extras["plots"] == pinned("requirements-test.txt")     # the tests
     # every package directory is a regular package, so setuptools' find includes it
     for dirpath, dirnames, filenames in os.walk(os.path.join(root, "termeval")):
         dirnames[:] = [d for d in dirnames if d != "__pycache__"]

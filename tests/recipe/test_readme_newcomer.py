@@ -47,6 +47,8 @@ def scratch(root, tmp_path_factory):
     r = subprocess.run([os.path.join(root, "run.sh"), "--stop-stage", "1"], cwd=d,
                        capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr[-3000:]
+    last = r.stderr.splitlines()[-1]        # issue 40 item 21: no RESULTS.md named that was not written
+    assert "RESULTS.md" not in last and "(stages 0-1: nothing scored yet; ./run.sh --stage 2 goes on)" in last, last
     return d
 
 

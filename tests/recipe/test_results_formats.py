@@ -147,3 +147,33 @@ def test_bad_metrics_and_format_are_refused(tmp_path, root):
                        capture_output=True, text=True)
     assert r.returncode == 0 and json.loads(r.stdout)["zrc2020"]["a"]["ned"] == 0.25     # stdout without --out
     assert not (tmp_path / "RESULTS.md").exists()
+
+
+ODD_NAMES = ["sys|v2", "tab\there", "new\nline", 'quo"te', "cr\rhere", "amp&x_y_ *[l](u)<b>", "$x^2_%#{}~\\", "us\x1fsep"]
+
+
+def test_system_names_with_table_specials_stay_one_cell_in_every_format(tmp_path):
+    """Issue 40 item 7: a system directory named `sys|v2` (or holding a tab, a newline, a quote,
+    LaTeX or Markdown specials, a control character) keeps every value under its column."""
+    exp = tmp_path / "exp"
+    for name in ODD_NAMES:
+        write_scores(str(exp / name), "matching", [Metric("ned", 0.25), Metric("coverage", 0.5)], benchmark="zrc2020",
+                     extra={"data_id": "0123456789abcdef"}, command=TDE_CMD.format("x"),
+                     warnings=["score_tde: warning: a|b\nc"])
+    md = termeval.results_table(exp)
+    body = [line for line in md.splitlines() if line.startswith("|") and not line.startswith(("|system", "|---"))]
+    assert len(body) == len(ODD_NAMES)
+    for line in body:       # cells as GFM splits a row: a backslash escapes the next character
+        cells = re.findall(r"((?:\\.|[^|\\])*)\|", line[1:])
+        assert cells[1:] == ["data/dev@01234567", "0.2500", "0.5000"], line
+    assert "|sys\\|v2[^" in md and "new\\nline" in md and "us\\x1fsep" in md and "\\*\\[l\\]" in md
+    assert all(line.startswith(("[^", "|", "#", "<!--")) or not line for line in md.splitlines())
+    for fmt, sep in (("csv", ","), ("tsv", "\t")):
+        rows = list(csv.DictReader(io.StringIO(termeval.results_table(exp, format=fmt), newline=""), delimiter=sep))
+        assert sorted(r["system"] for r in rows) == sorted(ODD_NAMES)
+        assert {(r["data"], r["ned"], r["coverage"], r["warnings"]) for r in rows} == \
+            {("data/dev", "0.25", "0.5", "score_tde: warning: a|b\nc")}
+    rows = tabular_rows(termeval.results_table(exp, format="latex"))["zrc2020"]
+    assert [r[1:] for r in rows] == [["data/dev@01234567", "0.2500", "0.5000"]] * len(ODD_NAMES)
+    assert "sys\\textbar{}v2$^{" in termeval.results_table(exp, format="latex")
+    assert sorted(json.loads(termeval.results_table(exp, format="json"))["zrc2020"]) == sorted(ODD_NAMES)

@@ -114,3 +114,15 @@ def test_run_sh_closing_hint_prints_headline_lines_only(root, tmp_path):
         "exp/seg/scores/segmentation:word_boundary_fscore 0.500000",
         "exp/tde/scores/matching:coverage 0.500000", "exp/tde/scores/matching:ned 0.200000 ci95 0.1875 0.2188",
         "exp/z15/scores/matching:cross_ned 0.400000", "exp/z17/scores/matching:cross_ned 0.300000"]
+
+
+def test_an_exp_root_without_scores_is_named_in_a_warning(tmp_path, root):
+    """Issue 40 item 14: a root holding no scores/scores.json is not silently an empty table."""
+    (tmp_path / "exp" / "sys1" / "log").mkdir(parents=True)
+    scored_tree(tmp_path / "exp2")
+    r = subprocess.run([f"{root}/utils/summarize_scores.sh", "--format", "csv", "exp", "exp2"], cwd=tmp_path,
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert "summarize_scores: warning: exp: no scores/scores.json below it (nothing scored there yet, " \
+           "or not an exp dir): it adds no row" in r.stderr.splitlines()
+    assert "exp2" not in r.stderr and r.stdout.count("\n") > 1

@@ -40,6 +40,13 @@ def test_step_writes_scores_and_definitions_and_nj_changes_nothing(root, inputs,
     assert out["1"]["benchmark"] == mode and "matching_fscore_std" in out["1"]
     same = lambda j: {k: v for k, v in j.items() if k not in ("command", "stages")}
     assert same(out["1"]) == same(out["2"])
+    # issue 40 item 21: the gold's digest, so RESULTS.md's data column names it as for the others
+    import termeval
+    digest = out["1"]["data_ids"][mode]
+    assert out["1"]["data_id"] == digest and len(digest) >= 8
+    table = termeval.results_table(str(tmp / f"{mode}.1"), format="csv")
+    assert f",{digest}," in table
+    assert f"@{digest[:8]}|" in termeval.results_table(str(tmp / f"{mode}.1"))
 
 
 @pytest.mark.parametrize("mode,folds", [("zr2015-doc", "random:3x0.5"), ("lrec2014", "equal:3"),

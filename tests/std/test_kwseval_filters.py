@@ -182,3 +182,49 @@ def test_readers_report_empty_blocks(extra, selfclosing, tmp_path):
     assert D.read_detections(str(p)).blocks == want
     if fast is not None:
         assert fast.blocks == want and fast.term.tolist() == [1]
+
+
+def _attr_kwlist(value: str) -> str:
+    info = f"<kwinfo><attr><name>A</name><value>{value}</value></attr></kwinfo>"
+    return KWLIST.replace("<kwtext>cat</kwtext>", "<kwtext>cat</kwtext>" + info) \
+                 .replace("<kwtext>dog</kwtext>", "<kwtext>dog</kwtext>" + info.replace(value, "x"))
+
+
+@pytest.mark.parametrize("option, spec", [("-q", "A:regex=(a+)+$"), ("-N", "(a+)+"), ("-q", "A:regex=(a|a)*b$")])
+def test_nested_repetition_regexes_answer_at_once(tmp_path, capsys, monkeypatch, option, spec):
+    """Issue 40 item 11: `-q 'A:regex=(a+)+$'` and `-N '(a+)+'` on a 60-character value are
+    answered at once (Python's re takes 2^60 steps), as F4DE's Perl does."""
+    import time
+    long_name = "a" * 60 + "!"
+    args = (_ecf((long_name, 100), ("B", 50)), _rttm((long_name, 10, "cat"), ("B", 20, "dog")),
+            {"KW-1": [(long_name, 10, 0.9, "YES")], "KW-2": [("B", 20, 0.8, "YES")]})
+    (tmp_path / "kwlist.xml").write_text(_attr_kwlist(long_name))
+    start = time.monotonic()
+    for name, text in (("ecf.xml", args[0]), ("rttm", args[1]), ("kwslist.xml", _kwslist(args[2]))):
+        (tmp_path / name).write_text(text)
+    monkeypatch.chdir(tmp_path)
+    rc = kwseval.main(["-e", "ecf.xml", "-r", "rttm", "-t", "kwlist.xml", "-s", "kwslist.xml", option, spec, "-o", "-f", "-"])
+    out, err = capsys.readouterr()
+    assert time.monotonic() - start < 20
+    assert rc == 0, err     # nothing matches (the value ends in '!'): F4DE groups nothing, nor does termeval
+
+
+def test_exponential_regex_is_one_error_line(monkeypatch):
+    """A pattern that backtracks exponentially even with the guards is stopped by the time
+    budget: one error line naming the option, no hang."""
+    from termeval.core.errors import InputError
+    from termeval.std import userregex
+    monkeypatch.setattr(userregex, "MATCH_SECONDS", 0.2)
+    rx = userregex.UserRegex("(a|aa)+$", "--term-attr")
+    with pytest.raises(InputError) as e:
+        for _ in range(3):
+            rx.search("a" * 80 + "!")
+    assert e.value.format().startswith("--term-attr: the regular expression '(a|aa)+$' took over 0.2 s")
+    assert userregex.UserRegex("(a|aa)+$", "--term-attr").search("aaaa")
+
+
+def test_file_channels_are_perl_anchored():
+    """F4DE -N and -Y match /^RE$/i: the anchors bind to the first and last alternative."""
+    from termeval.std.score import file_channel_regexes
+    rx = file_channel_regexes(["a/1|B/2"])[0]
+    assert rx.search("A/1") and rx.search("xb/2") and rx.search("a/1x") and not rx.search("xa/1")

@@ -75,3 +75,21 @@ def test_no_exp_dir_writes_nothing(example, tmp_path, monkeypatch):
     result = run(score_std, None, example=example)
     assert result["n_terms"] == 7 and 0 < result["atwv"] < 1
     assert os.listdir(tmp_path) == []
+
+
+def test_a_list_without_detections_is_valid_with_a_warning_and_no_library_warning(example, tmp_path, root):
+    """Issue 40 item 13: a well-formed list with no detections scores (ATWV 0) with a warning
+    naming it; the plots with nothing to draw are skipped with a note, and no library warning
+    (matplotlib's empty legend) reaches the user."""
+    empty = tmp_path / "none.kwslist.xml"
+    empty.write_text('<kwslist kwlist_filename="k" language="english" system_id="s">\n</kwslist>\n')
+    r = subprocess.run([f"{root}/steps/score_std.sh", str(example / "kws"), str(empty), str(tmp_path / "exp")],
+                       capture_output=True, text=True, env={**os.environ, "PYTHONWARNINGS": "default"})
+    assert r.returncode == 0, r.stderr
+    err = r.stderr.splitlines()[1:]     # after the step's own command line
+    assert f"score_std.py: warning: {empty}: no detections in it: every reference occurrence is a miss" in err
+    assert "score_std.py: note: det and twv plots skipped: no detections, no curve to draw" in err
+    assert all(line.startswith("score_std.py: ") for line in err), r.stderr
+    scores = json.loads((tmp_path / "exp" / "scores" / "scores.json").read_text())
+    assert scores["atwv"] == 0 and any("no detections in it" in w for w in scores["warnings"]["std"])
+    assert not (tmp_path / "exp" / "details" / "det.png").exists()

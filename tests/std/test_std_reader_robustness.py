@@ -239,3 +239,30 @@ def test_kwslist_with_invalid_utf8_is_one_error_not_a_decode_error(tmp_path):
     with pytest.raises(InputError) as e:
         read_detections(str(p))
     assert e.value.path == str(p) and e.value.line == 2
+
+
+@pytest.mark.parametrize("content", ["", "  \n\n"])
+@pytest.mark.parametrize("fmt", ["auto", "kwslist", "stdlist"])
+def test_empty_detection_file_is_an_error(tmp_path, content, fmt):
+    """Issue 40 item 13: a 0-byte (or blank) detection list is an error naming it, not 'no
+    detections'; an empty Kaldi hitlist read as such stays valid."""
+    p = tmp_path / "kwslist.xml"
+    p.write_text(content)
+    with pytest.raises(InputError, match="empty file: not a detection list") as e:
+        read_detections(str(p), fmt)
+    assert e.value.path == str(p)
+    assert len(read_detections(str(p), "kaldi")) == 0
+
+
+@pytest.mark.parametrize("body,line", [('<kw kwid="K1"><kwtext></kwtext></kw>', 2),
+                                       ('<kw kwid="K1">\n<kwtext>  </kwtext>\n</kw>', 4),
+                                       ('<kw kwid="K1"><kwtext/></kw>', 2)])
+def test_empty_kwtext_is_an_error(tmp_path, body, line):
+    """Issue 40 item 14: an empty <kwtext> is not scored as a term without words; a term with
+    no text element at all is a query named by its id (QbE lists)."""
+    p = tmp_path / "kwlist.xml"
+    p.write_text(f'<kwlist language="x">\n{body}\n</kwlist>\n')
+    e = err(read_termlist, p, r"term 'K1': empty <kwtext>")
+    assert e.line == line
+    p.write_text('<kwlist language="x">\n<kw kwid="K1"></kw>\n</kwlist>\n')
+    assert read_termlist(str(p)).texts == ["K1"]

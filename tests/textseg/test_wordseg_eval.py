@@ -153,6 +153,10 @@ def test_multicharacter_units(tmp_path, capsys):
     ("j-uː n\n", "j-uX n\n", None, ("--unit-sep", "-"), "seg.txt:1: unit 2 is 'uX'"),
     ("juː n\n", "ju ːn\n", "j uː n\n", (), "seg.txt:1: word 'ju' ends inside a unit"),
     ("ab\n", "a b\n", "ab c\n", (), "prep.txt:1: the units do not spell"),
+    # issue 40 item 14: a control character between two words is no word separator
+    ("a b\nc d\n", "ab\nc\x1fd\n", None, (), "seg.txt:2: holds the character U+001F (a control character"),
+    ("a b\nc\x1cd\n", "ab\ncd\n", None, ("--compat", "wordseg"), "gold.txt:2: holds the character U+001C"),
+    ("a b\n", "a b\n", "a\x85b\n", (), "prep.txt:1: holds the character U+0085"),
 ])
 def test_bad_input(tmp_path, gold, seg, prep, opts, message):
     p = write(tmp_path, **{"gold.txt": gold, "seg.txt": seg})

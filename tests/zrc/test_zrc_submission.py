@@ -147,6 +147,9 @@ def test_tiny_languages_end_to_end(layout, capsys):
     captured = capsys.readouterr()
     assert "warning: " + str(sub / "french.txt") + ": empty: zrc 0.9.4 refuses" in captured.err
     assert "warning: " + str(sub / "german.txt") + ": missing: zrc 0.9.4 needs" in captured.err
+    # issue 40 item 21: stderr names the classes where they end up, never an internal temporary
+    assert ".termeval-tmp." not in captured.err
+    assert f"prepared {sub / 'english.txt'} -> {sub / 'scores' / 'termeval' / 'english' / 'classes'}: " in captured.err
     scores = json.loads(text)
     assert list(scores) == ["english", "wolof"] and not text.endswith("\n")
     assert text.startswith('{"english": {"matching": null, "boundary": {"precision": ')

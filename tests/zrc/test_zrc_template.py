@@ -53,6 +53,16 @@ def test_placeholders_are_refused_one_line_per_field_until_filled(tmp_path):
     assert len(e.value.lines) == len(fields) == 17
     named = [re.match(r".*meta\.yaml:\d+: ([\w.]+): has value from template", line).group(1) for line in e.value.lines]
     assert sorted(named) == sorted(fields)
+    # issue 40 item 21: the required fields first, each group in file order, saying what may replace it
+    lines = [int(re.match(r".*meta\.yaml:(\d+): ", line).group(1)) for line in e.value.lines]
+    required = ["username", "model_info.system_description", "model_info.train_set", "publication.authors",
+                "publication.publication_year", "publication.institution", "open_source"]
+    assert named[:7] == required and lines[:7] == sorted(lines[:7]) and lines[7:] == sorted(lines[7:])
+    assert all(line.endswith("(replace the <...> placeholder: a required field)") for line in e.value.lines[:7])
+    assert e.value.lines[7].endswith("submission_id: has value from template (replace the <...> placeholder, "
+                                     "or set it to null: an optional field)")
+    assert "model_info.gpu_budget: has value from template (replace the <...> placeholder, or set it to null: " \
+           "a recommended field)" in e.value.lines[9]
     (sub / "meta.yaml").write_text(fill(text))
     meta, warnings = check_meta(str(sub / "meta.yaml"))
     assert meta["open_source"] is True and meta["publication"]["publication_year"] == 2024 and warnings == []
@@ -100,3 +110,16 @@ def test_init_refusals(tmp_path, root):
     r = subprocess.run([sys.executable, "-m", "termeval.bin.score_zrc_submission"], capture_output=True, text=True,
                        cwd=root)
     assert r.returncode == 2 and "give the submission directory to score (or --init <dir>" in r.stderr
+
+
+@pytest.mark.parametrize("option", [("--bootstrap", "1000"), ("--partial", "true"), ("--languages", "french"),
+                                    ("--nj", "2")])
+def test_init_refuses_scoring_options(tmp_path, root, option):
+    """Issue 40 item 14: `--init d --bootstrap 1000` is refused (the option would be ignored),
+    nothing written."""
+    r = subprocess.run([f"{root}/steps/score_zrc_submission.sh", "--init", str(tmp_path / "d"), *option],
+                       capture_output=True, text=True)
+    assert r.returncode != 0 and "Traceback" not in r.stderr
+    assert f"score_zrc_submission.py: error: {option[0]}: not used with --init, which writes a template and " \
+           "scores nothing" in r.stderr, r.stderr
+    assert not (tmp_path / "d").exists()

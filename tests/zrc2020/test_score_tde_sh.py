@@ -153,6 +153,8 @@ def test_a_run_owns_its_outputs(root, micro, tmp_path):
     assert not [k for k in s if k.startswith(("cross_", "within_"))] and "folds" not in s
     assert sorted(os.listdir(exp / "scores")) == ["clustering", "matching", "parsing", "prepare", "scores.json"]
     assert sorted(os.listdir(exp / "details")) == ["clusters.txt", "discarded", "per_file.tsv", "per_speaker.tsv"]
+    # issue 40 item 21: details/discarded has its header even when no fragment was discarded
+    assert (exp / "details" / "discarded").read_text().startswith("# fragment-id file onset offset reason")
     assert sorted(os.listdir(exp / "units")) == ["units.tde_class.npz", "units.tde_file.npz"]
     before = {p: (exp / "scores" / p).read_bytes() for p in os.listdir(exp / "scores")}
     bad = tmp_path / "bad"

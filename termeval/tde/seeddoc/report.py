@@ -1,10 +1,12 @@
 """Fold aggregation (§2.10) and the score files (§1.1, §1.2) of the seed modes."""
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import numpy as np
 
+from termeval.bootstrap.units import data_identity
 from termeval.core.scores import Metric, format_value, write_scores
 from termeval.tde.benchmarks import seed_rules
 from termeval.tde.shared import coverage_warnings
@@ -82,8 +84,11 @@ def report_scores(ctx, merged: list[dict], out: str) -> tuple[dict, list[str]]:
     counts = {"fragments_discarded_empty_transcription": ctx.corpus.discarded,
               "fragments": len(ctx.corpus.f_on), "classes": ctx.corpus.ncls, **whole}
     definitions = dict(seed_rules(mode).definitions, folds=str(spec))
+    # the gold's content digest, as the other benchmarks record it (RESULTS.md's data column)
+    gold = [os.path.join(ctx.data_dir, f) for f in ("phones", "words", "reco2dur", "utt2spk")]
     extra = {"definitions": definitions, "counts": counts, "folds_skipped": skipped,
-             "folds": folds if spec.kind != "none" else []}
+             "folds": folds if spec.kind != "none" else [],
+             "data_id": data_identity([f for f in gold if os.path.isfile(f)], {"benchmark": mode, "folds": str(spec)})}
     result: dict[str, Any] = {"benchmark": mode}
     warnings = coverage_warnings(scores)
     said = list(warnings)

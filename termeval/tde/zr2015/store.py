@@ -122,7 +122,7 @@ class Store:
         try:
             with open(os.path.join(path, "meta.json"), encoding="utf-8") as f:
                 self.meta = json.load(f)
-        except (OSError, ValueError) as e:
+        except (OSError, ValueError, RecursionError) as e:
             raise InputError(f"unreadable prepared inputs ({type(e).__name__}: {e}); remove {path} "
                              "and re-run the step", path) from None
 

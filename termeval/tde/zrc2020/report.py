@@ -85,7 +85,8 @@ def write_report(exp_dir: str, m: dict, counts: dict, shards, benchmark: str = "
         f.write("# class-key class-id listed kept mean-ned top-share top-transcription\n")
         for st in shards:
             f.write("".join(x + "\n" for x in st.clusters))
-    with atomic_write(os.path.join(details, "discarded")) as f:
+    with atomic_write(os.path.join(details, "discarded")) as f:     # never an empty file: a header
+        f.write("# fragment-id file onset offset reason (fragments left without a transcription)\n")
         for st in shards:
             f.write("".join(x + "\n" for x in st.discarded))
     if tables is not None:

@@ -1,0 +1,13 @@
+#!/usr/bin/env python3
+"""The entry point of score_units (`python -m termeval.bin.score_units --help`), built from its
+declaration: termeval/steps/units.py SCORE_UNITS."""
+from __future__ import annotations
+
+from termeval.run.cli import entry, run
+from termeval.steps import SCORE_UNITS as STEP
+
+get_parser, main = entry(STEP)
+stage_of = STEP.stage_of          # the stage of its options (termeval/steps)
+
+if __name__ == "__main__":
+    run(main)
