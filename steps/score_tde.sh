@@ -19,7 +19,7 @@
 # files in details/tde15/. The data dir is prepared SIL-less for these:
 #   steps/prepare_gold.sh --format zr --fill-gaps false --sort true <phn> <wrd> <data-dir>
 # zr2015-doc / lrec2014: the metrics as the seed documents themselves define them (ZeroSpeech
-# 2015 page + tdev2 doc + ZRC site / Ludusan et al. LREC 2014; shared/spec/seed-definitions.md,
+# 2015 page + tdev2 doc + ZRC site / Ludusan et al. LREC 2014;
 # docs/tde.md §13), counted: the keys of scores.json listed there (ned, coverage, matching_*,
 # grouping_*, type_*, token_*, boundary_*, within_*; zr2015-doc also coverage_discoverable and
 # type_3to20_*), with "definitions" naming every rule used; any data dir from

@@ -1,6 +1,6 @@
 """TDE15/TDE17 corpus model: segments, the overlap predicate, transcription lookup, truncation.
 
-Spec references (../shared/spec/tde-spec.md):
+Spec references (docs/tde.md §6, the original tools' rules):
 * §2.1: a *segment* is a maximal run of lines of one file where each onset is "close" to the
   previous offset: TDE15 `numpy.isclose` (|off - on| <= 1e-8 + 1e-5 |on|), TDE17 |off - on| < 1e-5.
   We build segments from the data dir, which is sorted by (file, onset); for the shipped SIL-less
