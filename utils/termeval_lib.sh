@@ -42,6 +42,8 @@ te_python=("$TERMEVAL_ROOT/utils/termeval_python.sh")
 te_default_cmd=${cmd:-$TERMEVAL_ROOT/utils/run.pl}
 te_script=${0%/}
 te_script=${te_script##*/}
+# the Python processes of this step head their lines with its name (termeval/core/face.py)
+export TERMEVAL_PROG=$te_script
 
 # te_usage [MESSAGE]: one error line (MESSAGE, or what is wrong with the number of arguments
 # left by parse_options.sh, compared with the header's "Usage:" line), then the usage lines
@@ -190,8 +192,7 @@ te_date_format='%(%a %b %e %H:%M:%S %Z %Y)T'
 
 # te_run_local <log> <module> args...: run termeval.bin.<module> in this process's place (no
 # launcher): stdout to the terminal, stderr to the terminal and to <log> (run.pl's header and
-# "# Ended (code N)" lines, so the log reads like a launched job's); its lines (errors,
-# warnings) headed by the step's name (TERMEVAL_PROG).
+# "# Ended (code N)" lines, so the log reads like a launched job's).
 te_run_local() {
   local log=$1 module=$2 rc=0 logdir; shift 2
   te_dirname_to logdir "$log"
@@ -199,7 +200,7 @@ te_run_local() {
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; printf "# Started at $te_date_format\n" -1; } > "$log"
   # stderr through tee, stdout straight to fd 3 (the caller's stdout); a pipeline, not a process
   # substitution: its end is waited for (the log is complete before "# Ended") and rc is kept
-  { TERMEVAL_PROG=$te_script "${te_python[@]}" -m "termeval.bin.$module" "$@" 2>&1 1>&3 3>&- | tee -a "$log" >&2
+  { "${te_python[@]}" -m "termeval.bin.$module" "$@" 2>&1 1>&3 3>&- | tee -a "$log" >&2
     rc=${PIPESTATUS[0]}; } 3>&1 || true
   printf "# Ended (code %s) at $te_date_format\n" "$rc" -1 >> "$log"
   return $rc

@@ -213,6 +213,7 @@ def failed_jobs(logs: Sequence[str]) -> list[str]:
         line = next((ln for ln in reversed(body) if _ERROR_LINE.search(ln)), "") or \
             next((ln for ln in reversed(body) if ln.strip()), "")
         if line:
+            line = re.sub(r"^\S+( \S+)?: error: ", "", line)     # the job's own heading: the step's is added
             out.append(f"{line[:300]} (log: {f})")
             if any(ln.startswith("Traceback") for ln in body):
                 out.append(f"internal error, please report it with the traceback in {f}")
