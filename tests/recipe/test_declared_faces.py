@@ -148,3 +148,45 @@ def test_every_step_has_its_entry_point_command_and_api(name):
                 and not f.metadata.get("hidden") and f.metadata.get("api", True)]
         assert [n for n in want if n not in params] == [], "declared options missing from the API"
         assert fn.__doc__.startswith(step.summary)
+
+
+# ----------------------------------------------------------------------------- the docs' lists
+# (issue 40 item 20: lists of steps that drifted; each is tested against the declaration)
+
+def doc(name: str) -> str:
+    with open(os.path.join(ROOT, "docs", name), encoding="utf-8") as f:
+        return f.read()
+
+
+def section(text: str, heading: str) -> str:
+    start = text.index(heading)
+    nxt = re.search(r"^#{1,3} ", text[start + len(heading):], re.M)
+    return text[start:start + len(heading) + (nxt.start() if nxt else len(text))]
+
+
+def test_docs_api_lists_every_command_and_function():
+    text = doc("api.md")
+    commands = section(text, "## The `termeval` command")
+    assert [s.command for s in STEPS.values() if f"`{s.command}`" not in commands] == []
+    intro = text.split("\n\n", 2)[1]
+    assert [n for n, s in STEPS.items() if s.api and f"`{n}`" not in intro] == []
+
+
+def test_docs_recipe_layout_lists_every_script():
+    layout = section(doc("recipe.md"), "## 1. Recipe layout")
+    scripts = [f for d in ("steps", "utils") for f in os.listdir(os.path.join(ROOT, d))
+               if os.access(os.path.join(ROOT, d, f), os.X_OK) or f.endswith(".sh")]
+    assert [f for f in sorted(scripts) if f"`{f}`" not in layout] == []
+
+
+def test_guide_zrc_example_runs_as_written():
+    """§7.2's commands: the template first (--init), then the class file, then scoring."""
+    text = section(doc("guide.md"), "### 7.2")
+    lines = [ln.strip() for ln in text.splitlines() if "score_zrc_submission.sh" in ln and ln.startswith("    ")
+             and "<submission-dir>" not in ln]                       # the example, not the synopsis
+    assert lines and "--init" in lines[0] and all("--init" not in ln for ln in lines[1:])
+
+
+def test_guide_says_counts_and_their_means_as_the_score_files_print_them():
+    zr = section(doc("guide.md"), "### 7.4")
+    assert "print as integers." not in zr and "259.500000 [ mean over" in zr
