@@ -48,8 +48,8 @@ class SummarizeOptions(StepOptions):
     metrics: str | None = option(None, "comma-separated metrics to show, in this order, in every table that has "
                                  "them (any metric of scores.json; default: each table's headline metrics)",
                                  check=_metric_list)
-    bold_best: bool = option(False, "true: the best value of each column in bold (latex, md; lower is better "
-                             "for ned, cnxe/nxe, c_det, c_norm and calibration_loss, higher for the rest; counts and _std never)")
+    bold_best: bool = option(False, "true: the best value of each column in bold (latex, md; the lowest where "
+                             "the benchmark declares lower is better: NED, Cnxe, the costs, PER; counts and _std never)")
     exp_root: str | None = option(None, "one exp root (the option before the positional exp roots)",
                                   hidden=True, check=_optional_path)
     exp_roots: tuple = option((), "directories to search (default: exp)", positional=True, many="*",

@@ -17,12 +17,10 @@ from termeval.core.textio import atomic_write
 from termeval.core.warn import note
 from termeval.std import breakdown, det, figures
 from termeval.std.compat import compat_module
+from termeval.std.options import STD_MEASURES
 from termeval.std.units import term_table
 
-KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
-        "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
-        "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta",
-        "c_det", "c_default", "c_norm", "calibration_loss"]
+KEYS = [m.name for m in STD_MEASURES]       # scores/std, in its order: the declared measures
 
 
 def rankings_and_breakdowns(ctx, res) -> None:
