@@ -3,9 +3,8 @@ termeval.bin.<module> <argv>` for each argv) as local processes, at most as many
 there are cores (a `note:` line on stderr when more are asked), or through the user's Kaldi
 launcher `cmd` (run.pl, queue.pl, slurm.pl: `$cmd JOB=1:N <log> <command>`).
 
-Used by `termeval <step> --nj N` (termeval/run/command.py) and by the zrc submission scorer
-(termeval/zrc/score.py). The shell steps launch through `$cmd` themselves (utils/termeval_lib.sh
-te_launch, the Kaldi way) and share this Python side's lock (termeval/core/lock.py).
+Used by the one N-job plan (termeval/run/plan.py), which every face runs: the shell steps (their
+`$cmd`, the Kaldi way), `termeval <step> --nj N` and zrc submissions (local processes).
 
   cores()                     the cores this process may use
   cap(n, step, what)          min(n, cores()), with a note on stderr when n is more
