@@ -42,8 +42,6 @@ te_python=("$TERMEVAL_ROOT/utils/termeval_python.sh")
 te_default_cmd=${cmd:-$TERMEVAL_ROOT/utils/run.pl}
 te_script=${0%/}
 te_script=${te_script##*/}
-# the Python processes of this step head their lines with its name (termeval/core/face.py)
-export TERMEVAL_PROG=$te_script
 
 # te_usage [MESSAGE]: one error line (MESSAGE, or what is wrong with the number of arguments
 # left by parse_options.sh, compared with the header's "Usage:" line), then the usage lines

@@ -34,19 +34,12 @@ def api_call() -> str | None:
     return _API.get()
 
 
-# the name of the shell step running this process (utils/termeval_lib.sh te_run_local)
-PROG_ENV = "TERMEVAL_PROG"
-
-
 def step_name() -> str:
-    """The running step's name as its lines show it: the API function, else the shell step that
-    runs this process (TERMEVAL_PROG), else the program's base name (score_tde.py, `termeval
-    score-tde`)."""
+    """The running step's name as its lines show it: the API function, else the program's base
+    name (score_tde.py, `termeval score-tde`; a shell step's lines are its Python entry point's)."""
     call = _API.get()
     if call is not None:
         return call
-    if os.environ.get(PROG_ENV):
-        return os.environ[PROG_ENV]
     return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "termeval"
 
 

@@ -24,7 +24,7 @@ from typing import Any, Callable, Sequence
 
 from termeval.core.declaration import Step, load
 from termeval.core.errors import InputError
-from termeval.core.face import PROG_ENV, step_name
+from termeval.core.face import step_name
 from termeval.core.options import OptionError, flag_of
 
 
@@ -284,8 +284,6 @@ def entry(step: Step) -> tuple[Callable[[], argparse.ArgumentParser], Callable[.
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     if sys.argv and sys.argv[0].startswith("termeval "):    # under the `termeval` command
         prog = sys.argv[0]
-    elif os.environ.get(PROG_ENV):                          # run by a shell step: its name
-        prog = os.environ[PROG_ENV]
     return _Parser(
         prog=prog, description=textwrap.dedent(doc or ""),
         formatter_class=argparse.RawDescriptionHelpFormatter)

@@ -32,7 +32,7 @@ from typing import Any, Callable, Sequence
 from termeval.core.declaration import Step
 from termeval.core.errors import InputError
 from termeval.core.stage import running_as
-from termeval.core.warn import step_name, warn
+from termeval.core.warn import step_name
 from termeval.run import driver, launcher
 
 
@@ -117,12 +117,12 @@ def _locked_here(exp: str):
 
 def _show_merge(exp: str, merge_log: str, echo: bool) -> None:
     """A merge that ran through a launcher: its warning lines (in its log) on stderr, as one
-    process shows them, and its summary (scores/.summary) on stdout, then removed."""
+    process shows them (headed by the step's entry point, as one process heads them), and its
+    summary (scores/.summary) on stdout, then removed."""
     with contextlib.suppress(OSError), open(merge_log, encoding="utf-8", errors="replace") as f:
         for line in f:
-            said = re.match(r"\S.*?: warning: (.*)$", line.rstrip("\n"))
-            if said:                         # headed by this face's name, as one process says it
-                warn(None, said.group(1))
+            if re.match(r"\S.*?: warning: ", line):
+                sys.stderr.write(line)
     summary = os.path.join(exp, driver.SUMMARY)
     if os.path.isfile(summary):
         if echo:

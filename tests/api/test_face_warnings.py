@@ -1,7 +1,8 @@
 """The same warnings from every face for the same input (issue 42): the shell step, `termeval
 <step>`, `python -m termeval.bin.<step>` and the Python API each print every warning once,
-headed by their own name (`score_tde.sh:`, `termeval score-tde:`, `score_tde.py:`,
-`score_tde:`), whether one process scores or jobs and a merge do; the driver prints them (the
+headed by their own name (`termeval score-tde:`, `score_tde.py:` for the entry point and the
+shell step that runs it, `score_tde:` for the API), whether one process scores or jobs and a
+merge do; the driver prints them (the
 Report's warnings, termeval/run/driver.py), and scores.json keeps them. A test per step that
 can warn on the bundled example."""
 from __future__ import annotations
@@ -67,7 +68,8 @@ def test_every_face_prints_the_same_warnings_once(step, example, root, tmp_path,
     capsys.readouterr()
     getattr(termeval, step)(*[ex(example, p) for p in CASES[step][2]], exp_dir=tmp_path / "api", **CASES[step][1])
     got["api"] = said(capsys.readouterr().err)
-    heads = {"shell": f"{step}.sh", "command": f"termeval {step.replace('_', '-')}", "python -m": f"{step}.py",
+    # a shell step's lines are those of the Python entry point it runs (one process, or the merge)
+    heads = {"shell": f"{step}.py", "command": f"termeval {step.replace('_', '-')}", "python -m": f"{step}.py",
              "api": step}
     for face, lines in got.items():
         assert {h for h, _ in lines} <= {heads[face]}, (face, lines)
@@ -97,7 +99,8 @@ def test_a_one_shot_step_too(example, root, tmp_path, capsys):
     env = dict(os.environ, PYTHONPATH=root)
     got = {}
     for face, argv in (
-            ("prepare_kws.sh", [os.path.join(root, "steps", "prepare_kws.sh"), "--keywords", str(kw), data, "k1"]),
+            # a one-shot shell step runs its Python entry point as it is: its lines are that one's
+            ("prepare_kws.py", [os.path.join(root, "steps", "prepare_kws.sh"), "--keywords", str(kw), data, "k1"]),
             ("termeval prepare-kws", [sys.executable, "-m", "termeval", "prepare-kws", "--keywords", str(kw), data,
                                       "k2"]),
             ("prepare_kws.py", [sys.executable, "-m", "termeval.bin.prepare_kws", "--keywords", str(kw), data, "k3"])):

@@ -464,7 +464,7 @@ def test_python_script_help(capsys):
         PREPARE.main(["--help"])
     assert e.value.code == 0
     out = capsys.readouterr().out            # the step's declaration: its description and options
-    assert out.startswith("usage: ") and "--format {zr,ctm,textgrid}" in out
+    assert out.startswith("usage: ") and "--format {zr,ctm,textgrid,discophon}" in out
     assert "Prepare gold phone/word alignments as a data dir" in out and "python -m" not in out
 
 
