@@ -31,7 +31,8 @@
 #
 # Options:
 #   --tolerance <seconds>        # default 0.02 (>= 1 is refused as a unit slip; > 0.1 warns)
-#   --frame-shift <seconds>      # default 0.01 (frame input, and all of --compat vqwordseg)
+#   --frame-shift <seconds>      # default: the scorer's own (0.02 for malan-*), else 0.01 (frame
+#                                # input, --compat vqwordseg and unsupseg)
 #   --level <word|phone|syllable>  # default word (syllable: the tier of prepare_gold.sh --syllables)
 #   --compat <none|vqwordseg|harwath|rasanen|unsupseg|malan-strict|malan-lenient|all>  # default none (docs/segmentation.md)
 #   --segments <file|auto|none>  # default auto: <data-dir>/segments if present, else whole files
@@ -46,7 +47,7 @@
 
 # Begin configuration section.
 tolerance=0.02
-frame_shift=0.01
+frame_shift=
 level=word
 compat=none
 segments=auto
@@ -69,8 +70,9 @@ data=$1
 seg=$2
 dir=$3
 
-opts=(--tolerance "$tolerance" --frame-shift "$frame_shift" --level "$level" --compat "$compat"
+opts=(--tolerance "$tolerance" --level "$level" --compat "$compat"
       --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+[ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")   # none: each scorer's own
 # every option is checked by the step's Options (termeval/segmentation/options.py) on the way to
 # the stage's name (segmentation, or segmentation_<level> for phone, syllable), before anything runs
 stage=$(te_stage_name score_segmentation --nj "$nj" "${opts[@]}" "$data" "$seg" "$dir")

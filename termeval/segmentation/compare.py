@@ -3,9 +3,9 @@
 Each row is one definition: termeval's (`none`), kamperh/vqwordseg's (`vqwordseg`) and every
 named scorer of termeval.segmentation.scorers, each with its own rules for reading the
 segmentation and for which utterances count. All rows use --tolerance; the frame shift of a
-row is its scorer's own (Scorer.frame_shift) or --frame-shift for the time-based ones and
-vqwordseg; a row whose settings its scorer refuses (a tolerance that is not a whole number of
-its frames) shows the error. The per-row counts [n_ref, n_pred, hits] are additive over utterances, so a job
+frame-based row is --frame-shift when given, else its scorer's own (Scorer.frame_shift; 0.01
+for vqwordseg); a row whose settings its scorer refuses (a tolerance that is not a whole number
+of its frames) shows the error. The per-row counts [n_ref, n_pred, hits] are additive over utterances, so a job
 of --nj N holds its share and the merge adds them up. The table is written as
 scores/<stage>_compare, kept in scores.json (`compare`), and printed.
 """
@@ -19,7 +19,7 @@ from termeval.segmentation import checks
 from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.rvalue import prf
 from termeval.segmentation.rvalue import standard_values
-from termeval.segmentation.stats import Settings, job_stats
+from termeval.segmentation.stats import Settings, frame_shift_for, job_stats
 
 
 def modes() -> tuple[str, ...]:
@@ -35,10 +35,10 @@ class RowSettings(Settings):
 
 
 def settings_of(s: Settings, mode: str) -> Settings:
-    """The settings of one row: --tolerance, the scorer's own frame shift when it has one."""
-    sc = scorers.get(mode)
-    fs = sc.frame_shift if sc is not None and sc.frame_shift is not None else s.frame_shift
-    return RowSettings(s.tolerance, fs, s.level, mode)
+    """The settings of one row: --tolerance; --frame-shift when given, else the scorer's own
+    frame shift when it has one (0.01 for vqwordseg)."""
+    fs = frame_shift_for(mode, s.frame_shift if s.frame_shift_given else None)
+    return RowSettings(s.tolerance, fs, s.level, mode, s.frame_shift_given)
 
 
 def reading(mode: str) -> str:
@@ -97,8 +97,7 @@ def rows(merged: dict[str, list], s: Settings) -> list[dict]:
 
 
 def _framed(mode: str) -> bool:
-    sc = scorers.get(mode)
-    return mode == "vqwordseg" or (sc is not None and sc.frame_shift is not None)
+    return Settings(compat=mode).framed
 
 
 def _v(x) -> str:

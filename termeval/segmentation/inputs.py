@@ -27,7 +27,10 @@ What is kept (default mode; every drop is counted in scores.json and said on std
 --compat vqwordseg takes segments as kamperh/vqwordseg's eval_segmentation.py does: zero-length
 and overlapping segments are kept, and ends are never cut to the utterance (the script knows
 only the frames it is given: a prediction longer than the reference counts the reference's
-final boundary); onsets before the utterance start are cut to it (frames are >= 0).
+final boundary); onsets before the utterance start are cut to it (frames are >= 0). The
+`ends` reading (every --compat NAME of termeval.segmentation.scorers) keeps ends past the
+utterance the same way (the scripts compare the predictions as given: a segmentation a few
+frames longer than the gold has its last boundaries there) and otherwise reads as the default.
 A `segments` utterance must lie inside its recording (reco2dur, plus one 10 ms frame of
 rounding slack, within which its end is cut to the recording's end).
 """
@@ -42,11 +45,17 @@ from termeval.core.datadir import Gold, Tier, load_gold, load_tier
 from termeval.core.errors import InputError
 from termeval.core.kaldi_files import read_segments
 from termeval.core.textio import iter_lines, read_table, read_text
+from termeval.gold.options import DEFAULT_SILENCE_LABELS
 
 NO_LABEL = -1
 SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut
 COMPAT_MAX_OVERHANG = 1.0  # --compat vqwordseg: ends kept up to this many seconds past the utterance
 MAX_FRAME = 1 << 31        # frame numbers of an interval directory (the packed keys hold < 2^40)
+# readings that keep predicted ends past the utterance end (-> the --compat mode named in errors):
+# vqwordseg's (zero-length and overlapping segments kept too) and `ends` (the named scorers of
+# termeval.segmentation.scorers: their scripts never cut a prediction; zero-length segments
+# dropped, overlaps refused)
+KEEP_ENDS = {"vqwordseg": "vqwordseg", "ends": "NAME"}
 
 
 @dataclass
@@ -200,20 +209,23 @@ def _place(utt: np.ndarray, on: np.ndarray, off: np.ndarray, utts: Utterances, c
     placed = utt >= 0
     u = np.where(placed, utt, 0)
     us, ue = utts.start[u], utts.end[u]
-    if compat == "vqwordseg":
+    if compat in KEEP_ENDS:
         far = np.flatnonzero(placed & (off > ue + COMPAT_MAX_OVERHANG))
         if len(far):
             i = int(far[0])
             raise InputError(f"segment ends {off[i] - ue[i]:.6g} s after the end of its utterance "
-                             f"'{utts.ids[int(u[i])]}'; --compat vqwordseg keeps predicted ends up to "
+                             f"'{utts.ids[int(u[i])]}'; --compat {KEEP_ENDS[compat]} keeps predicted ends up to "
                              f"{COMPAT_MAX_OVERHANG:g} s past it (a few frames is the usual "
                              "feature-extraction difference)", *where(i))
-        kept = placed
-        on = np.where(placed, np.maximum(on, us), on)
+        if compat == "vqwordseg":
+            zero = outside = np.zeros(len(utt), dtype=bool)
+        else:
+            zero = placed & (off == on)
+            outside = placed & ~zero & (off <= us)
+        kept = placed & ~zero & ~outside
+        on = np.where(kept, np.maximum(on, us), on)
         off = np.maximum(off, on)
-        outside = np.zeros(len(utt), dtype=bool)
-        zero = outside
-        cut = placed & (off > ue)
+        cut = kept & (off > ue)
     else:
         zero = placed & (off == on)
         outside = placed & ~zero & ((on >= ue) | (off <= us))
@@ -224,7 +236,7 @@ def _place(utt: np.ndarray, on: np.ndarray, off: np.ndarray, utts: Utterances, c
     counts["segments_outside_utterances"] = counts.get("segments_outside_utterances", 0) + \
         int((~placed).sum() + outside.sum())
     counts["segments_zero_length"] = counts.get("segments_zero_length", 0) + int(zero.sum())
-    key = "segments_past_utterance_end" if compat == "vqwordseg" else "segments_cut_to_utterance"
+    key = "segments_past_utterance_end" if compat in KEEP_ENDS else "segments_cut_to_utterance"
     counts[key] = counts.get(key, 0) + int(cut.sum())
     return kept, on, off
 
@@ -381,3 +393,21 @@ def read_segmentation(path: str, gold: Gold, utts: Utterances, frame_shift: floa
     if head and head.split(None, 1)[0].lower() == "class":
         return read_class_file(path, gold, utts, compat)
     return read_interval_file(path, gold, utts, compat)
+
+
+SILENCE = frozenset(DEFAULT_SILENCE_LABELS) | {""}
+
+
+def speech_only(ref: Intervals) -> Intervals:
+    """The gold intervals without the silence ones (labels SIL, sil, sp, NSN: what
+    steps/prepare_gold.sh writes as SIL). The scorers' own gold leaves silence out (jasonppy's
+    alignment strings, SD-HuBERT's syllables) or makes it a gap-filling interval of its own
+    (a TextGrid's empty marks, a .phn file's pauses, discophon's SIL phones), which the scorers
+    that need it restore from the gaps (termeval/segmentation/scorers/tier.py): silence is a gap
+    for every named scorer, at every level, as it is for words."""
+    if not len(ref) or not ref.labels:
+        return ref
+    sil = np.fromiter((x in SILENCE for x in ref.labels), dtype=bool, count=len(ref.labels))
+    if not sil.any():
+        return ref
+    return ref.take(np.flatnonzero(~sil[ref.label]))

@@ -40,7 +40,9 @@ class SegmentationOptions(BootstrapOptions, JobOptions):
     segmentation: str = option(doc="a class file, an interval file or a vqwordseg intervals/ dir",
                                positional=True, role="input", check=path_value, metavar="segmentation")
     tolerance: float = option(0.02, "seconds", check=tolerance_seconds)
-    frame_shift: float = option(0.01, "seconds per frame", check=positive_real)
+    frame_shift: float | None = option(None, "seconds per frame (frame input, --compat vqwordseg and the "
+                                             "frame-based scorers); default: each scorer's own (0.02 for "
+                                             "malan-strict/-lenient), else 0.01", check=or_none(positive_real))
     level: str = option("word", "reference tier: words, phones or syllables (prepare_gold --syllables)",
                         choices=("word", "phone", "syllable"))
     compat: str = option("none", "definitions: termeval's (none), kamperh/vqwordseg's, a published scorer's "

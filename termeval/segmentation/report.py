@@ -52,11 +52,14 @@ def merge(jobs: list[dict], hungarian: bool = True) -> dict:
     return {"utts": [r[0] for r in rows],
             "boundary": np.array([r[1] for r in rows], dtype=np.int64).reshape(-1, bw),
             "token": np.array([r[2] for r in rows], dtype=np.int64).reshape(-1, 3),
-            "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(-1, nsweep, bw),
+            "sweep": np.array([r[3] for r in rows], dtype=np.int64).reshape(len(rows), nsweep, bw),
             "utts_skipped": sum(j["utts_skipped"] for j in jobs),
             "cells": cells, "clusters": clusters,
             "syllable_cells": [sum((j["syllable_cells"][k] for j in jobs if "syllable_cells" in j), [])
-                               for k in range(3)]}
+                               for k in range(3)],
+            "syllable_gold": [sum((j["syllable_gold"][k] for j in jobs if "syllable_gold" in j), [])
+                              for k in range(2)],
+            "syllable_labelled": any("syllable_cells" in j for j in jobs)}
 
 
 def _f(x: float | None) -> str:
@@ -81,19 +84,59 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
     Returns the metrics (their intervals included); `into` receives the scores.json mapping.
     `compare`: the rows of --compat all (termeval.segmentation.compare), kept in scores.json."""
     stage = stage_name(s)
+    scorer = scorers.get(s.compat)
+    notes = list(extra_notes)
+    metrics, ctx, maps = metric_values(m, s, all_clusters, has_labels, notes)
+    b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
+    extra: dict[str, Any] = {}
+    details = os.path.join(exp_dir, "details", stage)
+    os.makedirs(details, exist_ok=True)
+    if maps is not None:
+        table, m2o_map, o2o_map = maps
+        _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
+        _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
+    sweep_tols = s.sweep()
+    sweep = m["sweep"].sum(axis=0) if len(m["sweep"]) else np.zeros((len(sweep_tols), 3), dtype=np.int64)
+    extra[stage] = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level,
+                    "compat": s.compat, "tolerance_frames": s.tol_frames if s.framed else None,
+                    "utterances_scored": len(m["utts"]), "utterances_skipped": m["utts_skipped"],
+                    "counts": {"boundary_ref": int(b[0]), "boundary_pred": int(b[1]), "boundary_hits": int(b[2]),
+                               "token_ref": int(t[0]), "token_pred": int(t[1]), "token_hits": int(t[2]),
+                               **({"boundary_ref_hits": int(b[3])} if len(b) > 3 else {}), **counts},
+                    "tolerance_sweep": [{"tolerance": tol, "ref": int(c[0]), "pred": int(c[1]), "hits": int(c[2]),
+                                         "fscore": _fscore(scorer, c)}
+                                        for tol, c in zip(sweep_tols, sweep)],
+                    "definitions": definitions(s),
+                    "notes": notes, "warnings": list(warnings or [])}
+    if compare is not None:
+        extra[stage].update(compat="all", compare=compare)
+    if ci_hook is not None:
+        ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
+        metrics = [Metric(x.name, x.value, x.support, ci.get(x.name)) for x in metrics]
+        extra.update(more)
+    write_scores(exp_dir, stage, metrics, "segmentation", extra, into=into)
+    _write_breakdowns(details, m, speaker_of)
+    _write_sweep(details, sweep_tols, sweep, system or os.path.basename(os.path.normpath(exp_dir)))
+    return metrics
+
+
+def metric_values(m: dict, s: Settings, all_clusters: list[str], has_labels: bool,
+                  notes: list[str]) -> tuple[list[Metric], dict[str, Any], tuple | None]:
+    """The metrics of merged statistics `m` (merge()), without writing anything: the metrics,
+    the context of the bootstrap hook (the one-to-one mapping by names; for --compat vqwordseg
+    the clusters purity visits) and, with cluster metrics, (table, many-to-one mapping,
+    one-to-one mapping) for the mapping files. `notes` receives what scores.json says about
+    undefined values."""
     pre = s.level + "_"  # word_, phone_, syllable_: never the zrc2020 names (both may share an exp dir)
     scorer = scorers.get(s.compat)
     b, t = m["boundary"].sum(axis=0), m["token"].sum(axis=0)
-    notes = list(extra_notes)
     if scorer is not None:
         metrics = named_metrics(scorer, s, pre, b, t)
         has_labels = False
     else:
         metrics = default_metrics(s, pre, b, t, notes)
-    extra: dict[str, Any] = {}
     ctx: dict[str, Any] = {"o2o": {}, "visit": None}
-    details = os.path.join(exp_dir, "details", stage)
-    os.makedirs(details, exist_ok=True)
+    maps = None
     if has_labels:
         table, q, (m2o_map, m2o_hits), o2o = m["clusters"]
         if s.compat == "vqwordseg":
@@ -118,39 +161,17 @@ def write_report(exp_dir: str, m: dict, s: Settings, speaker_of: dict[str, str],
                    f"{o2o_hits}/{n}, " + ("greedy" if s.compat == "vqwordseg" else "hungarian")),
         ]
         ctx["o2o"] = {table.clusters[k]: table.labels[lab] for k, lab in o2o_map.items()}
-        _write_mapping(os.path.join(details, "mapping_many_to_one"), m2o_map, table)
-        _write_mapping(os.path.join(details, "mapping_one_to_one"), o2o_map, table)
+        maps = (table, m2o_map, o2o_map)
         if s.level == "syllable":   # SD-HuBERT's syllable_purity, cluster_purity, snmi
-            metrics += cluster_metrics(m["syllable_cells"], trim=s.compat == "harwath")
+            metrics += cluster_metrics(m["syllable_cells"], trim=s.compat == "harwath", gold=m["syllable_gold"])
     elif scorer is not None:
-        if scorer.syllable_clusters and s.level == "syllable" and m["syllable_cells"][0]:
-            metrics += cluster_metrics(m["syllable_cells"], trim=True)    # SD-HuBERT's, its label trimming
+        if scorer.syllable_clusters and s.level == "syllable" and m.get("syllable_labelled"):
+            # SD-HuBERT's, its label trimming, its 0.0 purities without a matched pair
+            metrics += cluster_metrics(m["syllable_cells"], trim=True, gold=m["syllable_gold"], empty=0.0)
     else:
         metrics.append(Metric(pre + "segments", int(t[1])))
         notes.append("the segmentation has no labels: no cluster metrics")
-    sweep_tols = s.sweep()
-    sweep = m["sweep"].sum(axis=0) if len(m["sweep"]) else np.zeros((len(sweep_tols), 3), dtype=np.int64)
-    extra[stage] = {"tolerance": s.tolerance, "frame_shift": s.frame_shift, "level": s.level,
-                    "compat": s.compat, "tolerance_frames": s.tol_frames if s.compat == "vqwordseg" else None,
-                    "utterances_scored": len(m["utts"]), "utterances_skipped": m["utts_skipped"],
-                    "counts": {"boundary_ref": int(b[0]), "boundary_pred": int(b[1]), "boundary_hits": int(b[2]),
-                               "token_ref": int(t[0]), "token_pred": int(t[1]), "token_hits": int(t[2]),
-                               **({"boundary_ref_hits": int(b[3])} if len(b) > 3 else {}), **counts},
-                    "tolerance_sweep": [{"tolerance": tol, "ref": int(c[0]), "pred": int(c[1]), "hits": int(c[2]),
-                                         "fscore": _fscore(scorer, c)}
-                                        for tol, c in zip(sweep_tols, sweep)],
-                    "definitions": definitions(s),
-                    "notes": notes, "warnings": list(warnings or [])}
-    if compare is not None:
-        extra[stage].update(compat="all", compare=compare)
-    if ci_hook is not None:
-        ci, more = ci_hook({x.name: x.value for x in metrics}, ctx)
-        metrics = [Metric(x.name, x.value, x.support, ci.get(x.name)) for x in metrics]
-        extra.update(more)
-    write_scores(exp_dir, stage, metrics, "segmentation", extra, into=into)
-    _write_breakdowns(details, m, speaker_of)
-    _write_sweep(details, sweep_tols, sweep, system or os.path.basename(os.path.normpath(exp_dir)))
-    return metrics
+    return metrics, ctx, maps
 
 
 def default_metrics(s: Settings, pre: str, b: np.ndarray, t: np.ndarray, notes: list[str]) -> list[Metric]:
@@ -166,7 +187,7 @@ def default_metrics(s: Settings, pre: str, b: np.ndarray, t: np.ndarray, notes: 
             elif p + r == 0:
                 notes.append(f"{what}: P + R = 0; vqwordseg prints F = -inf (and OS, R-value "
                              "-inf when P = 0), written here as F = 0 and OS, R-value undefined")
-    tol_support = f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames" if s.compat == "vqwordseg" else "")
+    tol_support = tolerance_support(s)
     return [
         Metric(pre + "boundary_precision", bp, f"{b[2]}/{b[1]}, {tol_support}"),
         Metric(pre + "boundary_recall", br, f"{b[2]}/{b[0]}"),
@@ -179,12 +200,18 @@ def default_metrics(s: Settings, pre: str, b: np.ndarray, t: np.ndarray, notes: 
     ]
 
 
+def tolerance_support(s: Settings) -> str:
+    """How the tolerance was applied, for the printed scores: seconds, and the frames and frame
+    shift of a frame-based mode."""
+    return f"tolerance {s.tolerance:g} s" + (f" = {s.tol_frames} frames of {s.frame_shift:g} s" if s.framed else "")
+
+
 def named_metrics(scorer: scorers.Scorer, s: Settings, pre: str, b: np.ndarray, t: np.ndarray) -> list[Metric]:
     """The metrics a named scorer defines, from the summed boundary and token counts."""
     impl = scorer.impl()
     values = getattr(impl, "values", scorer_values)
     bv = values(b)
-    support = {"precision": f"{b[2]}/{b[1]}, tolerance {s.tolerance:g} s", "recall": f"{b[-1]}/{b[0]}"}
+    support = {"precision": f"{b[2]}/{b[1]}, {tolerance_support(s)}", "recall": f"{b[-1]}/{b[0]}"}
     out = [Metric(f"{pre}boundary_{k}", bv[k], support.get(k)) for k in scorer.boundary]
     if scorer.token:
         tv = values(t)

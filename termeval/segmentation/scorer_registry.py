@@ -26,7 +26,10 @@ class Scorer:
     token: bool = False             # whether it scores tokens
     tolerance: dict[str, float] = field(default_factory=lambda: {"word": 0.02, "phone": 0.02, "syllable": 0.05})
     frame_shift: float | None = None    # seconds; None: the scorer works on times, not frames
-    reading: str = "none"           # how the segmentation is read (termeval.segmentation.inputs compat)
+    # how the segmentation is read (termeval.segmentation.inputs compat): `ends`, predicted ends
+    # past the utterance end kept as the scripts keep them (a prediction a few frames longer than
+    # the gold counts its boundaries there; cutting them would put one on the gold's last one)
+    reading: str = "ends"
     syllable_clusters: bool = False     # at --level syllable, SD-HuBERT's syllable_purity, cluster_purity, snmi
 
     def impl(self) -> ModuleType:

@@ -22,14 +22,15 @@ from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, stage_name, write_report
-from termeval.segmentation.stats import Settings, job_stats
+from termeval.segmentation.stats import Settings, frame_shift_for, job_stats
 from termeval.segmentation.units import ci_hook, reference_files
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
 
 
 def settings_of(opts: SegmentationOptions) -> Settings:
-    return Settings(opts.tolerance, opts.frame_shift, opts.level, opts.compat)
+    return Settings(opts.tolerance, frame_shift_for(opts.compat, opts.frame_shift), opts.level, opts.compat,
+                    opts.frame_shift is not None)
 
 
 def reading_of(compat: str) -> str:
@@ -62,12 +63,13 @@ class SegmentationStage(Stage):
         gold, tier = load_gold_tier(a.data_dir, s.level)
         utts = load_utterances(gold, segments)
         ref = cut_tier(tier, utts)
-        pred = read_segmentation(a.segmentation, gold, utts, s.frame_shift, reading_of(self.main.compat))
+        fs = frame_shift_for("none", a.frame_shift)     # an interval dir's frames: --frame-shift, else 10 ms
+        pred = read_segmentation(a.segmentation, gold, utts, fs, reading_of(self.main.compat))
         preds: dict = {"none": pred}
         if self.all:        # each reading rule once; a row whose reading refuses the input shows the error
             for rd in sorted({compare.reading(m) for m in compare.modes()} - {"none"}):
                 try:
-                    preds[rd] = read_segmentation(a.segmentation, gold, utts, s.frame_shift, rd)
+                    preds[rd] = read_segmentation(a.segmentation, gold, utts, fs, rd)
                 except InputError as e:
                     preds[rd] = str(e)
         return SimpleNamespace(args=a, segments=segments, gold=gold, utts=utts, ref=ref, pred=pred, preds=preds)

@@ -19,19 +19,38 @@ from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_label
 from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
 from termeval.segmentation.matching import keys
 from termeval.segmentation import scorer_registry as scorers
-from termeval.segmentation.syllables import matched_cells
+from termeval.segmentation.inputs import speech_only
+from termeval.segmentation.syllables import gold_label_counts, matched_cells
 from termeval.segmentation.token import token_counts
 
 SWEEP_MS = tuple(range(5, 55, 5))       # default mode: boundary F at 5, 10, ..., 50 ms
 SWEEP_FRAMES = tuple(range(0, 6))       # compat: 0..5 frames
 
 
+DEFAULT_FRAME_SHIFT = 0.01     # seconds: frame input and --compat vqwordseg, unless --frame-shift
+
+
+def frame_shift_for(compat: str, given: float | None) -> float:
+    """The frame shift of a mode: --frame-shift when given, else the named scorer's own, else 0.01."""
+    if given is not None:
+        return given
+    named = scorers.get(compat)
+    return named.frame_shift if named is not None and named.frame_shift is not None else DEFAULT_FRAME_SHIFT
+
+
 @dataclass
 class Settings:
     tolerance: float = 0.02
-    frame_shift: float = 0.01
+    frame_shift: float = DEFAULT_FRAME_SHIFT
     level: str = "word"
     compat: str = "none"
+    frame_shift_given: bool = False     # --frame-shift given: every frame-based row of --compat all uses it
+
+    @property
+    def framed(self) -> bool:
+        """Whether the mode counts in frames (vqwordseg, unsupseg, malan-*)."""
+        named = scorers.get(self.compat)
+        return self.compat == "vqwordseg" or (named is not None and named.frame_shift is not None)
 
     @property
     def tol_frames(self) -> int:
@@ -39,8 +58,7 @@ class Settings:
 
     def sweep(self) -> list[float]:
         """Tolerances of the sweep, seconds."""
-        named = scorers.get(self.compat)
-        if self.compat == "vqwordseg" or (named is not None and named.frame_shift is not None):
+        if self.framed:
             return [k * self.frame_shift for k in SWEEP_FRAMES]
         return [ms / 1000 for ms in SWEEP_MS]
 
@@ -73,8 +91,9 @@ def job_stats(ref: Intervals, pred: Intervals, utts: Utterances, sel: np.ndarray
         "cells": [[], [], []],   # label names, cluster names, counts
         "utt_cells": [[], [], [], []],   # the same per utterance (termeval.segmentation.units)
     }
-    if s.level == "syllable" and pred.labels and len(pred) and (pred.label != NO_LABEL).all():
+    if s.level == "syllable" and pred.labels and (pred.label != NO_LABEL).all():   # a job without segments too
         res["syllable_cells"] = matched_cells(ref, pred, utts.start)   # SD-HuBERT's matched pairs
+        res["syllable_gold"] = gold_label_counts(ref)                  # every gold syllable: snmi's entropy
     lab = out.get("label")
     if lab is not None and pred.labels:
         keep = scored[out["pred_utt"]]
@@ -132,9 +151,11 @@ def _default_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s
 
 def _named_counts(scorer: scorers.Scorer, ref: Intervals, pred: Intervals, utts: Utterances, n: int,
                   s: Settings) -> dict:
-    """Counts of a named scorer (termeval.segmentation.scorers): no cluster cells, token counts
-    zero when the scorer has none (they are not written)."""
+    """Counts of a named scorer (termeval.segmentation.scorers) on the gold without its silence
+    intervals (inputs.speech_only): no cluster cells, token counts zero when the scorer
+    has none (they are not written)."""
     impl = scorer.impl()
+    ref = speech_only(ref)
     r = impl.score(ref, pred, utts, s, tokens=scorer.token)
     token = r["token"] if r["token"] is not None else np.zeros((n, 3), dtype=np.int64)
     sweep = [impl.score(ref, pred, utts, replace(s, tolerance=t), tokens=False)["boundary"] for t in s.sweep()]

@@ -15,12 +15,21 @@ and N their total:
 
     syllable_purity = sum_c max_l n(l, c) / N     (each cluster's most frequent syllable)
     cluster_purity  = sum_l max_c n(l, c) / N     (each syllable's most frequent cluster)
-    snmi            = I(L; C) / H(L)              (natural logs, over the pairs; H(L) = 0 gives 1)
+    snmi            = I(L; C) / H(G)              (natural logs)
+
+where I(L; C) is the mutual information of the matched pairs' labels and clusters, and H(G)
+the entropy of the labels of *every* gold syllable of the scored utterances (unmatched
+syllables and utterances without a prediction included), as ryota-komatsu/
+speaker_disentangled_hubert `src/s5hubert/tasks/eval.py` (SylReg) computes its
+syllable_normalized_mutual_info: its `syllable_counter` counts each utterance's whole
+`ref_syllables`, its joint table only the matched pairs. H(G) = 0 (one syllable type) is
+undefined there (0/0): undefined here too.
 
 SD-HuBERT's script removes the characters 0, 1, 2, 3 from every label (`trim_label`: the
-ARPAbet stress digits of its syllable labels) before counting; termeval does so under
-`--compat harwath` (SD-HuBERT's own scorer), and counts labels as written otherwise.
-The cells (label, cluster, count) add up over jobs, so any --nj gives the same numbers.
+ARPAbet stress digits of its syllable labels; eval.py's `re.sub("[0-3]", "", ...)`) before
+counting; termeval does so under `--compat harwath` (SD-HuBERT's own scorer), and counts
+labels as written otherwise. The cells (label, cluster, count) and the gold label counts add
+up over jobs, so any --nj gives the same numbers.
 
 Examples
 --------
@@ -92,14 +101,56 @@ def matched_cells(ref, pred, utt_start: np.ndarray) -> list[list]:
             count.tolist()]
 
 
-def cluster_metrics(cells: list[list], trim: bool) -> list[Metric]:
-    """syllable_purity, cluster_purity, snmi and the number of matched pairs from the cells
-    (labels trimmed first when `trim`, SD-HuBERT's own rule)."""
+def gold_label_counts(ref) -> list[list]:
+    """[label names, counts] of every gold syllable of `ref` (additive over jobs)."""
+    if not len(ref):
+        return [[], []]
+    lab, cnt = np.unique(ref.label, return_counts=True)
+    return [[ref.labels[x] for x in lab.tolist()], cnt.tolist()]
+
+
+def _entropy(counts: np.ndarray) -> float:
+    p = counts / counts.sum()
+    return float(-np.sum(p * np.log(p)))
+
+
+def normalised_mutual_information(cells: list[list], gold: list[list]) -> float | None:
+    """I(L; C) of the matched pairs over H of the gold labels (module doc); None without
+    pairs or when H = 0."""
+    labels, clusters, counts = cells
+    names, gcount = gold
+    if not counts or not gcount:
+        return None
+    li = {x: i for i, x in enumerate(dict.fromkeys(labels))}
+    ci = {x: i for i, x in enumerate(dict.fromkeys(clusters))}
+    p = np.zeros((len(li), len(ci)))
+    for a, b, n in zip(labels, clusters, counts):
+        p[li[a], ci[b]] += n
+    p /= p.sum()
+    ps, pc = p.sum(axis=1), p.sum(axis=0)
+    r, c = np.nonzero(p)
+    mi = float(np.sum(p[r, c] * np.log(p[r, c] / (ps[r] * pc[c]))))
+    g: dict[str, int] = {}
+    for x, n in zip(names, gcount):
+        g[x] = g.get(x, 0) + int(n)
+    h = _entropy(np.asarray(list(g.values()), dtype=np.float64))
+    return mi / h if h > 0 else None
+
+
+def cluster_metrics(cells: list[list], trim: bool, gold: list[list] | None = None,
+                    empty: float | None = None) -> list[Metric]:
+    """syllable_purity, cluster_purity, snmi and the number of matched pairs from the cells and
+    the gold label counts (labels trimmed first when `trim`, SD-HuBERT's own rule). Without a
+    matched pair the purities are `empty` (evaluate_purity.py's sums over no pair are 0.0) and
+    snmi undefined (eval.py's 0/0)."""
     labels = [trim_label(x) for x in cells[0]] if trim else list(cells[0])
+    gold = gold or [[], []]
+    gold_labels = [trim_label(x) for x in gold[0]] if trim else list(gold[0])
     q = quality(from_named_cells(labels, list(cells[1]), list(cells[2])))
     n = q.segments
     note = f"{n} matched pairs, max-IoU one-to-one" + (", labels trimmed of 0-3" if trim else "")
+    snmi = normalised_mutual_information([labels, list(cells[1]), list(cells[2])], [gold_labels, list(gold[1])])
     return [Metric("syllable_matched_pairs", n),
-            Metric("syllable_purity", q.purity if n else None, note),
-            Metric("cluster_purity", q.inverse_purity if n else None),
-            Metric("snmi", q.homogeneity if n else None)]
+            Metric("syllable_purity", q.purity if n else empty, note),
+            Metric("cluster_purity", q.inverse_purity if n else empty),
+            Metric("snmi", snmi if n else None, f"over the entropy of {sum(gold[1])} gold syllables")]

@@ -55,23 +55,40 @@ def test_matched_pairs_per_utterance_relative_times():
 
 
 def test_purity_and_snmi_by_hand():
-    # pairs: ba1 in c1 x2, ba2 in c1 x1, na0 in c1 x1, na0 in c2 x3 (N = 7)
+    # pairs: ba1 in c1 x2, ba2 in c1 x1, na0 in c1 x1, na0 in c2 x3 (N = 7); the gold also holds
+    # 2 unmatched syllables (ta1, na1: an extra syllable, an utterance without a prediction)
     cells = [["ba1", "ba2", "na0", "na0"], ["c1", "c1", "c1", "c2"], [2, 1, 1, 3]]
-    m = {x.name: x.value for x in cluster_metrics(cells, trim=False)}
+    gold = [["ba1", "ba2", "na0", "na1", "ta1"], [2, 1, 4, 1, 1]]
+    m = {x.name: x.value for x in cluster_metrics(cells, trim=False, gold=gold)}
     assert m["syllable_matched_pairs"] == 7
     assert m["syllable_purity"] == pytest.approx(5 / 7)      # c1: max(2, 1, 1), c2: 3
     assert m["cluster_purity"] == pytest.approx(6 / 7)       # ba1 2, ba2 1, na0 3
     # trimmed: ba (3 in c1), na (1 in c1, 3 in c2)
-    t = {x.name: x.value for x in cluster_metrics(cells, trim=True)}
+    t = {x.name: x.value for x in cluster_metrics(cells, trim=True, gold=gold)}
     assert t["syllable_purity"] == pytest.approx(6 / 7) and t["cluster_purity"] == pytest.approx(6 / 7)
     mi = 3 / 7 * math.log(7 / 4) + 1 / 7 * math.log(7 / 16) + 3 / 7 * math.log(7 / 4)
-    h = -(3 / 7 * math.log(3 / 7) + 4 / 7 * math.log(4 / 7))
+    # the entropy of every gold syllable, trimmed: ba 3, na 5, ta 1 (N = 9), not of the pairs' labels
+    h = -(3 / 9 * math.log(3 / 9) + 5 / 9 * math.log(5 / 9) + 1 / 9 * math.log(1 / 9))
     assert t["snmi"] == pytest.approx(mi / h, abs=1e-12)
+    h_pairs = -(3 / 7 * math.log(3 / 7) + 4 / 7 * math.log(4 / 7))
+    assert abs(t["snmi"] - mi / h_pairs) > 0.05               # the old denominator: a different number
     assert trim_label("B-AH0-T1") == "B-AH-T" and trim_label("k4") == "k4"
 
 
 def test_degenerate_tables():
-    one = {x.name: x.value for x in cluster_metrics([["a"], ["c"], [4]], trim=False)}
-    assert one["syllable_purity"] == one["cluster_purity"] == one["snmi"] == 1.0   # H(L) = 0: 1, as sklearn
-    none = {x.name: x.value for x in cluster_metrics([[], [], []], trim=False)}
+    one = {x.name: x.value for x in cluster_metrics([["a"], ["c"], [4]], trim=False, gold=[["a"], [4]])}
+    assert one["syllable_purity"] == one["cluster_purity"] == 1.0
+    assert one["snmi"] is None         # H = 0: eval.py divides 0 by 0 (nan): undefined
+    two = {x.name: x.value for x in cluster_metrics([["a"], ["c"], [4]], trim=False, gold=[["a", "b"], [4, 4]])}
+    assert two["snmi"] == 0.0          # one label matched: no information, over a positive entropy
+    none = {x.name: x.value for x in cluster_metrics([[], [], []], trim=False, gold=[["a"], [3]])}
     assert none["syllable_matched_pairs"] == 0 and none["syllable_purity"] is None and none["snmi"] is None
+
+
+def test_iou_epsilon_decides_near_ties():
+    # gold [0, 1]; p0 = [0, 0.6]: 0.6 / (1 + e); p1 = [0, 1.6667]: 1 / (1.6667 + e). They are equal
+    # at e = 5e-5: SD-HuBERT's e = 1e-4 gives p1, a smaller e would give p0
+    e = 1e-4
+    assert 1 / (1.6667 + e) > 0.6 / (1 + e) and 1 / (1.6667 + 1e-5) < 0.6 / (1 + 1e-5)
+    g, p = match_utterance(A([0.0]), A([1.0]), A([0.0, 0.0]), A([0.6, 1.6667]))
+    assert p.tolist() == [1]

@@ -16,7 +16,38 @@ from termeval.std import cnxe as cx
 from termeval.quesst import quesst as Q
 from termeval.std.twv import compute_twv, segment_best
 
-softplus, sigmoid, logit, h2 = cx.softplus, cx.sigmoid, cx.logit, cx.h2
+
+
+# the retired implementations' elementary functions, written here from their definitions (not
+# termeval.std.cnxe's): softplus(x) = ln(1 + e^x), sigmoid(x) = 1 / (1 + e^-x), logit(p) =
+# ln(p / (1 - p)), h2(p) = the binary entropy in bits
+def softplus(x):
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        return np.where(x > 0, x + np.log1p(np.exp(-np.abs(x))), np.log1p(np.exp(np.minimum(x, 0.0))))
+
+
+def sigmoid(x):
+    x = np.asarray(x, dtype=np.float64)
+    with np.errstate(over="ignore"):
+        return np.where(x >= 0, 1.0 / (1.0 + np.exp(-np.abs(x))), np.exp(np.minimum(x, 0.0)) / (1.0 + np.exp(np.minimum(x, 0.0))))
+
+
+def logit(p: float) -> float:
+    return math.log(p / (1.0 - p))
+
+
+def h2(p: float) -> float:
+    return -(p * math.log(p) + (1.0 - p) * math.log(1.0 - p)) / math.log(2.0)
+
+
+def test_elementary_functions_agree():
+    x = np.array([-np.inf, -800.0, -30.0, -1.0, 0.0, 1e-300, 2.5, 40.0, 800.0, np.inf])
+    assert np.allclose(softplus(x), cx.softplus(x), rtol=1e-14, atol=1e-300)
+    assert np.allclose(sigmoid(x), cx.sigmoid(x), rtol=1e-14, atol=1e-300)
+    for p in (1e-6, 0.01, 0.3, 0.5, 0.9, 1 - 1e-9):
+        assert logit(p) == pytest.approx(cx.logit(p), rel=1e-9, abs=1e-12)
+        assert h2(p) == pytest.approx(cx.h2(p), rel=1e-12)
 
 
 @dataclass

@@ -14,6 +14,7 @@ from termeval.tde.zr2015.foldpairs import row_pairs
 from termeval.tde.zr2015.completion import nwin, pair_windows, windows
 
 from zr2015_enumerating import score_pairs_enum, completion_keys
+from zr2015_oracle import score_fold_oracle
 
 hypothesis = pytest.importorskip("hypothesis")
 from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
@@ -114,6 +115,22 @@ def test_counting_equals_enumeration(tmp_path_factory, data, mode, folds):
                 assert same(got[k], want[k]), (name, k, got[k], want[k])
 
 
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data(), mode=st.sampled_from(["zr2015", "zr2017"]),
+       folds=st.sampled_from(["none", "files"]))
+def test_ned_and_grouping_equal_an_independent_brute_force(tmp_path_factory, data, mode, folds):
+    """NED and grouping against zr2015_oracle (loops written from the definitions, no termeval
+    helper); the enumeration above shares the product's pair and n-gram helpers, and stays the
+    oracle of matching only."""
+    p = prepared_case(tmp_path_factory, data, mode, folds)
+    for name, fs in p.foldsets.items():
+        for fold in fs.folds:
+            got = score_fold(p, fold, ("ned", "grouping"))
+            want = score_fold_oracle(p, fold)
+            for k, v in want.items():
+                assert same(got[k], v), (name, k, got[k], v)
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data(), budget=st.integers(1, 30))
 def test_counting_by_ranges_of_classes_equals_enumeration(tmp_path_factory, monkeypatch, data, budget):
@@ -161,3 +178,28 @@ def test_row_pairs_chunks_cover_every_pair_once():
     assert len(np.unique(i * len(g) + j)) == len(i)
     own, L, o = windows(np.array([2, 3, 5]))
     assert own.tolist() == [1, 2, 2, 2, 2, 2, 2] and L.tolist() == [3, 3, 3, 3, 4, 4, 5]
+
+
+@pytest.mark.parametrize("mode", ["zr2015", "zr2017"])
+def test_empty_transcriptions_against_the_brute_force(tmp_path, mode):
+    """Fragments touching a segment edge by 5 ms of 20 transcribe as nothing (not > 50 %):
+    an empty-empty pair counts 1 (and in ned_empty_pairs), an empty-vs-nonempty pair 1."""
+    dd = tmp_path / "data"
+    dd.mkdir()
+    ph = [("a", 0.0, 0.1), ("b", 0.1, 0.2), ("c", 0.2, 0.3), ("d", 0.3, 0.4), ("e", 0.5, 0.6), ("f", 0.6, 0.7),
+          ("g", 0.7, 0.8), ("h", 0.9, 1.0)]
+    (dd / "phones").write_text("".join(f"f1 {a:.4f} {b:.4f} {x}\n" for x, a, b in ph))
+    (dd / "words").write_text("".join(f"f1 {a:.4f} {b:.4f} w{x}\n" for x, a, b in ph))
+    (dd / "utt2spk").write_text("f1 s1\n")
+    (dd / "reco2dur").write_text("f1 1.0000\n")
+    cf = tmp_path / "disc.class"
+    cf.write_text("Class 0\nf1 0.3950 0.4150\nf1 0.7950 0.8150\nf1 0.1000 0.3000\n\n"
+                  "Class 1\nf1 0.0000 0.2000\nf1 0.5000 0.7000\n\n")
+    p = prepare(str(dd), str(cf), "none", mode)
+    for fs in p.foldsets.values():
+        for fold in fs.folds:
+            got = score_fold(p, fold, ("ned", "grouping"))
+            want = score_fold_oracle(p, fold)
+            assert want["ned_empty_pairs"] == 1 and want["ned_pairs"] == 4
+            for k, v in want.items():
+                assert same(got[k], v), (k, got[k], v)

@@ -8,7 +8,8 @@ scoring (`Scorer.impl()`).
 A scorer module defines
   score(ref, pred, utts, p, tokens) -> dict   ref, pred: termeval.segmentation.inputs.Intervals
       of the job's utterances (sorted by utterance, then onset; times in file-relative seconds
-      as parsed), utts: Utterances, p: anything with .tolerance (seconds), .frame_shift
+      as parsed; ref without its silence intervals, scorers.common.speech_only; pred read with
+      the scorer's `reading`), utts: Utterances, p: anything with .tolerance (seconds), .frame_shift
       (seconds), .level (word, phone or syllable); tokens: whether token counts are wanted.
       Returns per utterance (arrays of len(utts) rows): "boundary" int64 [n_ref, n_pred, hits]
       or, for a scorer whose matching is not one-to-one, [n_ref, n_pred, hits, reference hits]

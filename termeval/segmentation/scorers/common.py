@@ -1,11 +1,12 @@
-"""What the named scorers share: distinct points per utterance on float seconds, the range of
-reference points within a float tolerance of each predicted point, per-utterance counts and
-the usual P/R/F/OS/R-value of summed counts."""
+"""What the named scorers share: the gold tier without its silence intervals, distinct points
+per utterance on float seconds, the range of reference points within a float tolerance of each
+predicted point, per-utterance counts and the usual P/R/F/OS/R-value of summed counts."""
 from __future__ import annotations
 
 import numpy as np
 
 from termeval.segmentation.boundary import micro
+from termeval.segmentation.inputs import SILENCE, speech_only  # noqa: F401  (the scorers' gold without silence)
 from termeval.segmentation.matching import keys
 from termeval.segmentation.rvalue import standard_values  # noqa: F401  (the scorers' default values())
 

@@ -4,9 +4,12 @@ cheoljun95/sdhubert `utils/syllable.py` `BoundaryDetectionEvaluator` (syllables)
 
 Per utterance, both sides are sorted distinct float times (np.unique):
   * word/phone: reference = every onset and offset of the gold intervals (the first onset and
-    last offset included: the utterance's speech edges count); prediction = every onset and
-    offset of the predicted segments. An utterance without gold interval is skipped
-    (`if len(raw_ali) == 0: continue`): its predictions count nothing.
+    last offset included: the utterance's speech edges count), without the silence intervals
+    (the stage hands every named scorer the gold without them, scorers.common.speech_only: the
+    script's alignment strings leave silence out, so an utterance starting or ending in SIL
+    has no boundary at 0 or at its end); prediction = every onset and offset of the predicted
+    segments, as given (ends past the utterance kept). An utterance without gold interval is
+    skipped (`if len(raw_ali) == 0: continue`): its predictions count nothing.
   * syllable: reference = every onset and offset of the gold syllables; prediction = the
     segments' onsets only (`np.unique(pred_segments[:, 0])`). Every utterance counts.
 Two pointers walk both lists: a pair is a hit when `abs(g - p) <= tol` in float64 on the times
@@ -53,7 +56,8 @@ def definitions(p: Any) -> dict:
         "scorer": "harwath",
         "reproduces": ("cheoljun95/sdhubert utils/syllable.py BoundaryDetectionEvaluator" if syl else
                        "jasonppy/syllable-discovery unit_analysis_boundary_only.py find_boundary_matches"),
-        "reference_boundaries": "distinct onsets and offsets of the gold intervals, speech edges included",
+        "reference_boundaries": "distinct onsets and offsets of the gold intervals, speech edges included, "
+                                "silence intervals left out",
         "predicted_boundaries": ("distinct onsets of the predicted segments" if syl else
                                  "distinct onsets and offsets of the predicted segments"),
         "matching": "two pointers over the sorted lists, hit if abs(g - p) <= tolerance in float64 seconds",
