@@ -78,6 +78,19 @@ def test_nj_runs_local_jobs_with_the_same_scores(example, tmp_path, capsys):
     assert one["token_fscore"] is not None
 
 
+def test_cmd_runs_the_jobs_through_the_launcher_with_the_same_scores(example, root, tmp_path, capsys):
+    """42.3: the one N-job plan (prepare, N jobs through the launcher, merge) is the command's too."""
+    gold = os.path.join(example, "data/example")
+    cls = os.path.join(example, "data/local/example/classes/example.classes")
+    assert command.main(["score-tde", gold, cls, str(tmp_path / "one")]) == 0
+    assert command.main(["score-tde", "--nj", "2", "--cmd", os.path.join(root, "utils/run.pl"),
+                         gold, cls, str(tmp_path / "two")]) == 0
+    for name in ("matching", "clustering", "parsing"):
+        assert (tmp_path / "one/scores" / name).read_bytes() == (tmp_path / "two/scores" / name).read_bytes()
+    assert set(os.listdir(tmp_path / "two/log")) == {"zrc2020.1.log", "zrc2020.2.log", "zrc2020.merge.log"}
+    assert not (tmp_path / "two/scores/.summary").exists()
+
+
 def test_a_failed_step_leaves_its_error_line_in_the_log(example, tmp_path, capsys):
     cls = os.path.join(example, "data/local/example/classes/example.classes")
     assert command.main(["score-tde", str(tmp_path / "nodata"), cls, str(tmp_path / "exp")]) == 1
