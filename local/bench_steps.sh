@@ -94,7 +94,7 @@ row() {
 # $dir/<name>.exp when the command names it; print the row of the run with the least CPU:
 # end to end, kernel (compute + merge), ratio, then where the rest went: start-up (shell,
 # interpreter, imports, lock, publish: end to end - load - kernel - report), read (the stage's
-# load), write (its report: score files, details, plots) and the peak resident memory
+# load), write (its report: score files, details, plots, report.html) and the peak resident memory
 measure() {
   local step=$1 input=$2 name=$3 i line best= parts; shift 3
   for ((i = 0; i < repeat; i++)); do
@@ -104,8 +104,8 @@ measure() {
       row "$step" "$input" - - - - - - - "failed (see $dir/$name.log)"
       return 0
     fi
-    # "termeval-timing: <stage> load <s> kernel <s> report <s>": summed over the step's lines
-    parts=$(awk '$1 == "termeval-timing:" && $5 == "kernel" { l += $4; k += $6; r += $8; n++ }
+    # "termeval-timing: <stage> load <s> kernel <s> report <s> page <s>": summed over the step's lines
+    parts=$(awk '$1 == "termeval-timing:" && $5 == "kernel" { l += $4; k += $6; r += $8 + $10; n++ }
                  END { if (n) printf "%.3f %.3f %.3f", l, k, r; else print "-" }' "$dir/$name.log")
     if [ "$parts" = - ]; then
       row "$step" "$input" - - - - - - - "no termeval-timing line (see $dir/$name.log)"

@@ -39,6 +39,9 @@
 #   --bootstrap <n>           # default 0 (off); resamples of queries: intervals of actTWV, maxTWV,
 #                             # upper-bound TWV, actCnxe, minCnxe (docs/uncertainty.md)
 #   --seed <s> / --ci <level> # default 777 / 0.95
+#   --report <true|false>     # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>        # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>  # default false; true is refused (no timeline)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -60,6 +63,9 @@ breakdown=
 lexicon=
 freq_bins=1,2,5,10
 p_at=10
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -78,6 +84,7 @@ opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss"
       --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
+te_report_options
 # every option is checked by the step's Options (termeval/quesst/options.py), before anything runs
 te_check_options score_quesst --nj "$nj" "${opts[@]}" "$kws" "$det" "$dir"
 te_check_dir "kws data dir" "$kws"

@@ -22,6 +22,9 @@
 #   --query-durations <file>  # default "": `<example-id> <seconds>` (e.g. queries' utt2dur)
 #   --query-duration <s>      # default "": total query duration in seconds
 #   --audio-duration <s>      # default "": total audio duration in seconds (overrides the ECF)
+#   --report <true|false>     # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>        # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>  # default false; true is refused (no timeline)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -32,6 +35,9 @@ resources_file=
 query_durations=
 query_duration=
 audio_duration=
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -55,6 +61,7 @@ opts=()
 [ -n "$query_durations" ] && opts+=(--query-durations "$query_durations")
 [ -n "$query_duration" ] && opts+=(--query-duration "$query_duration")
 [ -n "$audio_duration" ] && opts+=(--audio-duration "$audio_duration")
+te_report_options
 te_check_writable "$dir/log"
 te_lock "$dir" 1
 # one process, log/resources.log (the stage's name, termeval/resources/stage.py); the figures on stdout

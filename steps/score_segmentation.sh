@@ -42,6 +42,10 @@
 #   --bootstrap-unit <file|speaker>  # default file; resampling unit (recordings or speakers)
 #   --cmd <launcher>             # default $cmd from the environment (cmd.sh), else termeval's
 #                                # utils/run.pl; e.g. "queue.pl --mem 4G", "slurm.pl"
+#   --report <true|false>        # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>           # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>     # default false; details/<stage>/textgrids/<utt>.TextGrid: gold,
+#                                 # segments, boundary errors
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -57,6 +61,9 @@ bootstrap=0
 seed=777
 ci=0.95
 bootstrap_unit=file
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -73,6 +80,7 @@ dir=$3
 opts=(--tolerance "$tolerance" --level "$level" --compat "$compat"
       --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
 [ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")   # none: each scorer's own
+te_report_options
 # every option is checked by the step's Options (termeval/segmentation/options.py) on the way to
 # the stage's name (segmentation, or segmentation_<level> for phone, syllable), before anything runs
 stage=$(te_stage_name score_segmentation --nj "$nj" "${opts[@]}" "$data" "$seg" "$dir")

@@ -72,6 +72,11 @@
 #                             (--compat kaldi is scored whole in the merge step)
 #   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
 #   --bootstrap 0 --seed 777 --ci 0.95   resamples of terms for ATWV/MTWV/OTWV intervals (0 = off)
+#   --report true             <exp-dir>/report.html: scores, settings, warnings, plots, tables and
+#                             a timeline of the first recordings (docs/report.md)
+#   --report-files 20         recordings in report.html's timeline
+#   --textgrids false         true: details/textgrids/<file>.TextGrid: reference words, hits, false
+#                             alarms, misses per keyword, for Praat
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -117,6 +122,9 @@ cmd=$te_default_cmd
 bootstrap=0
 seed=777
 ci=0.95
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -150,6 +158,7 @@ opts+=(--just-system-terms "$just_system_terms")
 [ -n "$file_channels" ] && opts+=(--file-channels "$file_channels")
 [ -n "$f4de_global_measures" ] && opts+=(--f4de-global-measures "$f4de_global_measures")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
+te_report_options
 # every option is checked by the step's Options (termeval/std/options.py), before anything runs
 te_check_options score_std --nj "$nj" "${opts[@]}" "$kws" "$dets" "$dir"
 te_check_dir "kws data dir" "$kws"

@@ -62,6 +62,10 @@
 #   --bootstrap <n>                       # default 0 (off); resamples for confidence intervals
 #   --seed <s> / --ci <level>             # default 777 / 0.95; seed and level of the intervals
 #   --bootstrap-unit <file|speaker>       # default file; unit of the non-class metrics
+#   --report <true|false>                 # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>                    # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>              # default false; details/textgrids/<file>.TextGrid: gold
+#                                          # phones and words, fragments, errors
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -79,6 +83,9 @@ ci=0.95
 bootstrap_unit=file
 end_tolerance=0.01
 pairs_clustering=pairs
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -96,6 +103,7 @@ opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolera
       --pairs-clustering "$pairs_clustering"
       --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
       --bootstrap-unit "$bootstrap_unit")
+te_report_options
 # every option is checked by the step's Options (termeval/tde/options.py: the values, their
 # bounds, an option the benchmark does not read), before anything runs
 te_check_options score_tde --nj "$nj" "${opts[@]}" "$data" "$classfile" "$dir"

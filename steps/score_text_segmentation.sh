@@ -28,6 +28,9 @@
 #                             # --word-sep ';eword' (wordseg's tagged text)
 #   --nj <n>                  # default 1; the utterances are split into n jobs
 #   --cmd <launcher>          # default $cmd from the environment (cmd.sh), else utils/run.pl
+#   --report <true|false>     # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>        # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>  # default false; true is refused (no timeline)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -39,6 +42,9 @@ word_sep=
 unit_sep=
 nj=1
 cmd=$te_default_cmd
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -57,6 +63,7 @@ opts=(--compat "$compat")
 [ -z "$summary" ] || opts+=(--summary "$summary")
 [ -z "$word_sep" ] || opts+=(--word-sep "$word_sep")
 [ -z "$unit_sep" ] || opts+=(--unit-sep "$unit_sep")
+te_report_options
 # every option is checked by the step's Options (termeval/textseg/options.py), before anything runs
 te_check_options score_text_segmentation --nj "$nj" "${opts[@]}" "$gold" "$seg" "$dir"
 te_check_file "gold text" "$gold"

@@ -43,6 +43,10 @@
 #   --cmd <launcher>      # default: run here; given, the scoring runs as one job of the
 #                         # launcher (e.g. "queue.pl --mem 8G --num-threads 4"), log in
 #                         # <dir>/scores.log
+#   --report <true|false> # default true; scores/termeval/<lang>/report.html (docs/report.md)
+#   --report-files <n>    # default 20; recordings in report.html's timeline
+#   --textgrids <true|false> # default false; <lang>'s details/textgrids/<file>.TextGrid (zrc2020's
+#                             # tiers)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -54,6 +58,9 @@ nj=
 bootstrap=0
 partial=false
 cmd=$te_default_cmd
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -75,6 +82,7 @@ opts=(--bootstrap "$bootstrap" --partial "$partial")
 [ -z "$zrc_dataset" ] || opts+=(--zrc-dataset "$zrc_dataset")
 [ -z "$languages" ] || opts+=(--languages "$languages")
 [ -z "$nj" ] || opts+=(--nj "$nj")
+te_report_options
 te_check_dir "submission dir" "$sub"
 # every option is checked by the step's Options (termeval/zrc/options.py), before anything runs
 te_check_options score_zrc_submission "${opts[@]}" "$sub"

@@ -565,7 +565,7 @@ def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike],
 @declared(SUMMARIZE_SCORES, fixed=("exp_roots", "out"))
 def results_table(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], format: str = "md",
                   **options: Any) -> str:
-    """The text utils/summarize_scores.sh --format <format> writes (md, csv, tsv, latex, json)
+    """The text utils/summarize_scores.sh --format <format> writes (md, csv, tsv, latex, json, html)
     over every scores/scores.json below the exp roots (one path or a list); nothing is written.
     e.g. termeval.results_table("exp", format="latex", percent=True, bold_best=True)."""
     opts = _summary_options(exp_roots, options, "results_table", format=format)

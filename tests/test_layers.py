@@ -18,6 +18,7 @@ ROOT = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
 LAYERS = {
     "termeval.core": 0,                                                         # foundation
     "termeval.classes": 1, "termeval.gold": 1, "termeval.bootstrap": 1,           # inputs, engines
+    "termeval.report": 1,                                                        # report.html, TextGrids
     "termeval.tde": 2, "termeval.std": 2, "termeval.units": 2,                  # benchmarks
     "termeval.quesst": 3, "termeval.kws": 3, "termeval.segmentation": 3,        # on std's readers
     "termeval.resources": 4, "termeval.textseg": 4,                              # on quesst / segmentation

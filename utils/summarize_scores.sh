@@ -17,11 +17,14 @@
 #        /opt/termeval/utils/summarize_scores.sh --out exp/RESULTS_kws.md exp/tri3/decode_dev
 #        /opt/termeval/utils/summarize_scores.sh --format latex --percent true --bold-best true exp
 #        /opt/termeval/utils/summarize_scores.sh --format csv --out results.csv exp   # pandas.read_csv
+#        /opt/termeval/utils/summarize_scores.sh --format html exp    # RESULTS.html, linking each report.html
 #
 # Options (default):
-#   --out <file>        # (RESULTS.md with --format md, else stdout)
+#   --out <file>        # (RESULTS.md with --format md, RESULTS.html with html, else stdout)
 #   --format <f>        # (md) md | csv | tsv (one row per table and system, one column per
-#                       #   metric, intervals as <metric>_lo/_hi) | latex (booktabs) | json
+#                       #   metric, intervals as <metric>_lo/_hi) | latex (booktabs) | json |
+#                       #   html (one page: best values marked, intervals drawn, each system
+#                       #   linking to its report.html; docs/report.md)
 #   --percent <bool>    # (false) true: F-scores, precisions, recalls, coverage and NED x 100;
 #                       #   counts, TWV, Cnxe and the other metrics as they are
 #   --digits <n>        # (4, or 1 with --percent true, in md/latex; csv/tsv/json every digit)

@@ -89,6 +89,15 @@ te_check_int() {
   [ -z "${4:-}" ] && te_die "--$1: expected a whole number >= $3, got '$2'"
   te_die "--$1: expected a whole number from $3 to $4, got '$2'"
 }
+# te_report_options: append to the array `opts` the report options of a scoring step (--report,
+# --report-files, --textgrids: docs/report.md) that differ from their declared defaults
+# (core/options.py ReportOptions; tests/recipe/test_declared_faces.py holds these equal): none
+# changes a number, the command recorded with the scores stays as it was. Checked by the Options.
+te_report_options() {
+  [ "$report" = true ] || opts+=(--report "$report")
+  [ "$report_files" = 20 ] || opts+=(--report-files "$report_files")
+  [ "$textgrids" = false ] || opts+=(--textgrids "$textgrids")
+}
 # te_check_choice <option> <value> <choice>...
 te_check_choice() {
   local opt=$1 val=$2 c; shift 2

@@ -332,3 +332,30 @@ class JobOptions(StepOptions):
     """--nj of a scoring step: the units are split into N jobs of about equal cost (the one
     driver, termeval/run/driver.py); the result is the same for any N."""
     nj: int = option(1, f"number of jobs (1: one process; at most {MAX_JOBS})", check=job_count)
+
+
+# The recordings report.html's timeline holds by default: enough to look at, few enough that
+# the page stays small on any corpus (docs/report.md).
+REPORT_FILES = 20
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class ReportOptions(StepOptions):
+    """--report/--report-files/--textgrids, the same on every scoring step (docs/report.md):
+    what the step writes for a person to look at. None of them changes a number, so none is
+    recorded with the scores. A step that has no tiers to write (TEXTGRIDS = False) refuses
+    --textgrids true."""
+    TEXTGRIDS = True
+    report: bool = option(True, "write <exp-dir>/report.html: the scores, settings, warnings, plots, tables "
+                                "and a timeline of gold against the system, in one self-contained page")
+    report_files: int = option(REPORT_FILES, "recordings in report.html's timeline (the first N; 0: none)",
+                               check=nonneg)
+    textgrids: bool = option(False, "write details/textgrids/<recording>.TextGrid (gold tiers, the system's "
+                                    "tiers and its errors) for Praat")
+
+    def validate(self) -> "StepOptions":
+        super().validate()
+        if self.textgrids and not self.TEXTGRIDS:
+            raise InputError("--textgrids true: this step has no timeline to write as TextGrids "
+                             "(segmentation, term discovery and term detection have one)")
+        return self

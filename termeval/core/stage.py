@@ -19,6 +19,11 @@ A step's stage is a class deriving from `Stage`:
   report(ctx, merged, out) -> Report: write the result files into the fresh directory `out`
                         (laid out as an exp dir) and return the scores, the summary lines
                         printed on stdout and the warnings
+  view(ctx, merged, report) -> View | None: what <exp>/report.html shows of the run besides its
+                        score files, settings and warnings (tables, plots, the timeline of
+                        recordings) and what --textgrids writes (termeval/report/; called by the
+                        driver after `report`, only when --report or --textgrids asks for it;
+                        default None: the score files, settings and warnings alone)
 
 `opts` is the step's frozen Options dataclass (termeval/core/options.py), never argv.
 """
@@ -27,7 +32,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 import numpy as np
 
@@ -85,6 +90,31 @@ class Report:
     warnings: tuple[str, ...] = ()
 
 
+@dataclass
+class View:
+    """What report.html shows of a stage's run and what --textgrids writes, as plain data the
+    stage already has (termeval/report/ draws and writes it; docs/architecture.md, the hook).
+
+    title      the section's heading (default: the stage's name)
+    tables     (title, path relative to the exp dir) of details tables the run wrote (TSV with a
+               header line, or a `# name ...` header); shown sortable and filterable, bounded
+    plots      plot specs drawn as inline SVG from those tables (termeval/report/page.py PLOTS)
+    timeline   recordings(limit): the first `limit` recordings (None: all) as
+               termeval.report.timeline.Recording (tiers of intervals or points), or None
+    textgrids  where --textgrids writes `<recording>.TextGrid`, relative to the exp dir (an
+               output the stage owns)
+    settings   the settings shown: a mapping, or Options whose fields are shown (default: the
+               step's options, those that change no number left out)
+    notes      lines shown under the heading (how to read the timeline, what was cut)"""
+    title: str = ""
+    tables: Sequence[tuple[str, str]] = ()
+    plots: Sequence[Mapping[str, Any]] = ()
+    timeline: Callable[[int | None], Iterable[Any]] | None = None
+    textgrids: str = "details/textgrids"
+    settings: Mapping[str, Any] | None = None
+    notes: Sequence[str] = ()
+
+
 def balanced_ranges(cost: np.ndarray, nj: int) -> list[tuple[int, int]]:
     """nj contiguous ranges [lo, hi) of the units 0..len(cost)-1 with about equal total cost
     (some ranges are empty when there are fewer units than jobs)."""
@@ -126,3 +156,7 @@ class Stage:
 
     def report(self, ctx: Any, merged: Any, out: str) -> Report:
         raise NotImplementedError
+
+    def view(self, ctx: Any, merged: Any, report: Report) -> View | None:
+        """report.html's tables, plots and timeline of this run (None: the scores alone)."""
+        return None

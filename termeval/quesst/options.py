@@ -6,12 +6,13 @@ from dataclasses import dataclass
 from termeval.core.declaration import Measure, Table, measures
 
 from termeval.core.options import (
-    BootstrapOptions, JobOptions, number_list, number_or, open_probability, option, or_none, path_value, positive_real)
+    BootstrapOptions, JobOptions, ReportOptions, number_list, number_or, open_probability, option, or_none, path_value, positive_real)
 
 
 @dataclass(frozen=True, kw_only=True)
-class QuesstOptions(BootstrapOptions, JobOptions):
+class QuesstOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_quesst: every (query, document) pair is a trial (docs/std-metrics.md)."""
+    TEXTGRIDS = False     # no recording tiers: --textgrids true is refused (core/options.py ReportOptions)
     kws_dir: str = option(doc="ECF + RTTM + term list (a Kaldi kws dir or a QUESST groundtruth_* "
                               "dir), or the lists documents, queries, targets",
                           positional=True, role="input", check=path_value, metavar="kws-data-dir")

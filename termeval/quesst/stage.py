@@ -14,7 +14,7 @@ import numpy as np
 
 from termeval.core.options import split_number_list
 from termeval.core.errors import InputError
-from termeval.core.stage import Report, Shard, Stage
+from termeval.core.stage import Report, Shard, Stage, View
 from termeval.quesst import quesst, quesst_io, report
 from termeval.quesst.options import QuesstOptions
 from termeval.std import breakdown
@@ -23,6 +23,13 @@ from termeval.std import breakdown
 # both stages merge their metrics into scores/scores.json.
 OUTPUTS = ("scores/quesst", "scores/quesst_operating", "scores/scores.json", "scores/.summary",
            "details/quesst", "units/units.quesst_query.npz")
+
+
+VIEW_TABLES = (("Per query", "details/quesst/per_query"), ("Ranked retrieval per query",
+                                                             "details/quesst/ranking_per_query.tsv"),
+               ("Breakdown", "details/quesst/breakdown_*.tsv"))
+VIEW_PLOTS = ({"kind": "bars", "table": "details/quesst/per_query", "label": "query", "values": ["act_twv", "best_twv"],
+               "title": "TWV per query", "ylabel": "TWV"},)
 
 
 class QuesstStage(Stage):
@@ -79,6 +86,9 @@ class QuesstStage(Stage):
         result, lines = report.write(out, ctx, *merged)
         return Report(result, "\n".join(lines) + "\n", tuple(ctx.warnings))
 
+    def view(self, ctx: SimpleNamespace, merged: Any, report_: Report) -> View:
+        """report.html's tables and plots (no timeline: a trial is a query and a document)."""
+        return View("Query by example: QUESST per-document scores", VIEW_TABLES, VIEW_PLOTS)
 
 def stage_of(opts: Any) -> Stage:
     """The stage of the step's options (termeval/steps: Step.stage)."""

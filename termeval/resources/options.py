@@ -7,13 +7,14 @@ from dataclasses import dataclass
 from termeval.core.declaration import Table, measures
 
 from termeval.core.options import (
-    OptionError, StepOptions, boolean, option, or_none, path_value, positive_real, probability, text_value)
+    OptionError, ReportOptions, StepOptions, boolean, option, or_none, path_value, positive_real, probability, text_value)
 
 
 
 @dataclass(frozen=True, kw_only=True)
-class ResourcesOptions(StepOptions):
+class ResourcesOptions(ReportOptions):
     """Options of score_resources: ISF, SSF, PMU and PL (docs/std.md §5)."""
+    TEXTGRIDS = False     # no recording tiers: --textgrids true is refused (core/options.py ReportOptions)
     lam: float | None = option(None, "default 0.1 (seed)", flag="--lambda", metavar="LAM",
                                check=or_none(probability))
     ssf_unit: str | None = option(None, "default hour (as the seed)", choices=("hour", "second"))

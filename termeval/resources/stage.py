@@ -11,7 +11,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from termeval.core.errors import InputError
-from termeval.core.stage import Report, Shard, Stage
+from termeval.core.stage import Report, Shard, Stage, View
 from termeval.resources import report, resources
 from termeval.resources.options import ResourcesOptions
 
@@ -74,6 +74,9 @@ class ResourcesStage(Stage):
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         result, text = report.write(out, ctx, merged)
         return Report(result, text)
+
+    def view(self, ctx: SimpleNamespace, merged: Any, report_: Report) -> View:
+        return View("Processing load (ISF, SSF, PMU, PL)")
 
 
 def _t_audio(a: ResourcesOptions, rf: dict) -> tuple[float, str]:

@@ -119,8 +119,16 @@ def latex(tables: Tables, opts: SummarizeOptions) -> str:
     return "\n".join(out) if out else f"% no scored systems (scores/scores.json) under {' '.join(opts.roots)}\n"
 
 
-def render(tables: Tables, opts: SummarizeOptions) -> str:
-    """The text of the summary in opts.format."""
+def default_out(opts: SummarizeOptions) -> str | None:
+    """The file written when --out is not given (None: stdout)."""
+    return {"md": "RESULTS.md", "html": "RESULTS.html"}.get(opts.format)
+
+
+def render(tables: Tables, opts: SummarizeOptions, base: str = ".") -> str:
+    """The text of the summary in opts.format (html: its links relative to the directory `base`)."""
+    if opts.format == "html":
+        from termeval.results import html    # the page's modules: only for --format html
+        return html.html(tables, opts, base)
     if opts.format == "md":
         return markdown(tables, opts.roots, opts.places, opts.percent, opts.metric_list(), opts.bold_best)
     if opts.format == "latex":

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from termeval.core.options import OptionError, StepOptions, int_between, option, or_none, path_value, text_value
 from termeval.results.declared import is_percent
 
-FORMATS = ("md", "csv", "tsv", "latex", "json")
+FORMATS = ("md", "csv", "tsv", "latex", "json", "html")
 
 
 def _optional_path(value: object, text: str | None = None) -> None:
@@ -36,11 +36,12 @@ class SummarizeOptions(StepOptions):
     """Options of summarize_scores. `out` None: RESULTS.md for --format md, stdout for the
     other formats (the Python API: nothing written)."""
     out: str | None = option(None, "the file to write (default: RESULTS.md in the current directory with "
-                             "--format md, stdout with the other formats)",
+                             "--format md, RESULTS.html with --format html, stdout with the other formats)",
                              aliases=("--output",), role="output", check=_optional_path)
     format: str = option("md", "md (RESULTS.md), csv or tsv (pandas: one row per table and system, one column "
                          "per metric, intervals as <metric>_lo/<metric>_hi), latex (booktabs tabulars), "
-                         "json (table -> system -> metrics)", choices=FORMATS)
+                         "json (table -> system -> metrics), html (one page: best values marked, intervals "
+                         "drawn, each system linking to its report.html)", choices=FORMATS)
     percent: bool = option(False, "true: F-scores, precisions, recalls, coverage and NED (and their _std) "
                            "times 100; counts, TWV, Cnxe and every other metric as they are")
     digits: int | None = option(None, "decimals of every value (default in md and latex: 4, 1 for a value in "

@@ -2,6 +2,7 @@
 the exp roots, rendered in the chosen format, written whole to --out (or shown on stdout)."""
 from __future__ import annotations
 
+import os
 import sys
 
 from termeval.results import formats, summary
@@ -11,7 +12,8 @@ def run(opts, run_task) -> dict:
     """{"rows": the tables' rows (termeval.summarize_scores), "text": the rendered table}; the
     text written to opts.out through the driver's `run_task` unless it is None or "-"."""
     tables = summary.collect(opts.roots)
-    text = formats.render(tables, opts)
+    base = os.path.dirname(os.path.abspath(opts.out)) if opts.out not in (None, "-") else "."
+    text = formats.render(tables, opts, base)      # html: its links relative to the page
     if opts.out not in (None, "-"):
         run_task("summarize_scores", *summary.task(opts.out, text), inputs=opts.roots, lock=False)
     return {"rows": summary.rows(tables), "text": text}
@@ -25,5 +27,6 @@ def show(opts, res: dict) -> None:
 
 
 def from_command_line(opts):
-    """The command line writes RESULTS.md in the current directory for --format md without --out."""
-    return opts.replace(out="RESULTS.md") if opts.out is None and opts.format == "md" else opts
+    """The command line writes RESULTS.md (--format md) or RESULTS.html (--format html) in the
+    current directory without --out (formats.default_out)."""
+    return opts.replace(out=formats.default_out(opts)) if opts.out is None else opts

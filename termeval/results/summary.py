@@ -239,6 +239,7 @@ def collect(exp_roots: list[str]) -> Tables:
                 warn(f"{e.format()}; {system} is left out")
                 continue
             for title, family, vals, info in found:
+                info["dir"] = sys_dir          # where its report.html is (--format html)
                 tables.setdefault(title, (family, []))[1].append((system, vals, info))
     return tables
 

@@ -22,8 +22,9 @@ termeval/core/publish.py); the stage's `outputs` are what the run owns there (re
 left as they were by a failed run), its `updates` what it merges into (scores/scores.json).
 
 With TERMEVAL_TIMING=1 a one-process run and a run_task print one stderr line `termeval-timing:
-<stage> load <s> kernel <s> report <s>` (process CPU seconds; kernel = compute + merge, a
-run_task's write), what local/bench_steps.sh sets a step's end-to-end CPU against; unset, nothing.
+<stage> load <s> kernel <s> report <s> page <s>` (process CPU seconds; kernel = compute + merge,
+a run_task's write; page = report.html and the TextGrids, termeval/report/), what
+local/bench_steps.sh sets a step's end-to-end CPU against; unset, nothing.
 """
 from __future__ import annotations
 
@@ -44,12 +45,14 @@ from termeval.core import plots
 from termeval.core import publish as publish_
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
+from termeval.core.options import ReportOptions
 from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
 from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
 from termeval.core.warn import warn
 
 PROTOCOL = 1
+REPORT_PAGE = "report.html"    # what a scoring run may own besides its stage's outputs (termeval/report/page.py)
 
 
 
@@ -169,6 +172,7 @@ def io_paths(stage: Stage, opts: Any, exp_dir: str) -> tuple[list[str], list[str
     dirs = [os.path.join(exp_dir, t) for t in tops
             if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
     outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)]
+    outs.append(os.path.join(exp_dir, REPORT_PAGE))
     custom = getattr(stage, "io_paths", None)     # a stage's optional hook (the Stage protocol)
     if callable(custom):
         ins, more = custom(opts)
@@ -178,11 +182,11 @@ def io_paths(stage: Stage, opts: Any, exp_dir: str) -> tuple[list[str], list[str
     return ins, outs + more, dirs
 
 
-def check_io(stage: Stage, args: Any, exp_dir: str | None) -> None:
+def check_io(stage: Stage, opts: Any, exp_dir: str | None) -> None:
     """The output guard (termeval.core.guard.check_outputs) of a run, before anything is written."""
     if exp_dir is None:
         return
-    ins, outs, dirs = io_paths(stage, args, exp_dir)
+    ins, outs, dirs = io_paths(stage, opts, exp_dir)
     if os.path.lexists(exp_dir) and not os.path.isdir(exp_dir):
         dirs = [exp_dir, *dirs]
     check_outputs(getattr(stage, "name", "") or "this step", ins, outs, dirs)
@@ -200,7 +204,7 @@ class _Timing:
 
     def __init__(self, on: bool = True) -> None:
         self.on = on and os.environ.get(TIMING_ENV) == "1"
-        self.spent = {"load": 0.0, "kernel": 0.0, "report": 0.0}
+        self.spent = {"load": 0.0, "kernel": 0.0, "report": 0.0, "page": 0.0}
 
     @contextlib.contextmanager
     def __call__(self, part: str) -> Any:
@@ -217,14 +221,14 @@ class _Timing:
         if self.on:
             s = self.spent
             sys.stderr.write(f"termeval-timing: {name} load {s['load']:.3f} kernel {s['kernel']:.3f}"
-                             f" report {s['report']:.3f}\n")
+                             f" report {s['report']:.3f} page {s['page']:.3f}\n")
             sys.stderr.flush()
 
 
-def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
+def run(stage: Stage, opts: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
         merge: int | None = None, run_id: str | None = None, echo: bool = True,
         keep_summary: bool = True) -> dict | None:
-    """Run `stage` on `args`: one process (job and merge None), job `job` of `nj` (save its
+    """Run `stage` on `opts`: one process (job and merge None), job `job` of `nj` (save its
     shard, return None), or the merge of `merge` shards. Returns the scores mapping.
     With exp_dir None (the Python API without exp_dir) nothing is written anywhere. A merge
     keeps its summary in scores/.summary for the step that launched it (keep_summary; the
@@ -233,21 +237,21 @@ def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
-    check_io(stage, args, exp_dir)
+    check_io(stage, opts, exp_dir)
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
     part = "job" if job is not None else "merge" if merge is not None else None
     with running_as(part):                       # what the stage asks with core.stage.is_share()
         if exp_dir is None or job is not None:   # nothing written, or a job: its launcher holds the lock
-            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, keep_summary)
+            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary)
         with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
-            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, keep_summary)
+            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary)
 
 
-def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
+def _run(stage: Stage, opts: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
          run_id: str | None, echo: bool, keep_summary: bool) -> dict | None:
     clock = _Timing(job is None and merge is None)     # the one-process path only
     with clock("load"):
-        ctx = stage.load(args)
+        ctx = stage.load(opts)
     if job is not None:
         if exp_dir is None:
             raise InputError("a job needs an exp dir")
@@ -277,9 +281,12 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
             carry(exp_dir, out, getattr(stage, "updates", ()))
             with clock("report"):
                 report = stage.report(ctx, merged, out)
+            owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            with clock("page"):
+                owned += _page(stage, ctx, merged, report, opts, exp_dir, out, owned)
             if merge is not None and keep_summary:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
-            publish(exp_dir, out, getattr(stage, "outputs", DEFAULT_OUTPUTS))
+            publish(exp_dir, out, owned)
         except (InputError, OSError) as e:
             discard(out)
             raise _named_in_exp(e, out, exp_dir) from None
@@ -297,6 +304,19 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
             sys.stdout.write(text if text.endswith("\n") else text + "\n")
             sys.stdout.flush()
     return dict(report.scores)
+
+
+def _page(stage: Stage, ctx: Any, merged: Any, report: Any, opts: Any, exp_dir: str, out: str,
+          owned: list[str]) -> list[str]:
+    """The stage's section of <exp>/report.html and its TextGrids, written into `out`
+    (termeval/report/write.py) when --report true or --textgrids true asks for them, or when an
+    earlier page holds a section of this stage to drop (--report false); returns what the run
+    owns besides the stage's outputs. Nothing is imported otherwise."""
+    if not (isinstance(opts, ReportOptions) and (opts.report or opts.textgrids)
+            or os.path.isfile(os.path.join(exp_dir, REPORT_PAGE))):
+        return []
+    from termeval.report import write    # the report's writers: only when a page or TextGrids are written
+    return write.run(stage, ctx, merged, report, opts, exp_dir, out, owned_names(exp_dir, out, owned))
 
 
 def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,

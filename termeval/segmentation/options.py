@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from termeval.core.declaration import Measure, Table, measures, prf
 
-from termeval.core.options import BootstrapOptions, JobOptions, OptionError, StepOptions, nonneg_real, option, optional_input, \
+from termeval.core.options import BootstrapOptions, JobOptions, OptionError, ReportOptions, StepOptions, nonneg_real, option, optional_input, \
     or_none, path_value, positive_real
 from termeval.segmentation.scorer_registry import compat_choices
 
@@ -32,7 +32,7 @@ def stage_name_for(level: str) -> str:
 
 
 @dataclass(frozen=True, kw_only=True)
-class SegmentationOptions(BootstrapOptions, JobOptions):
+class SegmentationOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_segmentation (docs/segmentation.md). --tolerance is in seconds: a second
     or more is a unit slip (`--tolerance 20` for 20 ms), refused with the other options."""
     data_dir: str = option(doc="prepared gold data dir", positional=True, role="input", check=path_value,

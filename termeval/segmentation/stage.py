@@ -16,7 +16,7 @@ import numpy as np
 
 from termeval.core import guard
 from termeval.core.scores import format_line
-from termeval.core.stage import Report, Shard, Stage
+from termeval.core.stage import Report, Shard, Stage, View
 from termeval.segmentation import checks, compare
 from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
@@ -122,6 +122,14 @@ class SegmentationStage(Stage):
             summary += "".join(f"{self.name}_compare: {x}\n" for x in text.splitlines())
         return Report(scores, summary, tuple(warnings))
 
+    def view(self, ctx: SimpleNamespace, merged: Any, report: Report) -> View:
+        """report.html's tables, plots and timeline (termeval/segmentation/view.py), --textgrids' tiers."""
+        from termeval.segmentation import view    # the report's modules: only with --report/--textgrids
+        s = self.main
+        return View(f"Segmentation: {s.level}s", view.tables(self.name), view.plots(self.name),
+                    lambda limit: view.recordings(ctx.ref, ctx.pred, ctx.utts, s.level, s.tolerance, limit,
+                                                  ctx.args.data_dir, ctx.gold),
+                    view.textgrid_dir(self.name), notes=view.notes(s.compat, s.tolerance))
 
 def stage_of(opts: Any) -> Stage:
     """The stage of the step's options (termeval/steps: Step.stage)."""

@@ -7,7 +7,7 @@ from typing import Any
 from termeval.core.errors import InputError
 from termeval.core.declaration import Measure, Table, measures
 from termeval.core.options import (
-    BootstrapOptions, JobOptions, OptionError, boolean, finite, nonneg_real, number_list, open_probability,
+    BootstrapOptions, JobOptions, OptionError, ReportOptions, boolean, finite, nonneg_real, number_list, open_probability,
     option, optional_input, or_none, path_value, positive_real, text_value)
 
 PRESETS = ("sws2013", "nist2006", "sws2012", "quesst")
@@ -55,7 +55,7 @@ def global_measures_spec(value: Any, text: str | None = None) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class StdOptions(BootstrapOptions, JobOptions):
+class StdOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_std: ATWV, MTWV, OTWV, STWV, Cnxe, ... (docs/std-metrics.md)."""
     kws_dir: str = option(doc="ecf.xml + rttm + tlist.xml|kwlist.xml, or Kaldi hitlist (+ utt.map, segments, "
                               "frame_length, utt2dur|reco2dur|trials, keywords.txt)",

@@ -16,7 +16,7 @@ import numpy as np
 
 from termeval.core.errors import InputError
 from termeval.core.options import split_number_list
-from termeval.core.stage import Report, Shard, Stage
+from termeval.core.stage import Report, Shard, Stage, View
 from termeval.std import breakdown, report
 from termeval.std.compat import compat_module
 from termeval.std.detections import read_detections
@@ -38,7 +38,8 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/sum.txt", "details/bsum.txt", "details/cond.sum.txt", "details/cond.bsum.txt",
            "details/sum.csv", "details/bsum.csv", "details/cond.sum.csv", "details/cond.bsum.csv",
            "details/results", "details/ntrue", "details/ntrue_raw",
-           "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
+           "details/per-category-score.txt", "scoring", "metrics.txt", "f4de",
+           "details/textgrids")      # --textgrids (termeval/std/view.py)
 
 
 class StdStage(Stage):
@@ -124,6 +125,16 @@ class StdStage(Stage):
             return Report(result, text, tuple(warnings))
         result, text = report.write(out, ctx, merged)
         return Report(result, text, tuple(merged.warnings))
+
+    def view(self, ctx: SimpleNamespace, merged: Any, report_: Report) -> View:
+        """report.html's tables, plots and timeline (termeval/std/view.py), --textgrids' tiers."""
+        from termeval.std import view    # the report's modules: only with --report/--textgrids
+        a = ctx.args
+        if ctx.kaldi:
+            return View("Keyword search: Kaldi's compute-atwv (--compat kaldi)", view.KALDI_TABLES, settings=a)
+        return View(f"Term detection: {a.preset}", view.TABLES, view.PLOTS,
+                    lambda limit: view.recordings(ctx.kws, ctx.prep.dets, merged, limit), settings=a,
+                    notes=view.NOTES)
 
 
 def conditions_of(a: StdOptions, kws) -> list[Condition]:

@@ -11,8 +11,9 @@ import dataclasses
 from dataclasses import dataclass
 
 from termeval.core.errors import InputError
-from termeval.core.options import (BootstrapOptions, JobOptions, OptionError, nonneg_real, option, path_value,
-                                   positive)
+from termeval.core.face import spell
+from termeval.core.options import (BootstrapOptions, JobOptions, OptionError, ReportOptions, nonneg_real, option,
+                                   path_value, positive)
 from termeval.tde.benchmarks import BENCHMARKS, COMMON_OPTIONS, ZR15_MEASURES, benchmark, readers
 from termeval.tde.foldspec import parse_folds
 
@@ -27,7 +28,7 @@ def measure_list(value: object, text: str | None = None) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TdeOptions(BootstrapOptions, JobOptions):
+class TdeOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_tde (docs/tde.md)."""
     benchmark: str = option("zrc2020", "the term discovery benchmark", choices=tuple(BENCHMARKS))
     lenient: bool = option(False, "zrc2020: passed to the class preparation (termeval/classes/parse.py); "
@@ -55,11 +56,11 @@ class TdeOptions(BootstrapOptions, JobOptions):
     def check_combination(self) -> str | None:
         b = benchmark(self.benchmark)
         if not b.bootstrap and self.bootstrap:
-            return f"--bootstrap: not available with --benchmark {b.name}"
+            return f"{spell('bootstrap')}: not available with {spell('benchmark', b.name)}"
         for f in dataclasses.fields(self):
             if f.name in COMMON_OPTIONS or f.name in b.reads or getattr(self, f.name) == f.default:
                 continue
-            return (f"--{f.name.replace('_', '-')} {getattr(self, f.name)}: not read by --benchmark {b.name} "
+            return (f"{spell(f.name, getattr(self, f.name))}: not read by {spell('benchmark', b.name)} "
                     f"(an option of {', '.join(readers(f.name))})")
         if b.seed is not None:
             try:

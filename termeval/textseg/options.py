@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from termeval.core.declaration import Table, prf
 
-from termeval.core.options import JobOptions, StepOptions, option, path_value
+from termeval.core.options import JobOptions, ReportOptions, StepOptions, option, path_value
 
 
 def separator(value: str | None) -> str | None:
@@ -18,8 +18,9 @@ def separator(value: str | None) -> str | None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TextSegmentationOptions(JobOptions):
+class TextSegmentationOptions(JobOptions, ReportOptions):
     """Options of score_text_segmentation (docs/text-segmentation.md)."""
+    TEXTGRIDS = False     # no recording tiers: --textgrids true is refused (core/options.py ReportOptions)
     gold: str = option(doc="the gold text: one utterance a line, words separated by spaces", positional=True,
                        role="input", check=path_value, metavar="gold")
     segmented: str = option(doc="the segmented text, line by line the gold's", positional=True, role="input",

@@ -16,7 +16,7 @@ import numpy as np
 
 from termeval.core import guard
 from termeval.core.errors import InputError
-from termeval.core.stage import Report, Shard, Stage
+from termeval.core.stage import Report, Shard, Stage, View
 from termeval.textseg import positions, rand, summary
 from termeval.textseg.options import TextSegmentationOptions, separator
 from termeval.textseg.report import write_report
@@ -125,6 +125,14 @@ class TextSegmentationStage(Stage):
         path = os.path.join(out, rel) if rel is not None else ctx.args.summary
         result = write_report(ctx, merged, out, path)
         return Report(result, result.get("wordseg_eval", ""))
+
+    def view(self, ctx: Context, merged: dict, report: Report) -> View:
+        """report.html's tables (no timeline: the units are text)."""
+        return View("Text segmentation (wordseg-eval)", VIEW_TABLES)
+
+
+VIEW_TABLES = (("Per utterance", "details/text_segmentation/per_utterance.tsv"),
+               ("Over-, under- and mis-segmentations per gold word type", "details/text_segmentation/summary.tsv"))
 
 
 def check_outputs(opts: TextSegmentationOptions) -> None:

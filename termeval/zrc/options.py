@@ -5,14 +5,14 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from termeval.core.options import MAX_JOBS, StepOptions, job_count, option, or_none, path_value, resamples
+from termeval.core.options import MAX_JOBS, ReportOptions, job_count, option, or_none, path_value, resamples
 
 LANGUAGES = ("english", "french", "mandarin", "german", "wolof")     # zrc 0.9.4 tde17
 
 
 
 @dataclass(frozen=True, kw_only=True)
-class ZrcOptions(StepOptions):
+class ZrcOptions(ReportOptions):
     """Options of score_zrc_submission (docs/zrc.md)."""
     submission_dir: str | None = option(None, "the submission directory (<lang>.txt class files, meta.yaml, "
                                         "params.yaml); scores/ is written inside it",

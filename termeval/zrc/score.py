@@ -22,18 +22,20 @@ from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_tab
 from termeval.zrc.submission import Submission
 
 
-def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0) -> dict:
+def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0,
+                   shown: dict | None = None) -> dict:
     """termeval's zrc2020 scores of one class file against a gold data dir, written to exp_dir
     (classes/, scores/, details/, units/); returns its scores.json mapping: score_tde's zrc2020
     stage (TdeOptions) through the one plan (termeval/run/plan.py), in one process or as nj
-    local jobs and a merge."""
+    local jobs and a merge. `shown`: the report options (--report, --report-files, --textgrids:
+    report.html and TextGrids in exp_dir)."""
     opts = TdeOptions(benchmark="zrc2020", bootstrap=bootstrap, data_dir=data_dir, class_file=class_file,
-                      exp_dir=exp_dir).validate()
+                      exp_dir=exp_dir, **(shown or {})).validate()
     return plan.run_stage(stage_for(opts.benchmark), opts, "score_tde", nj=nj, echo=False)
 
 
 def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: int = 0,
-                     log=sys.stderr) -> tuple[dict[str, dict], dict[str, float], str]:
+                     log=sys.stderr, shown: dict | None = None) -> tuple[dict[str, dict], dict[str, float], str]:
     """Score every class file of the submission; returns (termeval scores per language, wall
     time per language in seconds, the stdout summary)."""
     golds = {lang: zrc_gold.locate(lang, dataset) for lang in sub.class_files}   # all missing gold first
@@ -50,7 +52,7 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
             exp = os.path.join(tmp, "termeval", lang)
             print(f"score_zrc_submission: {lang}: gold from {golds[lang].source}", file=log)
             zrc_gold.prepare_exp(golds[lang], exp)     # <exp>/data (from the store when there)
-            per_lang[lang] = score_language(os.path.join(exp, "data"), class_file, exp, jobs, bootstrap)
+            per_lang[lang] = score_language(os.path.join(exp, "data"), class_file, exp, jobs, bootstrap, shown)
             wall[lang] = time.time() - t
             print(f"score_zrc_submission: {lang}: scored in {wall[lang]:.1f} s", file=log)
         with atomic_write(os.path.join(tmp, "scores.json")) as f:

@@ -28,7 +28,8 @@ def score_directory(opts: ZrcOptions, log: IO[str] | None = None) -> tuple[dict[
         for w in sub.warnings:
             warn("score_zrc_submission", w, stream=log)
         nj = opts.nj or int(sub.params.get("njobs", 1))
-        per_lang, _, table = score_submission(sub, opts.zrc_dataset, nj, opts.bootstrap, log=log)
+        shown = {"report": opts.report, "report_files": opts.report_files, "textgrids": opts.textgrids}
+        per_lang, _, table = score_submission(sub, opts.zrc_dataset, nj, opts.bootstrap, log=log, shown=shown)
     return json.loads(scores_json(per_lang)), table
 
 

@@ -57,7 +57,7 @@ def tree(d: str) -> dict[str, bytes]:
         for f in fs:
             path = os.path.join(r, f)
             rel = os.path.relpath(path, d)
-            if rel.split(os.sep)[1] == "log":     # the run's command line and times
+            if rel.split(os.sep)[1] == "log" or f == "report.html":     # the run's command line and times
                 continue
             data = open(path, "rb").read()
             if f == "scores.json":

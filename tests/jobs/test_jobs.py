@@ -260,7 +260,7 @@ def test_an_exp_dir_that_is_a_file_is_refused(tmp_path):
     assert (tmp_path / "exp").read_text() == "x\n"
 
 
-TIMING_LINE = r"termeval-timing: (\S+) load \d+\.\d{3} kernel \d+\.\d{3} report \d+\.\d{3}"
+TIMING_LINE = r"termeval-timing: (\S+) load \d+\.\d{3} kernel \d+\.\d{3} report \d+\.\d{3} page \d+\.\d{3}"
 
 
 def test_timing_line_only_with_the_variable(tmp_path, monkeypatch, capsys):

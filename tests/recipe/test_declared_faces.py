@@ -128,6 +128,21 @@ def test_shell_header_defaults_are_the_declared_ones(name):
 REPEATED = re.compile(r"te_check_(choice|int|bootstrap|bool)\b|\[\[ \"\$(?!data|dir)[a-z_]+\" =~")
 
 
+def test_the_report_options_the_shell_leaves_out_are_the_declared_defaults():
+    """utils/termeval_lib.sh te_report_options passes --report/--report-files/--textgrids only when
+    they differ from their defaults (the recorded command stays as it was): those it compares to
+    are ReportOptions' declared ones."""
+    from termeval.core.options import ReportOptions
+    with open(os.path.join(ROOT, "utils/termeval_lib.sh"), encoding="utf-8") as f:
+        lib = f.read()
+    body = lib[lib.index("te_report_options() {"):]
+    body = body[:body.index("\n}")]
+    compared = dict(re.findall(r'\[ "\$(\w+)" = (\S+) \]', body))
+    declared = {f.name: f.default for f in dataclasses.fields(ReportOptions) if f.name in compared}
+    assert set(compared) == {"report", "report_files", "textgrids"}
+    assert compared == {k: as_shell(v) for k, v in declared.items()}
+
+
 @pytest.mark.parametrize("name", sorted(SHELL))
 def test_no_shell_step_repeats_an_option_check(name):
     body = shell_text(SHELL[name]).split("# End configuration section.", 1)[-1]

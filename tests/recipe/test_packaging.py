@@ -60,6 +60,10 @@ def test_pyproject_matches_requirements_and_package_tree(root):
         if any(n.endswith(".py") for n in filenames):
             assert "__init__.py" in filenames, dirpath
     assert meta["tool"]["setuptools"]["packages"]["find"]["include"] == ["termeval*"]
+    # the files that are not Python and that a page inlines (termeval/report/page.py asset)
+    data = meta["tool"]["setuptools"]["package-data"]
+    assert data == {"termeval.report": ["report.css", "report.js"]}
+    assert all(os.path.isfile(os.path.join(root, "termeval", "report", f)) for f in data["termeval.report"])
 
 
 def test_building_writes_nothing_into_the_source_tree(root, tmp_path):

@@ -141,7 +141,7 @@ def test_bad_metrics_and_format_are_refused(tmp_path, root):
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.splitlines()[0] == (
         "summarize_scores.py: error: argument --format: invalid choice: 'xls' "
-        "(choose from 'md', 'csv', 'tsv', 'latex', 'json')")
+        "(choose from 'md', 'csv', 'tsv', 'latex', 'json', 'html')")
     assert not (tmp_path / "RESULTS.md").exists()
     r = subprocess.run([f"{root}/utils/summarize_scores.sh", "--format", "json", "exp"], cwd=tmp_path,
                        capture_output=True, text=True)

@@ -238,7 +238,7 @@ def test_owned_outputs_in_a_shared_exp_dir(toy, capsys):
     assert (exp / "scores" / "matching").read_text() == "ned 0.5\n" and not stale.exists()
     s = scores(exp)
     assert s["ned"] == 0.5 and s["word_boundary_recall"] == 0.75
-    assert sorted(os.listdir(exp)) == ["details", "scores", "units"]
+    assert sorted(os.listdir(exp)) == ["details", "report.html", "scores", "units"]
 
 
 @pytest.mark.parametrize("tol", [1, 2])

@@ -32,7 +32,7 @@ from termeval.bootstrap.units import data_identity, units_path
 from termeval.core import stage as protocol
 from termeval.core.progress import progress
 from termeval.core.errors import InputError
-from termeval.core.stage import Report, Stage
+from termeval.core.stage import Report, Stage, View
 from termeval.tde.shared import coverage_warnings
 from termeval.tde.zr2015 import evaluate
 from termeval.tde.zr2015.folds import FoldSet, fold_prefix_files, per_speaker, read_foldset, resolve_auto, whole_corpus
@@ -85,6 +85,11 @@ def run_info(foldsets: dict, counts: dict, nclusters: int, npairs: int, files: l
             "counts": counts, "nclusters": nclusters, "npairs": npairs,
             "unit_ids": {"files": files, "speakers": speakers, "nclasses": nclasses}}
     return json.loads(json.dumps(info))
+
+
+VIEW_TABLES = (("Per file (cross-speaker)", "details/per_file.tsv"), ("Per speaker (cross-speaker)", "details/per_speaker.tsv"),
+               ("Per file (within-speaker)", "details/per_file_within.tsv"),
+               ("Per speaker (within-speaker)", "details/per_speaker_within.tsv"))
 
 
 class Zr2015Stage(Stage):
@@ -259,6 +264,25 @@ class Zr2015Stage(Stage):
             f"{c.get('truncated_to_split', 0)} truncated to the split)")
         return Report(scores, summary_lines(scores), tuple(warnings))
 
+
+    def view(self, ctx: Context, merged: dict, report: Report) -> View:
+        """report.html's tables, plots and the timeline of gold and fragments (termeval/tde/view.py;
+        no boundary tiers: those follow zrc2020's measure), --textgrids' tiers."""
+        from termeval.tde import view    # the report's modules: only with --report/--textgrids
+        p = ctx.prepared
+        if p is not None:
+            files, duration, phones, words, disc = p.gold.files, p.gold.duration, p.phones, p.words, p.disc
+        else:                 # a merge: the saved preparation, memory-mapped
+            st = ctx.store
+            files, duration = st.gold().files, None
+            phones, words, disc = st.segmented("phones"), st.segmented("words"), st.fragments("disc", [])
+        n = len(files)
+        frags = view.occurrences(disc)
+        return View(f"Term discovery: {self.benchmark}", VIEW_TABLES, view.PLOTS,
+                    lambda limit: view.recordings(files, duration, view.segmented_tier(phones, n),
+                                                  view.segmented_tier(words, n), frags, None, limit),
+                    notes=("Timeline: the gold phones and words (as the 2015/2017 tools read them) and the "
+                           "discovered fragments coloured by class.",))
     def fold_tables(self, ctx: Context, packed_units: dict, classes: bool = True) -> list:
         """The unit tables of the fold means (zr2015/units.py): discovered classes (NED,
         grouping; left out with classes=False) and files or speakers (the rest); matching has none."""

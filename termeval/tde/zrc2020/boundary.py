@@ -40,6 +40,13 @@ def points(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,
 
 
 def _points(d_file, d_on, d_off, g_file, g_on, g_off):
+    f, _, disc, gold, hit = point_times(d_file, d_on, d_off, g_file, g_on, g_off)
+    return f, disc, gold, hit
+
+
+def point_times(d_file, d_on, d_off, g_file, g_on, g_off):
+    """Per distinct (file, time) point, in (file, time) order: its file, time, discovered?,
+    gold?, hit? (what `points` counts; the report's timeline shows each)."""
     sets = (d_on, d_off, g_on, g_off)
     f = np.concatenate([d_file, d_file, g_file, g_file]).astype(np.int64)
     t = np.concatenate(sets).astype(np.float64) + 0.0       # -0.0 == 0.0, as in a Python set
@@ -51,7 +58,7 @@ def _points(d_file, d_on, d_off, g_file, g_on, g_off):
     pid[order] = np.cumsum(new) - 1
     n = int(new.sum())
     D, U, GD, GU = (np.bincount(pid[tag == k], minlength=n) > 0 for k in range(4))
-    return fs[new], D | U, GD | GU, (D & GD) | (U & GU)
+    return fs[new], ts[new], D | U, GD | GU, (D & GD) | (U & GU)
 
 
 def boundary(d_file: np.ndarray, d_on: np.ndarray, d_off: np.ndarray,

@@ -119,6 +119,13 @@ def from_preparation(prep, gold) -> Classes | None:
                    starts=starts)
 
 
+def columns(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """(cls, file, onset, offset) of every fragment, memory-mapped, and the class names (what
+    the report's timeline selects a few files from, without reading every class)."""
+    return (*(_array(path, name) for name in ("cls", "file", "onset", "offset")),
+            _array(path, "names", mmap=False).tolist())
+
+
 def load_all(path: str) -> Classes:
     """Every class (one process reading a cache saved by an earlier run)."""
     return load_range(path, 0, len(starts(path)) - 1)

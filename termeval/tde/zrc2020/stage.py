@@ -38,7 +38,7 @@ from termeval.core import stage as protocol
 from termeval.core.datadir import Classes, load_classes
 from termeval.core.errors import InputError
 from termeval.core.scores import Metric, write_scores
-from termeval.core.stage import Report, Stage
+from termeval.core.stage import Report, Stage, View
 from termeval.tde.shared import class_preparation, coverage_warnings
 from termeval.tde.zrc2020 import classcache, goldcache
 from termeval.tde.zrc2020.report import final_scores, gold_warnings, summary_lines, write_report
@@ -60,6 +60,7 @@ class Context:
     starts: np.ndarray             # class boundaries (costs, identity)
     class_cache: str | None = None
     transcribed: bool = False      # a job: the fragments' transcription is read from class_cache
+    view_words: Any = None         # the gold words the report's timeline shows (a merge drops the words)
 
 
 def corpus_of(data_dir: str, cache: str | None, words: bool = True) -> tuple[Corpus, str]:
@@ -206,6 +207,10 @@ class Zrc2020Stage(Stage):
         # a merge scores nothing else: it may drop gold arrays once used, after the process
         # memos forget them (`termeval score-tde --nj N` merges in process, and may score again)
         lean = protocol.is_merge()
+        if ctx.args.report or ctx.args.textgrids:
+            from termeval.tde.view import head_tier    # the report's modules: only with --report/--textgrids
+            ctx.view_words = head_tier(ctx.corpus.gold.words,          # what `view` shows (lean drops them)
+                                       None if ctx.args.textgrids else ctx.args.report_files)
         if lean:
             forget_corpus(ctx.corpus)
         metrics, counts = merge(ctx.corpus, stats, parts, release=True, lean=lean)
@@ -235,3 +240,19 @@ class Zrc2020Stage(Stage):
         warnings = tuple(more["warnings"])
         write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts), into=scores)
         return Report(scores, summary_lines(scores), warnings)
+
+    def view(self, ctx: Context, merged: tuple, report: Report) -> View:
+        """report.html's tables, plots and timeline (termeval/tde/view.py), --textgrids' tiers."""
+        from termeval.tde import view    # the report's modules: only with --report/--textgrids
+        from termeval.tde.zrc2020 import view as zrc_view
+        if ctx.classes is not None:
+            c = ctx.classes
+            frags = view.Fragments(c.file, c.onset, c.offset, c.cls, c.names)
+        else:                      # a merge: the prepared arrays, memory-mapped
+            cls, file, onset, offset, names = classcache.columns(ctx.class_cache)
+            frags = view.Fragments(file, onset, offset, cls, names)
+        words = ctx.view_words if ctx.view_words is not None else ctx.corpus.gold.words
+        gold = ctx.corpus.gold
+        return View(f"Term discovery: {self.benchmark}", view.TABLES, view.PLOTS,
+                    lambda limit: view.recordings(gold.files, gold.duration, gold.phones, words, frags,
+                                                  zrc_view.boundary_points(ctx.corpus.phones, words), limit), notes=view.NOTES)
