@@ -244,7 +244,7 @@ class Zrc2020Stage(Stage):
     def view(self, ctx: Context, merged: tuple, report: Report) -> View:
         """report.html's tables, plots and timeline (termeval/tde/view.py), --textgrids' tiers."""
         from termeval.tde import view    # the report's modules: only with --report/--textgrids
-        from termeval.tde.zrc2020 import view as zrc_view
+        from termeval.tde.zrc2020 import view as zrc_view    # the timeline's boundary points: same
         if ctx.classes is not None:
             c = ctx.classes
             frags = view.Fragments(c.file, c.onset, c.offset, c.cls, c.names)
