@@ -205,3 +205,17 @@ def test_guide_zrc_example_runs_as_written():
 def test_guide_says_counts_and_their_means_as_the_score_files_print_them():
     zr = section(doc("guide.md"), "### 7.4")
     assert "print as integers." not in zr and "259.500000 [ mean over" in zr
+
+
+def test_percent_is_declared_as_the_name_rule_had_it_but_for_the_ranking_means():
+    """--percent scales what each measure declares (results/declared.py): the metrics the former
+    name rule scaled (fscore, precision, recall, coverage, NED, their _std), but the ranking means
+    it meant to leave with map (mean_r_precision: STD's was left, QUESST's quesst_ prefix slipped
+    through the rule)."""
+    from termeval.results.declared import MEASURES
+
+    def name_rule(metric: str) -> bool:
+        return not metric.startswith("mean_") and re.search(
+            r"(fscore|precision|recall|coverage|(^|_)ned)(_std)?$", metric) is not None
+    differ = {name for name, m in MEASURES.items() if m.percent != name_rule(name)}
+    assert differ == {"quesst_mean_r_precision"}
