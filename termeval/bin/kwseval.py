@@ -111,9 +111,6 @@ def checks(v: dict) -> None:
     for g in v["zGlobalMeasures"]:
         if g not in ("MAP", "MAPpct", "Optimum", "Supremum"):
             raise Quit(f"Error: Requested global measure /{g}/ not (MAP|MAPpct|Optimum|Supremum)")
-    for t in v["ytypes-of-report-output"]:
-        if t.upper() == "HTML":
-            raise Quit("-y HTML: termeval writes TXT and CSV reports only")
 
 
 def options_of(v: dict) -> StdOptions:
@@ -129,7 +126,8 @@ def options_of(v: dict) -> StdOptions:
         include_notarget_terms=bool(v["include-blocks-w-notargs"]), write_alignment=False, plots=False,
         breakdown="none",      # KWSEval writes no breakdown tables: none computed
         just_system_terms=bool(v["just-system-terms"]),
-        file_channels=",".join(x for n in v["Namefile"] for x in n.split(",") if x),
+        # each -N value is one regex (KWSAlignment::filterByFileChan): its commas stay literal
+        file_channels=",".join(n.replace(",", r"\x2c") for n in v["Namefile"] if n),
         alignment="segment" if v["gsegment-based-alignment"] else "occurrence",
         term_normalization=",".join(dict.fromkeys(PREFILTERS[x.lower()] for x in v["xprefilterText"]))),
         "KWSEval")
@@ -141,14 +139,18 @@ def _or(x, default):
 
 def request_of(v: dict) -> Request:
     """What to write: KWSEval's file names and reports."""
-    types = ("TXT", *(t.upper() for t in v["ytypes-of-report-output"]))
+    # Getopt::Long puts the -y values in a new list: TXT (KWSEval's default) only without -y
+    types = tuple(t.upper() for t in v["ytypes-of-report-output"]) or ("TXT",)
     return Request(file_root=v["file-root"], summary=bool(v["osummary-report"]),
                    block=bool(v["block-summary-report"]), cond_summary=bool(v["Osummary-conditional-report"]),
                    cond_block=bool(v["Block-summary-conditional-report"]), types=tuple(dict.fromkeys(types)),
                    alignment=bool(v["csv-of-alignment"]), det=bool(v["det-curve"]),
                    segment=bool(v["gsegment-based-alignment"]), system_title=v["ID-System"] or "",
                    global_measures=tuple(v["zGlobalMeasures"]), queries=tuple(v["query"]),
-                   sources=tuple(v["YSourcetype"]))
+                   sources=tuple(v["YSourcetype"]), articulated=bool(v["articlulatedDET"]),
+                   **{k: v[o].text for k, o in (("cost", "koefcorrect"), ("value", "Koefincorrect"),
+                                                ("ptarg", "prob-of-term"), ("trials_per_sec", "number-trials-per-sec"))
+                      if v[o] is not None})
 
 
 def engine(opts: StdOptions, adjust: Any) -> tuple:

@@ -27,6 +27,17 @@ _FLOAT = re.compile(r"[-+]?(?=[0-9.])[0-9_]*(\.[0-9_]+)?([eE][-+]?[0-9_]+)?\Z")
 MAX_ARGS = 100_000
 
 
+class Number(float):
+    """A number option's value; `text` is the argument as given (Perl keeps and prints it so)."""
+    text: str = ""
+
+
+def _number(arg: str) -> Number:
+    n = Number(float(arg.replace("_", "")))
+    n.text = arg
+    return n
+
+
 @dataclass(frozen=True)
 class Spec:
     """One Getopt::Long option: its names (`sysfile|stdfile`), type ('' flag, 's' string, 'f'
@@ -92,7 +103,7 @@ def _value(sp: Spec, name: str, inline: str | None, rest: list[str]) -> tuple[bo
         if inline is None:
             rest.insert(0, arg)          # pushed back, as Getopt::Long does
         return False, None, f'Value "{arg}" invalid for option {name} (number expected)'
-    return True, (float(arg.replace("_", "")) if sp.type == "f" else arg), None
+    return True, (_number(arg) if sp.type == "f" else arg), None
 
 
 def getoptions(specs: Sequence[Spec], argv: Sequence[str]) -> Parsed:

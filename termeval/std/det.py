@@ -44,7 +44,7 @@ def _thin(n: int, max_points: int = 4000) -> np.ndarray:
 
 @drawing
 def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: tuple | None,
-             title: str = "") -> list[str]:
+             title: str = "", formats: tuple[str, ...] = ("png", "pdf")) -> list[str]:
     """det.png / det.pdf; act/best = (pfa, pmiss) points or None. Returns the paths."""
     fig, ax = new_figure((6, 6))
     # Probabilities outside the axes (P_fa = 0 above all) have no place on a probit scale; they
@@ -83,11 +83,12 @@ def plot_det(out_prefix: str, pmiss, pfa, beta: float, act: tuple | None, best: 
     legend(ax, loc="upper right", fontsize=8)
     ax.set_title(title or "Term-weighted DET")
     tight_layout(fig)
-    return save_figure(fig, out_prefix, dpi=120)
+    return save_figure(fig, out_prefix, dpi=120, formats=formats)
 
 
 @drawing
-def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, title: str = "") -> list[str]:
+def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, title: str = "",
+             formats: tuple[str, ...] = ("png", "pdf")) -> list[str]:
     """twv.png / twv.pdf: TWV against the decision threshold."""
     fig, ax = new_figure((7, 4.5))
     k = _thin(len(thr))
@@ -107,7 +108,7 @@ def plot_twv(out_prefix: str, thr, twv, act: tuple | None, best: tuple | None, t
     legend(ax, fontsize=8)
     ax.set_title(title or "TWV against threshold")
     tight_layout(fig)
-    return save_figure(fig, out_prefix, dpi=120)
+    return save_figure(fig, out_prefix, dpi=120, formats=formats)
 
 
 def articulated(thr, cum_pmiss, cum_pfa) -> np.ndarray:

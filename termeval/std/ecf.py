@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from termeval.core.errors import InputError
+from termeval.std.perlhash import perl_keys
 from termeval.std import xmlsafe
 from termeval.std.align import grouped_rank
 
@@ -87,12 +88,13 @@ class Ecf:
         return Ecf(self.file[mask], self.channel[mask], self.tbeg[mask], self.dur[mask],
                    self.tend[mask], self.source_type[mask], self.path, self.attrs)
 
-    def total_duration(self, rule: str = "union") -> float:
+    def total_duration(self, rule: str = "union", buckets: int = 8) -> float:
         """T_audio in seconds. Excerpts are grouped by file (channel ignored, as F4DE does).
 
         rule='union': overlapping excerpts of a file are merged (their union is counted);
         rule='f4de': F4DE KWSecf::calcTotalDur: excerpts sorted by (tbeg, tend), each one's
-        end cut at the next excerpt's start when that starts earlier; 'splitcts' counts half.
+        end cut at the next excerpt's start when that starts earlier; 'splitcts' counts half;
+        summed file after file in the order of its `my %excerpts` (starting with `buckets`).
         """
         if len(self) == 0:
             return 0.0
@@ -108,7 +110,17 @@ class Ecf:
             nb[-1] = np.inf
             end = np.where(same_next & (nb < e), nb, e)
             w = np.where(self.source_type[order] == "splitcts", 0.5, 1.0)
-            return float(np.sum((end - b) * w))
+            parts = ((end - b) * w).tolist()
+            # summed one by one as F4DE does: the files in its hash's order (`keys %excerpts`,
+            # stored in ECF order), each file's excerpts by begin
+            by_file: dict = {}
+            for k, fid in enumerate(f.tolist()):
+                by_file.setdefault(fid, []).append(parts[k])
+            total = 0.0
+            for fid in perl_keys([str(x) for x in dict.fromkeys(self.file.tolist())], buckets=buckets):
+                for v in by_file[fid]:
+                    total += v
+            return total
         # union per file: running max of ends within a file
         total = 0.0
         starts = np.flatnonzero(np.r_[True, ~same_next[:-1]])

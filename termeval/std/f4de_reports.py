@@ -218,7 +218,9 @@ def _block_cells(res, gi: int, q: int, corr_nodet: np.ndarray) -> dict:
     pfa = _pn("%6.5f", tw.term_pfa[q])
     cells = {(gi, "#Targ"): str(int(res.ntrue[q])), (gi, "#Corr"): str(int(res.n_hits[q])),
              (gi, "#FA"): str(int(res.n_fa[q])), (gi, "#Miss"): str(int(res.n_miss[q])),
-             (gi, "TWV"): _pn("%6.4f", tw.term_twv[q]), (gi, "PFA"): pfa if pfa != "NA" else "0",
+             # a block without targets (-inc) has no PMiss, hence no TWV (MetricTWV::combBlockCalc)
+             (gi, "TWV"): _pn("%6.4f", tw.term_twv[q] if res.ntrue[q] > 0 else None),
+             (gi, "PFA"): pfa if pfa != "NA" else "0",
              (gi, "PMISS"): _pn("%6.3f", tw.term_pmiss[q])}
     if _segment(res):
         cells[(gi, "#Corr!Det")] = str(int(corr_nodet[q]))

@@ -14,7 +14,8 @@ gain = 1/Ntrue, cost = beta/(duration - Ntrue).
   score: every grid point t <= score gets +gain (reference) or -cost (other), summed over
   keywords; the largest sum strictly above 0 (0 and threshold 0 if none), divided by the
   number of keywords. THRESHOLD is the grid point as Perl prints it (%.15g). Kaldi takes the
-  first of equal sums in Perl's hash order (it varies from run to run); termeval the lowest.
+  first of equal sums in Perl's hash order (it varies from run to run); termeval the lowest,
+  or with `perl_seed0` the first in the order of a perl run with PERL_HASH_SEED=0.
 * STWV: 1 - mean over keywords of (references without any detection / Ntrue).
 * Lattice Recall: 1 - (references without any detection) / (all references).
 Printed with %.4f. Differences from compute-atwv: OTWV uses every distinct score instead of
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from termeval.core.errors import InputError
+from termeval.std.perlhash import perl_keys
 from termeval.std.perlsort import perl_sort
 
 ORACLE_BETA = 999.9
@@ -58,9 +60,11 @@ def _grid(top: float) -> list[float]:
 
 
 def oracle_metrics(csv_lines: list[str], duration: float, beta: float = ORACLE_BETA,
-                   path: str = "") -> OracleMetrics | None:
+                   path: str = "", perl_seed0: bool = False) -> OracleMetrics | None:
     """kws_oracle_threshold.pl over the lines of an alignment CSV (header included); None when
-    no keyword has a reference (the Perl script dies dividing by zero)."""
+    no keyword has a reference (the Perl script dies dividing by zero). `perl_seed0`: as the
+    script runs under PERL_HASH_SEED=0 PERL_PERTURB_KEYS=0 (keywords summed and MTWV grid points
+    visited in that Perl's hash order, termeval.std.perlhash), else in the module doc's order."""
     inst: dict[str, list] = {}
     ntrue: dict[str, int] = {}
     lat_miss: dict[str, int] = {}
@@ -77,7 +81,9 @@ def oracle_metrics(csv_lines: list[str], duration: float, beta: float = ORACLE_B
         if label in ("CORR!DET", "FA"):
             inst.setdefault(kw, []).append((col[9], 0, 1 if label == "FA" else 0))
         elif label in ("CORR", "MISS"):
-            inst.setdefault(kw, [])
+            if kw not in inst:      # the script's first sight of kw: its lattice counts start at 0
+                inst[kw] = []
+                lat_miss[kw] = 0
             if col[10] != "":
                 inst[kw].append((col[9], 1, 2 if label == "CORR" else 0))
             ntrue[kw] = ntrue.get(kw, 0) + 1
@@ -100,7 +106,8 @@ def oracle_metrics(csv_lines: list[str], duration: float, beta: float = ORACLE_B
     sweep = np.zeros(len(grid))
     reach = 0  # grid points below it have a value (Perl's hash keys)
     atwv = otwv = 0.0
-    for kw in ntrue:  # Perl visits keywords in hash order; termeval in order of first line
+    keywords = perl_keys(list(ntrue)) if perl_seed0 else list(ntrue)
+    for kw in keywords:  # Perl visits keywords in hash order; termeval in order of first line
         gain = 1.0 / ntrue[kw]
         cost = beta / (duration - ntrue[kw])
         local_otwv = max_otwv = local_atwv = 0.0
@@ -125,9 +132,17 @@ def oracle_metrics(csv_lines: list[str], duration: float, beta: float = ORACLE_B
         atwv += local_atwv
         otwv += max_otwv
     mtwv, thr = 0.0, "0"
-    for k, v in enumerate(sweep[:reach].tolist()):
-        if v > mtwv:   # equal sums: the lowest grid point (module doc)
-            mtwv, thr = v, "%.15g" % grid[k]
+    points = list(range(reach))
+    if perl_seed0:      # `keys %mtwv_sweep`: the grid points (stored ascending) as Perl lists them
+        pos = {"%.15g" % grid[k]: k for k in points}
+        points = [pos[t] for t in perl_keys(list(pos))]
+    values = sweep.tolist()
+    for k in points:
+        if values[k] > mtwv:   # equal sums: the first visited (module doc)
+            mtwv, thr = values[k], "%.15g" % grid[k]
     n = len(ntrue)
-    stwv = 1 - sum(lat_miss.get(kw, 0) / ntrue[kw] for kw in ntrue) / n
+    # `keys %keywords_lattice_miss`: the keywords met first on a reference line, and the others
+    # from their first lattice miss (the ones without any add 0)
+    lat = perl_keys(list(lat_miss)) if perl_seed0 else list(ntrue)
+    stwv = 1 - sum(lat_miss.get(kw, 0) / ntrue[kw] for kw in lat) / n
     return OracleMetrics(atwv / n, otwv / n, stwv, mtwv / n, thr, 1 - n_lat_miss / n_ref, n)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Optional
 
 import numpy as np
 
@@ -35,6 +36,7 @@ class Lexemes:
     subtype: np.ndarray
     speaker: np.ndarray
     path: str = ""
+    tdur: Optional[np.ndarray] = None    # the durations as read (-x charsplit shares them out)
 
     def __len__(self) -> int:
         return len(self.file)
@@ -44,13 +46,15 @@ class Lexemes:
 class Occurrences:
     """Reference occurrences: term index (into the TermList), file id, channel, begin (first
     token's begin), end (last token's end), first_end (first token's end, used by the ECF
-    filter as in F4DE). Sorted by term, file, channel, begin."""
+    filter as in F4DE), lex (the first token's LEXEME index, when found in an RTTM). Sorted by
+    term, file, channel, begin."""
     term: np.ndarray
     file: np.ndarray
     chan: np.ndarray
     beg: np.ndarray
     end: np.ndarray
     first_end: np.ndarray
+    lex: Optional[np.ndarray] = None
 
     def __len__(self) -> int:
         return len(self.term)
@@ -105,7 +109,7 @@ def _read_bulk(data: bytes, path: str) -> Lexemes | None:
         return None
     files = np.asarray([file_id(f) for f in cols[0][0]], dtype=object)
     tok, sub, spk = (np.asarray(names, dtype=object)[codes] for names, codes in cols[2:])
-    return Lexemes(files[cols[0][1]], chan, tb, round4(tb + td), tok, sub, spk, path)
+    return Lexemes(files[cols[0][1]], chan, tb, round4(tb + td), tok, sub, spk, path, td)
 
 
 def _read_lines(text: str, path: str) -> Lexemes:
@@ -147,9 +151,10 @@ def _read_lines(text: str, path: str) -> Lexemes:
         raise InputError(f"no LEXEME records ({n_other} other records such as SPEAKER): the reference "
                          "words of an RTTM are its LEXEME lines", path, last_line or None)
     tbeg = np.asarray(tb, dtype=np.float64)
+    tdur = np.asarray(td, dtype=np.float64)
     return Lexemes(np.asarray(files, dtype=object), np.asarray(chans, dtype=np.int32), tbeg,
-                   round4(tbeg + np.asarray(td, dtype=np.float64)), np.asarray(tok, dtype=object),
-                   np.asarray(sub, dtype=object), np.asarray(spk, dtype=object), path)
+                   round4(tbeg + tdur), np.asarray(tok, dtype=object),
+                   np.asarray(sub, dtype=object), np.asarray(spk, dtype=object), path, tdur)
 
 
 def find_occurrences(lex: Lexemes, terms: TermList, find_threshold: float = 0.5) -> Occurrences:
@@ -191,7 +196,7 @@ def find_occurrences(lex: Lexemes, terms: TermList, find_threshold: float = 0.5)
     else:
         t = np.zeros(0, np.int32)
         i0 = i1 = np.zeros(0, np.int64)
-    occ = Occurrences(t, lex.file[i0], lex.chan[i0], lex.tbeg[i0], lex.tend[i1], lex.tend[i0])
+    occ = Occurrences(t, lex.file[i0], lex.chan[i0], lex.tbeg[i0], lex.tend[i1], lex.tend[i0], i0)
     return sort_occurrences(occ)
 
 
@@ -220,7 +225,8 @@ def sort_occurrences(occ: Occurrences) -> Occurrences:
     if len(occ) == 0:
         return occ
     o = np.lexsort((occ.beg, occ.chan, occ.file.astype(str), occ.term))
-    return Occurrences(occ.term[o], occ.file[o], occ.chan[o], occ.beg[o], occ.end[o], occ.first_end[o])
+    return Occurrences(occ.term[o], occ.file[o], occ.chan[o], occ.beg[o], occ.end[o], occ.first_end[o],
+                       occ.lex[o] if occ.lex is not None else None)
 
 
 def _speaker_chain(lex: Lexemes) -> np.ndarray:

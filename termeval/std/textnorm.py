@@ -5,7 +5,7 @@
 TranscriptHolder::charSplitText and RTTMList::loadSSVFile.
 
 A LEXEME split into n > 1 tokens gets n equal parts of its duration: each part lasts
-(tend - tbeg)/n printed with 3 decimals, token k begins at tbeg + k * that part (3 decimals), and ends
+dur/n (the duration as read) printed with 3 decimals, token k begins at tbeg + k * that part (3 decimals), and ends
 at round4(begin + part), as F4DE's RTTMRecord computes it.
 """
 from __future__ import annotations
@@ -73,25 +73,28 @@ def _part(x: float) -> float:
 
 def charsplit_lexemes(lex: Lexemes, not_ascii: bool, delete_hyphens: bool) -> Lexemes:
     """Every LEXEME split into its characters' tokens, durations shared out as F4DE does."""
-    files, chans, tb, te, tok, sub, spk = [], [], [], [], [], [], []
+    files, chans, tb, te, td, tok, sub, spk = [], [], [], [], [], [], [], []
     for i in range(len(lex)):
         toks = charsplit_text(lex.token[i], not_ascii, delete_hyphens).split(" ")
         b0 = float(lex.tbeg[i])
+        # the LEXEME's duration as read (F4DE divides its text's value)
+        d0 = float(lex.tdur[i]) if lex.tdur is not None else float(lex.tend[i]) - b0
         n = len(toks)
         if n <= 1:
-            parts = [(b0, float(lex.tend[i]), toks[0] if toks else "")]
+            parts = [(b0, float(lex.tend[i]), d0, toks[0] if toks else "")]
         else:
-            d = _part((float(lex.tend[i]) - b0) / n)   # the LEXEME's duration (tend - tbeg) / n
-            parts = [(_part(b0 + d * k), float(round4(_part(b0 + d * k) + d)), t) for k, t in enumerate(toks)]
-        for b, e, t in parts:
+            d = _part(d0 / n)
+            parts = [(_part(b0 + d * k), float(round4(_part(b0 + d * k) + d)), d, t) for k, t in enumerate(toks)]
+        for b, e, du, t in parts:
             files.append(lex.file[i])
             chans.append(lex.chan[i])
             tb.append(b)
             te.append(e)
+            td.append(du)
             tok.append(t)
             sub.append(lex.subtype[i])
             spk.append(lex.speaker[i])
     return Lexemes(np.asarray(files, dtype=object), np.asarray(chans, dtype=np.int32),
                    np.asarray(tb, dtype=np.float64), np.asarray(te, dtype=np.float64),
                    np.asarray(tok, dtype=object), np.asarray(sub, dtype=object),
-                   np.asarray(spk, dtype=object), lex.path)
+                   np.asarray(spk, dtype=object), lex.path, np.asarray(td, dtype=np.float64))
