@@ -43,6 +43,16 @@ SHOTS = (
     ("kws.png", "exp/kws/report.html", None, 760, ""),
     ("quesst.png", "exp/quesst/report.html", None, 900, ""),
     ("textseg.png", "exp/textseg/report.html", None, 700, ""),
+    ("units.png", "exp/units/report.html", None, 760, ""),
+    ("units-confusion.png", "exp/units/report.html", "#sec-units .te-heatmap", 0, ""),
+    ("units-timeline.png", "exp/units/report.html", "#sec-units .te-timeline", 0,
+     "termevalTimeline.show('units', 's01-r02', 2, 4)"),
+    ("discophon.png", "exp/discophon/report.html", "#sec-discophon .te-plots", 0, ""),
+    ("zr2017-timeline.png", "exp/tde_zr2017/report.html", "#sec-zr2017 .te-timeline", 0,
+     "termevalTimeline.show('zr2017', 's01-r02', 2, 7)"),
+    ("kws-timeline.png", "exp/kws/report.html", "#sec-std .te-timeline", 0,
+     "termevalTimeline.show('std', 's02-r02', 8, 14)"),
+    ("compare.png", "cmp/compare/report.html", "#sec-compare", 0, ""),
     ("results.png", "RESULTS.html", None, 900, ""),
 )
 WIDTH = 1200

@@ -6,7 +6,7 @@
 # terms for STD, queries for QUESST; zr2015/zr2017: the cross_/within_ fold means of coverage,
 # token, type and boundary, NED and grouping not being paired; or approximate randomization
 # with --test permutation). Writes <out-dir>/scores/compare (one line per
-# system and metric), scores/compare.json, RESULTS.compare.md and the forest plot
+# system and metric), scores/compare.json, RESULTS.compare.md, report.html and the forest plot
 # <out-dir>/forest.{png,pdf}. Refuses systems scored on different data or settings.
 # The bootstrap p and the interval come from the same resamples: the interval excludes 0
 # exactly when p < 1 - level (docs/uncertainty.md, "p-values").
@@ -20,6 +20,10 @@
 #   --ci <level>                    # default 0.95
 #   --test <bootstrap|permutation>  # default bootstrap
 #   --plot <true|false>             # default true; forest plot of the headline metrics
+#   --report <true|false>           # default true; <out-dir>/report.html: forest plots and the table
+#                                   # (docs/report.md)
+#   --report-files <n>              # default 20; unused (no timeline)
+#   --textgrids <true|false>        # default false; true is refused (no recordings)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -29,6 +33,9 @@ seed=777
 ci=0.95
 test=bootstrap
 plot=true
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -38,5 +45,6 @@ echo "$0 $*" >&2
 set -euo pipefail
 
 opts=(--bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --test "$test" --plot "$plot")
+te_report_options
 te_check_options compare_systems "${opts[@]}" "$@"        # the options: the step's Options
 "${te_python[@]}" -m termeval.bin.compare_systems "${opts[@]}" "$@"

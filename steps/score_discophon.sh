@@ -9,7 +9,7 @@
 # (discophon appends); termeval's layout beside it: scores/discophon_<code>_<split> (one file per
 # pair, metric names <code>_<split>_pnmi, ...), scores/scores.json, details/discophon/<code>-<split>/
 # (per-utterance and per-phone tables, the unit -> phone mapping), details/discophon/scores.png,
-# intervals with --bootstrap (resampling files).
+# intervals with --bootstrap (resampling files), and report.html (docs/report.md).
 #
 # Only <dataset-dir>/alignment/alignment-<code>-<split>.txt and the predictions'
 # units-<code>-<split>.jsonl ({"file", "units"} lines) are read: no audio tree is needed. Bad input
@@ -28,6 +28,9 @@
 #   --bootstrap <n>              # default 0 (off); resamples of the files of each pair (docs/uncertainty.md)
 #   --seed <s> / --ci <level>    # default 777 / 0.95
 #   --cmd <launcher>             # default $cmd from the environment (cmd.sh), else termeval's utils/run.pl
+#   --report <true|false>        # default true; <output-dir>/report.html (docs/report.md)
+#   --report-files <n>           # default 20; files in report.html's timeline (taken in turn from each pair)
+#   --textgrids <true|false>     # default false; true is refused (score_units.sh writes them, pair by pair)
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -41,6 +44,9 @@ cmd=$te_default_cmd
 bootstrap=0
 seed=777
 ci=0.95
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -56,6 +62,7 @@ dir=$3
 
 opts=(--kind "$kind" --step-units "$step_units" --languages "$languages" --splits "$splits"
       --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
+te_report_options
 # every option is checked by the step's Options (termeval/units/options.py), before anything runs
 te_check_options score_discophon --nj "$nj" "${opts[@]}" "$dataset" "$pred" "$dir"
 te_check_dir "dataset dir" "$dataset"

@@ -8,7 +8,8 @@
 # (1e-8 inside the logs, digits stripped from phone labels, each utterance cut to the shorter)
 # plus its entropies, mutual information, segment lengths and its table
 # (details/units/teacher_quality.txt). Per-utterance and per-phone tables, the unit -> phone
-# mapping and the confusion plot (P(phone | unit)) go to <exp-dir>/details/units/.
+# mapping and the confusion plot (P(phone | unit)) go to <exp-dir>/details/units/; <exp-dir>/report.html
+# shows them with a timeline of gold phones, units and mapped units (docs/report.md).
 #
 # The gold is a data dir of steps/prepare_gold.sh (any --format; --format discophon reads
 # discophon's alignment files), on the 10 ms grid (--off-grid centre: each 10 ms frame takes the
@@ -35,6 +36,10 @@
 #   --seed <s> / --ci <level>    # default 777 / 0.95
 #   --bootstrap-unit <file|speaker>  # default file
 #   --cmd <launcher>             # default $cmd from the environment (cmd.sh), else termeval's utils/run.pl
+#   --report <true|false>        # default true; <exp-dir>/report.html (docs/report.md)
+#   --report-files <n>           # default 20; recordings in report.html's timeline
+#   --textgrids <true|false>     # default false; details/textgrids/<file>.TextGrid: gold phones, units,
+#                                # mapped units, boundary errors
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -52,6 +57,9 @@ bootstrap=0
 seed=777
 ci=0.95
 bootstrap_unit=file
+report=true
+report_files=20
+textgrids=false
 # End configuration section.
 
 echo "$0 $*" >&2
@@ -68,6 +76,7 @@ dir=$3
 opts=(--frame-shift "$frame_shift" --compat "$compat" --kind "$kind" --n-units "$n_units"
       --n-phonemes "$n_phonemes" --units-format "$units_format" --off-grid "$off_grid"
       --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+te_report_options
 # every option is checked by the step's Options (termeval/units/options.py), before anything runs
 te_check_options score_units --nj "$nj" "${opts[@]}" "$data" "$units" "$dir"
 te_check_dir "data dir" "$data"

@@ -478,8 +478,8 @@ def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.P
                     **options: Any) -> dict:
     """steps/compare_systems.sh, each system with the first: the content of
     <out-dir>/scores/compare.json. With out_dir= its files are written there (scores/compare,
-    scores/compare.json, RESULTS.compare.md and, unless plot=False, the forest plot); without it
-    nothing is written."""
+    scores/compare.json, RESULTS.compare.md, report.html unless report=False and, unless
+    plot=False, the forest plot); without it nothing is written."""
     dirs = tuple(api_inputs.system_list(systems))
     if "plot" in options and isinstance(options["plot"], bool):
         options = {**options, "plot": "true" if options["plot"] else "false"}

@@ -251,15 +251,16 @@ def plot(opts, res: dict) -> None:
         forest_plot(res, HEADLINE, os.path.join(opts.out_dir, "forest"))
 
 
-def run(opts, run_task) -> dict:
-    """compare_systems on its CompareOptions: the comparison, its files written through the
+def run(opts, run_task, files=task) -> dict:
+    """compare_systems on its CompareOptions: the comparison, its files (`files(opts, res)`: the
+    (out_root, outputs, write) of `task`, or a caller's with more files) written through the
     driver's `run_task` (with an out_dir), then the forest plot; returns compare.json's mapping.
     A table that could not be compared is one line on stderr."""
     res = run_compare(opts)
     for t, why in res.get("not_compared", {}).items():
         print(f"{step_name()}: not compared ({t}): {why}", file=sys.stderr)
     if opts.out_dir is not None:
-        run_task("compare_systems", *task(opts, res), inputs=opts.paths("input"))
+        run_task("compare_systems", *files(opts, res), inputs=opts.paths("input"))
         plot(opts, res)
     return as_json(res)
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from termeval.core.options import (
-    MAX_RESAMPLES, BootstrapOptions, OptionError, option, path_value, resamples)
+    MAX_RESAMPLES, BootstrapOptions, OptionError, ReportOptions, option, path_value, resamples)
 
 
 def _paths(value: Any, text: str | None = None) -> None:
@@ -23,8 +23,10 @@ def _out_dir(value: Any, text: str | None = None) -> None:
 
 
 @dataclass(frozen=True, kw_only=True)
-class CompareOptions(BootstrapOptions):
+class CompareOptions(BootstrapOptions, ReportOptions):
     """Options of compare_systems: every system against the first (docs/uncertainty.md)."""
+    TEXTGRIDS = False     # a comparison has no recordings (core/options.py ReportOptions)
+    NO_TEXTGRIDS = "a comparison has no recordings to write as TextGrids"
     bootstrap: int = option(1000, f"resamples of the shared units for confidence intervals and p-values "
                                   f"(at least 1; at most {MAX_RESAMPLES})", check=resamples)
     test: str = option("bootstrap", "p-value: paired bootstrap or approximate randomization",
@@ -32,8 +34,8 @@ class CompareOptions(BootstrapOptions):
     plot: str = option("true", "forest plot", choices=("true", "false"))
     systems: tuple = option((), "the scored exp dirs; the first is the baseline", role="inputs", cli=False,
                             check=_paths)
-    out_dir: str | None = option(None, "gets scores/compare, scores/compare.json, RESULTS.compare.md and the "
-                                       "forest plot", role="output", cli=False, check=_out_dir)
+    out_dir: str | None = option(None, "gets scores/compare, scores/compare.json, RESULTS.compare.md, the "
+                                       "forest plot and report.html", role="output", cli=False, check=_out_dir)
     # the command line's `<exp-dir-A> <exp-dir-B> [...] <out-dir>` (termeval.bootstrap.compare.from_command_line)
     dirs: tuple = option((), "the scored exp dirs (the first is the baseline), then the output dir",
                          positional=True, many=True, metavar="dir", check=_paths)

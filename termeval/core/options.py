@@ -344,8 +344,10 @@ class ReportOptions(StepOptions):
     """--report/--report-files/--textgrids, the same on every scoring step (docs/report.md):
     what the step writes for a person to look at. None of them changes a number, so none is
     recorded with the scores. A step that has no tiers to write (TEXTGRIDS = False) refuses
-    --textgrids true."""
+    --textgrids true, saying why (NO_TEXTGRIDS)."""
     TEXTGRIDS = True
+    NO_TEXTGRIDS = ("this step has no timeline to write as TextGrids (term discovery, segmentation, term "
+                    "detection and score_units have one)")
     report: bool = option(True, "write <exp-dir>/report.html: the scores, settings, warnings, plots, tables "
                                 "and a timeline of gold against the system, in one self-contained page")
     report_files: int = option(REPORT_FILES, "recordings in report.html's timeline (the first N; 0: none)",
@@ -356,6 +358,5 @@ class ReportOptions(StepOptions):
     def validate(self) -> "StepOptions":
         super().validate()
         if self.textgrids and not self.TEXTGRIDS:
-            raise InputError("--textgrids true: this step has no timeline to write as TextGrids "
-                             "(segmentation, term discovery and term detection have one)")
+            raise InputError(f"--textgrids true: {self.NO_TEXTGRIDS}")
         return self

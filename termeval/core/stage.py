@@ -96,9 +96,11 @@ class View:
     stage already has (termeval/report/ draws and writes it; docs/architecture.md, the hook).
 
     title      the section's heading (default: the stage's name)
-    tables     (title, path relative to the exp dir) of details tables the run wrote (TSV with a
-               header line, or a `# name ...` header); shown sortable and filterable, bounded
-    plots      plot specs drawn as inline SVG from those tables (termeval/report/page.py PLOTS)
+    tables     (title, path relative to the exp dir[, rows shown]) of details tables the run wrote
+               (TSV with a header line, or a `# name ...` header); shown sortable and filterable,
+               bounded (the first 1000 rows, or `rows shown`)
+    plots      plot specs drawn as inline SVG from those tables, or from data given inline (bars,
+               a heatmap: termeval/report/page.py _plot)
     timeline   recordings(limit): the first `limit` recordings (None: all) as
                termeval.report.timeline.Recording (tiers of intervals or points), or None
     textgrids  where --textgrids writes `<recording>.TextGrid`, relative to the exp dir (an

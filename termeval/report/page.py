@@ -115,7 +115,14 @@ def _forest(scores: dict[str, list[Line]]) -> str:
 def _plot(out: str, spec: Mapping[str, Any]) -> str:
     """One plot of a spec: {"kind": "bars"|"lines"|"det", "table": rel path, "title", ...}
     (bars: "label" column, "values" columns; lines: "x" column, "y" columns; det: "x" P_FA,
-    "y" P_miss columns, probit axes)."""
+    "y" P_miss columns, probit axes), or of data the stage gives without a table: bars
+    {"labels", "series": {name: values}}, heatmap {"values" (rows x columns in [0, 1]), "rows",
+    "columns", "xlabel", "ylabel"}."""
+    if "table" not in spec:
+        if spec["kind"] == "heatmap":
+            return svg.heatmap(spec["values"], spec["rows"], spec["columns"], spec["title"], spec.get("xlabel", ""),
+                               spec.get("ylabel", ""))
+        return svg.bars(spec["labels"], spec["series"], spec["title"], spec.get("ylabel", ""))
     t = tables_.read(out, spec["table"], "", MAX_PLOT_ROWS)
     if t is None or not t.rows:
         return ""
@@ -133,7 +140,8 @@ def _plot(out: str, spec: Mapping[str, Any]) -> str:
                      spec.get("marks", ()))
 
 
-def _table(t: tables_.Table) -> str:
+def table(t: tables_.Table) -> str:
+    """A table of the page: sortable, filterable, its first rows (t.rows)."""
     head = "".join(f"<th>{escape(c)}</th>" for c in t.columns)
     # the rows joined by two separators no table holds, escaped at once, then the separators made tags
     text = escape("\x1e".join("\x1f".join(row) for row in t.rows))
@@ -161,38 +169,44 @@ def section(sid: str, title: str, out: str, score_files: Sequence[str], settings
         parts.append(f'<p class="te-cmd"><code>{escape(command)}</code></p>')
     parts.append('<h3>Scores</h3><div class="te-scores">' + "".join(_score_table(r, ls) for r, ls in scores.items())
                  + "</div>")
-    parts.append("<h3>Settings</h3>" + _kv(settings))
+    parts.append("<h3>Settings</h3>" + kv(settings))
     parts.append(f'<h3>Warnings</h3><ul class="te-warnings">'
                  + ("".join(f"<li>{escape(w)}</li>" for w in warnings) or '<li class="te-none">none</li>') + "</ul>")
     plots = [_forest(scores)] + [_plot(out, p) for p in (view.plots if view else ())]
     plots = [p for p in plots if p]
     if plots:
         parts.append('<h3>Plots</h3><div class="te-plots">' + "".join(f"<figure>{p}</figure>" for p in plots) + "</div>")
-    tabs = [tables_.read(out, rel, title) for title, rel in _expand(out, view.tables if view else ())]
+    tabs = [tables_.read(out, spec[1], spec[0], *spec[2:]) for spec in _expand(out, view.tables if view else ())]
     tabs = [t for t in tabs if t is not None]
     if tabs:
-        parts.append("<h3>Tables</h3>" + "".join(_table(t) for t in tabs))
+        parts.append("<h3>Tables</h3>" + "".join(table(t) for t in tabs))
     if timeline is not None:
         parts.append('<h3>Timeline</h3><div class="te-timeline">' + json_script(timeline, "te-tl-data") + "</div>")
-    attrs = f'data-scores="{escape(" ".join(scores))}" data-title="{escape(title)}"'
+    return wrap(sid, title, parts, list(scores))
+
+
+def wrap(sid: str, title: str, parts: Sequence[str], score_files: Sequence[str]) -> str:
+    """A section of the page from its HTML parts: delimited for `parse` and `merge`, which keep it
+    while its `score_files` survive a later run in the exp dir."""
+    attrs = f'data-scores="{escape(" ".join(score_files))}" data-title="{escape(title)}"'
     return (f"<!--te-section:{sid}-->\n<section class=\"te-section\" id=\"sec-{escape(sid)}\" {attrs}>"
             + "\n".join(parts) + "</section>\n<!--/te-section:" + sid + "-->\n")
 
 
-def _expand(out: str, specs: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """(title, rel) with each glob pattern replaced by the files it matches in `out` (titled
-    "<title>: <file name>")."""
+def _expand(out: str, specs: Sequence[tuple]) -> list[tuple]:
+    """(title, rel[, max rows]) with each glob pattern replaced by the files it matches in `out`
+    (titled "<title>: <file name>")."""
     got = []
-    for title, rel in specs:
+    for title, rel, *rest in specs:
         if not glob.has_magic(rel):
-            got.append((title, rel))
+            got.append((title, rel, *rest))
             continue
         for path in sorted(glob.glob(os.path.join(glob.escape(out), rel))):
-            got.append((f"{title}: {os.path.basename(path)}", os.path.relpath(path, out)))
+            got.append((f"{title}: {os.path.basename(path)}", os.path.relpath(path, out), *rest))
     return got
 
 
-def _kv(items: Mapping[str, str]) -> str:
+def kv(items: Mapping[str, str]) -> str:
     rows = "".join(f"<tr><th>{escape(k)}</th><td>{escape(str(v))}</td></tr>" for k, v in items.items())
     return f'<table class="te-kv"><tbody>{rows}</tbody></table>'
 

@@ -1,6 +1,7 @@
 """The plots of report.html, drawn by termeval itself as inline SVG (no matplotlib): lines
 (tolerance sweeps, TWV against the threshold; DET curves on probit axes), bars (per speaker,
-per file, per term) and forest plots (values with their intervals).
+per file, per term), forest plots (values with their intervals) and heatmaps (a confusion
+matrix of probabilities).
 
 Every function returns one `<svg>` element (a string) with a viewBox, so that it scales with
 the page; every mark carries a `<title>` (its value, shown on hover).
@@ -10,6 +11,8 @@ from __future__ import annotations
 import math
 from html import escape
 from typing import Sequence
+
+import numpy as np
 
 W, H = 640, 340
 LEFT, RIGHT, TOP, BOTTOM = 62, 18, 30, 48
@@ -190,4 +193,64 @@ def forest(rows: Sequence[tuple[str, float, float | None, float | None]], title:
         out.append(f'<circle cx="{_f(x(v))}" cy="{cy}" r="4" class="te-dot"><title>{escape(tip)}</title></circle>')
     out.append(f'<text x="{(left + W - RIGHT) / 2}" y="{height - 10}" text-anchor="middle" '
                f'class="te-alabel">{escape(xlabel)}</text>')
+    return "".join(out) + "</svg>"
+
+
+# a sequential scale from light to dark (ColorBrewer Blues, 9 classes, then its darkest): 10 levels of 0.1
+HEAT = ("#deebf7", "#c6dbef", "#9ecae1", "#6baed6", "#4292c6", "#2171b5", "#08519c", "#08306b", "#062455",
+        "#041a40")
+HEAT_ROW = 10         # px per row (fewer for more rows)
+HEAT_TOP_COLUMNS = 5  # columns named in a row's hover text
+
+
+def heatmap(values, rows: Sequence[str], columns: Sequence[str], title: str, xlabel: str = "", ylabel: str = "",
+            floor: float = 0.005) -> str:
+    """A matrix of values in [0, 1] (rows x columns) as cells coloured in 10 levels of 0.1;
+    cells below `floor` are left blank. Cells of one level are one path (a row's run of equal
+    levels one rectangle), so the size grows with the cells drawn, not with the matrix; each
+    row's hover text names its largest columns."""
+    v = np.nan_to_num(np.asarray(values, dtype=np.float64), nan=0.0)
+    if v.ndim != 2 or not v.size:
+        return ""
+    nr, nc = v.shape
+    row_h = HEAT_ROW if nr <= 60 else max(2.0, 600.0 / nr)
+    left = min(20 + 6.5 * max(len(r) for r in rows), 140)
+    x0, x1 = left, W - RIGHT - 46
+    height = TOP + nr * row_h + BOTTOM
+    level = np.where(v >= floor, np.minimum((v * 10).astype(np.int64), 9), -1)
+    paths: list[list[str]] = [[] for _ in HEAT]
+    for r in range(nr):
+        lv = level[r]
+        cut = np.flatnonzero(np.r_[True, lv[1:] != lv[:-1]])
+        for a, b in zip(cut.tolist(), cut[1:].tolist() + [nc]):
+            if lv[a] >= 0:
+                paths[int(lv[a])].append(f"M{a} {r}h{b - a}v1h-{b - a}z")
+    out = [f'<svg class="te-plot te-heatmap" viewBox="0 0 {W} {_f(height)}" xmlns="http://www.w3.org/2000/svg" '
+           f'role="img" data-rows="{nr}" data-columns="{nc}" data-cells="{int((level >= 0).sum())}">',
+           f"<title>{escape(title)}</title>",
+           f'<text x="{W / 2}" y="18" class="te-ptitle" text-anchor="middle">{escape(title)}</text>',
+           f'<rect x="{_f(x0)}" y="{TOP}" width="{_f(x1 - x0)}" height="{_f(nr * row_h)}" class="te-axes"/>',
+           f'<g transform="translate({_f(x0)} {TOP}) scale({(x1 - x0) / nc:.6g} {row_h:.6g})" '
+           'shape-rendering="crispEdges">']
+    out += [f'<path fill="{HEAT[k]}" d="{"".join(p)}"/>' for k, p in enumerate(paths) if p]
+    out.append("</g>")
+    step = max(1, int(np.ceil(9.0 / row_h)))          # a label every `step` rows: 9 px apart at least
+    for r in range(nr):
+        y = TOP + r * row_h
+        top = np.argsort(-v[r], kind="stable")[:HEAT_TOP_COLUMNS]
+        tip = f"{rows[r]}: " + ", ".join(f"{columns[c]} {v[r, c]:.2f}" for c in top.tolist() if v[r, c] >= floor)
+        out.append(f'<rect x="{_f(x0)}" y="{_f(y)}" width="{_f(x1 - x0)}" height="{_f(row_h)}" fill="transparent">'
+                   f"<title>{escape(tip)}</title></rect>")
+        if r % step == 0:
+            out.append(f'<text x="{_f(x0 - 4)}" y="{_f(y + row_h / 2 + 3.5)}" text-anchor="end" '
+                       f'class="te-tick">{escape(rows[r])}</text>')
+    for k, colour in enumerate(HEAT):                 # the scale: 10 swatches, 0 at the bottom
+        y = TOP + (9 - k) * 14
+        out.append(f'<rect x="{W - RIGHT - 36}" y="{y}" width="12" height="14" fill="{colour}"/>')
+    out += [f'<text x="{W - RIGHT - 20}" y="{TOP + 10 * 14}" class="te-tick">0</text>',
+            f'<text x="{W - RIGHT - 20}" y="{TOP + 9}" class="te-tick">1</text>',
+            f'<text x="{_f((x0 + x1) / 2)}" y="{_f(height - 10)}" text-anchor="middle" class="te-alabel">'
+            f"{escape(xlabel)}</text>",
+            f'<text transform="translate(12 {_f(TOP + nr * row_h / 2)}) rotate(-90)" text-anchor="middle" '
+            f'class="te-alabel">{escape(ylabel)}</text>']
     return "".join(out) + "</svg>"

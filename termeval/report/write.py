@@ -19,6 +19,7 @@ from termeval.core.textio import atomic_write
 from termeval.report import page, timeline
 
 # options that change no number (jobs, threads, this group): not shown as settings
+TEXTGRIDS = "details/textgrids"     # the steps' shared TextGrid dir (termeval/core/stage.py View)
 NOT_SETTINGS = {"nj", "job", "merge", "workers", "report", "report_files", "textgrids", "run_id", "exp_dir",
                 "print_stage_name", "prepare_only"}
 
@@ -78,12 +79,8 @@ def run(stage: Stage, ctx: Any, merged: Any, report: Report, opts: Any, exp_dir:
     (--textgrids true) into `out`; returns what the run owns besides the stage's `owned`."""
     want, grids, limit = asked(opts)
     view = stage.view(ctx, merged, report) if (want or grids) else None
-    extra: list[str] = []
-    if grids and view is not None and view.timeline is not None:
-        from termeval.report import textgrid    # the TextGrid writer: only with --textgrids true
-        textgrid.write_all(os.path.join(out, view.textgrids), view.timeline(None))
-        if not _inside(view.textgrids, owned):
-            extra.append(view.textgrids)
+    sid = getattr(stage, "name", "") or "stage"
+    extra = textgrids(sid, view if grids else None, opts, exp_dir, out, owned)
     old_path = os.path.join(exp_dir, page.PAGE)
     if not want and not os.path.isfile(old_path):
         return extra
@@ -91,7 +88,6 @@ def run(stage: Stage, ctx: Any, merged: Any, report: Report, opts: Any, exp_dir:
     if os.path.isfile(old_path):
         with open(old_path, encoding="utf-8", errors="replace") as f:
             old = f.read()
-    sid = getattr(stage, "name", "") or "stage"
     title = (view.title if view is not None and view.title else sid)
     files = score_files(report, out) if want else []
     html = _section(sid, title, view, report, opts, limit, out, files) if want else None
@@ -104,6 +100,31 @@ def run(stage: Stage, ctx: Any, merged: Any, report: Report, opts: Any, exp_dir:
         with atomic_write(os.path.join(out, page.PAGE)) as f:
             f.write(page.render(exp_dir, parts))
     return extra + [page.PAGE]
+
+
+def textgrids(sid: str, view: Any, opts: Any, exp_dir: str, out: str, owned: Sequence[str]) -> list[str]:
+    """The TextGrids of the run (`view` given: --textgrids true) into `out`: one file per
+    recording, its tiers named `<sid>: <tier>`. details/textgrids is shared by the steps of an
+    exp dir: unless the stage owns it whole (term discovery owns details/), each file this run
+    writes keeps the other steps' tiers of the earlier file, and the earlier files holding tiers
+    of this stage that it does not write lose them (--textgrids false drops them); returns the
+    files the run owns there (the publish replaces or withdraws each)."""
+    rel = view.textgrids if view is not None else TEXTGRIDS
+    old_dir = os.path.join(exp_dir, rel)
+    whole = _inside(rel, owned)
+    shared = not whole and os.path.isdir(old_dir)
+    recordings = view.timeline(None) if view is not None and view.timeline is not None else None
+    if recordings is None and not (shared and isinstance(opts, ReportOptions) and opts.TEXTGRIDS):
+        return []
+    from termeval.report import textgrid    # the TextGrid writer: only with --textgrids or earlier TextGrids
+    prefix = f"{sid}: "
+    names = textgrid.write_all(os.path.join(out, rel), recordings, prefix, old_dir if shared else None) \
+        if recordings is not None else []
+    if whole:
+        return []
+    if shared:
+        names += textgrid.strip_all(os.path.join(out, rel), old_dir, prefix, set(names))
+    return [f"{rel}/{n}" for n in names]
 
 
 def _section(sid: str, title: str, view: Any, report: Report, opts: Any, limit: int, out: str,
@@ -123,6 +144,7 @@ def _section(sid: str, title: str, view: Any, report: Report, opts: Any, limit: 
                      f"(--report-files {limit})"
                      + (f"; {shown[-1]['name']} is cut at {shown[-1]['cut']} s (at most "
                         f"{timeline.PAGE_ITEMS} items in the page)" if shown and "cut" in shown[-1] else "")
-                     + "; --textgrids true writes every recording for Praat.")
+                     + ("; --textgrids true writes every recording for Praat." if opts.TEXTGRIDS
+                        else "."))
     return page.section(sid, title, out, files, settings, list(report.warnings), view, data, notes, command)
 

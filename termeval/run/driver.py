@@ -53,6 +53,7 @@ from termeval.core.warn import warn
 
 PROTOCOL = 1
 REPORT_PAGE = "report.html"    # what a scoring run may own besides its stage's outputs (termeval/report/page.py)
+TEXTGRIDS = "details/textgrids"    # and files of the steps' shared TextGrid dir (termeval/report/write.py)
 
 
 
@@ -310,10 +311,11 @@ def _page(stage: Stage, ctx: Any, merged: Any, report: Any, opts: Any, exp_dir: 
           owned: list[str]) -> list[str]:
     """The stage's section of <exp>/report.html and its TextGrids, written into `out`
     (termeval/report/write.py) when --report true or --textgrids true asks for them, or when an
-    earlier page holds a section of this stage to drop (--report false); returns what the run
-    owns besides the stage's outputs. Nothing is imported otherwise."""
+    earlier page holds a section of this stage to drop (--report false) or earlier TextGrids may
+    hold its tiers; returns what the run owns besides the stage's outputs. Nothing is imported
+    otherwise."""
     if not (isinstance(opts, ReportOptions) and (opts.report or opts.textgrids)
-            or os.path.isfile(os.path.join(exp_dir, REPORT_PAGE))):
+            or os.path.isfile(os.path.join(exp_dir, REPORT_PAGE)) or os.path.isdir(os.path.join(exp_dir, TEXTGRIDS))):
         return []
     from termeval.report import write    # the report's writers: only when a page or TextGrids are written
     return write.run(stage, ctx, merged, report, opts, exp_dir, out, owned_names(exp_dir, out, owned))

@@ -129,7 +129,8 @@ class SegmentationStage(Stage):
         return View(f"Segmentation: {s.level}s", view.tables(self.name), view.plots(self.name),
                     lambda limit: view.recordings(ctx.ref, ctx.pred, ctx.utts, s.level, s.tolerance, limit,
                                                   ctx.args.data_dir, ctx.gold),
-                    view.textgrid_dir(self.name), notes=view.notes(s.compat, s.tolerance))
+                    notes=view.notes(s.compat, s.tolerance))
+
 
 def stage_of(opts: Any) -> Stage:
     """The stage of the step's options (termeval/steps: Step.stage)."""

@@ -140,8 +140,3 @@ def _phones(t: GoldTier, reco: int, start: float, end: float) -> Tier:
     keep = (off > start) & (on < end)
     return Tier("phones (gold)", on[keep], off[keep], t.label[s][keep], t.labels)
 
-
-def textgrid_dir(name: str) -> str:
-    """--textgrids' directory: inside the stage's own details (an exp dir scored for term
-    discovery too keeps details/textgrids for that)."""
-    return os.path.join("details", name, "textgrids")

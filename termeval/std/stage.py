@@ -38,8 +38,7 @@ OUTPUTS = ("scores/std", "scores/std_operating", "scores/scores.json", "scores/.
            "details/sum.txt", "details/bsum.txt", "details/cond.sum.txt", "details/cond.bsum.txt",
            "details/sum.csv", "details/bsum.csv", "details/cond.sum.csv", "details/cond.bsum.csv",
            "details/results", "details/ntrue", "details/ntrue_raw",
-           "details/per-category-score.txt", "scoring", "metrics.txt", "f4de",
-           "details/textgrids")      # --textgrids (termeval/std/view.py)
+           "details/per-category-score.txt", "scoring", "metrics.txt", "f4de")
 
 
 class StdStage(Stage):
@@ -131,7 +130,7 @@ class StdStage(Stage):
         from termeval.std import view    # the report's modules: only with --report/--textgrids
         a = ctx.args
         if ctx.kaldi:
-            return View("Keyword search: Kaldi's compute-atwv (--compat kaldi)", view.KALDI_TABLES, settings=a)
+            return compat_module("kaldi").view(a, merged)
         return View(f"Term detection: {a.preset}", view.TABLES, view.PLOTS,
                     lambda limit: view.recordings(ctx.kws, ctx.prep.dets, merged, limit), settings=a,
                     notes=view.NOTES)

@@ -2,7 +2,7 @@
 words (the RTTM's LEXEMEs), and each keyword's outcome as the alignment scored it
 (termeval/std/score.py `ali`): hits (YES detections aligned to an occurrence), false alarms
 (YES detections aligned to none) and misses (occurrences no YES detection is aligned to),
-labelled with the keyword's text.
+labelled with the keyword's text. --compat kaldi's: termeval/std/kaldi/view.py.
 """
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Iterator
 
 import numpy as np
 
-from termeval.report.timeline import Recording, Tier, sorted_tier
+from termeval.report.timeline import Recording, sorted_tier
 
 TABLES = (("Per term", "details/per_term.tsv"), ("Ranked retrieval per term", "details/ranking_per_term.tsv"),
           ("Breakdown", "details/breakdown_*.tsv"), ("DET points", "details/det_points.tsv"),
@@ -21,7 +21,6 @@ PLOTS = ({"kind": "det", "table": "details/det_points.tsv", "x": "mean_pfa", "y"
           "title": "TWV against the decision threshold", "xlabel": "threshold", "ylabel": "TWV"},
          {"kind": "bars", "table": "details/per_term.tsv", "label": "termid", "values": ["twv", "otwv"],
           "title": "TWV per term", "ylabel": "TWV"})
-KALDI_TABLES = (("Alignment", "details/alignment.csv"),)
 NOTES = ("Timeline: hits are YES detections aligned to a reference occurrence, false alarms YES detections "
          "aligned to none, misses occurrences no YES detection is aligned to (termeval's alignment, "
          "details/alignment.csv); each is labelled with its keyword.",)

@@ -45,10 +45,11 @@ Paired significance tests between systems scored on the same data: <exp-dir-A> <
 compares each system with the first one: the difference of every metric (system - first), its
 percentile interval and a two-sided p-value (paired bootstrap, or approximate randomization
 with --test permutation). Writes <out-dir>/scores/compare, scores/compare.json,
-RESULTS.compare.md (whole), then the forest plot <out-dir>/forest.{png,pdf}. Refuses systems
+RESULTS.compare.md and report.html (the forest plots and the table, docs/report.md; whole),
+then the forest plot <out-dir>/forest.{png,pdf}. Refuses systems
 scored on different data or settings. --benchmark zr2015/zr2017 systems: the cross_/within_
 fold means of coverage, token, type and boundary are compared over the recordings (or
 speakers); NED and grouping are not (their units, the discovered classes, differ between
 systems). docs/uncertainty.md.""",
-    task="termeval.bootstrap.compare:run", show="termeval.bootstrap.compare:show",
+    task="termeval.results.compare_html:run", show="termeval.bootstrap.compare:show",
     from_command_line="termeval.bootstrap.compare:from_command_line", shell="steps/compare_systems.sh")

@@ -24,7 +24,7 @@ from termeval.core.errors import InputError
 ZR15_MEASURES = ("matching", "ned", "coverage", "grouping", "token_type", "boundary")
 # the options of TdeOptions every benchmark reads (the rest: Benchmark.reads)
 COMMON_OPTIONS = ("benchmark", "lenient", "nj", "bootstrap", "seed", "ci", "data_dir", "class_file", "exp_dir",
-                  "report", "report_files")
+                  "report", "report_files", "textgrids")
 
 
 @dataclass(frozen=True)
@@ -126,12 +126,12 @@ def _seed_table(name: str) -> Table:
 
 # ----------------------------------------------------------------------------- the records
 
-_ZR15_READS = ("folds", "measures", "bootstrap_unit", "textgrids")      # the seed modes: no timeline
+_ZR15_READS = ("folds", "measures", "bootstrap_unit")
 _SEED_READS = ("folds", "end_tolerance", "pairs_clustering")
 
 BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (
     Benchmark("zrc2020", "termeval.tde.zrc2020.stage:Zrc2020Stage",
-              ("workers", "end_tolerance", "pairs_clustering", "bootstrap_unit", "textgrids"), ZRC2020_TABLE),
+              ("workers", "end_tolerance", "pairs_clustering", "bootstrap_unit"), ZRC2020_TABLE),
     Benchmark("zr2015", "termeval.tde.zr2015.stage:Zr2015Stage", _ZR15_READS, _zr15_table("zr2015"),
               prepares_classes=False, sil_less_gold=True,
               zr15=Zr15Quirks(isclose_no_overlap=True, relative_adjacency=True, coverage_nan_near_zero=True,

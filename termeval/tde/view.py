@@ -1,8 +1,15 @@
 """What report.html and --textgrids show of a term discovery run (every benchmark): per
 recording, the gold phones and words, the discovered fragments coloured by class, and the
-boundaries of the zrc2020 boundary measure (tde/zrc2020/boundary.py: fragment edges snapped to
-the phones they keep, against the edges of the non-SIL words): hits, and the errors, missed
-(a word edge no fragment edge falls on) and spurious (a fragment edge on no word edge).
+boundaries of the benchmark's own boundary measure: hits, and the errors, missed (a gold edge
+not found) and spurious (a fragment edge not found in the gold).
+
+  zrc2020      tde/zrc2020/view.py on tde/zrc2020/boundary.py: fragment edges snapped to the
+               phones they keep, against the edges of the non-SIL words; a hit is a point of
+               both sets
+  zr2015/2017  tde/zr2015/view.py on tde/zr2015/boundary.py: the distinct fragment edges
+               against the distinct word edges; a word edge is found (a hit, marked at the word edge) when a fragment
+               edge is closer than 30 ms, a fragment edge is spurious when no word edge is
+  seed documents (zr2015-doc, lrec2014): gold and fragments, no boundary tiers
 
 Fed by what the stage holds: its gold (termeval.core.datadir.Gold), the phones as zrc2020 reads
 them and the fragments (file, onset, offset, class).
@@ -18,7 +25,7 @@ from termeval.core.datadir import Tier as GoldTier
 from termeval.report.timeline import Recording, Tier, span
 
 # (file index, fragments' file, onset, offset) -> (time, status) of a file's boundary points:
-# 0 hit, 1 missed, 2 spurious (termeval/tde/zrc2020/view.py: the zrc2020 boundary measure's)
+# 0 hit, 1 missed, 2 spurious (the benchmark's boundary measure: tde/zrc2020/view.py, tde/zr2015/view.py)
 BoundaryPoints = Callable[[int, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 TABLES = (("Per class: the most frequent transcription, its share, the mean NED", "details/clusters.txt"),
@@ -60,8 +67,8 @@ def _gold_tier(name: str, t: GoldTier, f: int) -> Tier:
 def recordings(files: list[str], duration, phones_tier: GoldTier, words: GoldTier, frags: Fragments,
                points: BoundaryPoints | None, limit: int | None) -> Iterator[Recording]:
     """The first `limit` recordings (None: all) in the gold's order, one at a time: files[f]
-    from 0 to duration[f] (None: to the last item); the boundary tiers when `points`
-    (zrc2020's) is given."""
+    from 0 to duration[f] (None: to the last item); the boundary tiers when the benchmark's
+    `points` (tde/zrc2020/view.py, tde/zr2015/view.py) are given."""
     n = len(files) if limit is None else min(limit, len(files))
     sel = np.flatnonzero(np.asarray(frags.file) < n)
     file = np.asarray(frags.file)[sel].astype(np.int64)

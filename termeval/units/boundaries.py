@@ -30,6 +30,34 @@ def change_times(seq: np.ndarray, starts: np.ndarray, step_ms: int) -> tuple[np.
     return which.astype(np.int64), (pos - starts[which]) * np.int64(step_ms)
 
 
+def windows(gf: np.ndarray, gt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The search window [lo, hi] (ms) of each gold boundary (file gf, time gt, sorted): +-20 ms,
+    split with its neighbours of the same file at their midpoint."""
+    lo = np.maximum(gt - MARGIN_MS, 0)
+    hi = gt + MARGIN_MS
+    same = gf[1:] == gf[:-1]
+    mid = (gt[:-1] + gt[1:]) // 2
+    hi[:-1] = np.where(same, np.minimum(hi[:-1], mid), hi[:-1])
+    lo[1:] = np.where(same, np.maximum(lo[1:], mid + 1), lo[1:])
+    return lo, hi
+
+
+def file_statuses(gt: np.ndarray, pt: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """One file's boundaries as `hits` counts them (gold gt and predicted pt, ms, sorted):
+    whether each gold boundary is hit (a predicted one in its window: TP; the others FN), and
+    whether each predicted one is the first of a hit window (the others, in no window or after
+    the first of theirs, are the FP = predicted - TP the counts imply)."""
+    gt, pt = np.asarray(gt, np.int64), np.asarray(pt, np.int64)
+    if not len(gt):
+        return np.zeros(0, bool), np.zeros(len(pt), bool)
+    lo, hi = windows(np.zeros(len(gt), np.int64), gt)
+    a, b = np.searchsorted(pt, lo, side="left"), np.searchsorted(pt, hi, side="right")
+    hit = b > a
+    first = np.zeros(len(pt), bool)
+    first[a[hit]] = True
+    return hit, first
+
+
 def hits(gold_seq: np.ndarray, gold_starts: np.ndarray, pred_seq: np.ndarray, pred_starts: np.ndarray,
          pred_of: np.ndarray, step_ms: int, gold_step_ms: int = 10) -> np.ndarray:
     """(files x 3) int64 [gold boundaries, predicted boundaries, hits] of each gold file f
@@ -51,12 +79,7 @@ def hits(gold_seq: np.ndarray, gold_starts: np.ndarray, pred_seq: np.ndarray, pr
     out[:, 1] = np.bincount(pf, minlength=nf)
     if not len(gt):
         return out
-    lo = np.maximum(gt - MARGIN_MS, 0)
-    hi = gt + MARGIN_MS
-    same = gf[1:] == gf[:-1]
-    mid = (gt[:-1] + gt[1:]) // 2
-    hi[:-1] = np.where(same, np.minimum(hi[:-1], mid), hi[:-1])
-    lo[1:] = np.where(same, np.maximum(lo[1:], mid + 1), lo[1:])
+    lo, hi = windows(gf, gt)
     span = np.int64(max(int(gt.max()), int(pt.max()) if len(pt) else 0) + 4 * MARGIN_MS + 1)
     keys = pf * span + pt
     found = np.searchsorted(keys, gf * span + hi, side="right") > np.searchsorted(keys, gf * span + lo, side="left")

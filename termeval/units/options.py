@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass
 
 from termeval.core.declaration import Measure, Table, measures
-from termeval.core.options import BootstrapOptions, JobOptions, OptionError, nonneg, option, path_value
+from termeval.core.options import BootstrapOptions, JobOptions, OptionError, ReportOptions, nonneg, option, path_value
 from termeval.units.languages import EVALUATED_SPLITS, LANGUAGES
 
 KINDS = ("many-to-one", "one-to-one")
@@ -42,7 +42,7 @@ def _comma_list(allowed: tuple[str, ...], what: str):
 
 
 @dataclass(frozen=True, kw_only=True)
-class UnitsOptions(BootstrapOptions, JobOptions):
+class UnitsOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_units (docs/units.md)."""
     data_dir: str = option(doc="prepared gold data dir (steps/prepare_gold.sh, any --format)", positional=True,
                            role="input", check=path_value, metavar="data_dir")
@@ -76,9 +76,13 @@ class UnitsOptions(BootstrapOptions, JobOptions):
 
 
 @dataclass(frozen=True, kw_only=True)
-class DiscophonOptions(BootstrapOptions, JobOptions):
+class DiscophonOptions(BootstrapOptions, JobOptions, ReportOptions):
     """Options of score_discophon: `python -m discophon.benchmark <dataset> <predictions> <output>
     --benchmark discovery --kind K --step-units S`."""
+    TEXTGRIDS = False     # the timeline keeps the first files of each pair only (core/options.py ReportOptions)
+    NO_TEXTGRIDS = ("score_discophon keeps the first --report-files files of each (language, split) for "
+                    "report.html's timeline only; steps/score_units.sh writes the TextGrids of one pair (its "
+                    "alignment file prepared with steps/prepare_gold.sh --format discophon)")
     dataset: str = option(doc="the discophon dataset dir (only its alignment/ is read)", positional=True,
                           role="input", check=path_value, metavar="dataset_dir")
     predictions: str = option(doc="the dir of units-<lang>-<split>.jsonl files", positional=True, role="input",

@@ -22,7 +22,7 @@ from termeval.bootstrap.units import data_identity, save_units, units_path
 from termeval.core import guard
 from termeval.core.errors import InputError
 from termeval.core.scores import format_line, write_scores
-from termeval.core.stage import Report, Shard, Stage
+from termeval.core.stage import Report, Shard, Stage, View
 from termeval.core.textio import atomic_write
 from termeval.units import cooccurrence, discophon, evaluate, frames, report
 from termeval.units.alignment import read_alignment
@@ -113,6 +113,18 @@ class UnitsStage(Stage):
                                open(os.path.join(details, "teacher_quality.txt"), encoding="utf-8").read().splitlines())
         return Report(scores, summary, tuple(c.warnings))
 
+    def view(self, c: evaluate.Corpus, merged: tuple[dict, Result], report_: Report) -> View:
+        """report.html's tables, plots (the confusion matrix) and timeline (termeval/units/view.py),
+        --textgrids' tiers."""
+        from termeval.units import view    # the report's modules: only with --report/--textgrids
+        r = merged[1]
+        s = self.settings
+        h = view.head(c.gold, c.units, c.pairing.unit_of, r.unit_row, r.rows.names, s.step_ms)
+        d = "details/units"
+        return View(f"Discrete units against gold phones (--compat {s.compat}, --kind {s.kind})", view.tables(d),
+                    view.plots(d) + (view.confusion(r.count, r.rows.names),),
+                    lambda limit: view.recordings(h, limit), notes=view.NOTES)
+
 
 # ----------------------------------------------------------------------------- DiscoPhon
 
@@ -175,18 +187,26 @@ class DiscophonStage(Stage):
 
     def compute(self, ctx: SimpleNamespace, lo: int, hi: int) -> Shard:
         metas, arrays = [], {}
+        a = ctx.args
         for k in range(lo, hi):
-            r, c, counts = evaluate_pair(ctx.pairs[k], ctx.args.kind, ctx.args.step_units)
+            r, c, counts = evaluate_pair(ctx.pairs[k], a.kind, a.step_units)
             meta, arr = _pack(k, r, c, counts)
+            if a.exp_dir and a.report and a.report_files > 0:    # report.html's timeline: the pair's first files
+                meta["head"], more = _keep_head(k, r, c, a.step_units, a.report_files)
+                arr.update(more)
             metas.append({"index": k, **meta})
             arrays.update(arr)
         return Shard({"pairs": metas}, arrays)
 
     def merge(self, ctx: SimpleNamespace, shards: list[Shard]) -> dict:
         out = {}
+        ctx.heads = {}
         for s in shards:
             for meta in s.meta["pairs"]:
-                out[int(meta["index"])] = _unpack(int(meta["index"]), meta, s.arrays) + (list(meta["warnings"]),)
+                k = int(meta["index"])
+                out[k] = _unpack(k, meta, s.arrays) + (list(meta["warnings"]),)
+                if "head" in meta:
+                    ctx.heads[k] = (meta["head"], {n: s.arrays[f"{k}.head.{n}"] for n in HEAD_ARRAYS})
         return out
 
     def report(self, ctx: SimpleNamespace, merged: dict, out: str) -> Report:
@@ -233,6 +253,45 @@ class DiscophonStage(Stage):
             summary += [f"{p.language} {p.split}: {format_line(m)}" for m in lines]
         scores = {**scores, "scores_jsonl": [json.loads(x) for x in rows_text.splitlines()]}
         return Report(scores, "\n".join(summary) + "\n", tuple(warnings))
+
+
+    def view(self, ctx: SimpleNamespace, merged: dict, report_: Report) -> View:
+        """report.html's tables and plots of every (language, split) and the timeline of their first
+        files (termeval/units/view.py); no TextGrids (DiscophonOptions.TEXTGRIDS)."""
+        from termeval.units import view    # the report's modules: only with --report
+        a = ctx.args
+        names = [f"{p.language}-{p.split}" for p in ctx.pairs]
+        values = [discophon_scores(merged[k][0]) for k in range(len(ctx.pairs))]
+        plots = [{"kind": "bars", "labels": names, "title": "Every (language, split)", "ylabel": "value",
+                  "series": {m: [v[m] for v in values] for m in discophon.METRICS}}]
+        plots += [view.confusion(merged[k][0].count, merged[k][0].rows.names, f"{names[k]}: P(phone | unit)")
+                  for k in range(len(ctx.pairs))]
+        tables = [t for k, n in enumerate(names)
+                  for t in view.tables(f"details/discophon/{n}", n, view.PAIR_UTTERANCE_ROWS)]
+        kept = getattr(ctx, "heads", {})
+        heads = [(names[k], _head_of(*kept[k], merged[k][0], a.step_units)) for k in sorted(kept)]
+        return View(f"Discrete units: the DiscoPhon benchmark (--kind {a.kind}, --step-units {a.step_units})",
+                    tables, plots, (lambda limit: view.pair_recordings(heads, limit)) if heads else None,
+                    notes=view.NOTES + (f"Tables: the first {view.PAIR_UTTERANCE_ROWS} rows of each per-utterance "
+                                        "table (the files have them all).",))
+
+
+HEAD_ARRAYS = ("phone", "pstarts", "units", "ustarts", "has_units")
+
+
+def _keep_head(k: int, r: Result, c: evaluate.Corpus, step_ms: int, n: int) -> tuple[dict, dict]:
+    """The first n files of pair k as report.html's timeline needs them (a job's shard carries them)."""
+    from termeval.units import view    # the report's modules: only with --report
+    h = view.head(c.gold, c.units, c.pairing.unit_of, r.unit_row, r.rows.names, step_ms, n)
+    return {"files": h.files, "labels": h.labels}, {f"{k}.head.{name}": np.asarray(getattr(h, name))
+                                                    for name in HEAD_ARRAYS}
+
+
+def _head_of(meta: dict, arrays: dict, r: Result, step_ms: int):
+    """What _keep_head kept of a pair, with the pair's mapping."""
+    from termeval.units import view    # the report's modules: only with --report
+    return view.Head(list(meta["files"]), list(meta["labels"]), arrays["phone"], arrays["pstarts"], arrays["units"],
+                     arrays["ustarts"], arrays["has_units"].astype(bool), r.unit_row, list(r.rows.names), step_ms)
 
 
 def check_discophon_inputs(a: DiscophonOptions) -> None:

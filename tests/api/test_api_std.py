@@ -134,10 +134,13 @@ def test_compare_systems_types_and_outputs(two_systems, tmp_path):
                                  plot=False)
     assert command.main(["compare-systems", "--bootstrap", "50", "--plot", "false", str(tmp_path / "a"),
                          str(tmp_path / "b"), str(tmp_path / "cmd")]) == 0
-    assert files(tmp_path / "api") == files(tmp_path / "cmd")
+    api, cmd = files(tmp_path / "api"), files(tmp_path / "cmd")
+    assert api.pop("report.html").count(b"<!--te-section:compare-->") == cmd.pop("report.html").count(
+        b"<!--te-section:compare-->") == 1         # the page names its dir and date
+    assert api == cmd
     with open(tmp_path / "cmd/scores/compare.json") as f:
         assert json.load(f) == c
-    assert sorted(os.listdir(tmp_path / "api")) == ["RESULTS.compare.md", "scores"]
+    assert sorted(os.listdir(tmp_path / "api")) == ["RESULTS.compare.md", "report.html", "scores"]
     with pytest.raises(termeval.InputError, match="the output dir is the system"):
         termeval.compare_systems([tmp_path / "a", tmp_path / "b"], out_dir=tmp_path / "a", bootstrap=50)
     with pytest.raises(termeval.InputError, match="^bootstrap must be >= 1 and ci in"):

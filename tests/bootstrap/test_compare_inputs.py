@@ -180,7 +180,7 @@ def test_full_disk_during_the_forest_plot(systems, tmp_path, capsys, monkeypatch
     # neither format replaced, no temporary file left
     assert (out / "forest.png").read_bytes() == b"previous png"
     assert (out / "forest.pdf").read_bytes() == b"previous pdf"
-    assert sorted(os.listdir(out)) == ["RESULTS.compare.md", "forest.pdf", "forest.png", "scores"]
+    assert sorted(os.listdir(out)) == ["RESULTS.compare.md", "forest.pdf", "forest.png", "report.html", "scores"]
 
 
 def test_full_disk_during_the_det_plot(tmp_path, monkeypatch):

@@ -16,7 +16,7 @@ from tests.report.conftest import local_module
 chromium = local_module("chromium")
 pytestmark = pytest.mark.skipif(chromium.binary() is None, reason="no chromium (apt-get install chromium)")
 
-PAGES = ("tde", "tde_zr2017", "std", "kws", "quesst", "textseg")
+PAGES = ("tde", "tde_zr2017", "std", "kws", "quesst", "textseg", "units", "discophon")
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +58,8 @@ def test_page_loads_alone_and_shows_the_score_files(browser, gallery, name):
         with open(os.path.join(exp, rel), encoding="utf-8") as f:
             assert [line(r, tab) for r, tab in rows] == f.read().splitlines(), rel
     assert js(page, "document.querySelectorAll('svg.te-plot').length") >= (0 if name in ("kws", "textseg") else 1)
+    drawn_now = js(page, "document.querySelectorAll('div.te-timeline svg.te-tl-svg').length")
+    assert drawn_now == len(js(page, "termevalTimeline.sections()")) and (drawn_now > 0) == (name not in ("quesst", "textseg"))
     page.close()
 
 
@@ -120,6 +122,77 @@ def test_std_timeline_draws_each_keyword_outcome(browser, gallery):
     assert got["hits"] > 5 and got["misses"] > 0
     got = drawn(page, "std", "doc04", 60, 85)
     assert got["hits"] == _overlapping(hits, 60, 85) and got["words (reference)"] == _overlapping(words, 60, 85)
+    page.close()
+
+
+def test_zr2017_and_kaldi_timelines(browser, gallery):
+    page = opened(browser, os.path.join(gallery, "exp", "tde_zr2017", "report.html"))
+    got = drawn(page, "zr2017", "s01-r02", 0, 100)
+    assert got["boundary hits"] > 0 and got["boundary errors"] > 0 and got["fragments"] > 3
+    page.close()
+    exp = os.path.join(gallery, "exp", "kws")
+    with open(os.path.join(exp, "details", "alignment.csv"), encoding="utf-8") as f:
+        rows = [r for r in csv.DictReader(f) if r["file"] == "8"]          # utt.map: s02-r02 8
+    with open(os.path.join(gallery, "data", "example_kws", "kws", "rttm"), encoding="utf-8") as f:
+        words = [x for x in (line.split() for line in f) if x and x[0] == "LEXEME" and x[1] == "s02-r02"]
+    page = opened(browser, os.path.join(exp, "report.html"))
+    got = drawn(page, "std", "s02-r02", 0, 1000)
+    assert got == {"words (reference)": len(words), "hits": sum(r["alignment"] == "CORR" for r in rows),
+                   "false alarms": sum(r["alignment"] == "FA" for r in rows),
+                   "misses": sum(r["alignment"] == "MISS" for r in rows)}
+    assert got["hits"] > 0 and got["misses"] > 0
+    page.close()
+
+
+def _tsv(path: str) -> dict[str, dict[str, str]]:
+    with open(path, encoding="utf-8") as f:
+        rows = [line.rstrip("\n").split("\t") for line in f]
+    return {r[0]: dict(zip(rows[0], r)) for r in rows[1:]}
+
+
+def test_units_pages(browser, gallery):
+    """score_units: the heatmap's rows are the phones seen, its columns the units seen; the
+    timeline's boundary marks are the file's counts of per_utterance.tsv. score_discophon: a
+    heatmap per pair, the recordings of both pairs in turn."""
+    exp = os.path.join(gallery, "exp", "units")
+    page = opened(browser, os.path.join(exp, "report.html"))
+    per_phone = _tsv(os.path.join(exp, "details", "units", "per_phone.tsv"))
+    mapping = _tsv(os.path.join(exp, "details", "units", "mapping.tsv"))
+    heat = js(page, "[...document.querySelectorAll('#sec-units svg.te-heatmap')].map(s => [+s.dataset.rows, "
+                    "+s.dataset.columns, +s.dataset.cells])")
+    assert heat == [[sum(int(r["frames"]) > 0 for r in per_phone.values()), len(mapping), heat[0][2]]] and heat[0][2] > 100
+    r = _tsv(os.path.join(exp, "details", "units", "per_utterance.tsv"))["s01-r02"]
+    got = drawn(page, "units", "s01-r02", 0, 100)
+    with open(os.path.join(gallery, "data", "local", "example_units", "units.txt"), encoding="utf-8") as f:
+        u = next(x[1:] for x in (line.split() for line in f) if x[0] == "s01-r02")
+    assert got["units"] == sum(1 for i, x in enumerate(u) if i == 0 or x != u[i - 1])
+    hits, errors = int(r["bnd_hit"]), int(r["bnd_ref"]) + int(r["bnd_pred"]) - 2 * int(r["bnd_hit"])
+    assert got["boundary hits"] == hits > 0 and got["boundary errors"] == errors > 0
+    assert got["phones (gold)"] > 50 and got["phones (mapped units)"] > 50
+    page.close()
+    page = opened(browser, os.path.join(gallery, "exp", "discophon", "report.html"))
+    assert js(page, "document.querySelectorAll('svg.te-heatmap').length") == 2
+    names = js(page, "termevalTimeline.show('discophon', 'eng-dev/s01-r01', 0, 5) && "
+                     "[...document.querySelectorAll('#sec-discophon select.te-tl-file option')].map(o => o.textContent)")
+    assert names[:4] == ["eng-dev/s01-r01", "eng-test/s03-r01", "eng-dev/s01-r02", "eng-test/s03-r02"]
+    r = _tsv(os.path.join(gallery, "exp", "discophon", "details", "discophon", "eng-test", "per_utterance.tsv"))["s03-r01"]
+    got = drawn(page, "discophon", "eng-test/s03-r01", 0, 100)
+    assert got["boundary hits"] == int(r["bnd_hit"]) > 0
+    page.close()
+
+
+def test_compare_page(browser, gallery):
+    """compare_systems: a forest plot per headline metric, the table's numbers as scores/compare prints them."""
+    out = os.path.join(gallery, "cmp", "compare")
+    page = opened(browser, os.path.join(out, "report.html"))
+    with open(os.path.join(out, "scores", "compare"), encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    rows = js(page, "[...document.querySelectorAll('#sec-compare table.te-data tbody tr')].map(r => "
+                    "[...r.cells].map(c => c.textContent))")
+    # `metric sys-base diff ci95 lo hi p P [ ... ]`
+    assert [" ".join([m, f"{s}-{b}", d, "ci95", lo, hi, "p", p]) for m, s, b, _, _, d, lo, hi, p, _ in rows] == \
+        [x.split(" [ ")[0] for x in lines]
+    assert js(page, "document.querySelectorAll('#sec-compare svg.te-plot').length") == 6
     page.close()
 
 

@@ -1,7 +1,7 @@
 """report.html without a browser: what --report false leaves as it was (every score and details
 file byte for byte), the sections a page keeps when stages share an exp dir, its size bound,
 the refused --textgrids, and the writers' edge cases (escaping, the timeline's item budget,
-plots of degenerate data)."""
+plots and heatmaps of degenerate data)."""
 from __future__ import annotations
 
 import json
@@ -43,21 +43,31 @@ def inputs(gallery):
     return f"{d}/example", f"{d}/local/example/classes/example.classes", f"{d}/local/example_std"
 
 
-def test_report_false_changes_no_score_file(inputs, tmp_path):
-    """--report true/false, --textgrids true: every score and details file the same, byte for byte."""
+def test_report_false_changes_no_score_file(inputs, gallery, tmp_path):
+    """--report true/false, --textgrids true: every score and details file the same, byte for byte
+    (term discovery, segmentation, term detection, keyword search, units, DiscoPhon, a comparison)."""
     gold, classes, std = inputs
+    d = os.path.join(gallery, "data")
+    u, kws, cmp = f"{d}/local/example_units", f"{d}/example_kws/kws", os.path.join(gallery, "cmp")
     runs = {"on": {}, "off": {"report": False}, "grids": {"textgrids": True}}
     for name, shown in runs.items():
         exp = tmp_path / name / "exp"        # one name: the plots' titles name the system
         termeval.score_tde(gold, classes, bootstrap=20, exp_dir=exp, **shown)
         termeval.score_segmentation(gold, classes, exp_dir=exp, **shown)
         termeval.score_std(f"{std}/kws", f"{std}/detections.stdlist.xml", exp_dir=exp / "std", **shown)
+        termeval.score_std(kws, f"{d}/example_kws/results", compat="kaldi", exp_dir=exp / "kws", **shown)
+        termeval.score_units(gold, f"{u}/units.txt", off_grid="centre", exp_dir=exp / "units", **shown)
+        if "textgrids" not in shown:
+            termeval.score_discophon(f"{u}/discophon/dataset", f"{u}/discophon/predictions", exp_dir=exp / "dp",
+                                     **shown)
+            termeval.compare_systems([f"{cmp}/a", f"{cmp}/b"], out_dir=exp / "cmp", bootstrap=20, plot=False, **shown)
         wrote = shown.get("report", True)
-        assert (exp / "report.html").is_file() == wrote and (exp / "std" / "report.html").is_file() == wrote
-        assert (exp / "details" / "textgrids").is_dir() == ("textgrids" in shown)
+        for sub in ("", "std", "kws", "units"):
+            assert (exp / sub / "report.html").is_file() == wrote
+            assert (exp / sub / "details" / "textgrids").is_dir() == ("textgrids" in shown)
     on, off, grids = (files(tmp_path / name / "exp") for name in runs)
-    assert sorted(on) == sorted(off) == sorted(grids) and len(on) > 20
-    assert on == off == grids
+    assert sorted(on) == sorted(off) and len(on) > 40
+    assert on == off and {k: v for k, v in on.items() if not k.startswith(("dp/", "cmp/"))} == grids
 
 
 def test_sections_of_a_shared_exp_dir(inputs, tmp_path):
@@ -81,7 +91,7 @@ def test_sections_of_a_shared_exp_dir(inputs, tmp_path):
 
 def test_pages_are_small_and_load_nothing(gallery):
     pages = [os.path.join(gallery, "exp", n, "report.html") for n in os.listdir(os.path.join(gallery, "exp"))]
-    pages.append(os.path.join(gallery, "RESULTS.html"))
+    pages += [os.path.join(gallery, "RESULTS.html"), os.path.join(gallery, "cmp", "compare", "report.html")]
     for p in pages:
         text = open(p, encoding="utf-8").read()
         assert os.path.getsize(p) <= MAX_BYTES
@@ -94,9 +104,13 @@ def test_textgrids_where_there_is_no_timeline_are_refused(gallery):
     q = os.path.join(gallery, "data", "local", "example_quesst")
     with pytest.raises(termeval.InputError, match=r"^textgrids=True: this step has no timeline"):
         termeval.score_quesst(f"{q}/kws", f"{q}/quesst.stdlist.xml", textgrids=True)
+    u = os.path.join(gallery, "data", "local", "example_units", "discophon")
+    with pytest.raises(termeval.InputError, match=r"^textgrids=True: score_discophon keeps the first"):
+        termeval.score_discophon(f"{u}/dataset", f"{u}/predictions", textgrids=True)
+    cmp = os.path.join(gallery, "cmp")
+    with pytest.raises(termeval.InputError, match=r"^textgrids=True: a comparison has no recordings"):
+        termeval.compare_systems([f"{cmp}/a", f"{cmp}/b"], textgrids=True)
     gold = os.path.join(gallery, "data", "example")
-    with pytest.raises(termeval.InputError, match=r"^textgrids=True: not read by benchmark='zr2015-doc'"):
-        termeval.score_tde(gold, gold + "/x", benchmark="zr2015-doc", textgrids=True)
     with pytest.raises(termeval.InputError, match=r"^report_files: must be an integer >= 0"):
         termeval.score_tde(gold, gold + "/x", report_files=-1)
 
@@ -147,3 +161,7 @@ def test_plots_of_degenerate_data(series):
     ET.fromstring(svg.forest([("a", 0.5, None, None), ("b", 0.2, 0.1, 0.3)], "t", "x", zero=True))
     assert svg.lines([{"name": "e", "x": [], "y": []}], "t", "x", "y") == ""
     assert svg.forest([("a", float("nan"), 0, 1)], "t") == ""
+    assert svg.heatmap(np.zeros((0, 3)), [], ["a", "b", "c"], "t") == ""
+    heat = ET.fromstring(svg.heatmap([[float("nan"), 0.004, 1.0], [0.5, 0.5, 0.0]], ["x<", "y"], ["1", "2", "3"], "t"))
+    assert heat.get("data-cells") == "3"            # NaN and < 0.005 left blank
+    assert len(heat.findall("{http://www.w3.org/2000/svg}g/{http://www.w3.org/2000/svg}path")) == 2   # levels 5, 9

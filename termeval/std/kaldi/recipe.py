@@ -104,6 +104,7 @@ class RecipeRun:
     sweep: list = field(default_factory=list)   # (k, scale, KaldiTwv) with --ntrue-scale auto
     dropped: list[str] = field(default_factory=list)
     ref: Optional[ka.KwsTerms] = None
+    hyp: Optional[ka.KwsTerms] = None   # the scored results, aligned by twv.hyp_ref (report.html's timeline)
 
 
 def _trials_text(kws_dir: str) -> str:
@@ -138,7 +139,7 @@ def score_recipe(kws_dir: str, results: str, kst_on: bool = False, ntrue_scale: 
     if not kst_on and nbest is None:   # plain compute-atwv: its own reader
         hyp = ka.read_archive(results, dict(vocab), utt_ids)
         twv = ka.compute_atwv(ref, hyp, duration, beta, score_threshold, max_distance)
-        return RecipeRun(twv, [], alignment_csv(ref, hyp, twv.hyp_ref), "", duration, ref=ref)
+        return RecipeRun(twv, [], alignment_csv(ref, hyp, twv.hyp_ref), "", duration, ref=ref, hyp=hyp)
     rows = kst.read_results(results)
     if not kst_on:
         final = kst.filter_nbest(rows, nbest) if nbest is not None else rows
@@ -170,7 +171,7 @@ def score_recipe(kws_dir: str, results: str, kst_on: bool = False, ntrue_scale: 
         twv, hyp = score(final)
         run = RecipeRun(twv, final, [], text, duration, scale, raw, sweep, norm.dropped)
     run.csv = alignment_csv(ref, hyp, run.twv.hyp_ref)
-    run.ref = ref
+    run.ref, run.hyp = ref, hyp
     return run
 
 

@@ -153,3 +153,9 @@ def f4de_report_files(args, r: RecipeRun) -> dict[str, str]:
     res = score_std(kws, dets, params)
     return {"f4de/sum.txt": sum_text(res, trials_per_sec=args.trials_per_sec),
             "f4de/bsum.txt": bsum_text(res, args.trials_per_sec)}
+
+
+def view(args, r: RecipeRun):
+    """report.html's section and --textgrids' tiers of the run (termeval/std/kaldi/view.py)."""
+    from termeval.std.kaldi import view as kaldi_view    # the report's modules: only with --report/--textgrids
+    return kaldi_view.view(args, r)

@@ -17,9 +17,9 @@ import numpy as np
 
 from termeval.classes.prepare import prepare_into, prepared, temp_class_dir
 from termeval.core import stage as protocol
-from termeval.core.datadir import load_classes, load_gold
+from termeval.core.datadir import Classes, Gold, load_classes, load_gold
 from termeval.core.errors import InputError
-from termeval.core.stage import Report, Stage
+from termeval.core.stage import Report, Stage, View
 from termeval.tde.benchmarks import seed_rules
 from termeval.tde.foldspec import FoldSpec, parse_folds
 from termeval.tde.shared import class_preparation
@@ -40,6 +40,8 @@ class SeedContext:
     data_dir: str
     class_dir: str
     prepare_counts: dict
+    gold: Gold | None = None          # what report.html's timeline shows (termeval/tde/view.py)
+    classes: Classes | None = None
     _strings: Strings | None = None
     _levels: Levels | None = None
 
@@ -99,7 +101,7 @@ class SeedStage(Stage):
             units = [(-1, False, True)] + [(i, True, False) for i in range(len(folds))]
         else:
             units = [(i, True, True) for i in range(len(folds))]
-        return SeedContext(self.mode, corpus, spec, folds, units, opts.data_dir, class_dir or "", prep)
+        return SeedContext(self.mode, corpus, spec, folds, units, opts.data_dir, class_dir or "", prep, gold, classes)
 
     def identity(self, ctx: SeedContext) -> dict:
         c = ctx.corpus
@@ -134,6 +136,17 @@ class SeedStage(Stage):
     def report(self, ctx: SeedContext, merged: list[dict], out: str) -> Report:
         result, warnings = report_scores(ctx, merged, out)
         return Report(result, summary_lines(result), tuple(warnings))
+
+    def view(self, ctx: SeedContext, merged: list[dict], report: Report) -> View:
+        """report.html's timeline of the gold and the fragments (termeval/tde/view.py; no boundary
+        tiers), --textgrids' tiers."""
+        from termeval.tde import view    # the report's modules: only with --report/--textgrids
+        g, c = ctx.gold, ctx.classes
+        frags = view.Fragments(c.file, c.onset, c.offset, c.cls, c.names)
+        return View(f"Term discovery: {self.mode} (seed documents)",
+                    timeline=lambda limit: view.recordings(g.files, g.duration, g.phones, g.words, frags, None, limit),
+                    notes=("Timeline: the gold phones and words and the discovered fragments (the class file as "
+                           "prepared) coloured by class; no boundary tiers.",))
 
 
 def _read_counts(class_dir: str) -> dict:

@@ -264,11 +264,11 @@ class Zr2015Stage(Stage):
             f"{c.get('truncated_to_split', 0)} truncated to the split)")
         return Report(scores, summary_lines(scores), tuple(warnings))
 
-
     def view(self, ctx: Context, merged: dict, report: Report) -> View:
-        """report.html's tables, plots and the timeline of gold and fragments (termeval/tde/view.py;
-        no boundary tiers: those follow zrc2020's measure), --textgrids' tiers."""
+        """report.html's tables, plots and the timeline of gold, fragments and the boundaries of the
+        2015/2017 measure (termeval/tde/view.py), --textgrids' tiers."""
         from termeval.tde import view    # the report's modules: only with --report/--textgrids
+        from termeval.tde.zr2015 import view as zr15_view    # the timeline's boundary points: same
         p = ctx.prepared
         if p is not None:
             files, duration, phones, words, disc = p.gold.files, p.gold.duration, p.phones, p.words, p.disc
@@ -278,11 +278,16 @@ class Zr2015Stage(Stage):
             phones, words, disc = st.segmented("phones"), st.segmented("words"), st.fragments("disc", [])
         n = len(files)
         frags = view.occurrences(disc)
+        words = view.segmented_tier(words, n)
         return View(f"Term discovery: {self.benchmark}", VIEW_TABLES, view.PLOTS,
-                    lambda limit: view.recordings(files, duration, view.segmented_tier(phones, n),
-                                                  view.segmented_tier(words, n), frags, None, limit),
-                    notes=("Timeline: the gold phones and words (as the 2015/2017 tools read them) and the "
-                           "discovered fragments coloured by class.",))
+                    lambda limit: view.recordings(files, duration, view.segmented_tier(phones, n), words, frags,
+                                                  zr15_view.boundary_points(words), limit),
+                    notes=("Timeline: the gold phones and words (as the 2015/2017 tools read them), the discovered "
+                           "fragments coloured by class, and the boundaries of the 2015/2017 measure over each whole "
+                           "recording: a word edge is hit when a fragment edge lies closer than 30 ms, missed "
+                           "otherwise; a fragment edge with no word edge closer than 30 ms is spurious (the scores "
+                           "average these over the folds).",))
+
     def fold_tables(self, ctx: Context, packed_units: dict, classes: bool = True) -> list:
         """The unit tables of the fold means (zr2015/units.py): discovered classes (NED,
         grouping; left out with classes=False) and files or speakers (the rest); matching has none."""

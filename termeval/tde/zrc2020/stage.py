@@ -253,6 +253,7 @@ class Zrc2020Stage(Stage):
             frags = view.Fragments(file, onset, offset, cls, names)
         words = ctx.view_words if ctx.view_words is not None else ctx.corpus.gold.words
         gold = ctx.corpus.gold
+        points = zrc_view.boundary_points(ctx.corpus.phones, words)
         return View(f"Term discovery: {self.benchmark}", view.TABLES, view.PLOTS,
-                    lambda limit: view.recordings(gold.files, gold.duration, gold.phones, words, frags,
-                                                  zrc_view.boundary_points(ctx.corpus.phones, words), limit), notes=view.NOTES)
+                    lambda limit: view.recordings(gold.files, gold.duration, gold.phones, words, frags, points, limit),
+                    notes=view.NOTES)
