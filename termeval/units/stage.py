@@ -177,7 +177,7 @@ class DiscophonStage(Stage):
         if a.exp_dir:
             guard.check_outputs(DISCOPHON_STEP, a.paths("input"), [os.path.join(a.exp_dir, o) for o in self.outputs])
         pairs = discophon.available(a.predictions, a.dataset, a.languages, a.splits)
-        return SimpleNamespace(args=a, pairs=pairs)
+        return SimpleNamespace(args=a, pairs=pairs, heads={})    # heads: the timeline's files (merge)
 
     def identity(self, ctx: SimpleNamespace) -> dict:
         return {"pairs": [p.name for p in ctx.pairs], "kind": ctx.args.kind, "step_units": ctx.args.step_units}
@@ -268,8 +268,7 @@ class DiscophonStage(Stage):
                   for k in range(len(ctx.pairs))]
         tables = [t for k, n in enumerate(names)
                   for t in view.tables(f"details/discophon/{n}", n, view.PAIR_UTTERANCE_ROWS)]
-        kept = getattr(ctx, "heads", {})
-        heads = [(names[k], _head_of(*kept[k], merged[k][0], a.step_units)) for k in sorted(kept)]
+        heads = [(names[k], _head_of(*ctx.heads[k], merged[k][0], a.step_units)) for k in sorted(ctx.heads)]
         return View(f"Discrete units: the DiscoPhon benchmark (--kind {a.kind}, --step-units {a.step_units})",
                     tables, plots, (lambda limit: view.pair_recordings(heads, limit)) if heads else None,
                     notes=view.NOTES + (f"Tables: the first {view.PAIR_UTTERANCE_ROWS} rows of each per-utterance "
