@@ -26,6 +26,7 @@ from typing import IO, Any, Callable
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.publish import all_or_none
+from termeval.core.warn import warn
 from termeval.std.options import StdOptions
 
 
@@ -198,6 +199,8 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], engine: Ca
                 _put(tmp[files["alignment.csv"]], HEADER)
         # TrialsDiscreteTWV counts the segments -N keeps, TrialsTWV the seconds
         raise InputError("parameter 'TotTrials' must > 0" if req.segment else "parameter 'TotDur' must > 0")
+    for w in res.warnings:                 # the engine's (score_std's Report would print them)
+        warn(None, w)
     for w in warnings:
         say(w)
     if res.extra["kwseval_stop"]:      # a trial for a -Y group without duration: F4DE's trials die
