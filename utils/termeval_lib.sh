@@ -234,7 +234,8 @@ te_run_stage() {
     fi
     exit 1
   fi
-  "${te_python[@]}" -m termeval.bin --prog "$te_script" --nj "$nj" --cmd "$cmd" "$module" "$@" || exit 1
+  "${te_python[@]}" -m termeval.bin --prog "$te_script" --python "${te_python[0]}" --nj "$nj" --cmd "$cmd" \
+    "$module" "$@" || exit 1
 }
 
 # te_launch_one <log> <module> args...: the whole step as one job through $cmd (the one
@@ -242,5 +243,6 @@ te_run_stage() {
 # own error line).
 te_launch_one() {
   local log=$1 module=$2; shift 2
-  "${te_python[@]}" -m termeval.bin --prog "$te_script" --cmd "$cmd" --log "$log" "$module" "$@" || exit 1
+  "${te_python[@]}" -m termeval.bin --prog "$te_script" --python "${te_python[0]}" --cmd "$cmd" --log "$log" \
+    "$module" "$@" || exit 1
 }

@@ -159,11 +159,14 @@ def check_job_path(path: str, name: str = "JOB") -> None:
                          "exp/1S/x); rename it or use a symlink")
 
 
-def run_cmd(cmd: str, module: str, argv: Sequence[str], nj: int | None, log: str, name: str = "JOB") -> None:
+def run_cmd(cmd: str, module: str, argv: Sequence[str], nj: int | None, log: str, name: str = "JOB",
+            python: str | None = None) -> None:
     """Run `python -m termeval.bin.<module> <argv>` through the Kaldi launcher `cmd` ("run.pl",
     "queue.pl --mem 4G", ...): as jobs 1..nj (`cmd JOB=1:nj <log> <command>`, every `name` in
     argv and log replaced by the job number by the launcher), or as one job (nj None:
-    `cmd <log> <command>`). InputError naming each failed job's own error line (its log's)."""
+    `cmd <log> <command>`). `python`: the jobs' interpreter (a shell step's: utils/
+    termeval_python.sh, as a Kaldi recipe's jobs run its path.sh; default this one's).
+    InputError naming each failed job's own error line (its log's)."""
     for a in argv:
         if nj is not None and a != name:
             check_job_path(a, name)
@@ -175,7 +178,7 @@ def run_cmd(cmd: str, module: str, argv: Sequence[str], nj: int | None, log: str
         raise InputError(f"--cmd: launcher '{first}' not found (not on PATH and not a file; e.g. --cmd "
                          f"{os.path.join(ROOT, 'utils', 'run.pl')})")
     line = words + ([f"{name}=1:{nj}"] if nj is not None else []) + [
-        log, quote_for_launcher(sys.executable), "-m", f"termeval.bin.{module}", *(quote_for_launcher(a) for a in argv)]
+        log, quote_for_launcher(python or sys.executable), "-m", f"termeval.bin.{module}", *(quote_for_launcher(a) for a in argv)]
     os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
     r = subprocess.run(line, env=_env())
     if r.returncode != 0:

@@ -37,16 +37,19 @@ from termeval.run import driver, launcher
 
 
 def run_step(step: Step, opts: Any, *, nj: int = 1, cmd: str | None = None, argv: Sequence[str] | None = None,
-             logs: bool = False, echo: bool = True) -> dict | None:
+             logs: bool = False, echo: bool = True, python: str | None = None) -> dict | None:
     """Score `opts` with `step`'s stage: in this process (nj 1 without a launcher), else as nj
     jobs and a merge (module docstring). logs: one process and local jobs log to
-    <exp>/log/<stage>[.J|.merge].log (the `termeval` command; a launcher always does). Returns
-    the scores mapping (None when the merge ran through a launcher)."""
-    return run_stage(step.stage_of(opts), opts, step.name, nj=nj, cmd=cmd, argv=argv, logs=logs, echo=echo)
+    <exp>/log/<stage>[.J|.merge].log (the `termeval` command; a launcher always does). python:
+    the interpreter of the launcher's jobs (launcher.run_cmd). Returns the scores mapping (None
+    when the merge ran through a launcher)."""
+    return run_stage(step.stage_of(opts), opts, step.name, nj=nj, cmd=cmd, argv=argv, logs=logs, echo=echo,
+                     python=python)
 
 
 def run_stage(stage: Any, opts: Any, module: str, *, nj: int = 1, cmd: str | None = None,
-              argv: Sequence[str] | None = None, logs: bool = False, echo: bool = True) -> dict | None:
+              argv: Sequence[str] | None = None, logs: bool = False, echo: bool = True,
+              python: str | None = None) -> dict | None:
     """run_step of a stage whose jobs are `python -m termeval.bin.<module>` (a facade running
     another step's stage: zrc submissions run score_tde's)."""
     exp = opts.exp_dir
@@ -70,9 +73,10 @@ def run_stage(stage: Any, opts: Any, module: str, *, nj: int = 1, cmd: str | Non
         job = ["--nj", str(nj), "--job", "JOB", "--run-id", run_id]
         merge = ["--merge", str(nj), "--run-id", run_id]
         if cmd is not None:
-            launcher.run_cmd(cmd, module, args(job), nj, os.path.join(log_dir, f"{stage.name}.JOB.log"))
+            launcher.run_cmd(cmd, module, args(job), nj, os.path.join(log_dir, f"{stage.name}.JOB.log"),
+                             python=python)
             merge_log = os.path.join(log_dir, f"{stage.name}.merge.log")
-            launcher.run_cmd(cmd, module, args(merge), None, merge_log)
+            launcher.run_cmd(cmd, module, args(merge), None, merge_log, python=python)
             _show_merge(exp, merge_log, echo)
             return None
         argvs = [args(["--nj", str(nj), "--job", str(j), "--run-id", run_id]) for j in range(1, nj + 1)]
