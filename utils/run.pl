@@ -14,14 +14,17 @@
 # Each log starts with "# <command>" and "# Started at <date>", and ends with
 # "# Accounting: time=<s> threads=1" and "# Ended (code <n>) at <date>, elapsed time <s> seconds".
 # Exit status 0 only if every task succeeded; otherwise "run.pl: K / N failed, log is in ..."
-# on stderr and exit 1.
+# on stderr and exit 1. run.pl dies with the process that started it (kill -9 of the step):
+# its running tasks get SIGTERM and it exits, so no task runs on without its launcher.
 # Options (accepted for compatibility with queue.pl/slurm.pl; only --max-jobs-run has an effect
 # here): --max-jobs-run N, --num-threads N, --mem SIZE, --gpu N, --config FILE, -l X, -pe A B.
 import datetime
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
@@ -63,9 +66,13 @@ def _run_task(log: str, command: str) -> int:
     with open(log, "w", encoding="utf-8") as f:
         f.write(f"# {command}\n# Started at {datetime.datetime.now().ctime()}\n#\n")
         f.flush()
-        proc = subprocess.run(["bash", "-c", "set -o pipefail\n" + command],
-                              stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
-        code = proc.returncode
+        proc = subprocess.Popen(["bash", "-c", "set -o pipefail\n" + command],
+                                stdout=f, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        RUNNING.add(proc)
+        try:
+            code = proc.wait()
+        finally:
+            RUNNING.discard(proc)
         if code < 0:  # killed by a signal: report it the shell way
             code = 128 - code
         elapsed = int(round(time.time() - start))
@@ -74,7 +81,42 @@ def _run_task(log: str, command: str) -> int:
     return code
 
 
+RUNNING: set = set()      # the tasks' processes now running
+
+
+def stop(signum: int, frame: object = None) -> None:
+    """SIGTERM (the step that started run.pl died, or a kill): the running tasks get SIGTERM
+    too, then run.pl ends (128 + signal) -- no task is left running without its launcher."""
+    for proc in list(RUNNING):
+        try:
+            proc.send_signal(signal.SIGTERM)
+        except OSError:
+            pass
+    os._exit(128 + signum)
+
+
+def die_with_parent() -> None:
+    """run.pl ends, stopping its tasks, when the process that started it (the step) dies: on
+    Linux the kernel sends SIGTERM (prctl PR_SET_PDEATHSIG); elsewhere a thread sees the parent
+    change. A job started by a termeval step also watches that step itself (TERMEVAL_STEP,
+    termeval/run/watch.py), through any launcher."""
+    parent = os.getppid()
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        import ctypes    # Linux's prctl; absent elsewhere (the poll below then does it)
+        ctypes.CDLL(None, use_errno=True).prctl(1, int(signal.SIGTERM), 0, 0, 0)   # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+    def poll() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os.kill(os.getpid(), signal.SIGTERM)
+    threading.Thread(target=poll, daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
+    die_with_parent()
     max_jobs = os.cpu_count() or 1
     args = list(argv)
     while args and args[0].startswith("-"):

@@ -5,6 +5,7 @@
 # caller's launcher (so queue.pl/slurm.pl read the recipe's conf/).
 # Defines:
 #   TERMEVAL_ROOT        the install root (exported)
+#   TERMEVAL_STEP        "<pid> <host>" of this step (exported): its processes die with it
 #   te_python            command array: termeval's Python (utils/termeval_python.sh)
 #   te_default_cmd       $cmd from the environment if set, else termeval's utils/run.pl
 #   te_usage [MSG]       one error line (MSG, or the argument count against the Usage line), the
@@ -42,6 +43,10 @@ te_python=("$TERMEVAL_ROOT/utils/termeval_python.sh")
 te_default_cmd=${cmd:-$TERMEVAL_ROOT/utils/run.pl}
 te_script=${0%/}
 te_script=${te_script##*/}
+# This step names itself to every process it starts (`<pid> <host>`): its jobs, and the one
+# Python process of --nj 1, die with it when it is killed (termeval/run/watch.py), so a kill -9
+# of the step leaves no job writing into its exp dir.
+export TERMEVAL_STEP="$$ ${HOSTNAME:-$(uname -n)}"
 
 # te_usage [MESSAGE]: one error line (MESSAGE, or what is wrong with the number of arguments
 # left by parse_options.sh, compared with the header's "Usage:" line), then the usage lines
@@ -110,11 +115,29 @@ te_check_dir() {
   [ -d "$2" ] || te_die "$1 $2: no such directory"
   [ -r "$2" ] && [ -x "$2" ] || te_die "$2: permission denied"
 }
-# te_check_writable <dir>: the exp dir can be created and written (not under a read-only place),
-# and its path can reach a job intact (te_check_job_path).
+# te_check_writable <dir>: the exp dir can be created and written (not under a read-only place,
+# no part of its path a file), and its path can reach a job intact (te_check_job_path).
 te_check_writable() {
   te_check_job_path "$1"
+  local at=$1      # (not `p`: te_dirname_to's own local)
+  while [ ! -e "$at" ] && [ ! -L "$at" ] && [ "$at" != . ] && [ "$at" != / ]; do
+    te_dirname_to at "$at"                 # up to the first part of the path that exists
+  done
+  if { [ -e "$at" ] && [ ! -d "$at" ]; } || { [ -L "$at" ] && [ ! -e "$at" ]; }; then
+    te_die "$at: exists and is not a directory ($te_script writes a directory there; move the file away)"
+  fi
   { [ -d "$1" ] || mkdir -p "$1" 2>/dev/null; } && [ -w "$1" ] || te_die "$1: cannot create or write this directory"
+}
+# te_check_log <log> [args...]: the log can be written in place: a directory there is refused,
+# not replaced, and so is a log that is one of the arguments (an input would be overwritten).
+te_check_log() {
+  local log=$1 a; shift
+  [ ! -d "$log" ] || te_die "$log: exists and is a directory ($te_script writes its log there; move it away)"
+  [ -e "$log" ] || return 0
+  for a in "$@"; do
+    [ "$a" -ef "$log" ] && te_die "$a: is the log $log this step writes: it would be overwritten; move it away"
+  done
+  return 0
 }
 # te_check_job_path <path> [name]: the launchers (utils/run.pl, Kaldi's run.pl/queue.pl/slurm.pl)
 # replace every occurrence of the job name (JOB) in a job's command and log path by the job
@@ -202,6 +225,7 @@ te_date_format='%(%a %b %e %H:%M:%S %Z %Y)T'
 # "# Ended (code N)" lines, so the log reads like a launched job's).
 te_run_local() {
   local log=$1 module=$2 rc=0 logdir; shift 2
+  te_check_log "$log" "$@"
   te_dirname_to logdir "$log"
   [ -d "$logdir" ] || mkdir -p "$logdir"
   { echo "# ${te_python[0]} -m termeval.bin.$module $*"; printf "# Started at $te_date_format\n" -1; } > "$log"

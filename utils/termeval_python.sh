@@ -33,8 +33,18 @@ unset PYTHONHOME PYTHONSTARTUP
 # byte-code caches go to the user's cache, never into termeval's tree (it may be read-only/shared).
 # Not when byte code is not written at all (PYTHONDONTWRITEBYTECODE): a prefix would then hide
 # the caches pip wrote into tools/venv and every run would compile numpy/matplotlib (~1.7 CPU-s).
-if [ -z "${PYTHONDONTWRITEBYTECODE:-}" ]; then
-  export PYTHONPYCACHEPREFIX=${PYTHONPYCACHEPREFIX:-${XDG_CACHE_HOME:-$HOME/.cache}/termeval/pycache}
+if [ -z "${PYTHONDONTWRITEBYTECODE:-}" ] && [ -z "${PYTHONPYCACHEPREFIX:-}" ]; then
+  # the user's cache directory: an absolute XDG_CACHE_HOME, else ~/.cache of a usable home (absolute,
+  # not the root: HOME='' must not put a cache at /.cache); none: no byte-code cache at all
+  te_home=${HOME-~}
+  if [[ "${XDG_CACHE_HOME:-}" == /* ]]; then
+    export PYTHONPYCACHEPREFIX=$XDG_CACHE_HOME/termeval/pycache
+  elif [[ "$te_home" == /*[!/]* ]]; then
+    export PYTHONPYCACHEPREFIX=$te_home/.cache/termeval/pycache
+  else
+    export PYTHONDONTWRITEBYTECODE=1
+  fi
+  unset te_home
 fi
 # PYTHONSAFEPATH (Python >= 3.11): `-m` must not put the current directory first on the path,
 # or a step run from a directory holding another termeval checkout would run that one's code.

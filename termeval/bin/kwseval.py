@@ -33,6 +33,7 @@ line on stderr first).
 """
 from __future__ import annotations
 
+import errno
 import os
 import sys
 from typing import Any, Sequence
@@ -163,7 +164,25 @@ def say(line: str) -> None:
     print(line, flush=True)
 
 
+# how KWSEval names a file system problem in its `[ERROR]` line
+_WRITE_PROBLEMS = {errno.EROFS: "read-only file system", errno.ENOSPC: "no space left on device",
+                   errno.EDQUOT: "disk quota exceeded", errno.EACCES: "permission denied",
+                   errno.EPERM: "operation not permitted"}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """KWSEval's run; its warnings are headed `KWSEval: warning:` as utils/KWSEval (`termeval
+    kwseval`: as every step of the command)."""
+    prog = sys.argv[0]
+    if not prog.startswith("termeval "):
+        sys.argv[0] = "KWSEval"            # termeval.core.warn names the program by argv[0]
+    try:
+        return _main(argv)
+    finally:
+        sys.argv[0] = prog
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv:
         print(get_parser().format_help())
@@ -197,6 +216,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             e = InputError("Error: Inconsistent NO/YES decision boundary: a NO decision scores above a "
                            "YES.  Error: Computation of Decision Score Threshold Failed.  Aborting", e.path)
         print(f"[ERROR] {e.format()}", flush=True)
+        return 1
+    except OSError as e:                 # a file system problem: one `[ERROR]` line, never a temporary's name
+        why = _WRITE_PROBLEMS.get(e.errno or 0, e.strerror or type(e).__name__)
+        read = [v[k] for k in ("ecffile", "rttmfile", "sysfile", "termfile") if v[k]]
+        if e.filename is not None and os.fspath(e.filename) in read:
+            print(f"[ERROR] Problem with file ({e.filename}): {why}", flush=True)
+        else:                            # the reports cannot be written (read-only, full disk)
+            print(f"[ERROR] Could not write the reports under the file root '{v['file-root']}': {why}", flush=True)
         return 1
     return 0
 

@@ -4,7 +4,8 @@ its counts as <exp-dir>/scores/prepare (scores.json updated, not replaced). `tas
 one-shot task the caller runs through termeval.run.driver.run_task (written whole or not at all).
 
 The same preparation as the first part of a term discovery run (`Preparation`, `prepare_into`):
-<exp-dir>/classes is reused when it holds the preparation of the same bytes and options."""
+<exp-dir>/classes is reused when it holds the preparation of the same bytes and options, and
+only while its own files are still those it wrote (their digest, in the stamp file)."""
 from __future__ import annotations
 
 import os
@@ -79,13 +80,32 @@ class Preparation:
         return content_digest([self.class_file, os.path.join(self.data_dir, "reco2dur")], opts)
 
 
+def class_dir_digest(class_dir: str) -> str:
+    """The digest of the prepared class dir's files (all but the stamp), as the preparation
+    wrote them."""
+    names = sorted(n for n in os.listdir(class_dir) if n != STAMP_FILE and not n.startswith(".termeval-"))
+    return content_digest([os.path.join(class_dir, n) for n in names])
+
+
 def prepared(class_dir: str, stamp: str) -> bool:
-    """Whether `class_dir` holds the preparation whose stamp is `stamp`."""
+    """Whether `class_dir` holds the preparation `stamp` and its files are still what was
+    written (their digest, the stamp file's second line). One with the stamp but other files
+    (truncated, edited) is prepared again after a `note:` line; one of an older termeval
+    (no digest) silently."""
     try:
         with open(os.path.join(class_dir, STAMP_FILE), encoding="utf-8") as f:
-            return f.read().strip() == stamp and os.path.isfile(os.path.join(class_dir, "segments"))
+            lines = f.read().splitlines()
+        if not lines or lines[0].strip() != stamp or not os.path.isfile(os.path.join(class_dir, "segments")):
+            return False
+        if len(lines) < 2 or not lines[1].startswith("files "):
+            return False
+        if lines[1][len("files "):].strip() == class_dir_digest(class_dir):
+            return True
     except OSError:
         return False
+    note(None, f"{class_dir}: prepared classes fail their check (not the files that were written): "
+               "prepared again")
+    return False
 
 
 def prepare_into(p: Preparation, class_dir: str, log: bool = True,
@@ -109,8 +129,9 @@ def prepare_into(p: Preparation, class_dir: str, log: bool = True,
     write_class_dir(prep, class_dir, lenient=p.lenient)
     if keep is not None:
         keep["prep"] = prep
+    digest = class_dir_digest(class_dir)
     with atomic_write(os.path.join(class_dir, STAMP_FILE)) as f:
-        f.write(stamp + "\n")
+        f.write(f"{stamp}\nfiles {digest}\n")
     if log:
         print(f"{step_name()}: prepared {p.class_file} -> {publish.shown(class_dir)}: {summary(prep)}",
               file=sys.stderr)

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.kaldi_files import read_durations, read_utt2spk
 from termeval.core.textio import iter_lines, parse_floats, read_map, read_table
@@ -104,7 +105,7 @@ def empty_tier(nfiles: int) -> Tier:
 
 
 # Parsed data dirs kept for the rest of the process when the Python API turns it on (many
-# systems scored against one gold): {stamp: Gold}, most recent last; None = off (a step
+# systems scored against one gold): {content stamp: Gold}, most recent last; None = off (a step
 # parses its data dir once anyway). Kept arrays are read-only, so no caller can alter them.
 gold_memo: dict[str, Gold] | None = None
 GOLD_MEMO_SIZE = 4
@@ -112,15 +113,13 @@ GOLD_FILES = ("phones", "words", "reco2dur", "utt2spk")
 
 
 def gold_stamp(data_dir: str) -> str | None:
-    """Identity of a data dir: real path, size and mtime of each file (None if one is missing)."""
-    parts = [os.path.realpath(data_dir)]
-    for name in GOLD_FILES:
-        try:
-            st = os.stat(os.path.join(data_dir, name))
-        except OSError:
-            return None
-        parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
-    return "\n".join(parts)
+    """Identity of a data dir: the digest of its files' CONTENTS (termeval.core.digest; None if
+    one is missing or unreadable). Never paths, sizes or modification times: a gold edited in
+    place with the same size and mtime is another gold."""
+    try:
+        return content_digest([os.path.join(data_dir, name) for name in GOLD_FILES], missing_ok=False)
+    except OSError:
+        return None
 
 
 def remember_gold(gold: Gold) -> Gold:

@@ -2,10 +2,12 @@
 
 The lock is the file `<dir>/.termeval.lock` holding one line `<pid> <host>`, created with
 O_EXCL. A second live run is refused with one line naming the holder. A lock is stale, and
-taken over, when its owner process is gone (same host) or when it is empty or garbled and
-older than STALE_AGE seconds (a run killed between creating and writing it, or a disk that
+taken over, when its owner process is gone or a zombie (same host) or when it is empty or
+garbled and older than STALE_AGE seconds (a run killed between creating and writing it, or a disk that
 filled up then). A lock that cannot be written (disk full, read-only file system, no
-permission) is an InputError naming that problem, and no empty lock file is left behind.
+permission) is an InputError naming that problem, and no empty lock file is left behind. A
+lock's place holding something else than a file (a directory) is an InputError saying what it
+is and what to remove.
 
 A shell step takes the lock for its own pid (`python -m termeval.run.lock take <dir> <pid>`
 from utils/termeval_lib.sh te_lock) and exports TERMEVAL_LOCKED=<dir>, so that the step's own
@@ -91,6 +93,23 @@ def _create(path: str, line: str) -> bool:
     return True
 
 
+def _check_kind(path: str) -> None:
+    """InputError when the lock's place holds something else than a lock file (a directory, a
+    link to nowhere, a pipe): no run could ever take it, so say what it is and what to remove."""
+    if os.path.isfile(path):
+        return
+    if os.path.isdir(path) and not os.path.islink(path):
+        what, how = "a directory", f"rm -r {path}"
+    elif os.path.islink(path):
+        what, how = f"a symbolic link to {os.readlink(path)}, which is not a file", f"rm {path}"
+    elif os.path.lexists(path):
+        what, how = "not a regular file", f"rm {path}"
+    else:
+        return                                    # removed meanwhile: try again
+    raise InputError(f"is {what}, not termeval's lock file (one line `<pid> <host>`); no run holds it: "
+                     f"remove it ({how}) and run again", path)
+
+
 def take(directory: str, pid: int | None = None, shown: str | None = None, host_shown: bool = False) -> str:
     """Take `<directory>/.termeval.lock` for `pid` (default this process); returns the lock's
     path. InputError naming the holder when a live run holds it; `shown` is how the message
@@ -107,6 +126,7 @@ def take(directory: str, pid: int | None = None, shown: str | None = None, host_
         if _create(path, line):
             cleanup_stale(os.path.dirname(path))     # what a dead run of this dir left behind
             return path
+        _check_kind(path)
         who = holder(path, host_shown)
         if who is None:                               # stale: take it over
             with contextlib.suppress(FileNotFoundError):

@@ -6,7 +6,7 @@ A temporary is a sibling of its destination (same directory, so the rename is at
 so that `cleanup_stale(dir)` can remove what a dead run (kill -9, power loss) left behind
 without touching what a live run is writing. An existing destination is replaced whole: it is
 first renamed to such a temporary name, the new one renamed into place, then the old one
-removed. Outputs get the permissions of the user's umask (mkstemp/mkdtemp would give 0600/0700).
+removed; a destination of the other kind (a directory where a file goes) is never replaced. Outputs get the permissions of the user's umask (mkstemp/mkdtemp would give 0600/0700).
 
   file_mode(directory)        permissions a normal file/dir gets under the umask
   temp_path(dest)             a fresh temporary sibling name for dest (nothing created)
@@ -21,11 +21,13 @@ removed. Outputs get the permissions of the user's umask (mkstemp/mkdtemp would 
   withdraw(path)              remove an output at once (renamed away, then removed)
   remove(path)                remove a file or directory tree, ignoring errors
   cleanup_stale(directory)    remove the temporaries of dead processes of this host
-  process_alive(pid)          whether a process of this host exists
+  process_alive(pid)          whether a process of this host exists (a zombie does not)
+  proc_stat(pid)              its state and start time (/proc, Linux)
 """
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import shutil
@@ -68,6 +70,21 @@ def is_temporary(name: str) -> bool:
     return name.startswith(TMP_PREFIX)
 
 
+def proc_stat(pid: int) -> tuple[str, int] | None:
+    """(state, start time in clock ticks since boot) of process `pid` from /proc/<pid>/stat
+    (Linux), None when there is no such entry or no /proc."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            text = f.read().decode("ascii", "replace")
+    except OSError:
+        return None
+    fields = text[text.rfind(")") + 2:].split()     # after "pid (comm) ": the name may hold spaces
+    try:
+        return fields[0], int(fields[19])
+    except (IndexError, ValueError):
+        return None
+
+
 def shown(path: str) -> str:
     """`path` as the user will find it: each temporary component by its destination's name
     (what a message names, never an internal temporary)."""
@@ -75,7 +92,10 @@ def shown(path: str) -> str:
 
 
 def process_alive(pid: int) -> bool:
-    """Whether process `pid` exists on this host (one of another user counts as alive)."""
+    """Whether process `pid` exists on this host and is not a zombie (one of another user
+    counts as alive). A process killed but not yet reaped by its parent (state Z in
+    /proc/<pid>/stat: a container without a reaping init keeps it for ever) is dead: it runs
+    no code and holds nothing."""
     if pid <= 0:
         return False
     try:
@@ -83,10 +103,11 @@ def process_alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass
     except OverflowError:
         return False
-    return True
+    stat = proc_stat(pid)
+    return stat is None or stat[0] not in ("Z", "X", "x")
 
 
 def remove(path: str) -> None:
@@ -136,7 +157,10 @@ def atomic_file(path: str, mode: str = "w") -> Iterator[IO]:
     try:
         with os.fdopen(fd, mode, **kwargs) as f:
             yield f
-        os.replace(tmp, path)
+        try:
+            os.replace(tmp, path)
+        except OSError as e:              # e.g. a directory there: named as the output
+            raise OSError(e.errno, e.strerror, path) from None
     except OSError as e:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
@@ -166,11 +190,27 @@ def new_dir(dest: str) -> str:
             raise OSError(e.errno, e.strerror, dest) from None
 
 
+def _same_kind(new: str, dest: str) -> None:
+    """OSError when `dest` exists as the other kind than `new` (a directory where a file goes,
+    or the reverse): replacing it would delete what it holds (the output guard refuses this
+    before a run, termeval/core/guard.py; this is the last line)."""
+    if not os.path.lexists(dest):
+        return
+    new_is_dir = os.path.isdir(new) and not os.path.islink(new)
+    if os.path.isdir(dest) and not new_is_dir:
+        raise IsADirectoryError(errno.EISDIR, "exists and is a directory (a file goes there; not replaced)", dest)
+    if new_is_dir and not os.path.isdir(dest):
+        raise NotADirectoryError(errno.ENOTDIR, "exists and is not a directory (a directory goes there; "
+                                 "not replaced)", dest)
+
+
 def replace(new: str, dest: str, keep_existing: bool = False) -> None:
     """Put the file or directory `new` in the place of `dest`, replacing an existing dest whole
-    (it is renamed away first, then removed). keep_existing: when another process put a dest
-    there meanwhile (content-keyed caches), keep that one and remove `new`."""
+    (it is renamed away first, then removed); a dest of the other kind (a directory where a
+    file goes, or the reverse) is an OSError and stays as it is. keep_existing: when another
+    process put a dest there meanwhile (content-keyed caches), keep that one and remove `new`."""
     dest = os.path.abspath(dest)
+    _same_kind(new, dest)
     old = None
     if os.path.lexists(dest):
         old = temp_path(dest)
@@ -217,8 +257,15 @@ def all_or_none(paths: Sequence[str]) -> Iterator[dict[str, str]]:
         for p in paths:
             tmps[p] = temp_path(p)
         yield tmps
+        for p, t in tmps.items():     # a directory at p: nothing replaced yet (checked first)
+            if os.path.isdir(p):
+                raise IsADirectoryError(errno.EISDIR, "exists and is a directory (a file goes there; "
+                                        "not replaced)", p)
         for p, t in tmps.items():
-            os.replace(t, p)
+            try:
+                os.replace(t, p)
+            except OSError as e:
+                raise OSError(e.errno, e.strerror, p) from None
     except BaseException:
         for t in tmps.values():
             remove(t)

@@ -5,13 +5,17 @@ import os
 
 from termeval.core import publish
 from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
 from termeval.gold.validate import check_prepared_bytes
 from termeval.gold.write import same_file
 
 
 def export_zr(data_dir: str, out_phn: str, out_wrd: str, drop_sil: bool = False,
               sil_label: str = "SIL") -> tuple[int, int]:
-    """Write phones/words of a prepared data dir as .phn/.wrd (optionally without silence)."""
+    """Write phones/words of a prepared data dir as .phn/.wrd (optionally without silence).
+    The output guard first: an output that is a directory, or lies in (or is) the data dir,
+    is refused before anything is read or written."""
+    check_outputs("export_zr", [data_dir], [out_phn, out_wrd], files=[out_phn, out_wrd])
     counts, texts = [], {}
     for name, out in (("phones", out_phn), ("words", out_wrd)):
         src = os.path.join(data_dir, name)

@@ -26,7 +26,7 @@ from typing import Callable, Optional
 from xml.sax.saxutils import escape, quoteattr
 
 from termeval.core.errors import InputError
-from termeval.core.guard import check_outputs
+from termeval.core.guard import check_outputs, check_replaced_dir
 from termeval.kws.alignment import Alignment, read_alignment
 from termeval.std.categories import categories_text, keyword_attributes
 from termeval.std.ecf import read_ecf
@@ -124,6 +124,11 @@ def build_files(ali: Alignment, terms: TermList, frame_shift: float = 0.01, sour
     return out, KwsSummary(len(terms), len(hits), len(utts), trials, missing)
 
 
+# every file a kws dir of prepare_kws may hold (build_files)
+KWS_FILES = ("rttm", "ecf.xml", "kwlist.xml", "keywords.txt", "categories", "utt.map", "segments",
+             "frame_length", "trials", "hitlist")
+
+
 def build_dir(opts, dest: str) -> KwsSummary:
     """Read the inputs of `opts` (PrepareKwsOptions) and write every file of the kws dir into
     the new directory `dest` (termeval.run.driver.run_task moves it into place whole)."""
@@ -157,9 +162,9 @@ def task(opts) -> tuple[str, list[str], Callable[[str], KwsSummary]]:
     rename). It is written under a temporary directory beside it and replaces the old one whole,
     so a reader never sees a half-written kws dir and a failure leaves the old one untouched."""
     check_outputs("prepare_kws", opts.paths("input"), [opts.kws_dir], [opts.kws_dir])   # named as given
+    # an existing directory there is replaced only when it is an earlier kws dir of prepare_kws
+    check_replaced_dir("prepare_kws", opts.kws_dir, KWS_FILES)
     kws = os.path.normpath(opts.kws_dir)
-    if os.path.exists(kws) and not os.path.isdir(kws):
-        raise InputError("exists and is not a directory", opts.kws_dir)
     if os.path.basename(kws) in ("", ".", ".."):
         raise InputError("give the kws dir by its name (it is replaced whole)", opts.kws_dir)
     parent, name = os.path.split(kws)

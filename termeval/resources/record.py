@@ -9,6 +9,7 @@ import sys
 from typing import Sequence
 
 from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
 from termeval.core.warn import step_name, warn
 from termeval.resources import measure, resources
 
@@ -19,6 +20,8 @@ def record(opts, cmd: Sequence[str]) -> tuple[dict, dict, str]:
     merged with the earlier runs) and the file's path. A failing command is measured too
     (its exit_status)."""
     out_path = os.path.join(opts.exp_dir, "resources", opts.phase)
+    # before the command runs: a directory where the file goes, a file where a directory goes
+    check_outputs("measure_resources", [], [out_path], [opts.exp_dir, os.path.dirname(out_path)], [out_path])
     old = resources.read_kv(out_path) if opts.append and os.path.isfile(out_path) else None
     started = resources.now()
     res = measure.measure(list(cmd), opts.interval, opts.wait_orphans)

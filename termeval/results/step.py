@@ -15,7 +15,8 @@ def run(opts, run_task) -> dict:
     base = os.path.dirname(os.path.abspath(opts.out)) if opts.out not in (None, "-") else "."
     text = formats.render(tables, opts, base)      # html: its links relative to the page
     if opts.out not in (None, "-"):
-        run_task("summarize_scores", *summary.task(opts.out, text), inputs=opts.roots, lock=False)
+        run_task("summarize_scores", *summary.task(opts.out, text), inputs=summary.inputs(opts.roots),
+                 lock=False)
     return {"rows": summary.rows(tables), "text": text}
 
 

@@ -14,9 +14,10 @@ import json
 import os
 import re
 import shlex
-from typing import Callable
+from typing import Callable, Sequence
 
 from termeval.core.errors import InputError
+from termeval.core.guard import Searched
 from termeval.core.textio import atomic_write
 from termeval.core.version import __version__
 from termeval.core.warn import warn as core_warn
@@ -58,6 +59,19 @@ def fmt(v, places: int = 4) -> str:
 
 def warn(message: str) -> None:
     core_warn("summarize_scores", message)
+
+
+# below an exp root: the systems' score files (scores.json is read) and their pages (RESULTS.html
+# links each system's report.html), never written over
+READS = ("scores/*", "report.html")
+
+
+def inputs(exp_roots: Sequence[str]) -> list[Searched]:
+    """The exp roots as the output guard's inputs (termeval.core.guard.Searched): below them
+    the systems' scores/ files are what the table is made of (scores.json read) and their
+    report.html what RESULTS.html links to, so an output there is refused; another output
+    below a root (`--out exp/RESULTS.md exp`) is not."""
+    return [Searched(r, READS) for r in exp_roots]
 
 
 def find_scores(exp_root: str) -> list[str]:
@@ -315,8 +329,9 @@ def summarize(exp_roots: list[str]) -> str:
 
 def task(path: str, text: str) -> tuple[str, list[str], Callable[[str], None]]:
     """RESULTS.md at `path` as a one-shot task (termeval.run.driver.run_task: written beside
-    its old version and moved into place whole; the caller passes the exp roots as its inputs,
-    so a path that is, or holds, one of them is refused). No lock: its directory (the
+    its old version and moved into place whole; the caller passes `inputs(exp_roots)` as its
+    inputs, so a path that is or holds a root, or is a scores.json read, is refused, and so is a
+    directory at `path`). No lock: its directory (the
     recipe's, exp/) is shared with unrelated outputs, and the file is replaced by one rename."""
     out = os.path.normpath(path)
     parent, name = os.path.split(out)

@@ -26,6 +26,7 @@ from termeval.core.declaration import Step, load
 from termeval.core.errors import InputError
 from termeval.core.face import step_name
 from termeval.core.options import OptionError, flag_of
+from termeval.run.watch import watch_step
 
 
 def str2bool(value: str) -> bool:
@@ -300,6 +301,7 @@ def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None 
     """Run main(argv); exit 1 with 'prog: message' on InputError/OSError, 130 on Ctrl-C."""
     prog = step_name()
     _one_shot_gc()
+    watch_step()                       # started by a step: die with it (termeval/run/watch.py)
     try:
         code = main(sys.argv[1:] if argv is None else argv)
     except InputError as e:

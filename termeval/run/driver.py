@@ -42,9 +42,10 @@ import numpy as np
 
 from termeval.core import lock
 from termeval.core import plots
+from termeval.core import usercache
 from termeval.core import publish as publish_
 from termeval.core.errors import InputError
-from termeval.core.guard import check_outputs
+from termeval.core.guard import check_outputs, check_placing
 from termeval.core.options import ReportOptions
 from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
 from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as  # noqa: F401  (stages import Shard from here too)
@@ -132,12 +133,24 @@ def owned_names(exp_dir: str, out: str, names: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(got))
 
 
-def publish(exp_dir: str, out: str, names: Sequence[str]) -> None:
+def _under(root: str, name: str) -> str:
+    """root/name as a message shows it (`RESULTS.md`, not `./RESULTS.md`)."""
+    return name if root in ("", ".") else os.path.join(root, name)
+
+
+def publish(exp_dir: str, out: str, names: Sequence[str], step: str = "this step",
+            inputs: Sequence[Any] = ()) -> None:
     """Move each owned output `name` (a top-level directory like "scores", a file inside one
     like "scores/std", or a glob pattern) from `out` into the exp dir, replacing the old one
     whole (termeval.core.publish.replace); an owned name the run did not write is removed (it
-    belonged to an earlier run)."""
-    for name in owned_names(exp_dir, out, names):
+    belonged to an earlier run). First, for all of them (nothing is moved when one fails), the
+    output guard's check_placing: a destination of the other kind (a directory where the run
+    wrote a file), a new file directly in an input directory, an output that is or holds one
+    of `inputs` is an InputError."""
+    owned = owned_names(exp_dir, out, names)
+    check_placing(step, [(os.path.join(out, n), _under(exp_dir, n)) for n in owned
+                         if os.path.lexists(os.path.join(out, n))], inputs)
+    for name in owned:
         new, dest = os.path.join(out, name), os.path.join(exp_dir, name)
         if os.path.lexists(new):
             os.makedirs(os.path.dirname(dest), exist_ok=True)
@@ -163,34 +176,61 @@ def discard(out: str) -> None:
 
 # ----------------------------------------------------------------------------- the output guard
 
-def io_paths(stage: Stage, opts: Any, exp_dir: str) -> tuple[list[str], list[str], list[str]]:
+def io_paths(stage: Stage, opts: Any, exp_dir: str | None) -> tuple[list[str], list[str], list[str]]:
     """(inputs, outputs, needed dirs) of a run, for the output guard: the stage's own
     `io_paths(opts)` -> (inputs, outputs) when it has one, else the paths of the Options'
     input/output roles; plus the stage's owned outputs under the exp dir, whose top directories
-    (scores, details, units) must be directories."""
-    owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
+    (scores, details, units) must be directories, and the directories it `prepares` there
+    (classes/, tde/; exp_dir None: none)."""
+    owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS)) if exp_dir is not None else []
     tops = dict.fromkeys(n.split("/")[0] for n in owned)
-    dirs = [os.path.join(exp_dir, t) for t in tops
+    dirs = [os.path.join(exp_dir, t) for t in tops                     # type: ignore[arg-type]
             if t in DEFAULT_OUTPUTS or any(n.startswith(t + "/") for n in owned)]
-    outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)]
-    outs.append(os.path.join(exp_dir, REPORT_PAGE))
+    outs = [os.path.join(exp_dir, n) for n in owned_names(exp_dir, exp_dir, owned)] if owned else []  # type: ignore[arg-type]
+    if exp_dir is not None:
+        outs.append(os.path.join(exp_dir, REPORT_PAGE))
+        # the shared TextGrids a run may rewrite (its tiers replaced or dropped: report/write.py)
+        outs += glob.glob(os.path.join(glob.escape(os.path.join(exp_dir, TEXTGRIDS)), "*.TextGrid"))
+        # what the stage prepares and replaces besides its outputs (a TDE stage's classes/, tde/)
+        outs += [os.path.join(exp_dir, n) for n in getattr(stage, "prepares", ())]
     custom = getattr(stage, "io_paths", None)     # a stage's optional hook (the Stage protocol)
     if callable(custom):
         ins, more = custom(opts)
         return list(ins), outs + list(more), dirs
     ins = opts.paths("input")
-    more = [p for p in opts.paths("output") if os.path.abspath(p) != os.path.abspath(exp_dir)]
+    more = [p for p in opts.paths("output") if exp_dir is None or os.path.abspath(p) != os.path.abspath(exp_dir)]
     return ins, outs + more, dirs
 
 
-def check_io(stage: Stage, opts: Any, exp_dir: str | None) -> None:
-    """The output guard (termeval.core.guard.check_outputs) of a run, before anything is written."""
-    if exp_dir is None:
-        return
+def check_io(stage: Stage, opts: Any, exp_dir: str | None) -> tuple[list[str], list[str]]:
+    """The output guard (termeval.core.guard.check_outputs) of a run, before anything is
+    written; returns the run's (inputs, outputs) (the guard checks them again when the outputs
+    are put in place, `publish`; the user cache refuses a directory among them, `usercache`)."""
     ins, outs, dirs = io_paths(stage, opts, exp_dir)
-    if os.path.lexists(exp_dir) and not os.path.isdir(exp_dir):
-        dirs = [exp_dir, *dirs]
-    check_outputs(getattr(stage, "name", "") or "this step", ins, outs, dirs)
+    if exp_dir is not None:
+        check_outputs(getattr(stage, "name", "") or "this step", ins, outs + logs_and_shards(stage, exp_dir),
+                      [exp_dir, *dirs], file_outputs(exp_dir, getattr(stage, "outputs", DEFAULT_OUTPUTS)))
+        outs = [exp_dir, *outs]
+    return list(ins), list(outs)
+
+
+def logs_and_shards(stage: Stage, exp_dir: str) -> list[str]:
+    """What a run writes or removes besides its outputs: its logs (<exp>/log/<name>[.J|.merge].log)
+    and its jobs' shards (<exp>/jobs/<name>.J.npz, the stale ones cleared): none may be an input."""
+    name = getattr(stage, "name", "") or ""
+    if not name:
+        return []
+    log, jobs = os.path.join(exp_dir, "log"), os.path.join(exp_dir, "jobs")
+    return ([os.path.join(log, f"{name}.log")] + glob.glob(os.path.join(glob.escape(log), f"{glob.escape(name)}.*.log"))
+            + glob.glob(os.path.join(glob.escape(jobs), f"{glob.escape(name)}.*.npz")))
+
+
+def file_outputs(root: str, names: Sequence[str]) -> list[str]:
+    """The owned outputs that are files by termeval's layout: everything below scores/ and
+    units/ (scores/std, scores/scores.json, units/units.std_term.npz, ...). A directory there
+    is refused before the run (the output guard), not after it (`publish`)."""
+    return [os.path.join(root, n) for n in names
+            if n.split("/")[0] in ("scores", "units") and "/" in n and not glob.has_magic(n)]
 
 
 # ----------------------------------------------------------------------------- running
@@ -238,18 +278,20 @@ def run(stage: Stage, opts: Any, exp_dir: str | None, *, nj: int = 1, job: int |
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
-    check_io(stage, opts, exp_dir)
+    ins, outs = check_io(stage, opts, exp_dir)
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
     part = "job" if job is not None else "merge" if merge is not None else None
-    with running_as(part):                       # what the stage asks with core.stage.is_share()
+    # the user cache (termeval/core/usercache.py) refuses a cache dir that is, holds or lies in one of them
+    with running_as(part), usercache.guarding(getattr(stage, "name", "") or "this step", ins, outs,
+                                              getattr(stage, "user_cache", False)):
         if exp_dir is None or job is not None:   # nothing written, or a job: its launcher holds the lock
-            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary)
+            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary, ins)
         with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
-            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary)
+            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary, ins)
 
 
 def _run(stage: Stage, opts: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
-         run_id: str | None, echo: bool, keep_summary: bool) -> dict | None:
+         run_id: str | None, echo: bool, keep_summary: bool, ins: Sequence[str] = ()) -> dict | None:
     clock = _Timing(job is None and merge is None)     # the one-process path only
     with clock("load"):
         ctx = stage.load(opts)
@@ -287,7 +329,7 @@ def _run(stage: Stage, opts: Any, exp_dir: str | None, nj: int, job: int | None,
                 owned += _page(stage, ctx, merged, report, opts, exp_dir, out, owned)
             if merge is not None and keep_summary:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
-            publish(exp_dir, out, owned)
+            publish(exp_dir, out, owned, getattr(stage, "name", "") or "this step", ins)
         except (InputError, OSError) as e:
             discard(out)
             raise _named_in_exp(e, out, exp_dir) from None
@@ -327,8 +369,11 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
     driver: `write(tmp)` lays its files out under a fresh temporary directory inside `out_root`
     (as they will stand under out_root) and returns its result; then each owned name of
     `outputs` is moved into place whole (publish), under out_root's lock. A failed write leaves
-    out_root as it was. `inputs`: the run's input paths, which no output may be or hold."""
-    check_outputs(name, inputs, [os.path.join(out_root, o) for o in outputs])
+    out_root as it was. `inputs`: the run's input paths (termeval.core.guard: plain paths, or
+    Searched roots), which no output may be, hold or (a file) lie directly in; out_root must be
+    a directory (or not exist yet). The guard runs again, with the kinds of the new outputs
+    known, before anything is moved into place (`publish`)."""
+    check_outputs(name, inputs, [_under(out_root, o) for o in outputs], [out_root], file_outputs(out_root, outputs))
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
     ctx = exp_lock(out_root) if lock else contextlib.nullcontext()
     with ctx:
@@ -337,7 +382,7 @@ def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,
             clock = _Timing()
             with clock("kernel"):
                 result = write(out)
-            publish(out_root, out, outputs)
+            publish(out_root, out, outputs, name, inputs)
             clock.emit(name)
         except BaseException:
             discard(out)

@@ -4,7 +4,9 @@ there are cores (a `note:` line on stderr when more are asked), or through the u
 launcher `cmd` (run.pl, queue.pl, slurm.pl: `$cmd JOB=1:N <log> <command>`).
 
 Used by the one N-job plan (termeval/run/plan.py), which every face runs: the shell steps (their
-`$cmd`, the Kaldi way), `termeval <step> --nj N` and zrc submissions (local processes).
+`$cmd`, the Kaldi way), `termeval <step> --nj N` and zrc submissions (local processes). Its jobs
+die with it (TERMEVAL_STEP, termeval/run/watch.py): a launcher killed with kill -9 leaves no job
+running.
 
   cores()                     the cores this process may use
   cap(n, step, what)          min(n, cores()), with a note on stderr when n is more
@@ -33,6 +35,7 @@ from typing import Any, Sequence
 from termeval.core.errors import InputError
 from termeval.core.options import flag_of
 from termeval.core.warn import step_name
+from termeval.run.watch import step_env
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the install root
 
@@ -56,7 +59,9 @@ def cap(n: int, step: str = "termeval", what: str = "local processes") -> int:
 
 
 def _env() -> dict:
-    env = dict(os.environ)
+    """The jobs' environment: this process is their step (they die with it, termeval/run/watch.py)
+    and termeval's root is on their PYTHONPATH."""
+    env = {**os.environ, **step_env()}
     env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
 

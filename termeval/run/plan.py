@@ -6,7 +6,8 @@ the Python API (one process) and KWSEval (`compute`: the engine's numbers withou
 
   one process (nj 1, no launcher)  driver.run: load, compute, merge, report, publish
   N jobs or a launcher             under the exp dir's lock (nothing taken when the shell step
-                                   holds it): the output guard; stage.prepare (what the jobs
+                                   holds it): the output guard (the logs' places too);
+                                   stage.prepare (what the jobs
                                    share, done once: score_tde's classes); stale shards removed;
                                    job J of N (`--nj N --job J --run-id R`: its shard
                                    <exp>/jobs/<stage>.J.npz) as local processes (at most the
@@ -31,6 +32,7 @@ from typing import Any, Callable, Sequence
 
 from termeval.core.declaration import Step
 from termeval.core.errors import InputError
+from termeval.core.guard import check_outputs
 from termeval.core.stage import running_as
 from termeval.core.warn import step_name
 from termeval.run import driver, launcher
@@ -54,7 +56,11 @@ def run_stage(stage: Any, opts: Any, module: str, *, nj: int = 1, cmd: str | Non
     another step's stage: zrc submissions run score_tde's)."""
     exp = opts.exp_dir
     if nj == 1 and cmd is None:
-        with _logged(os.path.join(exp, "log", f"{stage.name}.log") if logs and exp else None):
+        log = os.path.join(exp, "log", f"{stage.name}.log") if logs and exp else None
+        if log is not None:           # the output guard and the log's place, before the log is opened
+            driver.check_io(stage, opts, exp)
+            _check_logs(stage, opts, [log])
+        with _logged(log):
             return driver.run(stage, opts, exp, echo=echo)
     if exp is None:
         raise InputError("jobs need an exp dir")
@@ -68,6 +74,7 @@ def run_stage(stage: Any, opts: Any, module: str, *, nj: int = 1, cmd: str | Non
     run_id = f"{os.getpid()}-{time.time_ns()}"
     with driver.exp_lock(exp), _locked_here(exp):
         driver.check_io(stage, opts, exp)      # the output guard, before anything is written
+        _check_logs(stage, opts, [os.path.join(log_dir, f"{stage.name}.{j}.log") for j in ("merge", *range(1, nj + 1))])
         stage.prepare(opts)                     # what the jobs share (score_tde: the classes), done once
         driver.clear_shards(exp, stage.name)    # stale shards of an earlier run
         job = ["--nj", str(nj), "--job", "JOB", "--run-id", run_id]
@@ -103,6 +110,12 @@ def compute(step: Step, opts: Any, adjust: Callable[[Any], None] | None = None) 
         if adjust is not None:
             adjust(ctx)
         return ctx, stage.merge(ctx, [stage.compute(ctx, 0, len(stage.costs(ctx)))])
+
+
+def _check_logs(stage: Any, opts: Any, logs: Sequence[str]) -> None:
+    """The run's logs can be written in place: a directory there is refused, not replaced, and
+    so is a log that is, or lies directly in, one of the inputs (it would be overwritten)."""
+    check_outputs(stage.name, opts.paths("input"), [], [], logs)
 
 
 @contextlib.contextmanager

@@ -189,7 +189,7 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], engine: Ca
     adjust)` -> (context, StdResult): score_std's stage run whole (termeval.run.plan.compute)."""
     files = paths(req)
     check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values(),
-                  dirs={d for f in files.values() for d in _parents(f)})
+                  dirs={d for f in files.values() for d in _parents(f)}, files=files.values())
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
     ctx, res, warnings = score(opts, engine, req.queries, req.sources)
     if res is None:                        # F4DE's TrialsTWV refuses an empty search (-N)

@@ -16,13 +16,16 @@ The prepared data dir is kept in a store of the user's cache (termeval.core.user
 content of the gold files, preparation settings and preparing code (`source_key`). An entry records the digest of its
 data dir's files and is used only when they still have it (an edited entry is prepared again);
 it is written into a temporary directory and renamed into place whole; the MAX_ENTRIES newest
-entries of a language are kept. A store that cannot be written is not used.
+entries of a language are kept (the store removes only its own entries, `<lang>-<32 hex>`). A
+store that cannot be written is not used; an entry that fails its check is prepared again
+(a `note:` line).
 """
 from __future__ import annotations
 
 import importlib.util
 import json
 import os
+import re
 import shutil
 from dataclasses import dataclass
 
@@ -30,6 +33,7 @@ from termeval.core import jsonread, publish, usercache
 from termeval.core.digest import content_digest
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
+from termeval.core.warn import note
 from termeval.gold import prepare_zr
 
 REGISTRY_LANGUAGES = ("english", "french", "mandarin")
@@ -144,7 +148,9 @@ def prepare_exp(gold: GoldFiles, exp_dir: str) -> bool:
     key = source_key(gold)
     entry = _entry(gold, key)
     data = os.path.join(exp_dir, "data")
-    if entry is not None and _valid(entry, key):
+    if entry is not None and os.path.isdir(entry) and not _valid(entry, key):
+        note(None, f"{entry}: saved gold data dir fails its check (not what was saved): prepared again")
+    elif entry is not None and os.path.isdir(entry):
         try:
             _copy_tree(os.path.join(entry, "data"), data)
             return True
@@ -152,11 +158,11 @@ def prepare_exp(gold: GoldFiles, exp_dir: str) -> bool:
             shutil.rmtree(data, ignore_errors=True)
     prepare(gold, data)
     if entry is not None:
-        _keep(entry, key, data)
+        _keep(gold, entry, key, data)
     return False
 
 
-def _keep(entry: str, key: str, data: str) -> None:
+def _keep(gold: GoldFiles, entry: str, key: str, data: str) -> None:
     """Put the data dir into the store entry (temp + rename; an entry put there meanwhile by
     another run is kept); the MAX_ENTRIES newest of the language stay. Nothing when the store
     cannot be written: it is only a cache."""
@@ -171,4 +177,4 @@ def _keep(entry: str, key: str, data: str) -> None:
         if tmp is not None:
             publish.remove(tmp)
         return
-    usercache.prune(os.path.dirname(entry), os.path.basename(entry).rsplit("-", 1)[0] + "-", MAX_ENTRIES)
+    usercache.prune(os.path.dirname(entry), re.compile(re.escape(gold.language) + r"-[0-9a-f]{32}"), MAX_ENTRIES)

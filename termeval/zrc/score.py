@@ -10,7 +10,7 @@ import os
 import sys
 import time
 
-from termeval.core import publish
+from termeval.core import publish, usercache
 from termeval.core.guard import check_outputs
 from termeval.core.textio import atomic_write
 from termeval.run import plan
@@ -42,9 +42,12 @@ def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: i
     scores_dir = os.path.join(sub.path, "scores")
     check_outputs("score_zrc_submission", list(sub.class_files.values()), [scores_dir], [scores_dir])
     jobs = cap(nj, "score_zrc_submission", "jobs (njobs)") if nj > 1 else 1   # local processes
+    inputs = list(sub.class_files.values()) + [p for g in golds.values() for p in (g.phn, g.wrd)]
     # written into a temporary sibling of scores/ (termeval.core.publish), put in place whole at
-    # the end: a failed run leaves the previous scores/ as it was; temporaries of dead runs go
-    with publish.output_dir(scores_dir) as tmp:
+    # the end: a failed run leaves the previous scores/ as it was; temporaries of dead runs go.
+    # The user cache is refused when its directory is, holds or lies in one of these paths.
+    with usercache.guarding("score_zrc_submission", inputs, [scores_dir], uses=True), \
+            publish.output_dir(scores_dir) as tmp:
         per_lang: dict[str, dict] = {}
         wall: dict[str, float] = {}
         for lang, class_file in sub.class_files.items():

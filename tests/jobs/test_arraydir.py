@@ -15,7 +15,7 @@ def test_saved_whole_and_keyed(tmp_path):
     assert open(os.path.join(path, "meta.json")).read() == "{}"
     # saved again: replaced whole (no file of the old one left), nothing beside it but the dir
     arraydir.save(path, {"c": np.zeros(2)}, "k2")
-    assert sorted(os.listdir(path)) == ["c.npy", "key"] and arraydir.key_matches(path, "k2")
+    assert sorted(os.listdir(path)) == ["c.npy", "key", "manifest"] and arraydir.key_matches(path, "k2")
     assert os.listdir(tmp_path / "tde") == ["cache"]
 
 

@@ -151,9 +151,20 @@ def test_bad_inputs_name_file_and_line_and_write_nothing(data):
 
 def test_rebuild_replaces_the_dir_whole(data):
     kws = _prepare(data)
-    _write(os.path.join(kws, "stale"), "x")
+    assert "segments" not in os.listdir(kws)
+    _write(os.path.join(kws, "segments"), "x")       # a file of an earlier preparation (with segments)
     _prepare(data)
-    assert "stale" not in os.listdir(kws)
+    assert "segments" not in os.listdir(kws)
+
+
+def test_a_kws_dir_holding_other_files_is_never_replaced(data):
+    """Issue 40: prepare_kws replaces only its own earlier kws dir; one holding anything else (a
+    Kaldi kws dir's keywords.fsts, the user's files) is refused with one line, untouched."""
+    kws = _prepare(data)
+    _write(os.path.join(kws, "keywords.fsts"), "x")
+    with pytest.raises(InputError, match=r"kws: exists and holds what prepare_kws does not write \(keywords.fsts\)"):
+        _prepare(data)
+    assert _read(kws, "keywords.fsts") == "x"
 
 
 def test_keyword_without_occurrence_is_kept_with_a_warning(data, capsys):

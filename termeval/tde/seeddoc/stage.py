@@ -61,6 +61,7 @@ class SeedContext:
 class SeedStage(Stage):
     """Stage of one seed mode ("zr2015-doc" or "lrec2014")."""
     outputs = ("scores",)
+    prepares = ("classes",)     # the class preparation, replaced whole: no input may lie in it
 
     def __init__(self, mode: str) -> None:
         seed_rules(mode)               # a seed-document benchmark (ValueError otherwise)

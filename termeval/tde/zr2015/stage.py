@@ -94,6 +94,7 @@ VIEW_TABLES = (("Per file (cross-speaker)", "details/per_file.tsv"), ("Per speak
 
 class Zr2015Stage(Stage):
     outputs = protocol.DEFAULT_OUTPUTS
+    prepares = ("classes", "tde")   # the class preparation and saved arrays: no input may lie in them
 
     def __init__(self, benchmark: str = "zr2015"):
         self.benchmark = benchmark

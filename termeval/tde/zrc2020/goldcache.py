@@ -9,25 +9,32 @@ Parsing the text data dir is the expensive part of reading it. `load` keeps
     reads the arrays; <code> is a digest of the parsing code, so other code makes other entries,
 all keyed on a digest of the CONTENTS of the data dir's files (termeval.core.digest.content_digest),
 never on paths or modification times: an edited data dir is always parsed afresh, even when
-rewritten with the same size within the same second.
+rewritten with the same size within the same second. A saved file records a digest of its
+arrays: one with the right key that fails it, or whose counts and shapes disagree, is not
+used (a `note:` line; the data dir is parsed again). The store removes only its own entries
+(`<key>-<code>.npz`), never another file of its directory.
 """
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import zipfile
 
 import numpy as np
 
 from termeval.core import usercache
+from termeval.core.arraydir import array_digest
 from termeval.core.datadir import Gold, Tier, empty_tier, load_gold
 from termeval.core.digest import content_digest
 from termeval.core.textio import atomic_write
+from termeval.core.warn import note
 
 FILES = ("phones", "words", "reco2dur", "utt2spk")
 MEMO_SIZE = 4
 STORE = "gold"          # usercache.root(STORE)
 STORE_ENTRIES = 4
+STORE_NAME = re.compile(r"[0-9a-f]{32}-[0-9a-f]{16}\.npz")     # <key>-<code>.npz: all the store ever removes
 _memo: dict[str, Gold] = {}
 
 
@@ -36,33 +43,64 @@ def stamp(data_dir: str) -> str:
     return content_digest([os.path.join(data_dir, name) for name in FILES])
 
 
+TIER_ARRAYS = ("file", "onset", "offset", "label", "starts")
+
+
 def save(gold: Gold, path: str, key: str | None = None) -> None:
-    arrays = {"stamp": np.array(key or stamp(gold.path)), "files": np.array(gold.files, dtype=str),
-              "speaker": np.array(gold.speaker, dtype=str), "duration": gold.duration}
+    arrays = {"files": np.array(gold.files, dtype=str), "speaker": np.array(gold.speaker, dtype=str),
+              "duration": np.asarray(gold.duration)}
     for tier in ("phones", "words"):
         t = getattr(gold, tier)
-        arrays.update({f"{tier}_{k}": getattr(t, k) for k in ("file", "onset", "offset", "label", "starts")})
+        arrays.update({f"{tier}_{k}": np.asarray(getattr(t, k)) for k in TIER_ARRAYS})
         arrays[f"{tier}_labels"] = np.array(t.labels, dtype=str)
+    arrays.update(stamp=np.array(key or stamp(gold.path)), digest=np.array(array_digest(arrays)))
     with atomic_write(path, "wb") as f:
         np.savez(f, **arrays)
 
 
+def _consistent(a: dict) -> str | None:
+    """What is wrong with the arrays of a saved gold (None: nothing): every count and shape."""
+    n = len(a["files"])
+    if a["files"].ndim != 1 or a["speaker"].shape != (n,) or a["duration"].shape != (n,):
+        return "files, speakers and durations differ in number"
+    for tier in ("phones", "words"):
+        t = {k: a[f"{tier}_{k}"] for k in TIER_ARRAYS}
+        m = len(t["file"])
+        if any(t[k].shape != (m,) for k in ("file", "onset", "offset", "label")) or t["starts"].shape != (n + 1,):
+            return f"the {tier} arrays differ in length"
+        if m and (t["file"].min() < 0 or t["file"].max() >= n or t["label"].min() < 0
+                  or t["label"].max() >= len(a[f"{tier}_labels"])):
+            return f"the {tier} index a file or label that does not exist"
+        if t["starts"][0] != 0 or t["starts"][-1] != m or np.any(np.diff(t["starts"]) < 0):
+            return f"the {tier} file boundaries do not cover the intervals"
+    return None
+
+
 def _read(path: str, key: str, data_dir: str, words: bool = True) -> Gold | None:
+    """The gold saved at `path` for the content `key`; None when it was saved for other
+    content or by an older termeval (silently), or fails its check (truncated, other shapes,
+    not the digest it was saved with: a `note:` line): then the caller parses the data dir."""
     try:
         with np.load(path, allow_pickle=False) as z:
             if str(z["stamp"]) != key:
                 return None
-            files = z["files"].tolist()
-            tiers = {tier: Tier(file=z[f"{tier}_file"], onset=z[f"{tier}_onset"],
-                                offset=z[f"{tier}_offset"], label=z[f"{tier}_label"],
-                                labels=z[f"{tier}_labels"].tolist(), starts=z[f"{tier}_starts"])
-                     for tier in ("phones", "words") if tier == "phones" or words}
-            tiers.setdefault("words", empty_tier(len(files)))
-            return Gold(files=files, file_index={f: i for i, f in enumerate(files)},
-                        phones=tiers["phones"], words=tiers["words"],
-                        speaker=z["speaker"].tolist(), duration=z["duration"], path=data_dir)
-    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-        return None          # a broken cache is rebuilt, never trusted
+            if "digest" not in z.files:
+                return None                   # written by an older termeval: made again
+            a = {k: z[k] for k in z.files if k not in ("stamp", "digest")}
+            why = ("not the arrays it was saved with" if array_digest(a) != str(z["digest"])
+                   else _consistent(a))
+    except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+        why = f"unreadable ({type(e).__name__})"
+    if why is not None:
+        note(None, f"{path}: saved parsed gold fails its check ({why}): parsed again")
+        return None
+    files = a["files"].tolist()
+    tiers = {tier: Tier(file=a[f"{tier}_file"], onset=a[f"{tier}_onset"], offset=a[f"{tier}_offset"],
+                        label=a[f"{tier}_label"], labels=a[f"{tier}_labels"].tolist(), starts=a[f"{tier}_starts"])
+             for tier in ("phones", "words") if tier == "phones" or words}
+    tiers.setdefault("words", empty_tier(len(files)))
+    return Gold(files=files, file_index={f: i for i, f in enumerate(files)}, phones=tiers["phones"],
+                words=tiers["words"], speaker=a["speaker"].tolist(), duration=a["duration"], path=data_dir)
 
 
 def load(data_dir: str, path: str | None, words: bool = True) -> tuple[Gold, str, bool]:
@@ -119,4 +157,4 @@ def _keep(gold: Gold, store: str, key: str) -> None:
         save(gold, store, key)
     except OSError:
         return
-    usercache.prune(os.path.dirname(store), "", STORE_ENTRIES)
+    usercache.prune(os.path.dirname(store), STORE_NAME, STORE_ENTRIES)

@@ -104,6 +104,8 @@ def read_counts(class_dir: str) -> dict:
 
 class Zrc2020Stage(Stage):
     outputs = protocol.DEFAULT_OUTPUTS
+    prepares = ("classes", "tde")   # the class preparation and saved arrays: no input may lie in them
+    user_cache = True          # the parsed gold's store (goldcache): the driver checks its place first
 
     def __init__(self, benchmark: str = "zrc2020"):
         self.benchmark = benchmark
