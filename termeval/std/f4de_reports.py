@@ -134,18 +134,54 @@ def header_text(res, trials_per_sec: float = 1.0) -> str:
 GLOBAL_MEASURES = {"MAP": ("MAP", "AP", "%.2f", 1.0), "MAPpct": ("MAP%", "AP%", "%.1f", 100.0)}
 
 
+def _ranked(res):
+    """The run's Ranking (the stage's merge ranked the whole run; a condition's result is
+    ranked here), or None without trials."""
+    from termeval.std.ranking import ranking   # only with -zG measures
+    t = getattr(res, "trials", None)
+    if not t:
+        return None
+    rk = getattr(res, "ranking", None)
+    if rk is None:
+        rk = ranking(t["term"], t["score"], t["target"], res.ntrue, res.evaluated, p_at=())
+    return rk
+
+
 def _global_values(res, measures: tuple) -> tuple[dict, np.ndarray]:
     """{measure: set value or None} and the per-term AP (F4DE's string-ordered AP, NaN where
     undefined) of the -zG measures asked; a set without a computable AP has None (F4DE divides
     by zero there)."""
-    from termeval.std.ranking import ranking   # only with -zG measures
-    t = getattr(res, "trials", None)
-    if not measures or not t:
+    rk = _ranked(res) if measures else None
+    if rk is None:
         return {m: None for m in measures}, np.full(len(res.terms.ids), np.nan)
-    rk = getattr(res, "ranking", None)      # the stage's merge ranked the whole run already
-    if rk is None:                          # (a condition's result: ranked here)
-        rk = ranking(t["term"], t["score"], t["target"], res.ntrue, res.evaluated, p_at=())
     return {m: rk.map_f4de for m in measures}, np.asarray(rk.ap_f4de, np.float64)
+
+
+def kwseval_global_values(res, measures: tuple, order: list[int]) -> tuple[dict, dict]:
+    """KWSEval's -zG MAP / MAPpct of a DET as DETCurve::_computeMeanForAP computes them, in the
+    measure's unit: ({measure: value, None where F4DE divides by zero}, {measure: per-term AP,
+    0 for a term without targets}). APpct multiplies each precision by 100 before the sum (its
+    last digit can differ from 100 x AP); the mean sums the DET's evaluated blocks (`order`:
+    their term indexes in getBlockIDs order) one after the other."""
+    rk = _ranked(res) if measures else None
+    has = np.asarray(res.ntrue) > 0
+    if rk is None:
+        nan = np.where(has, np.nan, 0.0)
+        return {m: None for m in measures}, {m: nan for m in measures}
+    vals, per = {}, {}
+    for m in measures:
+        ap = np.where(has, rk.ap_f4de_pct if m == "MAPpct" else rk.ap_f4de, 0.0)
+        total = 0.0
+        for q in order:
+            total += float(ap[q])
+        vals[m] = total / len(order) if order else None
+        per[m] = ap
+    return vals, per
+
+
+def gm_text(m: str, v) -> str:
+    """A -zG measure's cell from its value in the measure's unit."""
+    return _pn(GLOBAL_MEASURES[m][2], None if v is None or not np.isfinite(v) else v)
 
 
 def _gm_cell(m: str, v) -> str:

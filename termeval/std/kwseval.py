@@ -222,9 +222,9 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], engine: Ca
             if not name:
                 continue
             if req.file_root == "-":
-                (stdout or sys.stdout).write(text)
+                _print(stdout or sys.stdout, text, _report_encoding(name, text))
             else:
-                _put(tmp[files[name]], text)
+                _put(tmp[files[name]], text, _report_encoding(name, text))
                 say(f"Wrote: {files[name]}")
         if req.alignment:
             _put(tmp[files["alignment.csv"]], _alignment(res, ctx.prep.kws, ctx.prep.dets, opts))
@@ -287,9 +287,33 @@ def _mkdir(path: str) -> None:
         pass
 
 
-def _put(path: str, text: str) -> None:
-    with open(path, "w", encoding="utf-8") as f:
+def _report_encoding(name: str, text: str) -> str:
+    """How KWSEval writes a report: `.txt` and `.html` through the kwlist's encoding layer (UTF-8),
+    `.csv` without a layer, so Perl prints a text whose characters all fit a byte as Latin-1 bytes
+    (`café` -> `caf\\xe9`). A wider character makes F4DE die (`Wide character in print`,
+    docs/std-kaldi-compat.md): termeval then writes UTF-8."""
+    if name.endswith(".csv") and not text.isascii():
+        try:
+            text.encode("latin-1")
+            return "latin-1"
+        except UnicodeEncodeError:
+            pass
+    return "utf-8"
+
+
+def _put(path: str, text: str, encoding: str = "utf-8") -> None:
+    with open(path, "w", encoding=encoding) as f:
         f.write(text)
+
+
+def _print(out: IO, text: str, encoding: str) -> None:
+    """A report on stdout (`-f -`), as bytes in `encoding` where stdout has a byte buffer."""
+    if encoding == "utf-8" or not hasattr(out, "buffer"):
+        out.write(text)
+        return
+    out.flush()
+    out.buffer.write(text.encode(encoding))
+    out.buffer.flush()
 
 
 def check_inputs(opts: StdOptions, say: Callable[[str], None]) -> None:

@@ -20,9 +20,10 @@ import numpy as np
 from termeval.std import f4de_reports
 from termeval.std.autotable_html import render_html
 from termeval.std.f4de_det import Block, SetFigures, actual_threshold, block_set_calc, compute_set
-from termeval.std.f4de_reports import GLOBAL_MEASURES, _gm_cell, _global_values, _pn, perl_num
+from termeval.std.f4de_reports import GLOBAL_MEASURES, _pn, gm_text, kwseval_global_values, perl_num
 from termeval.std.kwseval_groups import has_trials
-from termeval.std.kwseval_order import det_block_order, processing_order, table_block_order, trial_insertion
+from termeval.std.kwseval_order import det_block_order, processing_order, table_block_order, trial_insertion, \
+    trial_keys
 from termeval.std.perlhash import PadHash
 
 # keys %{$totals{$key}} and keys %{$means{$key}} of DETCurveSet::_buildBlockedAutoTable as Perl
@@ -95,6 +96,7 @@ class SetData:
     actual_order: list = field(default_factory=list)   # getActualDecisionRawCountBlocks' hash order
     sum_order: list = field(default_factory=list)      # _buildAutoTable's %combData order
     bsum_order: list = field(default_factory=list)     # _buildBlockedAutoTable's %combData order
+    map_order: list = field(default_factory=list)      # the evaluated blocks' term indexes, getBlockIDs order
 
 
 @dataclass(frozen=True)
@@ -157,8 +159,11 @@ def set_data(title: str, res, dets, echo: Echo, order: list[str], segment: bool,
     if segment:         # TrialsDiscreteTWV: the segments are the trials, no duration
         del params["TrialsPerSecond"], params["TotDur"]
         params["TotTrials"] = str(tot)
+    pos = {x: i for i, x in enumerate(res.terms.ids)}
+    map_order = [pos[b] for b in trial_keys(insertion) if b in evaluated]
     return SetData(title, res, blocks, evaluated, fig, params, measures=echo.measures, optimum=echo.optimum,
-                   supremum=echo.supremum, actual_order=det_block_order(insertion, ev_ids & set(blocks)))
+                   supremum=echo.supremum, actual_order=det_block_order(insertion, ev_ids & set(blocks)),
+                   map_order=map_order)
 
 
 def actual_figures(s: SetData, order: list[str]) -> tuple:
@@ -237,9 +242,9 @@ def sum_table(sets: list[SetData], curves: bool) -> Table:
             t.add(s.png, "DET Curve Graphs|DET Curve", k, "url={%s}" % _last_two(s.png, True))
             t.add(s.thresh_png, "DET Curve Graphs|Threshold Curve", k, "url={%s}" % _last_two(s.thresh_png, True))
         if s.measures:
-            vals, _ = _global_values(s.res, s.measures)
+            vals, _ = kwseval_global_values(s.res, s.measures, s.map_order)
             for m in s.measures:
-                t.add(_gm_cell(m, vals[m]), "Global Measures|" + GLOBAL_MEASURES[m][0], k)
+                t.add(gm_text(m, vals[m]), "Global Measures|" + GLOBAL_MEASURES[m][0], k)
     return t
 
 
@@ -258,7 +263,7 @@ def blocked_table(sets: list[SetData], segment: bool, details: bool) -> Table:
     t = Table()
     for s in sets:
         r = s.res
-        gm_ap = _global_values(r, s.measures)[1] if details and s.measures else None
+        gm_ap = kwseval_global_values(r, s.measures, s.map_order)[1] if details and s.measures else None
         ids = r.terms.ids
         pos = {x: i for i, x in enumerate(ids)}
         for b in sorted(s.blocks):
@@ -324,19 +329,17 @@ def _block_details(t: Table, s: SetData, b: str, row: str, gm_ap, q: int) -> Non
         thr, twv, pm, pf = s.fig.block_supremum.get(b, (None, None, None, None))
         _four(t, "Supremum TWV|", row, pf, pm, twv, thr)
     if gm_ap is not None:       # an evaluated block without targets (-inc) has AP 0 (DETCurve)
-        ap = gm_ap[q] if s.res.ntrue[q] > 0 else 0.0
         for m in s.measures:
-            t.add(_gm_cell(m, ap), "Global Measures|" + GLOBAL_MEASURES[m][1], row)
+            t.add(gm_text(m, gm_ap[m][q]), "Global Measures|" + GLOBAL_MEASURES[m][1], row)
 
 
 def _summary_details(t: Table, s: SetData) -> None:
     means = "Summary|Means"
     if s.measures:
-        vals, ap = _global_values(s.res, s.measures)
-        ev = np.asarray([s.res.terms.ids[i] in s.evaluated for i in range(len(s.res.terms.ids))])
+        vals, _ = kwseval_global_values(s.res, s.measures, s.map_order)
+        targets = (np.asarray(s.res.ntrue) > 0)[s.map_order].any()
         for m in s.measures:
-            t.add(_gm_cell(m, vals[m]) if np.isfinite(ap[ev]).any() else "NA",
-                  "Global Measures|" + GLOBAL_MEASURES[m][1], means)
+            t.add(gm_text(m, vals[m]) if targets else "NA", "Global Measures|" + GLOBAL_MEASURES[m][1], means)
     if s.optimum:
         c, pm, pf = s.fig.optimum
         _four(t, "Optimum TWV|", means, pf, pm, c, None, thr_label="")

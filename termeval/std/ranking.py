@@ -43,6 +43,7 @@ class Ranking:
     map_f4de: float | None = None
     mean_r_precision: float | None = None
     mean_p_at: dict = field(default_factory=dict)  # N -> mean P@N
+    ap_f4de_pct: np.ndarray | None = None   # ap_f4de in percent as F4DE sums it (x 100 per rank)
 
 
 def _ranks(term: np.ndarray, key: np.ndarray, target: np.ndarray
@@ -61,10 +62,13 @@ def _ranks(term: np.ndarray, key: np.ndarray, target: np.ndarray
     return o, rank, cy - before
 
 
-def _ap(term, key, target, R, n_terms, ranks=None) -> np.ndarray:
+def _ap(term, key, target, R, n_terms, ranks=None, scale: float = 1.0) -> np.ndarray:
+    """Per-term AP: the precisions at the targets summed in rank order (bincount adds in input
+    order), over R; `scale` multiplies each precision before the sum (F4DE's APpct)."""
     o, rank, hits = ranks if ranks is not None else _ranks(term, key, target)
     tg = target[o]
-    s = np.bincount(term[o][tg], weights=hits[tg] / rank[tg], minlength=n_terms)
+    prec = hits[tg] / rank[tg]
+    s = np.bincount(term[o][tg], weights=prec * scale if scale != 1.0 else prec, minlength=n_terms)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(R > 0, s / np.where(R > 0, R, 1), np.nan)
 
@@ -124,12 +128,7 @@ def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.n
     Q = len(R)
     by_score = _ranks(term, score, target)
     ap = _ap(term, score, target, R, Q, by_score)
-    text_key = _string_key(score)     # None: the text order is the score order, same ranks
-    apf = ap.copy()
-    if text_key is not None:          # only a term with a score outside the plain ones can differ
-        odd = np.unique(term[~_plain(score)])
-        sel = np.isin(term, odd)
-        apf[odd] = _ap(term[sel], text_key[sel], target[sel], R, Q)[odd]
+    apf, apf_pct = _ap_text_order(term, score, target, R, Q, by_score, ap)
     has = ev & (R > 0)
     with np.errstate(divide="ignore", invalid="ignore"):
         rprec = np.where(R > 0, _top(term, score, target, R, Q, by_score) / np.where(R > 0, R, 1), np.nan)
@@ -140,7 +139,19 @@ def ranking(term: np.ndarray, score: np.ndarray, target: np.ndarray, ntrue: np.n
     apf_ev = np.where(R > 0, apf, 0.0)[ev]
     return Ranking(ap, apf, rprec, pat, np.bincount(term, minlength=Q), mean(ap),
                    float(np.mean(apf_ev)) if ev.any() else None, mean(rprec),
-                   {n: mean(v) for n, v in pat.items()})
+                   {n: mean(v) for n, v in pat.items()}, apf_pct)
+
+
+def _ap_text_order(term, score, target, R, Q, by_score, ap) -> tuple[np.ndarray, np.ndarray]:
+    """(AP, AP in percent) with the scores ranked as F4DE sorts them (Perl cmp on their texts)."""
+    apf, apf_pct = ap.copy(), _ap(term, score, target, R, Q, by_score, scale=100.0)
+    text_key = _string_key(score)     # None: the text order is the score order, same ranks
+    if text_key is not None:          # only a term with a score outside the plain ones can differ
+        odd = np.unique(term[~_plain(score)])
+        sel = np.isin(term, odd)
+        apf[odd] = _ap(term[sel], text_key[sel], target[sel], R, Q)[odd]
+        apf_pct[odd] = _ap(term[sel], text_key[sel], target[sel], R, Q, scale=100.0)[odd]
+    return apf, apf_pct
 
 
 @dataclass

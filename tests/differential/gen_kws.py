@@ -2,20 +2,39 @@
 
 `make_case(seed)` -> {file name: text} of one case: an ECF with several excerpts (files, channels,
 source types bnews/cts/splitcts/confmtg, some files with two excerpts), an RTTM (LEXEME words of a
-small vocabulary with CJK and right-to-left words, SPEAKER/NON-LEX lines, some words outside the
+small vocabulary with Latin-1, CJK and right-to-left words, SPEAKER lines, some words outside the
 ECF), a KWLIST (one- to three-word terms with Characters/NGramOrder attributes, as Kaldi's
-annotate_kwlist.pl adds them, terms that never occur), and a KWSLIST (detections near
-occurrences with jitter, overlapping and edge-touching ones, false alarms, tied scores, hard
-0/1 scores, YES/NO decided by one threshold, detections in a file outside the ECF, terms without
-a detected_kwlist block). The same seed gives the same case (random.Random is stable).
+annotate_kwlist.pl adds them; terms said only outside the ECF, terms never said), and a KWSLIST
+(detections near occurrences with jitter, overlapping and edge-touching ones, false alarms, tied
+scores, hard 0/1 scores, YES/NO decided by one threshold, detections in a file outside the ECF,
+terms without a detected_kwlist block). The same seed gives the same case (random.Random is
+stable).
+
+Most cases are ones F4DE's KWSEval runs to the end on every option set, so that every file it
+writes is compared: each Characters and NGramOrder value of the kwlist, and each source type of
+the ECF, has a term with an occurrence inside the ECF (F4DE divides by zero computing the MAP of
+a condition without targets, Kaldi's option set), and terms with characters beyond Latin-1 are
+rare (F4DE dies writing them to a CSV report: the tester's option set). A deliberate minority
+keeps F4DE's deaths: `crash_mode` cases add a never-said term with a Characters value of its own
+(about 7 % of the cases), `wide_terms` cases take CJK / right-to-left terms (about 10 %).
 """
 from __future__ import annotations
 
 import random
 
 SOURCES = ("bnews", "cts", "splitcts", "confmtg")
-VOCAB = ("yes", "sure", "why", "not", "hello", "world", "the", "cat", "Dog", "new-york",
-         "听", "到", "听到", "喂", "你好", "שלום", "עולם", "مرحبا", "كتاب", "a", "to", "t")
+ASCII_VOCAB = ("yes", "sure", "why", "not", "hello", "world", "the", "cat", "Dog", "new-york", "a", "to", "t")
+LATIN1_VOCAB = ("café", "naïve", "Zürich", "señor")
+WIDE_VOCAB = ("听", "到", "听到", "喂", "你好", "שלום", "עולם", "مرحبا", "كتاب")
+# never-said words: none is a vocabulary word, whatever the case or -x normalisation
+NONSENSE = "zqxjkvbpwy"
+NONSENSE_WIDE = "ネコイヌトリウマ"
+# a term's words follow each other within this gap (F4DE: sprintf("%.4f", gap) <= 0.5), and an
+# occurrence certainly lies in an excerpt with this margin (times may be written with %.2f)
+GAP_SURE = 0.45
+EDGE_MARGIN = 0.02
+CRASH_RATE = 0.07
+WIDE_TERMS_RATE = 0.10
 
 
 def _f3(x: float) -> str:
@@ -26,7 +45,7 @@ def _f3(x: float) -> str:
 TIME_FORMATS = ("%.3f", "%.4f", "%.2f", "%g")
 
 
-def _words(rng: random.Random, ecf: list, words_per_file: int, ascii_only: bool = False) -> list:
+def _words(rng: random.Random, ecf: list, words_per_file: int, vocab: tuple) -> list:
     """RTTM words: (file, chan, tbeg, dur, word), non-overlapping per file/channel."""
     out = []
     chans = {}
@@ -39,15 +58,21 @@ def _words(rng: random.Random, ecf: list, words_per_file: int, ascii_only: bool 
         n = 0
         while t < hi and n < words_per_file:
             du = rng.choice((0.2, 0.35, 0.5, 0.61, 0.8, 1.0))
-            w = rng.choice(VOCAB[: rng.randint(6, 10 if ascii_only else len(VOCAB))])
+            w = rng.choice(vocab[: rng.randint(6, len(vocab))])
             out.append((f, c, round(t, 3), du, w))
             t = round(t + du + rng.choice((0.0, 0.0, 0.05, 0.3, 0.6, 1.2)), 3)
             n += 1
     return out
 
 
-def seed_cjk(words: list) -> bool:
-    return any(ord(c) > 127 for w in words for c in w[4])
+def _vocab(rng: random.Random) -> tuple[tuple, bool]:
+    """(the RTTM's vocabulary, whether terms may be CJK / right-to-left)."""
+    r = rng.random()
+    if r < 0.45:
+        return ASCII_VOCAB, False
+    if r < 0.7:
+        return ASCII_VOCAB + LATIN1_VOCAB, False
+    return ASCII_VOCAB + LATIN1_VOCAB + WIDE_VOCAB, rng.random() < WIDE_TERMS_RATE / 0.2
 
 
 def _ecf(rng: random.Random) -> list:
@@ -64,36 +89,108 @@ def _ecf(rng: random.Random) -> list:
     return out
 
 
-def _terms(rng: random.Random, words: list, said_only: bool = False) -> list:
-    """(kwid, text): terms taken from the RTTM (1-3 consecutive words) and some never said."""
+def _is_wide(text: str) -> bool:
+    return any(ord(c) > 255 for c in text)
+
+
+def _shape(text: str) -> tuple[int, int]:
+    """(NGramOrder, Characters) as annotate_kwlist.pl counts them."""
+    return len(text.split()), len(text.replace(" ", ""))
+
+
+def _excerpt_of(ecf: list, w: tuple) -> int | None:
+    """The excerpt holding word `w` whole (with a margin), as F4DE's belongsInECF tests a term's
+    first word."""
+    for k, (f, c, tb, du, _) in enumerate(ecf):
+        if (f, c) == w[:2] and w[2] >= tb + EDGE_MARGIN and w[2] + w[3] <= tb + du - EDGE_MARGIN:
+            return k
+    return None
+
+
+def _spans(rng: random.Random, words: list, ecf: list) -> list:
+    """Candidate terms read off the RTTM: (text, excerpt index of a sure occurrence or None)."""
     out = []
-    seen = set()
-    n = rng.randint(3, 9)
-    for k in range(40):
-        if len(out) >= n:
-            break
-        if (rng.random() < 0.2 and not said_only) or not words:
-            text = rng.choice(("zebra", "blue moon", "never said") + (("ネコ",) if seed_cjk(words) else ()))
-        else:
-            i = rng.randrange(len(words))
-            m = rng.choice((1, 1, 1, 2, 2, 3))
-            seq = [w for w in words[i:i + m] if w[:2] == words[i][:2]]
-            text = " ".join(w[4] for w in seq)
-        if text in seen:
-            continue
-        seen.add(text)
-        out.append((f"KW-{len(out) + 1:03d}", text))
+    for i in range(len(words)):
+        m = rng.choice((1, 1, 1, 2, 2, 3))
+        seq = [words[i]]
+        for w in words[i + 1:i + m]:
+            if w[:2] != seq[-1][:2]:
+                break
+            seq.append(w)
+        sure = all(b[2] - (a[2] + a[3]) <= GAP_SURE for a, b in zip(seq, seq[1:]))
+        out.append((" ".join(w[4] for w in seq), _excerpt_of(ecf, words[i]) if sure else None))
     return out
 
 
+def _nonsense(rng: random.Random, shape: tuple[int, int], wide: bool) -> str:
+    """A never-said text of `shape` (words, characters)."""
+    n, chars = shape
+    pool = NONSENSE_WIDE if wide else NONSENSE
+    lens = [chars // n + (k < chars % n) for k in range(n)]
+    start = rng.randrange(len(pool))
+    return " ".join((pool[start:] + pool * (1 + ln // len(pool)))[:ln] for ln in lens)
+
+
+def _terms(rng: random.Random, words: list, ecf: list, wide_terms: bool, crash_mode: bool) -> list:
+    """(kwid, text, anchor): terms with a sure occurrence in the ECF (one per source type of the
+    ECF first), terms said only where it may not count (outside the ECF, words too far apart)
+    and never-said terms, the last two only with a Characters and an NGramOrder value some term
+    with a sure occurrence has (unless `crash_mode`: then one never-said term has a Characters
+    value of its own). `anchor`: the first term with a sure occurrence of each value."""
+    cands = [c for c in _spans(rng, words, ecf) if wide_terms or not _is_wide(c[0])]
+    sure = [c for c in cands if c[1] is not None]
+    sure_texts = {t for t, _ in sure}
+    n = rng.randint(3, 9)
+    chosen: list[str] = []
+    for st in rng.sample(SOURCES, len(SOURCES)):     # a target in each source type's excerpts
+        of_st = [t for t, k in sure if ecf[k][4] == st and t not in chosen]
+        if of_st and len(chosen) < n:
+            chosen.append(rng.choice(of_st))
+    for _ in range(60):
+        if len(chosen) >= n or not sure:
+            break
+        r = rng.random()
+        if r < 0.65:
+            text = rng.choice(sure)[0]
+        elif r < 0.8:
+            text = rng.choice(cands)[0]
+        else:
+            model = rng.choice([t for t in chosen if t in sure_texts] or [rng.choice(sure)[0]])
+            text = _nonsense(rng, _shape(model), wide_terms and rng.random() < 0.5)
+        if text not in chosen:
+            chosen.append(text)
+    return _covered(rng, chosen, sure_texts, crash_mode)
+
+
+def _covered(rng: random.Random, chosen: list, sure: set, crash_mode: bool) -> list:
+    """The chosen terms whose attribute values all have a sure term, numbered; a `crash_mode`
+    case also gets a never-said term with a Characters value no other term has."""
+    has_targets = [t for t in chosen if t in sure]
+    grams = {_shape(t)[0] for t in has_targets}
+    chars = {_shape(t)[1] for t in has_targets}
+    kept = [t for t in chosen if _shape(t)[0] in grams and _shape(t)[1] in chars]
+    if crash_mode:
+        lone = [c for c in range(2, 30) if c not in {_shape(t)[1] for t in kept}]
+        kept.insert(rng.randrange(len(kept) + 1), _nonsense(rng, (rng.choice((1, 2)), rng.choice(lone[:6])), False))
+    anchors, seen = set(), set()
+    for t in kept:
+        if t in sure:
+            for key in (("n", _shape(t)[0]), ("c", _shape(t)[1])):
+                if key not in seen:
+                    seen.add(key)
+                    anchors.add(t)
+    return [(f"KW-{k + 1:03d}", t, t in anchors) for k, t in enumerate(kept)]
+
+
 def _detections(rng: random.Random, terms: list, occ: dict, ecf: list) -> dict:
-    """{kwid: [(file, chan, tbeg, dur, score)]}; None: no block for that term."""
+    """{kwid: [(file, chan, tbeg, dur, score)]}; None: no block for that term (never for an
+    anchor: `-j` would leave its condition without targets)."""
     files = [(f, c) for f, c, *_ in ecf] + [("OUTSIDE", 1)]
     scores = [0.0, 1.0, 0.5, 0.25, 0.75] + [round(rng.random(), 3) for _ in range(6)]
     out = {}
-    for kwid, _ in terms:
+    for kwid, _, anchor in terms:
         r = rng.random()
-        if r < 0.12:
+        if r < 0.12 and not anchor:
             out[kwid] = None
             continue
         dets = []
@@ -119,7 +216,7 @@ def _occurrences(terms: list, words: list, gap: float = 0.5) -> dict:
     """Where each term's words follow each other (within `gap` s) in the RTTM (approximate:
     the detections only need to fall near them)."""
     out = {}
-    for kwid, text in terms:
+    for kwid, text, _ in terms:
         tw = text.split()
         for i in range(len(words) - len(tw) + 1):
             seq = words[i:i + len(tw)]
@@ -131,47 +228,60 @@ def _occurrences(terms: list, words: list, gap: float = 0.5) -> dict:
     return out
 
 
-def make_case(seed: int, said_only: bool = False) -> dict[str, str]:
-    """One case; `said_only`: every term taken from the reference's words (none never said)."""
+def make_case(seed: int) -> dict[str, str]:
+    """One case (ecf.xml, rttm, kwlist.xml, kwslist.xml)."""
     rng = random.Random(seed)
     ecf = _ecf(rng)
-    # F4DE dies writing a non-ASCII term text to bsum.csv: 60 % of the cases are ASCII only
-    words = _words(rng, ecf, rng.choice((30, 60, 120)), ascii_only=rng.random() < 0.6)
-    terms = _terms(rng, words, said_only)
+    vocab, wide_terms = _vocab(rng)
+    crash_mode = rng.random() < CRASH_RATE
+    words = _words(rng, ecf, rng.choice((30, 60, 120)), vocab)
+    terms = _terms(rng, words, ecf, wide_terms, crash_mode)
     occ = _occurrences(terms, words)
     dets = _detections(rng, terms, occ, ecf)
     thr = rng.choice((0.5, 0.3, 0.75, 1.0, 0.0))
     lower = rng.random() < 0.5
-    total = sum(d for *_, d, _ in ecf)
-    ecf_xml = [f'<ecf source_signal_duration="{_f3(total)}" language="english" version="01">']
-    ecf_xml += [f'  <excerpt audio_filename="{f}.sph" channel="{c}" tbeg="{_f3(tb)}" dur="{_f3(du)}" '
-                f'source_type="{st}"/>' for f, c, tb, du, st in ecf]
-    ecf_xml.append("</ecf>")
     tf = rng.choice(TIME_FORMATS)
-    rttm = []
-    for f, c, tb, du, st in ecf:
-        rttm.append(f"SPEAKER {f} {c} {_f3(tb)} {_f3(du)} <NA> <NA> spk{c} <NA>")
-    for f, c, tb, du, w in words:
-        rttm.append(f"LEXEME {f} {c} {tf % tb} {tf % du} {w} lex spk{c} <NA>")
-    kw = [f'<kwlist ecf_filename="ecf.xml" version="01" language="english" encoding="UTF-8" '
-          f'compareNormalize="{"lowercase" if lower else ""}">']
-    for kwid, text in terms:
-        n = len(text.split())
-        chars = len(text.replace(" ", ""))
-        kw.append(f'<kw kwid="{kwid}"><kwtext>{text}</kwtext><kwinfo>'
-                  f'<attr><name>NGramOrder</name><value>{n:03d}</value></attr>'
-                  f'<attr><name>Characters</name><value>{chars:03d}</value></attr></kwinfo></kw>')
-    kw.append("</kwlist>")
-    sl = ['<kwslist kwlist_filename="kwlist.xml" language="english" system_id="">']
-    for kwid, _ in terms:
+    return {"ecf.xml": _ecf_xml(ecf), "rttm": _rttm(ecf, words, tf), "kwlist.xml": _kwlist_xml(terms, lower),
+            "kwslist.xml": _kwslist_xml(terms, dets, thr, tf)}
+
+
+def _ecf_xml(ecf: list) -> str:
+    total = sum(d for *_, d, _ in ecf)
+    out = [f'<ecf source_signal_duration="{_f3(total)}" language="english" version="01">']
+    out += [f'  <excerpt audio_filename="{f}.sph" channel="{c}" tbeg="{_f3(tb)}" dur="{_f3(du)}" '
+            f'source_type="{st}"/>' for f, c, tb, du, st in ecf]
+    out.append("</ecf>")
+    return "\n".join(out) + "\n"
+
+
+def _rttm(ecf: list, words: list, tf: str) -> str:
+    out = [f"SPEAKER {f} {c} {_f3(tb)} {_f3(du)} <NA> <NA> spk{c} <NA>" for f, c, tb, du, _ in ecf]
+    out += [f"LEXEME {f} {c} {tf % tb} {tf % du} {w} lex spk{c} <NA>" for f, c, tb, du, w in words]
+    return "\n".join(out) + "\n"
+
+
+def _kwlist_xml(terms: list, lower: bool) -> str:
+    out = [f'<kwlist ecf_filename="ecf.xml" version="01" language="english" encoding="UTF-8" '
+           f'compareNormalize="{"lowercase" if lower else ""}">']
+    for kwid, text, _ in terms:
+        n, chars = _shape(text)
+        out.append(f'<kw kwid="{kwid}"><kwtext>{text}</kwtext><kwinfo>'
+                   f'<attr><name>NGramOrder</name><value>{n:03d}</value></attr>'
+                   f'<attr><name>Characters</name><value>{chars:03d}</value></attr></kwinfo></kw>')
+    out.append("</kwlist>")
+    return "\n".join(out) + "\n"
+
+
+def _kwslist_xml(terms: list, dets: dict, thr: float, tf: str) -> str:
+    out = ['<kwslist kwlist_filename="kwlist.xml" language="english" system_id="">']
+    for kwid, _, _ in terms:
         if dets[kwid] is None:
             continue
-        sl.append(f'<detected_kwlist kwid="{kwid}" search_time="1.0" oov_count="0">')
+        out.append(f'<detected_kwlist kwid="{kwid}" search_time="1.0" oov_count="0">')
         for f, c, tb, du, s in dets[kwid]:
             dec = "YES" if s >= thr and not (thr == 0.0 and s == 0.0) else "NO"
-            sl.append(f'<kw file="{f}" channel="{c}" tbeg="{tf % tb}" dur="{tf % du}" score="{s}" '
-                      f'decision="{dec}"/>')
-        sl.append("</detected_kwlist>")
-    sl.append("</kwslist>")
-    return {"ecf.xml": "\n".join(ecf_xml) + "\n", "rttm": "\n".join(rttm) + "\n",
-            "kwlist.xml": "\n".join(kw) + "\n", "kwslist.xml": "\n".join(sl) + "\n"}
+            out.append(f'<kw file="{f}" channel="{c}" tbeg="{tf % tb}" dur="{tf % du}" score="{s}" '
+                       f'decision="{dec}"/>')
+        out.append("</detected_kwlist>")
+    out.append("</kwslist>")
+    return "\n".join(out) + "\n"

@@ -262,6 +262,24 @@ def test_toy_prefix_root_conditions_csv(toy, tmp_path, capsys, monkeypatch):
     assert rc == 1 and out.splitlines()[-1].startswith("[ERROR] ")
 
 
+def test_toy_csv_reports_latin1(toy, tmp_path, capsys, monkeypatch):
+    """KWSEval writes its .txt/.html reports through the kwlist's UTF-8 layer and its .csv ones
+    without a layer: a term text within Latin-1 (`café`) is the byte 0xe9 in bsum.csv (as F4DE
+    3.5.0 writes it: tests/differential), UTF-8 in bsum.txt and alignment.csv; a wider character
+    (F4DE dies there) gives UTF-8."""
+    for name in ("kwlist.xml", "rttm"):
+        (toy / name).write_text((toy / name).read_text().replace("cat", "café"), encoding="utf-8")
+    rc, _, _ = _run_in(tmp_path, _args(toy, "-b", "-c", "-y", "CSV", "-y", "TXT", "-f", "o/"), capsys, monkeypatch)
+    assert rc == 0
+    assert b'"caf\xe9"' in (tmp_path / "o" / "bsum.csv").read_bytes()
+    assert "café" in (tmp_path / "o" / "bsum.txt").read_text(encoding="utf-8")
+    assert "café" in (tmp_path / "o" / "alignment.csv").read_text(encoding="utf-8")
+    for name in ("kwlist.xml", "rttm"):
+        (toy / name).write_text((toy / name).read_text(encoding="utf-8").replace("café", "猫"), encoding="utf-8")
+    rc, _, _ = _run_in(tmp_path, _args(toy, "-b", "-y", "CSV", "-f", "w/"), capsys, monkeypatch)
+    assert rc == 0 and "猫" in (tmp_path / "w" / "bsum.csv").read_text(encoding="utf-8")
+
+
 def test_toy_segment_and_prefilters(toy, tmp_path, capsys, monkeypatch):
     """-g: the engine's segment alignment (KWSEval's line); -x notASCII alone: KWSEval's warning."""
     rc, out, _ = _run_in(tmp_path, _args(toy, "-g", "-o", "-f", "-"), capsys, monkeypatch)
