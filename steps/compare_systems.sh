@@ -43,8 +43,8 @@ echo "$0 $*" >&2
 
 [ $# -ge 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
+
 opts=(--bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --test "$test" --plot "$plot")
 te_report_options
-
+te_check_options compare_systems "${opts[@]}" "$@"        # the options: the step's Options
 "${te_python[@]}" -m termeval.bin.compare_systems "${opts[@]}" "$@"

@@ -46,13 +46,13 @@ data=$1
 classfile=$2
 dir=$3
 
-te_check_choice pairs-clustering "$pairs_clustering" pairs components
+opts=(--lenient "$lenient" --format "$format" --tolerance "$tolerance" --end-tolerance "$end_tolerance"
+      --pairs-clustering "$pairs_clustering")
+te_check_options prepare_classes "${opts[@]}" "$data" "$classfile" "$dir"    # the options: the step's Options
 te_check_dir "data dir" "$data"
 te_check_file "data dir file" "$data/reco2dur"
 te_check_file "class file" "$classfile"
 te_check_writable "$dir/log"
-"${te_python[@]}" -m termeval.bin.prepare_classes --lenient "$lenient" --format "$format" --tolerance "$tolerance" \
-  --end-tolerance "$end_tolerance" --pairs-clustering "$pairs_clustering" \
-  "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
+"${te_python[@]}" -m termeval.bin.prepare_classes "${opts[@]}" "$data" "$classfile" "$dir" 2>&1 | tee "$dir/log/prepare_classes.log" >&2
 
 echo "$0: prepared $classfile into $dir/classes (counts in $dir/classes/counts)" >&2

@@ -32,6 +32,7 @@
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
+# Begin configuration section.
 keywords=
 kwlist=
 plain_list=
@@ -41,6 +42,7 @@ language=english
 ctm=
 words_txt=
 lexicon=
+# End configuration section.
 
 echo "$0 $*" >&2
 . "$TERMEVAL_ROOT/utils/parse_options.sh"

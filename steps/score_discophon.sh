@@ -55,26 +55,22 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
 
 dataset=$1
 pred=$2
 dir=$3
 
-te_check_choice kind "$kind" many-to-one one-to-one
-te_check_int step-units "$step_units" 10 1000
-[ $((10#$step_units % 10)) -eq 0 ] || te_die "--step-units: expected a multiple of 10 ms (discophon's phone step), got '$step_units'"
-te_check_int nj "$nj" 1
+opts=(--kind "$kind" --step-units "$step_units" --languages "$languages" --splits "$splits"
+      --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
+te_report_options
+# every option is checked by the step's Options (termeval/units/options.py), before anything runs
+te_check_options score_discophon --nj "$nj" "${opts[@]}" "$dataset" "$pred" "$dir"
 te_check_dir "dataset dir" "$dataset"
 te_check_dir "predictions dir" "$pred"
 te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-opts=(--kind "$kind" --step-units "$step_units" --languages "$languages" --splits "$splits"
-      --bootstrap "$bootstrap" --seed "$seed" --ci "$ci")
-te_report_options
-te_check_options score_discophon "${opts[@]}" "$dataset" "$pred" "$dir"
 # one process for --nj 1 without --cmd (log/discophon.log), else jobs (discophon.JOB.log) and a
 # merge (discophon.merge.log); the scores on stdout, each line prefixed with "<code> <split>: "
 te_run_stage "$dir" discophon score_discophon "$nj" "${opts[@]}" "$dataset" "$pred" "$dir"

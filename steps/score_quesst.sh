@@ -74,18 +74,10 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
 
 kws=$1
 det=$2
 dir=$3
-
-te_check_dir "kws data dir" "$kws"
-te_check_file "detection file" "$det"
-te_check_int nj "$nj" 1
-te_check_launcher
-te_check_writable "$dir/log"
-te_lock "$dir" "$nj"
 
 opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss" --c-fa "$c_fa"
       --act-threshold "$act_threshold" --use-decisions "$use_decisions" --format "$format"
@@ -93,6 +85,13 @@ opts=(--default-score "$default_score" --p-target "$p_target" --c-miss "$c_miss"
 [ -n "$eff_prior" ] && opts+=(--eff-prior "$eff_prior")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
 te_report_options
+# every option is checked by the step's Options (termeval/quesst/options.py), before anything runs
+te_check_options score_quesst --nj "$nj" "${opts[@]}" "$kws" "$det" "$dir"
+te_check_dir "kws data dir" "$kws"
+te_check_file "detection file" "$det"
+te_check_launcher
+te_check_writable "$dir/log"
+te_lock "$dir" "$nj"
 # one process for --nj 1 without --cmd (log/quesst.log: the stage's name, termeval/quesst/stage.py),
 # else jobs (quesst.JOB.log, jobs/quesst.J.npz) + merge (quesst.merge.log); the kit's headline
 # lines (details/quesst/score.out) on stdout, for scripts that grep them

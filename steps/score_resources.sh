@@ -61,8 +61,8 @@ opts=()
 [ -n "$query_durations" ] && opts+=(--query-durations "$query_durations")
 [ -n "$query_duration" ] && opts+=(--query-duration "$query_duration")
 [ -n "$audio_duration" ] && opts+=(--audio-duration "$audio_duration")
+te_report_options
 te_check_writable "$dir/log"
 te_lock "$dir" 1
-te_report_options
 # one process, log/resources.log (the stage's name, termeval/resources/stage.py); the figures on stdout
 te_run_stage "$dir" resources score_resources 1 "${opts[@]}" "$ref" "$dir"

@@ -72,17 +72,18 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
 
 data=$1
 seg=$2
 dir=$3
 
-te_check_choice level "$level" word phone syllable
-te_check_choice compat "$compat" none vqwordseg harwath rasanen unsupseg malan-strict malan-lenient all
-te_check_int nj "$nj" 1
-awk -v t="$tolerance" 'BEGIN { exit !(t ~ /^([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ && t + 0 < 1) }' \
-  || te_die "--tolerance is in seconds (20 ms is --tolerance 0.02), expected a number in [0, 1), got '$tolerance'"
+opts=(--tolerance "$tolerance" --level "$level" --compat "$compat"
+      --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+[ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")   # none: each scorer's own
+te_report_options
+# every option is checked by the step's Options (termeval/segmentation/options.py) on the way to
+# the stage's name (segmentation, or segmentation_<level> for phone, syllable), before anything runs
+stage=$(te_stage_name score_segmentation --nj "$nj" "${opts[@]}" "$data" "$seg" "$dir")
 te_check_dir "data dir" "$data"
 [ "$level" != syllable ] || [ -f "$data/syllables" ] \
   || te_die "$data/syllables: missing: --level syllable needs a data dir prepared with steps/prepare_gold.sh --syllables <file>"
@@ -91,17 +92,10 @@ for f in "$data/phones" "$data/words" "$data/reco2dur" "$data/utt2spk"; do
 done
 [ -e "$seg" ] || te_die "segmentation $seg: no such file or directory"
 case "$segments" in auto|none) ;; *) te_check_file "segments file" "$segments" ;; esac
-te_check_choice bootstrap_unit "$bootstrap_unit" file speaker
 te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-opts=(--tolerance "$tolerance" --level "$level" --compat "$compat"
-      --segments "$segments" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
-[ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")   # none: each scorer's own
-te_report_options
-# the stage's name (segmentation, or segmentation_<level> for phone, syllable) from the stage itself
-stage=$(te_stage_name score_segmentation "${opts[@]}" "$data" "$seg" "$dir")
 # one process for --nj 1 without --cmd (log/<stage>.log), else jobs (<stage>.JOB.log) and a
 # merge (<stage>.merge.log); the scores on stdout, each line prefixed with "<stage>: "
 te_run_stage "$dir" "$stage" score_segmentation "$nj" "${opts[@]}" "$data" "$seg" "$dir"

@@ -72,11 +72,11 @@
 #                             (--compat kaldi is scored whole in the merge step)
 #   --cmd CMD                 job launcher ($cmd from the environment, else termeval's utils/run.pl)
 #   --bootstrap 0 --seed 777 --ci 0.95   resamples of terms for ATWV/MTWV/OTWV intervals (0 = off)
-#   --report true|false       <exp-dir>/report.html: scores, settings, warnings, plots, tables and
-#                             a timeline of the first recordings (default true; docs/report.md)
-#   --report-files N          recordings in report.html's timeline (default 20)
-#   --textgrids true|false    details/textgrids/<file>.TextGrid: reference words, hits, false alarms,
-#                             misses per keyword, for Praat (default false)
+#   --report true             <exp-dir>/report.html: scores, settings, warnings, plots, tables and
+#                             a timeline of the first recordings (docs/report.md)
+#   --report-files 20         recordings in report.html's timeline
+#   --textgrids false         true: details/textgrids/<file>.TextGrid: reference words, hits, false
+#                             alarms, misses per keyword, for Praat
 
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../utils/termeval_lib.sh" || exit 1
 
@@ -132,25 +132,11 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
 
 kws=$1
 dets=$2
 dir=$3
 
-te_check_dir "kws data dir" "$kws"
-te_check_file "detection file" "$dets"
-te_check_int nj "$nj" 1
-[ -z "$preset" ] || te_check_choice preset "$preset" sws2013 nist2006 sws2012 quesst
-te_check_choice align "$align" f4de kaldi
-te_check_choice compat "$compat" none f4de kaldi
-te_check_choice cmin "$cmin" newton pav
-te_check_choice term-attr-mode "$term_attr_mode" pooled per-value
-te_check_choice alignment "$alignment" occurrence segment
-te_check_choice f4de-report-format "$f4de_report_format" txt csv both
-te_check_launcher
-te_check_writable "$dir/log"
-te_lock "$dir" "$nj"
 
 opts=(${preset:+--preset "$preset"} --trials-per-sec "$trials_per_sec"
       --include-notarget-terms "$include_notarget_terms" --align "$align" --tolerance "$tolerance"
@@ -172,8 +158,15 @@ opts+=(--just-system-terms "$just_system_terms")
 [ -n "$file_channels" ] && opts+=(--file-channels "$file_channels")
 [ -n "$f4de_global_measures" ] && opts+=(--f4de-global-measures "$f4de_global_measures")
 opts+=(--breakdown "$breakdown" --freq-bins "$freq_bins" --fa-per-hour "$fa_per_hour" --recall "$recall" --p-at "$p_at" ${lexicon:+--lexicon "$lexicon"})
-
 te_report_options
+# every option is checked by the step's Options (termeval/std/options.py), before anything runs
+te_check_options score_std --nj "$nj" "${opts[@]}" "$kws" "$dets" "$dir"
+te_check_dir "kws data dir" "$kws"
+te_check_file "detection file" "$dets"
+te_check_launcher
+te_check_writable "$dir/log"
+te_lock "$dir" "$nj"
+
 # one process for --nj 1 without --cmd (log/std.log: the stage's name, termeval/std/stage.py),
 # else jobs (std.JOB.log, jobs/std.J.npz) + merge (std.merge.log); results on stdout
 te_run_stage "$dir" std score_std "$nj" "${opts[@]}" "$kws" "$dets" "$dir"

@@ -19,7 +19,7 @@
 # files in details/tde15/. The data dir is prepared SIL-less for these:
 #   steps/prepare_gold.sh --format zr --fill-gaps false --sort true <phn> <wrd> <data-dir>
 # zr2015-doc / lrec2014: the metrics as the seed documents themselves define them (ZeroSpeech
-# 2015 page + tdev2 doc + ZRC site / Ludusan et al. LREC 2014; shared/spec/seed-definitions.md,
+# 2015 page + tdev2 doc + ZRC site / Ludusan et al. LREC 2014;
 # docs/tde.md §13), counted: the keys of scores.json listed there (ned, coverage, matching_*,
 # grouping_*, type_*, token_*, boundary_*, within_*; zr2015-doc also coverage_discoverable and
 # type_3to20_*), with "definitions" naming every rule used; any data dir from
@@ -99,81 +99,36 @@ data=$1
 classfile=$2
 dir=$3
 
-# every option and input is checked before anything runs
-te_check_bootstrap
-te_check_choice benchmark "$benchmark" zrc2020 zr2015 zr2017 zr2015-doc lrec2014
-te_check_int nj "$nj" 1
-te_check_int workers "$workers" 1
-te_check_choice lenient "$lenient" true false
-te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
-te_check_choice pairs-clustering "$pairs_clustering" pairs components
-[[ "$end_tolerance" =~ ^[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?$ ]] \
-  || te_die "--end-tolerance: expected a number of seconds >= 0, got '$end_tolerance'"
-[[ "$measures" =~ ^(all|(matching|ned|coverage|grouping|token_type|boundary)(,(matching|ned|coverage|grouping|token_type|boundary))*)$ ]] \
-  || te_die "--measures: expected all or a comma list of matching,ned,coverage,grouping,token_type,boundary, got '$measures'"
-te_check_dir "data dir" "$data"
-case "$benchmark" in
-  zrc2020)
-    for f in "$data/phones" "$data/words" "$data/reco2dur"; do
-      te_check_file "data dir file" "$f"
-    done
-    te_check_file "class file" "$classfile" ;;
-  zr2015-doc|lrec2014)
-    for f in phones words utt2spk reco2dur; do
-      te_check_file "data dir file" "$data/$f"
-    done
-    te_check_file "class file" "$classfile"
-    if [ "$benchmark" = zr2015-doc ]; then
-      [[ "$folds" =~ ^(auto|none|equal:[0-9]+)$ ]] \
-        || te_die "--folds: expected none|equal:N|auto with --benchmark zr2015-doc, got '$folds'"
-    else
-      [[ "$folds" =~ ^(auto|none|random:[0-9]+x[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?(:-?[0-9]+)?)$ ]] \
-        || te_die "--folds: expected none|random:BxFRAC[:SEED]|auto with --benchmark lrec2014, got '$folds'"
-    fi
-    [ "$bootstrap" = 0 ] || te_die "--bootstrap: not available with --benchmark $benchmark" ;;
-  *)
-    for f in phones words utt2spk reco2dur; do
-      [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
-    done
-    [ -e "$classfile" ] || te_die "$classfile: no such file"
-    if [ "$folds" = auto ]; then
-      # the challenge's fold files are not public: without them, the whole corpus (said before any job)
-      if [ -f "$data/folds.split" ] && [ -f "$data/folds.intervals.cross" ] && [ -f "$data/folds.intervals.within" ]; then
-        :
-      elif [ -f "$data/folds.split" ] || [ -f "$data/folds.intervals.cross" ] || [ -f "$data/folds.intervals.within" ]; then
-        te_die "--folds auto: $data has some of folds.split, folds.intervals.cross, folds.intervals.within but not all"
-      else
-        echo "$te_script: warning: --folds auto: no fold files in $data (folds.split, folds.intervals.cross," \
-             "folds.intervals.within; the public data has none): scoring the whole corpus as --folds none" >&2
-      fi
-    elif [ "$folds" != none ]; then
-      for s in split intervals.cross intervals.within; do
-        [ -f "$folds.$s" ] || te_die "--folds: $folds.$s: no such file (--folds <prefix>|none|auto)"
-      done
-    fi
-    if grep -q -m1 ' SIL$' "$data/phones"; then
-      echo "$0: warning: $data/phones has SIL lines; the $benchmark definitions expect pauses as gaps" \
-           "(prepare with --fill-gaps false), otherwise SIL is scored as a phone" >&2
-    fi ;;
-esac
-if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
-  te_check_launcher
-fi
 opts=(--benchmark "$benchmark" --lenient "$lenient" --end-tolerance "$end_tolerance" --workers "$workers"
       --pairs-clustering "$pairs_clustering"
       --folds "$folds" --measures "$measures" --bootstrap "$bootstrap" --seed "$seed" --ci "$ci"
       --bootstrap-unit "$bootstrap_unit")
-# the Python option checks (fold specs and their bounds, options the benchmark does not read)
-te_check_options score_tde "${opts[@]}" "$data" "$classfile" "$dir"
+te_report_options
+# every option is checked by the step's Options (termeval/tde/options.py: the values, their
+# bounds, an option the benchmark does not read), before anything runs
+te_check_options score_tde --nj "$nj" "${opts[@]}" "$data" "$classfile" "$dir"
+te_check_dir "data dir" "$data"
+case "$benchmark" in
+  zr2015|zr2017)
+    for f in phones words utt2spk reco2dur; do
+      [ -f "$data/$f" ] || te_die "$data/$f: no such file (prepare it with steps/prepare_gold.sh --format zr --fill-gaps false)"
+    done
+    [ -e "$classfile" ] || te_die "$classfile: no such file" ;;
+  *)
+    for f in phones words reco2dur $([ "$benchmark" = zrc2020 ] || echo utt2spk); do
+      te_check_file "data dir file" "$data/$f"
+    done
+    te_check_file "class file" "$classfile" ;;
+esac
+if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
+  te_check_launcher
+fi
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-if [ "$nj" -gt 1 ] || [ "$te_cmd_given" = true ]; then
-  # the jobs read the prepared classes (zr2015/zr2017: the parsed inputs): prepare them once, here
-  te_run_local "$dir/log/prepare_classes.log" score_tde --prepare-only "${opts[@]}" "$data" "$classfile" "$dir"
-fi
-te_report_options
-# the benchmark's name is its stage's (termeval/tde/registry.py): logs log/$benchmark[.JOB|.merge].log
+# the benchmark's name is its stage's (termeval/tde/benchmarks.py): logs log/$benchmark[.JOB|.merge].log;
+# with jobs, what they share (the classes; zr2015/zr2017: the parsed inputs) is prepared once
+# first (the one plan, termeval/run/plan.py); the --folds auto and SIL warnings come with the scores
 te_run_stage "$dir" "$benchmark" score_tde "$nj" "${opts[@]}" "$data" "$classfile" "$dir"
 
 if [ -d "$dir/details" ]; then

@@ -58,8 +58,14 @@ gold=$1
 seg=$2
 dir=$3
 
-te_check_choice compat "$compat" none wordseg
-te_check_int nj "$nj" 1
+opts=(--compat "$compat")
+[ -z "$prepared" ] || opts+=(--prepared "$prepared")
+[ -z "$summary" ] || opts+=(--summary "$summary")
+[ -z "$word_sep" ] || opts+=(--word-sep "$word_sep")
+[ -z "$unit_sep" ] || opts+=(--unit-sep "$unit_sep")
+te_report_options
+# every option is checked by the step's Options (termeval/textseg/options.py), before anything runs
+te_check_options score_text_segmentation --nj "$nj" "${opts[@]}" "$gold" "$seg" "$dir"
 te_check_file "gold text" "$gold"
 te_check_file "segmented text" "$seg"
 [ -z "$prepared" ] || te_check_file "prepared text" "$prepared"
@@ -68,12 +74,6 @@ te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-opts=(--compat "$compat")
-[ -z "$prepared" ] || opts+=(--prepared "$prepared")
-[ -z "$summary" ] || opts+=(--summary "$summary")
-[ -z "$word_sep" ] || opts+=(--word-sep "$word_sep")
-[ -z "$unit_sep" ] || opts+=(--unit-sep "$unit_sep")
-te_report_options
 # one process for --nj 1 without --cmd (log/text_segmentation.log: the stage's name,
 # termeval/textseg/stage.py), else jobs (text_segmentation.JOB.log) and a merge
 te_run_stage "$dir" text_segmentation score_text_segmentation "$nj" "${opts[@]}" "$gold" "$seg" "$dir"

@@ -68,19 +68,17 @@ echo "$0 $*" >&2
 
 [ $# -eq 3 ] || te_usage
 set -euo pipefail
-te_check_bootstrap
 
 data=$1
 units=$2
 dir=$3
 
-te_check_choice compat "$compat" discophon fairseq
-te_check_choice kind "$kind" many-to-one one-to-one
-te_check_choice units-format "$units_format" auto text ark jsonl npy
-te_check_choice off-grid "$off_grid" error centre
-te_check_int nj "$nj" 1
-te_check_int n-units "$n_units" 0
-te_check_int n-phonemes "$n_phonemes" 0
+opts=(--frame-shift "$frame_shift" --compat "$compat" --kind "$kind" --n-units "$n_units"
+      --n-phonemes "$n_phonemes" --units-format "$units_format" --off-grid "$off_grid"
+      --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
+te_report_options
+# every option is checked by the step's Options (termeval/units/options.py), before anything runs
+te_check_options score_units --nj "$nj" "${opts[@]}" "$data" "$units" "$dir"
 te_check_dir "data dir" "$data"
 for f in "$data/phones" "$data/reco2dur" "$data/utt2spk"; do
   te_check_file "data dir file" "$f"
@@ -93,11 +91,6 @@ te_check_launcher
 te_check_writable "$dir/log"
 te_lock "$dir" "$nj"
 
-opts=(--frame-shift "$frame_shift" --compat "$compat" --kind "$kind" --n-units "$n_units"
-      --n-phonemes "$n_phonemes" --units-format "$units_format" --off-grid "$off_grid"
-      --bootstrap "$bootstrap" --seed "$seed" --ci "$ci" --bootstrap-unit "$bootstrap_unit")
-te_report_options
-te_check_options score_units "${opts[@]}" "$data" "$units" "$dir"
 # one process for --nj 1 without --cmd (log/units.log), else jobs (units.JOB.log) and a merge
 # (units.merge.log); the scores on stdout, each line prefixed with "units: "
 te_run_stage "$dir" units score_units "$nj" "${opts[@]}" "$data" "$units" "$dir"

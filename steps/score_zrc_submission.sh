@@ -78,22 +78,21 @@ fi
 set -euo pipefail
 
 sub=$1
-te_check_dir "submission dir" "$sub"
-[ -z "$nj" ] || te_check_int nj "$nj" 1
-te_check_int bootstrap "$bootstrap" 0 "$te_max_bootstrap"
-te_check_choice partial "$partial" true false
-[ ! -e "$sub/scores" ] || [ -d "$sub/scores" ] || te_die "$sub/scores: exists and is not a directory (zrc writes its scores there)"
-# without --cmd the one Python process takes the lock itself (termeval/zrc/step.py)
-te_lock "$sub" 1
-
 opts=(--bootstrap "$bootstrap" --partial "$partial")
 [ -z "$zrc_dataset" ] || opts+=(--zrc-dataset "$zrc_dataset")
 [ -z "$languages" ] || opts+=(--languages "$languages")
 [ -z "$nj" ] || opts+=(--nj "$nj")
 te_report_options
+te_check_dir "submission dir" "$sub"
+# every option is checked by the step's Options (termeval/zrc/options.py), before anything runs
+te_check_options score_zrc_submission "${opts[@]}" "$sub"
+[ ! -e "$sub/scores" ] || [ -d "$sub/scores" ] || te_die "$sub/scores: exists and is not a directory (zrc writes its scores there)"
+# without --cmd the one Python process takes the lock itself (termeval/zrc/step.py)
+te_lock "$sub" 1
+
 if [ "$te_cmd_given" = true ]; then
   te_check_launcher
-  te_launch "$sub/scores.log" score_zrc_submission "${opts[@]}" "$sub"
+  te_launch_one "$sub/scores.log" score_zrc_submission "${opts[@]}" "$sub"
   [ -f "$sub/scores/termeval/summary.txt" ] && cat "$sub/scores/termeval/summary.txt"
 else
   "${te_python[@]}" -m termeval.bin.score_zrc_submission "${opts[@]}" "$sub"

@@ -39,7 +39,7 @@ Where things are (docs/modules.md; the steps are termeval/bin/<step>.py):
   termeval.resources  processing load (ISF, SSF, PMU, PL) and its measurement
   termeval.segmentation  word/phone segmentation metrics
   termeval.run.driver       the one job protocol every scoring benchmark implements (stage.py)
-  termeval.api        the Python API; termeval.run.command the `termeval` command
+  termeval.api        the Python API; termeval.command the `termeval` command
 """
 
 _API = ("score_tde", "score_std", "score_quesst", "score_segmentation", "score_units", "score_discophon",

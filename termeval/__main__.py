@@ -1,6 +1,6 @@
-"""`python -m termeval <step> ...`: the termeval command (termeval/run/command.py)."""
+"""`python -m termeval <step> ...`: the termeval command (termeval/command.py)."""
 import sys
 
-from termeval.run.command import main
+from termeval.command import main
 
 sys.exit(main())

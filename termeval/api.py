@@ -25,45 +25,30 @@ from __future__ import annotations
 import contextlib
 import threading
 import dataclasses
+import functools
 import inspect
 import io
 import os
+import re
 import sys
 from typing import Any, Iterator, Mapping, Sequence
 
 from termeval import api_inputs
 from termeval.api_inputs import GoldData
 from termeval.core import datadir
+from termeval.core.declaration import Step, load
 from termeval.core.errors import InputError
-from termeval.core.warn import warn
-from termeval.bootstrap import compare
-from termeval.bootstrap.options import CompareOptions
-from termeval.classes import prepare as classes_prepare
-from termeval.classes.options import ClassesOptions
-from termeval.classes.parse import COUNT_NAMES
-from termeval.gold.export import export_zr as write_zr
-from termeval.gold.options import ExportZrOptions, GoldOptions, ValidateOptions
-from termeval.gold.validate import findings
-from termeval.kws.options import PrepareKwsOptions
-from termeval.quesst.options import QuesstOptions
-from termeval.resources.options import MeasureOptions, ResourcesOptions
-from termeval.resources.record import record
-from termeval.resources.stage import ResourcesStage
-from termeval.results import compare_html
+from termeval.core.face import as_api
+from termeval.core.options import flag_of
 from termeval.results import formats as results_formats
 from termeval.results import summary as results_summary
 from termeval.results.options import SummarizeOptions
-from termeval.run import driver
-from termeval.segmentation.options import SegmentationOptions
-from termeval.std.options import StdOptions
-from termeval.tde.options import TdeOptions
-from termeval.tde.registry import stage_for
-from termeval.textseg import export, totimes
-from termeval.textseg.options import ExportTextOptions, TextSegmentationOptions, TextToTimesOptions
-from termeval.textseg.stage import TextSegmentationStage
-from termeval.units.options import DiscophonOptions, UnitsOptions
-from termeval.zrc.options import ZrcOptions
-from termeval.zrc.step import score_directory
+from termeval.run import driver, plan
+from termeval.steps import (COMPARE_SYSTEMS, EXPORT_TEXT, EXPORT_ZR, MEASURE_RESOURCES, PREPARE_CLASSES, PREPARE_GOLD,
+                            PREPARE_KWS, SCORE_DISCOPHON, SCORE_QUESST, SCORE_RESOURCES, SCORE_SEGMENTATION, SCORE_STD,
+                            SCORE_TDE, SCORE_TEXT_SEGMENTATION, SCORE_UNITS, SCORE_ZRC_SUBMISSION, SUMMARIZE_SCORES,
+                            TEXT_TO_TIMES, VALIDATE_ALIGNMENT_DIR)
+from termeval.tde.benchmarks import benchmark as tde_benchmark
 
 __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "score_units", "score_discophon",
            "score_text_segmentation",
@@ -72,7 +57,8 @@ __all__ = ["score_tde", "score_std", "score_quesst", "score_segmentation", "scor
            "measure_resources", "summarize_scores", "results_table", "load_results", "GoldData", "InputError"]
 
 _api_gold_memo: dict = {}          # termeval.core.datadir's memo of parsed data dirs, while a call runs
-# the SIL-less preparation the 2015/2017 definitions need (docs/guide.md §7.4)
+# the SIL-less preparation the 2015/2017 definitions need (docs/guide.md §7.4): the benchmarks
+# whose record says sil_less_gold
 TDE15_GOLD = {"drop_silence": True, "fill_gaps": False, "sort": True}
 
 
@@ -147,32 +133,82 @@ _quiet = _WhileCalls(_quiet_on, _quiet_off)
 
 # ----------------------------------------------------------------------------- typed steps
 
-def with_options(options_class: type, fixed: Sequence[str] = ()) -> Any:
-    """Decorator of an API function taking a step's options as keyword arguments: its
-    signature (help(), IDEs) and docstring list the fields of `options_class` (name, type,
-    default, doc); `fixed` names the fields the function sets itself."""
+def declared(step: Step, fixed: Sequence[str] = ()) -> Any:
+    """Decorator of the API function of a declared step (termeval/steps): its signature (help(),
+    IDEs) and docstring list the fields of the step's Options (name, type, default, doc), after
+    the step's summary; `fixed` names the fields the function sets itself. The call runs in the
+    API's face (termeval.core.face: warnings headed with the function's name, option names
+    spelled as Python arguments), its progress lines hidden; an InputError it raises speaks
+    Python (`lenient=True`, not `--lenient true`: python_words)."""
 
     def wrap(fn: Any) -> Any:
         sig = inspect.signature(fn)
         params = [p for p in sig.parameters.values() if p.kind is not inspect.Parameter.VAR_KEYWORD]
         taken = {p.name for p in params} | set(fixed)
         lines = []
-        for f in dataclasses.fields(options_class):
-            if f.name in taken or not f.metadata.get("cli", True) or f.metadata.get("hidden"):
+        for f in step.fields():
+            if f.name in taken or not f.metadata.get("cli", True) or f.metadata.get("hidden") \
+                    or f.metadata.get("positional") or not f.metadata.get("api", True):
                 continue
             params.append(inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=f.default,
                                             annotation=f.type))
             lines.append(f"    {f.name} ({f.type}, default {f.default!r}): {f.metadata.get('doc', '')}")
-        fn.__signature__ = sig.replace(parameters=params)
-        fn.__doc__ = (fn.__doc__ or "").rstrip() + "\n\n    Options:\n" + "\n".join(lines) + "\n"
-        return fn
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            with as_api(step.name), _quiet():
+                try:
+                    return fn(*args, **kwargs)
+                except InputError as e:
+                    raise python_words(step, e) from None
+        call.__signature__ = sig.replace(parameters=params)
+        call.__doc__ = (step.summary + "\n\n    " + (fn.__doc__ or "").strip() + "\n\n    Options:\n"
+                        + "\n".join(lines) + "\n")
+        return call
     return wrap
 
 
-def run_options(stage: Any, opts: Any) -> dict:
-    """Run a stage on typed options in this process (nothing written without opts.exp_dir)."""
-    with _gold_memo(), _quiet():
-        return driver.run(stage, opts, opts.exp_dir, echo=False)
+def python_words(step: Step, e: InputError) -> InputError:
+    """The error's line as the API says it: each option of the step written as the command line
+    writes it (`--lenient true`, `--keywords FILE`, `--benchmark zr2015-doc`, `--nj`) becomes the
+    Python argument (`lenient=True`, `keywords=FILE`, `benchmark='zr2015-doc'`, `nj`)."""
+    fields = {flag_of(f): f for f in step.fields() if f.metadata.get("cli", True) and not f.metadata.get("positional")}
+    if not fields:
+        return e
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(re.escape(k) for k in sorted(fields, key=len, reverse=True))
+                         + r")(?![\w-])(?:[ =](\S+))?")
+
+    def spelled(m: re.Match) -> str:
+        f, value = fields[m.group(1)], m.group(2)
+        word = value.rstrip(".,;:)") if value else None
+        tail = value[len(word):] if value else ""
+        kind = str(f.type).replace(" ", "")
+        if word in ("true", "false") and kind.startswith("bool"):
+            return f"{f.name}={word == 'true'}{tail}"
+        if word and (word.isupper() or (f.metadata.get("choices") and word in f.metadata["choices"])
+                     or re.fullmatch(r"-?[0-9.]+(e-?[0-9]+)?", word)):
+            shown = word if word.isupper() or not kind.startswith(("str", "None|str", "str|None")) else repr(word)
+            return f"{f.name}={shown}{tail}"
+        return f.name + (f" {value}" if value else "")
+
+    message = pattern.sub(spelled, e.message)
+    if message == e.message:
+        return e
+    new = InputError(message, e.path, e.line)
+    new.preceding = e.preceding
+    return new
+
+
+def run_options(step: Step, opts: Any) -> dict:
+    """Run a scoring step on typed options in this process, through the one plan (nothing
+    written without opts.exp_dir)."""
+    with _gold_memo():
+        return plan.run_step(step, opts, echo=False)
+
+
+def run_task(step: Step, opts: Any) -> Any:
+    """Run a one-shot step's task on typed options (its files written through the driver)."""
+    return load(step.task)(opts, driver.run_task)
 
 
 _PYTHON_TYPES = {"bool": (bool,), "int": (int,), "float": (int, float), "str": (str, os.PathLike)}
@@ -185,7 +221,7 @@ def typed_values(options_class: type, values: Mapping[str, Any], where: str) -> 
     command line (the driver's own fields, the positional arguments the function takes itself)
     is refused as unknown (InputError, the options listed)."""
     fields = {f.name: f for f in dataclasses.fields(options_class)}
-    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True)
+    public = sorted(n for n, f in fields.items() if f.metadata.get("cli", True) and f.metadata.get("api", True)
                     and not f.metadata.get("positional") and not f.metadata.get("hidden"))
     out: dict = {}
     for name, v in values.items():
@@ -248,7 +284,7 @@ def _path_or_rows(x: Any, s: api_inputs.Scratch, name: str, nested: bool | None)
 
 # ----------------------------------------------------------------------------- the API
 
-@with_options(GoldOptions, fixed=("format", "inputs"))
+@declared(PREPARE_GOLD, fixed=("format", "inputs"))
 def prepare_gold(phones: Any, words: Any = None, *, format: str | None = None,
                  data_dir: str | os.PathLike | None = None, **options: Any) -> GoldData:
     """Gold alignments prepared as steps/prepare_gold.sh does, held in memory.
@@ -257,7 +293,8 @@ def prepare_gold(phones: Any, words: Any = None, *, format: str | None = None,
     the position suffixes), a TextGrid directory alone, or row lists [(file, onset, offset,
     label), ...]. format: zr, ctm or textgrid (default: from the inputs). With data_dir= the
     data dir is written too. The same inputs and options are prepared once per process."""
-    values = typed_values(GoldOptions, options if format is None else {**options, "format": format}, "prepare_gold")
+    values = typed_values(PREPARE_GOLD.options, options if format is None else {**options, "format": format},
+                          "prepare_gold")
     inputs = [phones] if words is None else [phones, words]
     g = api_inputs.prepare(inputs, values.pop("format", None), values)
     if data_dir is not None:
@@ -265,43 +302,42 @@ def prepare_gold(phones: Any, words: Any = None, *, format: str | None = None,
     return g
 
 
-@with_options(TdeOptions, fixed=("data_dir", "class_file", "exp_dir", "benchmark"))
+@declared(SCORE_TDE, fixed=("data_dir", "class_file", "exp_dir", "benchmark"))
 def score_tde(gold: Any, classes: Any, benchmark: str = "zrc2020", *,
               exp_dir: str | os.PathLike | None = None, gold_options: Mapping[str, Any] | None = None,
               **options: Any) -> dict:
-    """Term discovery scores (steps/score_tde.sh): zrc2020 (tdev2), zr2015, zr2017, zr2015-doc
-    or lrec2014; the mapping scores/scores.json holds.
+    """steps/score_tde.sh: zrc2020 (tdev2), zr2015, zr2017, zr2015-doc or lrec2014; the mapping
+    scores/scores.json holds.
 
     gold: a prepared data dir, a (phones, words) pair of paths or row lists, a TextGrid dir, or
     prepare_gold(...); raw gold is prepared with gold_options (default: the SIL-less
     preparation for zr2015/zr2017, prepare_gold's defaults for zrc2020). classes: a class (or
     pairs) file, or [[(file, onset, offset), ...], ...]."""
-    values = typed_values(TdeOptions, {"benchmark": benchmark, **options}, "score_tde")
+    values = typed_values(SCORE_TDE.options, {"benchmark": benchmark, **options}, "score_tde")
     exp = _exp(exp_dir)
-    if gold_options is None and values.get("benchmark") in ("zr2015", "zr2017"):
+    if gold_options is None and tde_benchmark(values.get("benchmark", "zrc2020")).sil_less_gold:
         gold_options = TDE15_GOLD
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         cls = _path_or_rows(classes, s, "classes", nested=True)
-        opts = TdeOptions.build({**values, "data_dir": data, "class_file": cls, "exp_dir": exp}, "score_tde")
-        return run_options(stage_for(opts.benchmark), opts)
+        opts = SCORE_TDE.options.build({**values, "data_dir": data, "class_file": cls, "exp_dir": exp}, "score_tde")
+        return run_options(SCORE_TDE, opts)
 
 
-@with_options(SegmentationOptions, fixed=("data_dir", "segmentation", "exp_dir"))
+@declared(SCORE_SEGMENTATION, fixed=("data_dir", "segmentation", "exp_dir"))
 def score_segmentation(gold: Any, segmentation: Any, *, exp_dir: str | os.PathLike | None = None,
                        gold_options: Mapping[str, Any] | None = None, **options: Any) -> dict:
-    """Word, phone or syllable segmentation scores (steps/score_segmentation.sh). segmentation: a class
-    file, an interval file, a vqwordseg intervals/ dir, rows [(utt, onset, offset[, label]), ...]
-    or classes [[(file, onset, offset), ...], ...]."""
-    from termeval.segmentation.stage import SegmentationStage, settings_of  # scipy: only this step's
+    """steps/score_segmentation.sh. segmentation: a class file, an interval file, a vqwordseg
+    intervals/ dir, rows [(utt, onset, offset[, label]), ...] or classes [[(file, onset,
+    offset), ...], ...]; gold as score_tde's."""
     if isinstance(segmentation, Mapping) or segmentation is None:
         raise TypeError(f"segmentation: expected a path, rows [(utt, onset, offset[, label]), ...] or classes "
                         f"[[(file, onset, offset), ...], ...], got {type(segmentation).__name__}")
     exp = _exp(exp_dir)
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         seg = _path_or_rows(segmentation, s, "segmentation", nested=None)
-        opts = build_options(SegmentationOptions, options, "score_segmentation", data_dir=data, segmentation=seg,
-                             exp_dir=exp)
-        return run_options(SegmentationStage(settings_of(opts)), opts)
+        opts = build_options(SCORE_SEGMENTATION.options, options, "score_segmentation", data_dir=data,
+                             segmentation=seg, exp_dir=exp)
+        return run_options(SCORE_SEGMENTATION, opts)
 
 
 def _units_text(units: Mapping[str, Any]) -> tuple[str, list[str]]:
@@ -316,16 +352,14 @@ def _units_text(units: Mapping[str, Any]) -> tuple[str, list[str]]:
     return "".join(lines), where
 
 
-@with_options(UnitsOptions, fixed=("data_dir", "units", "exp_dir"))
+@declared(SCORE_UNITS, fixed=("data_dir", "units", "exp_dir"))
 def score_units(gold: Any, units: Any, *, exp_dir: str | os.PathLike | None = None,
                 gold_options: Mapping[str, Any] | None = None, **options: Any) -> dict:
-    """Discrete units against gold phones (steps/score_units.sh): PNMI, phone and cluster
-    purity, PER after mapping, boundary P/R/F and R-value (discophon 0.2.0's definitions;
-    compat="fairseq": measure_teacher_quality.py's numbers and its entropies, mutual
-    information and segment lengths). gold: a prepared data dir, prepare_gold(...) or what
+    """steps/score_units.sh (discophon 0.2.0's definitions; compat="fairseq":
+    measure_teacher_quality.py's numbers and its entropies, mutual information and segment
+    lengths). gold: a prepared data dir, prepare_gold(...) or what
     prepare_gold reads; units: a path (Kaldi text or binary archive, discophon .jsonl, a dir of
     .npy) or {utterance: [unit ids]}."""
-    from termeval.units.stage import UnitsStage, settings_of  # numpy, scipy: only this step's
     exp = _exp(exp_dir)
     with api_inputs.scratch() as s, _gold_dir(gold, gold_options) as data:
         if isinstance(units, Mapping):
@@ -334,97 +368,82 @@ def score_units(gold: Any, units: Any, *, exp_dir: str | os.PathLike | None = No
             options = {**options, "units_format": "text"}
         else:
             path = _path(units, "units")
-        opts = build_options(UnitsOptions, options, "score_units", data_dir=data, units=path, exp_dir=exp)
-        return run_options(UnitsStage(settings_of(opts)), opts)
+        opts = build_options(SCORE_UNITS.options, options, "score_units", data_dir=data, units=path, exp_dir=exp)
+        return run_options(SCORE_UNITS, opts)
 
 
-@with_options(DiscophonOptions, fixed=("dataset", "predictions", "exp_dir"))
+@declared(SCORE_DISCOPHON, fixed=("dataset", "predictions", "exp_dir"))
 def score_discophon(dataset: str | os.PathLike, predictions: str | os.PathLike, *,
                     exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
-    """The DiscoPhon phoneme discovery benchmark as discophon 0.2.0's `benchmark_discovery`
-    (steps/score_discophon.sh): the mapping scores/scores.json holds (<code>_<split>_pnmi, _per,
+    """steps/score_discophon.sh, as discophon 0.2.0's `benchmark_discovery`: the mapping scores/scores.json holds (<code>_<split>_pnmi, _per,
     _f1, _r_val of every pair), plus "scores_jsonl": discophon's rows as a list of dicts. With
     exp_dir= the files are written there (scores.jsonl whole, scores/, details/discophon/)."""
-    from termeval.units.stage import DiscophonStage  # numpy, scipy: only this step's
-    opts = build_options(DiscophonOptions, options, "score_discophon", dataset=_path(dataset, "dataset"),
+    opts = build_options(SCORE_DISCOPHON.options, options, "score_discophon", dataset=_path(dataset, "dataset"),
                          predictions=_path(predictions, "predictions"), exp_dir=_exp(exp_dir))
-    return run_options(DiscophonStage(opts), opts)
+    return run_options(SCORE_DISCOPHON, opts)
 
 
-@with_options(TextSegmentationOptions, fixed=("gold", "segmented", "exp_dir"))
+@declared(SCORE_TEXT_SEGMENTATION, fixed=("gold", "segmented", "exp_dir"))
 def score_text_segmentation(gold_text: str | os.PathLike, segmented_text: str | os.PathLike, *,
                             exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
-    """Text word segmentation scores as wordseg-eval computes them (steps/score_text_segmentation.sh):
-    the mapping scores/scores.json holds (text_token_fscore, text_boundary_noedge_fscore, ...),
-    plus wordseg-eval's printed lines under "wordseg_eval"."""
-    opts = build_options(TextSegmentationOptions, options, "score_text_segmentation",
+    """steps/score_text_segmentation.sh: the mapping scores/scores.json holds
+    (text_token_fscore, text_boundary_noedge_fscore, ...), plus wordseg-eval's printed lines
+    under "wordseg_eval"."""
+    opts = build_options(SCORE_TEXT_SEGMENTATION.options, options, "score_text_segmentation",
                          gold=_path(gold_text, "gold_text"), segmented=_path(segmented_text, "segmented_text"),
                          exp_dir=_exp(exp_dir))
-    return run_options(TextSegmentationStage(opts), opts)
+    return run_options(SCORE_TEXT_SEGMENTATION, opts)
 
 
-@with_options(ExportTextOptions, fixed=("data_dir", "out_dir"))
+@declared(EXPORT_TEXT, fixed=("data_dir", "out_dir"))
 def export_text(data_dir: str | os.PathLike, out_dir: str | os.PathLike, **options: Any) -> dict:
-    """The texts a text segmenter reads and is scored on, from a gold data dir (utils/export_text.sh):
-    writes <out_dir>/gold.txt, prepared.txt and utt_phones (whole or not at all). Returns
-    {"utterances": n, "without_words": utterances left out, "gold": path, "prepared": path,
-    "utt_phones": path}."""
-    opts = build_options(ExportTextOptions, options, "export_text", data_dir=_path(data_dir, "data_dir"),
-                         out_dir=_path(out_dir, "out_dir"))
-    write = export.prepare(opts.data_dir, opts.words, opts.unit_sep, opts.segments)
-    n, empty = driver.run_task("export_text", opts.out_dir, export.OUTPUTS, write, inputs=opts.paths("input"))
-    return {"utterances": n, "without_words": empty,
-            **{name.split(".")[0]: os.path.join(opts.out_dir, name) for name in export.OUTPUTS}}
+    """utils/export_text.sh: writes <out_dir>/gold.txt, prepared.txt and utt_phones (whole or
+    not at all). Returns {"utterances": n, "without_words": utterances left out, "gold": path,
+    "prepared": path, "utt_phones": path}."""
+    return run_task(EXPORT_TEXT, build_options(EXPORT_TEXT.options, options, "export_text",
+                                               data_dir=_path(data_dir, "data_dir"), out_dir=_path(out_dir, "out_dir")))
 
 
-@with_options(TextToTimesOptions, fixed=("export_dir", "segmented", "out_dir"))
+@declared(TEXT_TO_TIMES, fixed=("export_dir", "segmented", "out_dir"))
 def text_to_times(export_dir: str | os.PathLike, segmented: str | os.PathLike, out_dir: str | os.PathLike,
                   **options: Any) -> dict:
-    """A segmented text mapped back to times through the gold phones of export_dir (written by
-    export_text; utils/text_to_times.sh): writes <out_dir>/intervals (for score_segmentation)
-    and <out_dir>/classes (for score_tde), whole or not at all. Returns {"words": n,
-    "intervals": path, "classes": path}."""
-    opts = build_options(TextToTimesOptions, options, "text_to_times", export_dir=_path(export_dir, "export_dir"),
-                         segmented=_path(segmented, "segmented"), out_dir=_path(out_dir, "out_dir"))
-    write = totimes.prepare(opts.utt_phones(), opts.segmented, opts.unit_sep)
-    n = driver.run_task("text_to_times", opts.out_dir, totimes.OUTPUTS, write,
-                        inputs=[*opts.paths("input"), opts.utt_phones()])
-    return {"words": n, **{name: os.path.join(opts.out_dir, name) for name in totimes.OUTPUTS}}
+    """utils/text_to_times.sh, through the gold phones of export_dir (written by export_text):
+    writes <out_dir>/intervals (for score_segmentation) and <out_dir>/classes (for score_tde),
+    whole or not at all. Returns {"words": n, "intervals": path, "classes": path}."""
+    return run_task(TEXT_TO_TIMES, build_options(
+        TEXT_TO_TIMES.options, options, "text_to_times", export_dir=_path(export_dir, "export_dir"),
+        segmented=_path(segmented, "segmented"), out_dir=_path(out_dir, "out_dir")))
 
 
-@with_options(StdOptions, fixed=("kws_dir", "detections", "exp_dir"))
+@declared(SCORE_STD, fixed=("kws_dir", "detections", "exp_dir"))
 def score_std(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
               exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
-    """Spoken term detection scores (steps/score_std.sh): ATWV, MTWV, OTWV, Cnxe, ...; the
-    mapping scores/scores.json holds. A comma-list option may be a list (breakdown=["ngram",
-    "freq"])."""
-    from termeval.std.stage import StdStage  # defusedxml (std.xmlsafe): only these steps'
-    opts = build_options(StdOptions, options, "score_std", kws_dir=_path(kws_dir, "kws_dir"),
+    """steps/score_std.sh: ATWV, MTWV, OTWV, Cnxe, ...; the mapping scores/scores.json holds. A
+    comma-list option may be a list (breakdown=["ngram", "freq"])."""
+    opts = build_options(SCORE_STD.options, options, "score_std", kws_dir=_path(kws_dir, "kws_dir"),
                          detections=_path(detections, "detections"), exp_dir=_exp(exp_dir))
-    return run_options(StdStage(), opts)
+    return run_options(SCORE_STD, opts)
 
 
-@with_options(QuesstOptions, fixed=("kws_dir", "detections", "exp_dir"))
+@declared(SCORE_QUESST, fixed=("kws_dir", "detections", "exp_dir"))
 def score_quesst(kws_dir: str | os.PathLike, detections: str | os.PathLike, *,
                  exp_dir: str | os.PathLike | None = None, **options: Any) -> dict:
-    """QUESST per-document scores (steps/score_quesst.sh): every (query, document) pair is a
-    trial; the mapping scores/scores.json holds (act_twv, max_twv, act_cnxe, min_cnxe, ...)."""
-    from termeval.quesst.stage import QuesstStage  # defusedxml (std.xmlsafe): only these steps'
-    opts = build_options(QuesstOptions, options, "score_quesst", kws_dir=_path(kws_dir, "kws_dir"),
+    """steps/score_quesst.sh: the mapping scores/scores.json holds (act_twv, max_twv, act_cnxe,
+    min_cnxe, ...)."""
+    opts = build_options(SCORE_QUESST.options, options, "score_quesst", kws_dir=_path(kws_dir, "kws_dir"),
                          detections=_path(detections, "detections"), exp_dir=_exp(exp_dir))
-    return run_options(QuesstStage(), opts)
+    return run_options(SCORE_QUESST, opts)
 
 
-@with_options(ZrcOptions, fixed=("submission_dir", "init"))
+@declared(SCORE_ZRC_SUBMISSION, fixed=("submission_dir", "init"))
 def score_zrc_submission(submission_dir: str | os.PathLike, **options: Any) -> dict:
-    """A zrc TDE17 submission directory scored as zrc 0.9.4 scores it, with termeval's zrc2020
-    metrics (steps/score_zrc_submission.sh): writes <submission-dir>/scores/ (scores.json,
-    leaderboard.json, termeval/<lang>/) and returns the content of its scores.json (zrc's
-    file: one block per language). `languages` may be a list."""
-    opts = build_options(ZrcOptions, options, "score_zrc_submission",
+    """steps/score_zrc_submission.sh, as zrc 0.9.4 scores it: writes <submission-dir>/scores/
+    (scores.json, leaderboard.json, termeval/<lang>/) and returns the content of its scores.json
+    (zrc's file: one block per language). `languages` may be a list."""
+    opts = build_options(SCORE_ZRC_SUBMISSION.options, options, "score_zrc_submission",
                          submission_dir=_path(submission_dir, "submission_dir"))
-    with _gold_memo(), _quiet():
-        return score_directory(opts, log=sys.stderr)[0]
+    with _gold_memo():
+        return run_task(SCORE_ZRC_SUBMISSION, opts)["scores"]
 
 
 def _path(x: Any, name: str) -> str:
@@ -433,98 +452,77 @@ def _path(x: Any, name: str) -> str:
     return os.fspath(x)
 
 
-@with_options(ResourcesOptions, fixed=("reference", "exp_dir"))
+@declared(SCORE_RESOURCES, fixed=("reference", "exp_dir"))
 def score_resources(reference: str | os.PathLike, exp_dir: str | os.PathLike | None = None,
                     **options: Any) -> dict:
-    """Processing-load figures of MediaEval SWS 2013 (steps/score_resources.sh): ISF, SSF, PMU
-    and PL. reference: the kws dir, ECF or reco2dur that gives T_audio. exp_dir: holds the
-    measured phases (resources/{index,search}, utils/measure_resources.sh) and gets
-    scores/resources; without it the phases come from resources_file= and nothing is written."""
-    opts = build_options(ResourcesOptions, options, "score_resources", reference=_path(reference, "reference"),
+    """steps/score_resources.sh. reference: the kws dir, ECF or reco2dur that gives T_audio.
+    exp_dir: holds the measured phases (resources/{index,search}, utils/measure_resources.sh)
+    and gets scores/resources; without it the phases come from resources_file= and nothing is
+    written."""
+    opts = build_options(SCORE_RESOURCES.options, options, "score_resources", reference=_path(reference, "reference"),
                          exp_dir=_exp(exp_dir))
-    return run_options(ResourcesStage(), opts)
+    return run_options(SCORE_RESOURCES, opts)
 
 
-@with_options(PrepareKwsOptions, fixed=("data_dir", "kws_dir"))
+@declared(PREPARE_KWS, fixed=("data_dir", "kws_dir"))
 def prepare_kws(data_dir: str | os.PathLike, kws_dir: str | os.PathLike, **options: Any) -> dict:
-    """A kws data dir (ecf.xml, rttm, kwlist.xml, hitlist, ...) from a data dir's word alignments
-    and a keyword list (steps/prepare_kws.sh; keywords= or kwlist= is required), written whole
-    into kws_dir. Returns what it found: n_keywords, n_occurrences, n_utterances, trials (the
-    searched seconds as F4DE counts them) and no_occurrence (keywords that never occur)."""
-    from termeval.kws import prepare  # defusedxml (std.xmlsafe): only these steps'
-    opts = build_options(PrepareKwsOptions, options, "prepare_kws", data_dir=_path(data_dir, "data_dir"),
-                         kws_dir=_path(kws_dir, "kws_dir"))
-    summary = driver.run_task("prepare_kws", *prepare.task(opts), inputs=opts.paths("input"), lock=False)
-    for w in prepare.messages(summary)[0]:
-        warn("prepare_kws", w)
-    return {"kws_dir": opts.kws_dir, "n_keywords": summary.n_keywords, "n_occurrences": summary.n_occurrences,
-            "n_utterances": summary.n_utterances, "trials": summary.trials,
-            "no_occurrence": list(summary.no_occurrence)}
+    """steps/prepare_kws.sh (keywords= or kwlist= is required), written whole into kws_dir.
+    Returns what it found: n_keywords, n_occurrences, n_utterances, trials (the searched seconds
+    as F4DE counts them) and no_occurrence (keywords that never occur)."""
+    return run_task(PREPARE_KWS, build_options(PREPARE_KWS.options, options, "prepare_kws",
+                                               data_dir=_path(data_dir, "data_dir"), kws_dir=_path(kws_dir, "kws_dir")))
 
 
-@with_options(CompareOptions, fixed=("systems", "out_dir"))
+@declared(COMPARE_SYSTEMS, fixed=("systems", "out_dir", "dirs"))
 def compare_systems(systems: Sequence[str | os.PathLike], *, out_dir: str | os.PathLike | None = None,
                     **options: Any) -> dict:
-    """Paired comparison of systems scored into exp dirs (steps/compare_systems.sh), each with
-    the first: the content of <out-dir>/scores/compare.json. With out_dir= its files are
-    written there (scores/compare, scores/compare.json, RESULTS.compare.md, report.html unless
-    report=False and, unless plot=False, the forest plot); without it nothing is written."""
+    """steps/compare_systems.sh, each system with the first: the content of
+    <out-dir>/scores/compare.json. With out_dir= its files are written there (scores/compare,
+    scores/compare.json, RESULTS.compare.md, report.html unless report=False and, unless
+    plot=False, the forest plot); without it nothing is written."""
     dirs = tuple(api_inputs.system_list(systems))
     if "plot" in options and isinstance(options["plot"], bool):
         options = {**options, "plot": "true" if options["plot"] else "false"}
-    opts = build_options(CompareOptions, options, "compare_systems", systems=dirs, out_dir=_exp(out_dir, "out_dir"))
+    opts = build_options(COMPARE_SYSTEMS.options, options, "compare_systems", systems=dirs,
+                         out_dir=_exp(out_dir, "out_dir"))
     with contextlib.redirect_stdout(io.StringIO()):
-        res = compare.run_compare(opts)
-        for t, note in res.get("not_compared", {}).items():
-            print(f"compare_systems: not compared ({t}): {note}", file=sys.stderr)
-        if opts.out_dir is not None:
-            driver.run_task("compare_systems", *compare_html.task(opts, res), inputs=opts.paths("input"))
-            compare.plot(opts, res)
-    return compare.as_json(res)
+        return run_task(COMPARE_SYSTEMS, opts)
 
 
-@with_options(ClassesOptions, fixed=("data_dir", "class_file", "exp_dir"))
+@declared(PREPARE_CLASSES, fixed=("data_dir", "class_file", "exp_dir"))
 def prepare_classes(data_dir: str | os.PathLike, class_file: str | os.PathLike, exp_dir: str | os.PathLike,
                     **options: Any) -> dict:
-    """A discovered-class (or pairs) file checked against the data dir's reco2dur and prepared
-    as steps/prepare_classes.sh prepares it: writes <exp_dir>/classes/ and scores/prepare
-    (scores.json updated), whole or not at all. Returns {"classes_dir": path, the counts
-    scores/prepare holds (classes_read, fragments_written, ...), "notes": the notes the step prints}."""
-    opts = build_options(ClassesOptions, options, "prepare_classes", data_dir=_path(data_dir, "data_dir"),
-                         class_file=_path(class_file, "class_file"), exp_dir=_path(exp_dir, "exp_dir"))
-    prep = classes_prepare.parse(opts)
-    for note in prep.notes:
-        print(f"prepare_classes: note: {note}", file=sys.stderr)
-    driver.run_task("prepare_classes", *classes_prepare.task(opts, prep), inputs=[opts.data_dir, opts.class_file])
-    return {"classes_dir": os.path.join(opts.exp_dir, "classes"), **{k: prep.counts[k] for k in COUNT_NAMES},
-            "notes": list(prep.notes)}
+    """steps/prepare_classes.sh: writes <exp_dir>/classes/ and scores/prepare (scores.json
+    updated), whole or not at all. Returns {"classes_dir": path, the counts scores/prepare holds
+    (classes_read, fragments_written, ...), "notes": the notes the step prints, "format": the
+    file's format}."""
+    return run_task(PREPARE_CLASSES, build_options(
+        PREPARE_CLASSES.options, options, "prepare_classes", data_dir=_path(data_dir, "data_dir"),
+        class_file=_path(class_file, "class_file"), exp_dir=_path(exp_dir, "exp_dir")))
 
 
-@with_options(ValidateOptions, fixed=("data_dir",))
+@declared(VALIDATE_ALIGNMENT_DIR, fixed=("data_dir",))
 def validate_alignment_dir(data_dir: str | os.PathLike, **options: Any) -> dict:
-    """The checks of utils/validate_alignment_dir.sh on a prepared gold data dir: the first
-    problem raises InputError naming the file and line; otherwise returns what it found:
-    {"files", "speakers", "phones", "words", "summary": the line the step prints}."""
-    return findings(build_options(ValidateOptions, options, "validate_alignment_dir",
-                                  data_dir=_path(data_dir, "data_dir")))
+    """utils/validate_alignment_dir.sh: the first problem raises InputError naming the file and
+    line; otherwise returns what it found: {"files", "speakers", "phones", "words", "summary":
+    the line the step prints}."""
+    return run_task(VALIDATE_ALIGNMENT_DIR, build_options(VALIDATE_ALIGNMENT_DIR.options, options,
+                                                          "validate_alignment_dir", data_dir=_path(data_dir, "data_dir")))
 
 
-@with_options(ExportZrOptions, fixed=("data_dir", "out_phn", "out_wrd"))
+@declared(EXPORT_ZR, fixed=("data_dir", "out_phn", "out_wrd"))
 def export_zr(data_dir: str | os.PathLike, phn: str | os.PathLike, wrd: str | os.PathLike, **options: Any) -> dict:
-    """A prepared gold data dir written back out as ZeroSpeech .phn/.wrd files (utils/export_zr.sh).
-    Returns {"phones": n, "words": n, "phn": path, "wrd": path}."""
-    opts = build_options(ExportZrOptions, options, "export_zr", data_dir=_path(data_dir, "data_dir"),
-                         out_phn=_path(phn, "phn"), out_wrd=_path(wrd, "wrd"))
-    n_phn, n_wrd = write_zr(opts.data_dir, opts.out_phn, opts.out_wrd, opts.drop_sil, opts.sil_label)
-    return {"phones": n_phn, "words": n_wrd, "phn": opts.out_phn, "wrd": opts.out_wrd}
+    """utils/export_zr.sh. Returns {"phones": n, "words": n, "phn": path, "wrd": path}."""
+    return run_task(EXPORT_ZR, build_options(EXPORT_ZR.options, options, "export_zr",
+                                             data_dir=_path(data_dir, "data_dir"), out_phn=_path(phn, "phn"),
+                                             out_wrd=_path(wrd, "wrd")))
 
 
-@with_options(MeasureOptions, fixed=("exp_dir", "phase"))
+@declared(MEASURE_RESOURCES, fixed=("exp_dir", "phase", "command"))
 def measure_resources(exp_dir: str | os.PathLike, phase: str, command: Sequence[str | os.PathLike],
                       **options: Any) -> dict:
-    """Run `command` (a list of arguments, no shell) and record its CPU time, wall time and peak
-    memory over its whole process tree as utils/measure_resources.sh does: writes
-    <exp_dir>/resources/<phase> (phase: index or search) and returns the values it holds
+    """utils/measure_resources.sh: run `command` (a list of arguments, no shell), write
+    <exp_dir>/resources/<phase> (phase: index or search) and return the values it holds
     (exit_status among them: a failing command is measured, not raised; with append=True the
     phase's runs added up)."""
     if not isinstance(phase, str):
@@ -533,14 +531,10 @@ def measure_resources(exp_dir: str | os.PathLike, phase: str, command: Sequence[
             isinstance(x, (str, os.PathLike)) for x in command):
         raise TypeError(f"measure_resources: command must be a list of arguments (str), got "
                         f"{type(command).__name__} {command!r}")
-    opts = build_options(MeasureOptions, options, "measure_resources", exp_dir=_path(exp_dir, "exp_dir"), phase=phase)
-    if not command:
-        raise InputError("no command to run (command=[])")
-    res, values, _ = record(opts, [os.fspath(x) for x in command])
-    if res["still_running"]:
-        warn("measure_resources", f"{res['still_running']} process(es) started by the command were "
-             "still running when it exited; their CPU time is not counted")
-    return values
+    opts = build_options(MEASURE_RESOURCES.options, options, "measure_resources", exp_dir=_path(exp_dir, "exp_dir"),
+                         phase=phase, command=tuple(os.fspath(x) for x in command))
+    res = run_task(MEASURE_RESOURCES, opts)
+    return {k: v for k, v in res.items() if k not in ("this_run", "path")}
 
 
 def _summary_options(exp_roots: Any, options: Mapping[str, Any], where: str, **fixed: Any) -> SummarizeOptions:
@@ -556,25 +550,19 @@ def _summary_options(exp_roots: Any, options: Mapping[str, Any], where: str, **f
     return build_options(SummarizeOptions, options, where, exp_roots=roots, **fixed)
 
 
-@with_options(SummarizeOptions, fixed=("exp_roots", "out"))
+@declared(SUMMARIZE_SCORES, fixed=("exp_roots", "out"))
 def summarize_scores(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], *,
                      out: str | os.PathLike | None = None, **options: Any) -> list[dict]:
-    """The RESULTS.md tables of utils/summarize_scores.sh over every scores/scores.json below
-    the exp roots (one path or a list): returns their rows, in the file's order, as flat dicts
-    {"table": title, "system": name, <metric>: value (None where the system has none), and
-    <metric>_ci_lo / <metric>_ci_hi where it has an interval}. With out= the table is written
-    there (whole; format= md by default, as utils/summarize_scores.sh); without it nothing is
-    written."""
+    """utils/summarize_scores.sh's tables over every scores/scores.json below the exp roots (one
+    path or a list): returns their rows, in the file's order, as flat dicts {"table": title,
+    "system": name, <metric>: value (None where the system has none), and <metric>_ci_lo /
+    <metric>_ci_hi where it has an interval}. With out= the table is written there (whole;
+    format= md by default); without it nothing is written."""
     opts = _summary_options(exp_roots, options, "summarize_scores", out=None if out is None else _path(out, "out"))
-    tables = results_summary.collect(opts.roots)
-    if opts.out is not None:
-        text = results_formats.render(tables, opts, os.path.dirname(os.path.abspath(opts.out)))
-        driver.run_task("summarize_scores", *results_summary.task(opts.out, text),
-                         inputs=results_summary.inputs(opts.roots), lock=False)
-    return results_summary.rows(tables)
+    return run_task(SUMMARIZE_SCORES, opts)["rows"]
 
 
-@with_options(SummarizeOptions, fixed=("exp_roots", "out"))
+@declared(SUMMARIZE_SCORES, fixed=("exp_roots", "out"))
 def results_table(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], format: str = "md",
                   **options: Any) -> str:
     """The text utils/summarize_scores.sh --format <format> writes (md, csv, tsv, latex, json, html)
@@ -584,7 +572,7 @@ def results_table(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], fo
     return results_formats.render(results_summary.collect(opts.roots), opts)
 
 
-@with_options(SummarizeOptions, fixed=("exp_roots", "out", "format", "bold_best"))
+@declared(SUMMARIZE_SCORES, fixed=("exp_roots", "out", "format", "bold_best"))
 def load_results(exp_roots: str | os.PathLike | Sequence[str | os.PathLike], **options: Any) -> list[dict]:
     """The rows of the summary tables as flat dicts, one per table and system (pandas:
     pandas.DataFrame(termeval.load_results("exp"))): {"table", "system", "data" (the data

@@ -195,7 +195,8 @@ class Scratch:
             msg = re.sub(re.escape(path) + r"(?::(\d+))?",
                          lambda m: self._row(path, int(m.group(1)) if m.group(1) else None), msg)
         msg = msg.replace(self.directory + os.sep, "")
-        if e.path in self.rows_of:
+        if e.path in self.rows_of:        # "line 3" of a file of rows: the row it holds
+            msg = re.sub(r"\bline (\d+)\b", lambda m: self._row(e.path, int(m.group(1))), msg)
             return InputError(msg, self._row(e.path, e.line))
         return e if msg == e.message else InputError(msg, e.path, e.line)
 

@@ -1,7 +1,9 @@
 """The package's layers (docs/architecture.md), checked on the AST of termeval/ (imports inside
-functions included): imports point down only, no module or package cycle, no library module
-imports the entry points (bin/) or the CLI layer, argparse only in bin/ and run/, at most 8
-modules in the package root."""
+functions included): imports point down only, no module or package cycle, no cycle between the
+folders inside a package either (termeval/tde and its zrc2020/, zr2015/, seeddoc/: a package's
+own modules are the floor its sub-folders build on, and they reach a sub-folder only through a
+record naming it), no library module imports the entry points (bin/) or the CLI layer,
+argparse only in bin/ and run/, at most 8 modules in the package root."""
 from __future__ import annotations
 
 import ast
@@ -20,12 +22,14 @@ LAYERS = {
     "termeval.tde": 2, "termeval.std": 2, "termeval.units": 2,                  # benchmarks
     "termeval.quesst": 3, "termeval.kws": 3, "termeval.segmentation": 3,        # on std's readers
     "termeval.resources": 4, "termeval.textseg": 4,                              # on quesst / segmentation
-    "termeval.results": 4,                                                       # reads every benchmark's scores.json
-    "termeval.run": 5,                                                           # driver, launcher, command
-    "termeval.zrc": 6,                                                           # facade: runs a benchmark
-    "termeval.api_inputs": 7, "termeval.api": 8,                                 # the Python API
-    "termeval.bin": 9,                                                           # entry points
-    "termeval": 10, "termeval.__main__": 10,                                     # the package's face
+    "termeval.results": 5,                                  # reads every benchmark's declared tables
+    "termeval.run": 6,                                      # driver, plan, launcher, the command line
+    "termeval.zrc": 7,                                      # facade: runs a benchmark through the plan
+    "termeval.steps": 8,                                    # the declaration: one record per step
+    "termeval.api_inputs": 9, "termeval.api": 10,           # the Python API
+    "termeval.bin": 11,                                     # entry points
+    "termeval": 12, "termeval.command": 12,                 # the package's faces: the API, the command
+    "termeval.__main__": 13,                                # python -m termeval: the command
 }
 
 
@@ -134,10 +138,32 @@ def test_no_package_cycle():
     assert _cycles(graph) == []
 
 
+def folder(mod: str) -> str:
+    """The folder a module lies in, as a dotted name (a package's __init__ is in its own)."""
+    return mod if MODS[mod].endswith("__init__.py") else mod.rpartition(".")[0]
+
+
+def test_no_folder_cycle():
+    """Folders are layers inside packages too: no cycle between any two folders."""
+    graph: dict[str, set[str]] = collections.defaultdict(set)
+    for a, bs in EDGES.items():
+        graph[folder(a)] |= {folder(b) for b in bs if folder(b) not in (folder(a), "termeval")}
+    assert _cycles(graph) == []
+
+
+def test_sub_folders_import_their_package_not_the_reverse():
+    """Inside a package, a module of the package's own folder never imports one of its
+    sub-folders (it names them in a record and loads them when scoring); the sub-folders build
+    on the package's modules."""
+    wrong = [f"{a} -> {b}" for a, bs in EDGES.items() for b in bs
+             if a.count(".") >= 2 and folder(b).startswith(folder(a) + ".") and folder(a) != "termeval"]
+    assert wrong == []
+
+
 def test_library_never_imports_the_entry_points_or_the_cli():
     wrong = [f"{a} -> {b}" for a, bs in EDGES.items() for b in bs
              if (b.startswith("termeval.bin") and not a.startswith("termeval.bin"))
-             or (b == "termeval.run.cli" and not a.startswith(("termeval.bin", "termeval.run")))]
+             or (b == "termeval.run.cli" and not a.startswith(("termeval.bin", "termeval.run", "termeval.command")))]
     assert wrong == []
 
 
@@ -166,3 +192,5 @@ def test_architecture_doc_names_every_package(doc):
     missing = [p for p in sorted({package(m) for m in MODS}) if p != "termeval"
                and f"{p.split('.', 1)[1]}/" not in text and f"{p.split('.', 1)[1]}.py" not in text]
     assert missing == []
+    sub = sorted({folder(m) for m in MODS if folder(m).count(".") >= 2})
+    assert [f for f in sub if f"{f.split('.', 1)[1].replace('.', '/')}/" not in text] == []

@@ -55,6 +55,6 @@ def test_api_types_and_unknown_options(tmp_path):
             termeval.score_tde("d", "c", **{name: 1})
     with pytest.raises(TypeError, match=r"^prepare_gold: sort must be bool"):
         termeval.prepare_gold("p", "w", sort="true")
-    with pytest.raises(InputError, match=r"^argument --nj: must be a positive integer, got '0'$"):
+    with pytest.raises(InputError, match=r"^nj: must be a positive integer, got '0'$"):
         termeval.score_zrc_submission(tmp_path, nj=0)
     assert not os.listdir(tmp_path)

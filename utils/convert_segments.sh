@@ -39,10 +39,10 @@ reducer=
 
 [ $# -eq 2 ] || te_usage
 set -euo pipefail
-te_check_choice from "$from" malan-list sdhubert-npy units
-[ -e "$1" ] || te_die "$1: no such file or directory"
 opts=(--from "$from" --allow-pickle "$allow_pickle")
 [ -z "$frame_shift" ] || opts+=(--frame-shift "$frame_shift")
 [ -z "$centroids" ] || opts+=(--centroids "$centroids")
 [ -z "$reducer" ] || opts+=(--reducer "$reducer")
+te_check_options convert_segments "${opts[@]}" -- "$1" "$2"    # the options: the step's Options
+[ -e "$1" ] || te_die "$1: no such file or directory"
 "${te_python[@]}" -m termeval.bin.convert_segments "${opts[@]}" -- "$1" "$2"

@@ -26,8 +26,8 @@ segments=
 
 [ $# -eq 2 ] || te_usage
 set -euo pipefail
-te_check_choice words "$words" phones labels
-te_check_dir "data dir" "$1"
 opts=(--words "$words" --unit-sep "$unit_sep")
 [ -z "$segments" ] || opts+=(--segments "$segments")
+te_check_options export_text "${opts[@]}" -- "$1" "$2"    # the options: the step's Options
+te_check_dir "data dir" "$1"
 "${te_python[@]}" -m termeval.bin.export_text "${opts[@]}" -- "$1" "$2"

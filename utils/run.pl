@@ -121,8 +121,13 @@ def main(argv: list[str]) -> int:
     args = list(argv)
     while args and args[0].startswith("-"):
         opt = args.pop(0)
-        if opt in ("-h", "--help"):
-            usage()
+        if opt in ("-h", "--help"):           # its header on stderr, as every utils/ script's --help
+            with open(__file__, encoding="utf-8") as f:
+                for line in f.read().split("\n")[1:]:
+                    if not line.startswith("#"):
+                        break
+                    print(line[2:] if line.startswith("# ") else line[1:], file=sys.stderr)
+            return 0
         if opt == "-pe":  # old SGE style: -pe smp N
             del args[:2]
             continue

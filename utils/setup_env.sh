@@ -17,6 +17,7 @@ py=${TERMEVAL_PYTHON:-python3}
 me=setup_env.sh
 fail() { echo "$me: error: $*" >&2; exit 1; }
 case ${1:-} in
+  --help) awk 'NR == 1 && /^#!/ {next} !/^#/ {exit} {sub(/^# ?/, ""); print}' "$0" >&2; exit 0 ;;
   "") files=("$root/requirements.txt"); stamp=$venv/.requirements.done ;;
   test) files=("$root/requirements.txt" "$root/requirements-test.txt"); stamp=$venv/.requirements-test.done ;;
   *) fail "unknown set '$1' (usage: utils/setup_env.sh [test])" ;;

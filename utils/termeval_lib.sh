@@ -13,13 +13,13 @@
 #   te_check_options M ... parse termeval.bin.M's arguments locally before any job (PARSE_ONLY)
 #   te_stage_name M ...  the name of termeval.bin.M's stage for these arguments (its logs, shards)
 #   te_die MSG           "<script>: error: MSG" on stderr, exit 1
-#   te_launch ...        run "$cmd [JOB=1:N] <log> <python-module> args..." with every argument
-#                        quoted for Kaldi launchers; on failure print each failing job's own
-#                        error line (or "killed (out of memory?)") under the launcher's line
-#   te_run_stage ...     the one way a step runs its scoring stage (termeval/run/driver.py): one
-#                        process for --nj 1 without --cmd, else N jobs and a --merge job
+#   te_run_stage ...     the one way a step runs its scoring stage: one process for --nj 1
+#                        without --cmd, else the one N-job plan (termeval/run/plan.py) through $cmd
+#   te_launch_one ...    the whole step as one job through $cmd (termeval/run/launcher.py)
 #   te_lock DIR          one run per exp dir (<exp-dir>/.termeval.lock)
-#   te_check_*           option checks (te_check_int NAME VALUE MIN, te_check_bool, ...)
+#   te_check_*           checks of what a step reads and writes (te_check_dir, te_check_file,
+#                        te_check_writable, te_check_launcher); a step's options are checked by
+#                        its Options only (te_check_options); run.sh's own: te_check_int, te_check_choice
 # te_dirname_to <var> <path>: dirname(1) of <path> into <var>, without starting a process.
 te_dirname_to() {
   local p=$2
@@ -94,24 +94,11 @@ te_check_int() {
   [ -z "${4:-}" ] && te_die "--$1: expected a whole number >= $3, got '$2'"
   te_die "--$1: expected a whole number from $3 to $4, got '$2'"
 }
-# The largest --bootstrap (termeval.bootstrap.MAX_RESAMPLES; docs/uncertainty.md).
-te_max_bootstrap=100000
-# te_check_bootstrap: --bootstrap 0..te_max_bootstrap and --seed >= 0 whole numbers, --ci strictly
-# between 0 and 1, --bootstrap-unit file|speaker (where the step has it).
-te_check_bootstrap() {
-  te_check_int bootstrap "$bootstrap" 0 "$te_max_bootstrap"
-  te_check_int seed "$seed" 0
-  [[ "$ci" =~ ^0?\.[0-9]+$ ]] && [[ "$ci" =~ [1-9] ]] || te_die "--ci: expected a level strictly between 0 and 1, got '$ci'"
-  # read only by a merge job, after the other jobs: checked here
-  [ -z "${bootstrap_unit+set}" ] || te_check_choice bootstrap-unit "$bootstrap_unit" file speaker
-}
-# te_report_options: check the report options of a scoring step (--report, --report-files,
-# --textgrids: docs/report.md) and append to the array `opts` those that differ from their
-# defaults (none changes a number: the command recorded with the scores stays as it was).
+# te_report_options: append to the array `opts` the report options of a scoring step (--report,
+# --report-files, --textgrids: docs/report.md) that differ from their declared defaults
+# (core/options.py ReportOptions; tests/recipe/test_declared_faces.py holds these equal): none
+# changes a number, the command recorded with the scores stays as it was. Checked by the Options.
 te_report_options() {
-  te_check_choice report "$report" true false
-  te_check_int report-files "$report_files" 0
-  te_check_choice textgrids "$textgrids" true false
   [ "$report" = true ] || opts+=(--report "$report")
   [ "$report_files" = 20 ] || opts+=(--report-files "$report_files")
   [ "$textgrids" = false ] || opts+=(--textgrids "$textgrids")
@@ -162,23 +149,6 @@ te_check_job_path() {
     "exp/1S/x); rename it or use a symlink"
 }
 
-# te_quote_for_launcher ARG: print ARG so that Kaldi's run.pl/queue.pl/slurm.pl (which join
-# their arguments with spaces, double-quoting those with whitespace) hand it to bash intact.
-te_quote_for_launcher() {
-  local a=$1
-  if [[ "$a" =~ ^[A-Za-z0-9_./:=,+@%-]+$ ]]; then
-    printf '%s' "$a"
-  elif ! [[ "$a" =~ [[:space:]] ]]; then
-    printf '%q' "$a"                         # no whitespace: the launcher passes it as is
-  elif ! [[ "$a" =~ [\"\$\`\\] ]]; then
-    printf '%s' "$a"                         # the launcher wraps it in "..."
-  elif [[ "$a" != *\'* ]] && [[ "$a" == *\"* ]]; then
-    printf '%s' "$a"                         # the launcher wraps it in '...'
-  else
-    te_die "cannot pass this argument through a job launcher (whitespace with quotes, \$ or \\): $a"
-  fi
-}
-
 # te_check_launcher: the first word of $cmd must be an executable (on PATH or a path).
 te_check_launcher() {
   local first=${cmd%% *}
@@ -215,68 +185,6 @@ te_stage_name() {
   [[ "$out" =~ ^[A-Za-z0-9_.-]+$ ]] || te_die "termeval.bin.$module --print-stage-name: unexpected output: ${out:0:200}"
   te_checked_modules="${te_checked_modules:-} $module"
   printf '%s\n' "$out"
-}
-
-# te_launch [JOB=1:N] <log> <module> [args...]: run termeval.bin.<module> through $cmd (its
-# options checked first, here: te_check_options).
-te_launch() {
-  local range=() log module q=() a
-  if [[ "$1" =~ ^[A-Za-z]+=[0-9]+(:[0-9]+)?$ ]]; then range=("$1"); shift; fi
-  log=$1 module=$2; shift 2
-  local logdir; te_dirname_to logdir "$log"
-  if [ ${#range[@]} -gt 0 ]; then       # only the placeholder itself may contain the job name
-    te_check_job_path "$logdir" "${range[0]%%=*}"
-    for a in "$@"; do [ "$a" = "${range[0]%%=*}" ] || te_check_job_path "$a" "${range[0]%%=*}"; done
-  fi
-  te_check_options "$module" "$@"
-  if [ ${#range[@]} -gt 0 ]; then          # each job's log (JOB=a:b)
-    local name=${range[0]%%=*} first=${range[0]#*=} last t
-    last=${first#*:}; first=${first%%:*}
-    for ((t = first; t <= last; t++)); do te_check_log "${log//$name/$t}" "${@//$name/$t}"; done
-  else
-    te_check_log "$log" "$@"
-  fi
-  for a in "$@"; do q+=("$(te_quote_for_launcher "$a")") || exit 1; done
-  te_check_launcher
-  [ -d "$logdir" ] || mkdir -p "$logdir"
-  # shellcheck disable=SC2086  # $cmd is a command line ("queue.pl --mem 4G"), split on purpose
-  if $cmd "${range[@]}" "$log" "$(te_quote_for_launcher "${te_python[0]}")" -m "termeval.bin.$module" "${q[@]}"; then
-    return 0
-  fi
-  te_report_failed_jobs "$log" "${range[@]}"
-  exit 1
-}
-
-# te_report_failed_jobs <log-pattern> [JOB=a:b]: the failing jobs' own error lines on stderr.
-te_report_failed_jobs() {
-  local pattern=$1 range=${2:-} name first last t logs=() f code line shown=0
-  if [ -n "$range" ]; then
-    name=${range%%=*}; first=${range#*=}; last=${first#*:}; first=${first%%:*}
-    for ((t = first; t <= last; t++)); do logs+=("${pattern//$name/$t}"); done
-  else
-    logs=("$pattern")
-  fi
-  for f in "${logs[@]}"; do
-    if [ ! -f "$f" ]; then
-      continue
-    fi
-    # Kaldi run.pl/queue.pl: "# Ended (code N)", slurm.pl/queue.pl: "# Finished ... with status N"
-    code=$(sed -n -e 's/^# Ended (code \([0-9]*\)).*/\1/p' -e 's/^# Finished .* with status \([0-9]*\).*/\1/p' "$f" | tail -n1)
-    [ -n "$code" ] && [ "$code" = 0 ] && continue
-    if [ "$code" = 137 ] || [ "$code" = 9 ]; then
-      echo "$te_script: error: job killed (out of memory?), exit code $code; log: $f" >&2; shown=1; continue
-    fi
-    line=$(grep -v '^#' "$f" | grep -E 'error:|Error:|Error$|[A-Za-z]+Error|Killed|command not found|No such file' | tail -n1)
-    [ -n "$line" ] || line=$(grep -v '^#' "$f" | grep -v '^[[:space:]]*$' | tail -n1)
-    if [ -n "$line" ]; then
-      echo "$te_script: error: ${line:0:300} (log: $f)" >&2
-      if grep -q '^Traceback' "$f"; then
-        echo "$te_script: internal error, please report it with the traceback in $f" >&2
-      fi
-      shown=1
-    fi
-  done
-  [ $shown = 1 ] || echo "$te_script: error: job failed; no job log was written (is the launcher working? pattern: $pattern)" >&2
 }
 
 # ---------------------------------------------------------------------- the one job protocol
@@ -332,13 +240,14 @@ te_run_local() {
 # te_run_stage <exp-dir> <name> <module> <nj> args...: the one way a step runs its scoring
 # stage; <name> is the stage's name (its benchmark's: zrc2020, zr2017, std, quesst, resources,
 # segmentation, text_segmentation, ...; te_stage_name when it depends on the options).
-# --nj 1 without --cmd: one process, log <exp-dir>/log/<name>.log. Otherwise the stale shards
-# <exp-dir>/jobs/<name>.*.npz are removed, N jobs run through $cmd (`--nj N --job JOB`, logs
-# <name>.JOB.log, shards <exp-dir>/jobs/<name>.J.npz) and one merge (`--merge N`, log
-# <name>.merge.log), tied together by a run id; the summary the merge wrote (scores/.summary)
-# is then printed on stdout and removed.
+# --nj 1 without --cmd: one process, log <exp-dir>/log/<name>.log. Otherwise the one N-job plan
+# (termeval/run/plan.py, through `python -m termeval.bin`): what the jobs share prepared once,
+# the stale shards <exp-dir>/jobs/<name>.*.npz removed, N jobs through $cmd (`--nj N --job JOB`,
+# logs <name>.JOB.log, shards <exp-dir>/jobs/<name>.J.npz) and one merge (`--merge N`, log
+# <name>.merge.log), tied together by a run id, each given these same arguments; the merge's
+# warnings and summary are then shown, and a failed job is named by its own error line.
 te_run_stage() {
-  local dir=$1 name=$2 module=$3 nj=$4 run_id; shift 4
+  local dir=$1 name=$2 module=$3 nj=$4; shift 4
   if [ "$nj" -eq 1 ] && [ "$te_cmd_given" = false ]; then
     local rc=0
     te_run_local "$dir/log/$name.log" "$module" "$@" || rc=$?
@@ -349,21 +258,15 @@ te_run_stage() {
     fi
     exit 1
   fi
-  run_id="$$-$(date +%s%N)"
-  local shard a
-  for shard in "$dir"/jobs/"$name".*.npz; do      # an input among the stale shards: never removed
-    for a in "$@"; do
-      [ -e "$shard" ] && [ "$a" -ef "$shard" ] && te_die "$a: lies in $dir/jobs/, whose $name.*.npz this step removes; move it away"
-    done
-  done
-  rm -f "$dir"/jobs/"$name".*.npz 2>/dev/null || true
-  te_launch JOB=1:$nj "$dir/log/$name.JOB.log" "$module" "$@" --nj "$nj" --job JOB --run-id "$run_id"
-  te_launch "$dir/log/$name.merge.log" "$module" "$@" --merge "$nj" --run-id "$run_id"
-  grep -h 'warning:' "$dir/log/$name.merge.log" >&2 || true   # as one process shows them
-  if [ -f "$dir/scores/.summary" ]; then
-    cat "$dir/scores/.summary"
-    rm -f "$dir/scores/.summary"
-  fi
-  return 0
+  "${te_python[@]}" -m termeval.bin --prog "$te_script" --python "${te_python[0]}" --nj "$nj" --cmd "$cmd" \
+    "$module" "$@" || exit 1
 }
 
+# te_launch_one <log> <module> args...: the whole step as one job through $cmd (the one
+# launcher, termeval/run/launcher.py: quoting for Kaldi's launchers, a failed job named by its
+# own error line).
+te_launch_one() {
+  local log=$1 module=$2; shift 2
+  "${te_python[@]}" -m termeval.bin --prog "$te_script" --python "${te_python[0]}" --cmd "$cmd" --log "$log" \
+    "$module" "$@" || exit 1
+}

@@ -9,6 +9,9 @@
 #  e.g.: /opt/termeval/utils/termeval_python.sh -m termeval.bin.score_std --help
 # The root: the step's TERMEVAL_ROOT when it is this file's tree (the common case: no process
 # started), else the parent of this file's directory, symlinks resolved.
+if [ $# -eq 1 ] && [ "$1" = --help ]; then         # its own header (python's help: -h)
+  awk 'NR == 1 && /^#!/ {next} !/^#/ {exit} {sub(/^# ?/, ""); print}' "${BASH_SOURCE[0]}" >&2; exit 0
+fi
 if [ -n "${TERMEVAL_ROOT:-}" ] && [ "$TERMEVAL_ROOT/utils/termeval_python.sh" -ef "${BASH_SOURCE[0]}" ]; then
   root=$TERMEVAL_ROOT
 else

@@ -36,13 +36,14 @@ from __future__ import annotations
 import errno
 import os
 import sys
-from typing import Sequence
+from typing import Any, Sequence
 
 from termeval.core.errors import InputError
 from termeval.run.cli import run
 from termeval.run.getopt_long import Parsed, getoptions, spec
 from termeval.std.kwseval import Request, check_inputs, write
 from termeval.std.options import StdOptions
+from termeval.steps import SCORE_STD
 
 # KWSEval.pl's GetOptions table (names, types, `@` lists), in its order
 SPECS = tuple(spec(s) for s in (
@@ -153,6 +154,12 @@ def request_of(v: dict) -> Request:
                       if v[o] is not None})
 
 
+def engine(opts: StdOptions, adjust: Any) -> tuple:
+    """score_std's stage on the KWSEval options, whole, through the one plan (no report)."""
+    from termeval.run import plan      # why: numpy, defusedxml: not for KWSEval's usage text
+    return plan.compute(SCORE_STD, opts, adjust)
+
+
 def say(line: str) -> None:
     print(line, flush=True)
 
@@ -200,7 +207,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         opts = options_of(v)
         check_inputs(opts, say)
         req = request_of(v)
-        write(req, opts, say)
+        write(req, opts, say, engine=engine)
     except Quit as e:
         print(f"[ERROR] {e}", flush=True)
         return 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +30,7 @@ from termeval.core.errors import InputError
 from termeval.core.numbers import fmt_value
 from termeval.core.scores import to_json_value
 from termeval.core.textio import atomic_write
+from termeval.core.warn import step_name
 
 PAIRED = ("tde_file", "std_term", "quesst_query", "segmentation_file", "segmentation_phone_file",
           "segmentation_syllable_file", "tde15_file")
@@ -247,3 +249,32 @@ def plot(opts, res: dict) -> None:
     after the comparison is in place: a plot that cannot be written takes no result with it."""
     if opts.plot == "true":
         forest_plot(res, HEADLINE, os.path.join(opts.out_dir, "forest"))
+
+
+def run(opts, run_task, files=task) -> dict:
+    """compare_systems on its CompareOptions: the comparison, its files (`files(opts, res)`: the
+    (out_root, outputs, write) of `task`, or a caller's with more files) written through the
+    driver's `run_task` (with an out_dir), then the forest plot; returns compare.json's mapping.
+    A table that could not be compared is one line on stderr."""
+    res = run_compare(opts)
+    for t, why in res.get("not_compared", {}).items():
+        print(f"{step_name()}: not compared ({t}): {why}", file=sys.stderr)
+    if opts.out_dir is not None:
+        run_task("compare_systems", *files(opts, res), inputs=opts.paths("input"))
+        plot(opts, res)
+    return as_json(res)
+
+
+def show(opts, res: dict) -> None:
+    """The command line prints scores/compare and where the files are."""
+    with open(os.path.join(opts.out_dir, "scores", "compare"), encoding="utf-8") as f:
+        sys.stdout.write(f.read())
+    print(f"{step_name()}: comparison in {opts.out_dir}/scores/compare, table in "
+          f"{opts.out_dir}/RESULTS.compare.md", file=sys.stderr)
+
+
+def from_command_line(opts):
+    """`<exp-dir-A> <exp-dir-B> [...] <out-dir>`: the systems, then the output dir."""
+    if len(opts.dirs) < 3:
+        raise InputError("need at least two exp dirs and an output dir")
+    return opts.replace(systems=tuple(opts.dirs[:-1]), out_dir=opts.dirs[-1], dirs=()).validate()

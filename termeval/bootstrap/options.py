@@ -35,9 +35,10 @@ class CompareOptions(BootstrapOptions, ReportOptions):
     systems: tuple = option((), "the scored exp dirs; the first is the baseline", role="inputs", cli=False,
                             check=_paths)
     out_dir: str | None = option(None, "gets scores/compare, scores/compare.json, RESULTS.compare.md, the "
-                                       "forest plot and report.html (None: nothing is written)", role="output",
-                                 cli=False,
-                                 check=_out_dir)
+                                       "forest plot and report.html", role="output", cli=False, check=_out_dir)
+    # the command line's `<exp-dir-A> <exp-dir-B> [...] <out-dir>` (termeval.bootstrap.compare.from_command_line)
+    dirs: tuple = option((), "the scored exp dirs (the first is the baseline), then the output dir",
+                         positional=True, many=True, metavar="dir", check=_paths)
 
     def systems_and_out(self) -> tuple[list[str], str | None]:
         return [os.fspath(x) for x in self.systems], None if self.out_dir is None else os.fspath(self.out_dir)

@@ -9,7 +9,7 @@ from termeval.classes.parse import PreparedClasses
 from termeval.core.datadir import file_starts
 from termeval.core.errors import InputError
 
-PAIRS_CLUSTERINGS = ("pairs", "components")
+from termeval.classes.options import PAIRS_CLUSTERINGS  # noqa: E402,F401  (declared with the options)
 
 
 def pairs_to_components(prep: PreparedClasses) -> PreparedClasses:

@@ -3,9 +3,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from termeval.classes.components import PAIRS_CLUSTERINGS
-from termeval.classes.parse import DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE
 from termeval.core.options import StepOptions, nonneg_real, option, path_value
+
+PAIRS_CLUSTERINGS = ("pairs", "components")
+DEFAULT_TOLERANCE = 1e-6
+DEFAULT_END_TOLERANCE = 0.01  # one 10 ms frame
 
 
 @dataclass(frozen=True, kw_only=True)

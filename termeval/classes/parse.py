@@ -67,8 +67,7 @@ from termeval.core.errors import InputError
 from termeval.core.kaldi_files import read_durations
 from termeval.core.textio import atomic_write, fmt_time
 
-DEFAULT_TOLERANCE = 1e-6
-DEFAULT_END_TOLERANCE = 0.01  # one 10 ms frame
+from termeval.classes.options import DEFAULT_END_TOLERANCE, DEFAULT_TOLERANCE  # noqa: E402,F401
 
 # Order of the counts file and of the `prepare` score lines.
 COUNT_NAMES = (
@@ -389,9 +388,13 @@ def write_class_dir(prep: PreparedClasses, class_dir: str, lenient: bool = False
 
 
 def summary(prep: PreparedClasses) -> str:
-    c = prep.counts
+    return summary_of(prep.counts, prep.fmt)
+
+
+def summary_of(c: dict, fmt: str) -> str:
+    """One line: what was written and read, and what was changed (dropped, truncated, ...)."""
     s = (f"{c['fragments_written']} fragments in {c['classes_written']} classes "
-         f"(read {c['fragments_read']} fragments, {c['classes_read']} classes, {prep.fmt} format)")
+         f"(read {c['fragments_read']} fragments, {c['classes_read']} classes, {fmt} format)")
     changed = {k: v for k, v in c.items() if v and (k.startswith("fragments_dropped")
                or k.startswith(("fragments_truncated", "fragments_clipped")) or k in ("classes_emptied", "classes_duplicate_id"))}
     if changed:

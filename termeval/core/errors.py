@@ -30,6 +30,9 @@ def shorten(message: str) -> str:
 class InputError(Exception):
     """Bad user input. str() is a single line: '<file>:<line>: <message>'."""
 
+    # more lines of the same error, printed before it (each `<step>: error: <line>`)
+    preceding: tuple[str, ...] = ()
+
     def __init__(self, message: str, path: str | None = None, line: int | None = None) -> None:
         self.message = message
         self.path = path

@@ -25,6 +25,7 @@ import os
 from typing import Any, Callable, Mapping, Sequence
 
 from termeval.core.errors import InputError
+from termeval.core.face import argument
 
 MISSING = dataclasses.MISSING
 # The largest --bootstrap (resamples or permutations) a step accepts: every replicate of every
@@ -32,6 +33,10 @@ MISSING = dataclasses.MISSING
 # resamples x units; 100,000 gives a 0.95 interval's ends to about +-0.001 of their
 # probability, far below any reported difference (docs/uncertainty.md).
 MAX_RESAMPLES = 100_000
+# The largest --nj of any step (and njobs of a zrc params.yaml): a launcher builds one job per
+# unit of N, so 99999999999 would build 1e11 of them (issue 40.8); it is refused with the other
+# options, before any job.
+MAX_JOBS = 1024
 
 
 class OptionError(ValueError):
@@ -61,6 +66,13 @@ def positive(value: Any, text: str | None = None) -> None:
     """An integer >= 1 (job counts, worker counts)."""
     if _real(value, text, True) < 1:
         raise OptionError(f"must be a positive integer, got '{_shown(value, text)}'")
+
+
+def job_count(value: Any, text: str | None = None) -> None:
+    """--nj: 1 to MAX_JOBS (a launcher builds one job per unit of N)."""
+    positive(value, text)
+    if value > MAX_JOBS:
+        raise OptionError(f"at most {MAX_JOBS} jobs, got '{_shown(value, text)}'")
 
 
 def nonneg(value: Any, text: str | None = None) -> None:
@@ -190,7 +202,7 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
            choices: Sequence[Any] | None = None, flag: str | None = None, positional: bool = False,
            role: str | None = None, metavar: str | None = None, cli: bool = True,
            parse: Callable[[str], Any] | None = None, many: bool | str = False, aliases: Sequence[str] = (),
-           hidden: bool = False) -> Any:
+           hidden: bool = False, api: bool = True) -> Any:
     """A field of a step's Options.
 
     default: the default value (none for a required positional); doc: the one-line help;
@@ -203,7 +215,8 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
     none or more (then the field's default); "?": an optional positional, its one value or
     the field's default (not a tuple);
     aliases: more names of the option on the command line (an old name: ("--output",));
-    hidden: on the command line but not in its --help nor in the Python API (a legacy name).
+    hidden: on the command line but not in its --help nor in the Python API (a legacy name);
+    api=False: on the command line only (the API has no such call: score_zrc_submission's --init).
     """
     if role not in (None, "input", "output", "inputs"):
         raise ValueError(f"role must be input, inputs or output, got {role!r}")
@@ -211,7 +224,8 @@ def option(default: Any = MISSING, doc: str = "", *, check: Callable[..., None] 
         raise ValueError(f"many must be True, '+', '*' or '?', of a positional field, got {many!r}")
     meta = {"doc": doc, "check": check, "choices": tuple(choices) if choices is not None else None,
             "flag": flag, "positional": positional, "role": role, "metavar": metavar, "cli": cli,
-            "parse": parse, "many": many, "aliases": tuple(aliases), "hidden": hidden}
+            "parse": parse, "many": many, "aliases": tuple(aliases), "hidden": hidden,
+            "api": api}
     return dataclasses.field(default=default, metadata=meta)
 
 
@@ -225,8 +239,9 @@ def flag_of(f: dataclasses.Field) -> str:
 
 
 def where_of(f: dataclasses.Field) -> str:
-    """How an error names the field: `argument --nj` or `argument data_dir`."""
-    return f"argument {f.name if f.metadata.get('positional') else flag_of(f)}"
+    """How an error names the field: `argument --nj` or `argument data_dir` on the command line,
+    `nj` in the Python API (termeval.core.face)."""
+    return argument(f.name, f.name if f.metadata.get("positional") else flag_of(f))
 
 
 class StepOptions:
@@ -316,7 +331,7 @@ class BootstrapOptions(StepOptions):
 class JobOptions(StepOptions):
     """--nj of a scoring step: the units are split into N jobs of about equal cost (the one
     driver, termeval/run/driver.py); the result is the same for any N."""
-    nj: int = option(1, "number of jobs (1: one process)", check=positive)
+    nj: int = option(1, f"number of jobs (1: one process; at most {MAX_JOBS})", check=job_count)
 
 
 # The recordings report.html's timeline holds by default: enough to look at, few enough that

@@ -39,23 +39,34 @@ import numpy as np
 from termeval.core.errors import InputError
 
 DEFAULT_OUTPUTS = ("scores", "details", "units")
-# Set by the driver while a stage runs as job J or as the merge: its `load` should then read
-# only what every process needs (what keeps a job's memory to its share, issue 24).
-_SHARE: contextvars.ContextVar[bool] = contextvars.ContextVar("termeval_share", default=False)
+# Set by the driver while a stage runs as job J ("job") or as the merge ("merge"): its `load`
+# should then read only what every process needs (what keeps a job's memory to its share,
+# issue 24); None: the whole run in one process.
+_SHARE: contextvars.ContextVar[str | None] = contextvars.ContextVar("termeval_share", default=None)
 
 
-def is_share(opts: Any = None) -> bool:
+def is_share() -> bool:
     """Whether the stage being run computes one job's share or the merge, not the whole in one
-    process (an argparse Namespace of the old job options is still understood)."""
-    if getattr(opts, "job", None) is not None or getattr(opts, "merge", None) is not None:
-        return True
-    return _SHARE.get()
+    process."""
+    return _SHARE.get() is not None
+
+
+def is_job() -> bool:
+    """Whether the stage being run computes one job's share (not the merge)."""
+    return _SHARE.get() == "job"
+
+
+def is_merge() -> bool:
+    """Whether the stage being run is the merge of the jobs' shards."""
+    return _SHARE.get() == "merge"
 
 
 @contextlib.contextmanager
-def running_as_share(share: bool) -> Iterator[None]:
-    """The driver's side of is_share: the block runs a job or a merge (share) or the whole."""
-    token = _SHARE.set(share)
+def running_as(part: str | None) -> Iterator[None]:
+    """The driver's side of is_share: the block runs a "job", the "merge" or (None) the whole."""
+    if part not in (None, "job", "merge"):
+        raise ValueError(part)
+    token = _SHARE.set(part)
     try:
         yield
     finally:

@@ -5,14 +5,10 @@ prints `<step>: note: <message>`: something about the installation, not about th
 skipped without matplotlib), so it is never kept in scores.json, whose bytes stay the same."""
 from __future__ import annotations
 
-import os
 import sys
 from typing import IO, MutableSequence
 
-
-def step_name() -> str:
-    """The running step's name as its error lines show it (the program's base name)."""
-    return os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "termeval"
+from termeval.core.face import step_name  # noqa: F401  (the name heading a step's lines)
 
 
 def warn(step: str | None, message: str, sink: MutableSequence[str] | None = None,

@@ -59,28 +59,76 @@ Modules: intervals (Options, the Intervals table), zr, ctm, textgrid (readers), 
 (the steps' typed options: GoldOptions, ValidateOptions, ExportZrOptions), texts (prepare_texts:
 a GoldOptions -> the data dir's texts); the
 Kaldi files (segments, utt2spk, symbol tables, reco2dur) are read by termeval.core.kaldi_files.
-Every public name is re-exported here: `from termeval.gold import X` works for all of them.
+Every public name is re-exported here: `from termeval.gold import X` works for all of them,
+loading its module on first use.
 """
 from __future__ import annotations
 
-from termeval.core.errors import InputError
-from termeval.core.datadir import file_starts
-from termeval.gold.intervals import DATA_FILES, DEFAULT_SILENCE_LABELS, Intervals, Options, dict_codes, \
-    factorize, make_intervals, relabel, round_times, sorted_codes
-from termeval.gold.zr import ZR_FIELDS, read_zr
-from termeval.gold.ctm import CTM_FIELDS, derive_words, read_ctm
-from termeval.gold.textgrid import TgTier, find_textgrids, parse_textgrid, read_textgrid_dir
-from termeval.gold.normalize import check_values, check_word_edges, drop_silent_words, fill_gaps, \
-    nearest_edges, normalize_phone_labels, order_intervals, phone_edges, sort_files_table, unify_files
-from termeval.gold.speakers import assign_speakers, speaker_rule
-from termeval.gold.write import PreparedGold, check_data_dir_outputs, data_dir_texts, format_tier, format_times, prepare, \
-    prepare_zr, same_file, summary, write_data_dir
-from termeval.gold.validate import check_prepared_bytes, validate_data_dir
-from termeval.gold.export import export_zr
-from termeval.gold.options import ExportZrOptions, GoldOptions, ValidateOptions
-from termeval.gold.texts import prepare_texts
-from termeval.core.kaldi_files import Segment, read_segments, read_symbol_table, read_utt2spk
-from termeval.core.textio import CHUNK_BYTES, Table, read_bytes, read_table
+import importlib
+from typing import Any
+
+# every public name -> the module defining it, imported on first use (PEP 562): importing
+# termeval.gold.options (the registry of steps, `termeval --help`) loads no numpy
+_HOME = {
+    'CHUNK_BYTES': 'termeval.core.textio',
+    'CTM_FIELDS': 'termeval.gold.ctm',
+    'DATA_FILES': 'termeval.gold.intervals',
+    'DEFAULT_SILENCE_LABELS': 'termeval.gold.intervals',
+    'ExportZrOptions': 'termeval.gold.options',
+    'GoldOptions': 'termeval.gold.options',
+    'InputError': 'termeval.core.errors',
+    'Intervals': 'termeval.gold.intervals',
+    'Options': 'termeval.gold.intervals',
+    'PreparedGold': 'termeval.gold.write',
+    'Segment': 'termeval.core.kaldi_files',
+    'Table': 'termeval.core.textio',
+    'TgTier': 'termeval.gold.textgrid',
+    'ValidateOptions': 'termeval.gold.options',
+    'ZR_FIELDS': 'termeval.gold.zr',
+    'assign_speakers': 'termeval.gold.speakers',
+    'check_data_dir_outputs': 'termeval.gold.write',
+    'check_prepared_bytes': 'termeval.gold.validate',
+    'check_values': 'termeval.gold.normalize',
+    'check_word_edges': 'termeval.gold.normalize',
+    'data_dir_texts': 'termeval.gold.write',
+    'derive_words': 'termeval.gold.ctm',
+    'dict_codes': 'termeval.gold.intervals',
+    'drop_silent_words': 'termeval.gold.normalize',
+    'export_zr': 'termeval.gold.export',
+    'factorize': 'termeval.gold.intervals',
+    'file_starts': 'termeval.core.datadir',
+    'fill_gaps': 'termeval.gold.normalize',
+    'find_textgrids': 'termeval.gold.textgrid',
+    'format_tier': 'termeval.gold.write',
+    'format_times': 'termeval.gold.write',
+    'make_intervals': 'termeval.gold.intervals',
+    'nearest_edges': 'termeval.gold.normalize',
+    'normalize_phone_labels': 'termeval.gold.normalize',
+    'order_intervals': 'termeval.gold.normalize',
+    'parse_textgrid': 'termeval.gold.textgrid',
+    'phone_edges': 'termeval.gold.normalize',
+    'prepare': 'termeval.gold.write',
+    'prepare_texts': 'termeval.gold.texts',
+    'prepare_zr': 'termeval.gold.write',
+    'read_bytes': 'termeval.core.textio',
+    'read_ctm': 'termeval.gold.ctm',
+    'read_segments': 'termeval.core.kaldi_files',
+    'read_symbol_table': 'termeval.core.kaldi_files',
+    'read_table': 'termeval.core.textio',
+    'read_textgrid_dir': 'termeval.gold.textgrid',
+    'read_utt2spk': 'termeval.core.kaldi_files',
+    'read_zr': 'termeval.gold.zr',
+    'relabel': 'termeval.gold.intervals',
+    'round_times': 'termeval.gold.intervals',
+    'same_file': 'termeval.gold.write',
+    'sort_files_table': 'termeval.gold.normalize',
+    'sorted_codes': 'termeval.gold.intervals',
+    'speaker_rule': 'termeval.gold.speakers',
+    'summary': 'termeval.gold.write',
+    'unify_files': 'termeval.gold.normalize',
+    'validate_data_dir': 'termeval.gold.validate',
+    'write_data_dir': 'termeval.gold.write',
+}
 
 __all__ = [
     "CHUNK_BYTES", "CTM_FIELDS", "DATA_FILES", "DEFAULT_SILENCE_LABELS", "ExportZrOptions", "GoldOptions",
@@ -94,3 +142,12 @@ __all__ = [
     "sort_files_table", "sorted_codes", "speaker_rule", "summary", "unify_files",
     "ValidateOptions", "validate_data_dir", "write_data_dir",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'termeval.gold' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)  # why: the re-exports load their modules on use
+    globals()[name] = value
+    return value

@@ -10,7 +10,7 @@ import numpy as np
 
 from termeval.core.errors import InputError
 
-DEFAULT_SILENCE_LABELS = ("SIL", "sil", "sp", "NSN")
+from termeval.gold.options import DEFAULT_SILENCE_LABELS  # noqa: E402,F401  (declared with the options)
 DATA_FILES = ("phones", "words", "utt2spk", "spk2utt", "reco2dur")
 
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from termeval.core.errors import InputError
 from termeval.core.options import OptionError, StepOptions, boolean, int_between, nonneg_real, option, path_value
-from termeval.gold.intervals import DEFAULT_SILENCE_LABELS
-from termeval.gold.syllables import SYLLABLE_FORMATS
+
+DEFAULT_SILENCE_LABELS = ("SIL", "sil", "sp", "NSN")
+SYLLABLE_FORMATS = ("auto", "zr", "textgrid", "sdhubert-json")     # termeval/gold/syllables.py reads them
 
 FORMATS = ("zr", "ctm", "textgrid", "discophon")
 INPUT_COUNT = {"zr": 3, "ctm": 3, "textgrid": 2, "discophon": 2}     # inputs + the data dir
@@ -90,3 +92,10 @@ class ExportZrOptions(StepOptions):
                           metavar="out_phn")
     out_wrd: str = option(doc="the .wrd file written", positional=True, role="output", check=path_value,
                           metavar="out_wrd")
+
+
+def from_command_line(opts: GoldOptions) -> GoldOptions:
+    """The command line names the input format (the API may infer it from the inputs)."""
+    if opts.format is None:
+        raise InputError("the following arguments are required: --format")
+    return opts

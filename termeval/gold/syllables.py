@@ -31,11 +31,11 @@ from termeval.core import jsonread
 from termeval.core.errors import InputError
 from termeval.core.textio import fmt_time
 from termeval.gold.intervals import Intervals, Options, make_intervals, round_times
+from termeval.gold.options import SYLLABLE_FORMATS  # noqa: F401  (the readers of --syllables-format)
 from termeval.gold.normalize import check_values, drop_silent_words, order_intervals
 from termeval.gold.textgrid import _select_tier, find_textgrids, parse_textgrid
 from termeval.gold.zr import read_zr
 
-SYLLABLE_FORMATS = ("auto", "zr", "textgrid", "sdhubert-json")
 MAX_JSON_BYTES = 1 << 31          # a syllable JSON larger than 2 GiB is refused (bounded memory)
 _START_KEY = re.compile(rb'"start"\s*:')
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from typing import Callable, Optional
@@ -33,6 +34,7 @@ from termeval.std.lexicon import read_keyword_list, read_lexicon, read_words_txt
 from termeval.std.rttm import find_occurrences, read_rttm
 from termeval.std.termlist import TermList
 from termeval.core.textio import fmt_time
+from termeval.core.warn import step_name, warn
 
 FIND_THRESHOLD = 0.5  # F4DE KWSEval -F default: max gap (s) between successive words of a term
 SOURCE_TYPES = ("bnews", "cts", "splitcts", "confmtg")
@@ -179,3 +181,22 @@ def messages(summary: KwsSummary) -> tuple[list[str], str]:
                         "--include-notarget-terms true)")
     return warnings, (f"{summary.n_keywords} keywords, {summary.n_occurrences} occurrences in "
                       f"{summary.n_utterances} utterances, trials {summary.trials:g} s")
+
+
+# ----------------------------------------------------------------------------- the step (termeval/steps)
+
+
+def run(opts, run_task) -> dict:
+    """prepare_kws on its PrepareKwsOptions: the kws dir written whole; what it found
+    (n_keywords, n_occurrences, n_utterances, trials, no_occurrence), its warnings printed."""
+    summary = run_task("prepare_kws", *task(opts), inputs=opts.paths("input"), lock=False)
+    for w in messages(summary)[0]:
+        warn(None, w)
+    return {"kws_dir": opts.kws_dir, "n_keywords": summary.n_keywords, "n_occurrences": summary.n_occurrences,
+            "n_utterances": summary.n_utterances, "trials": summary.trials,
+            "no_occurrence": list(summary.no_occurrence)}
+
+
+def show(opts, res: dict) -> None:
+    line = messages(KwsSummary(res["n_keywords"], res["n_occurrences"], res["n_utterances"], res["trials"], []))[1]
+    print(f"{step_name()}: {line} -> {opts.kws_dir}", file=sys.stderr)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from termeval.core.declaration import Measure, Table, measures
+
 from termeval.core.options import (
     BootstrapOptions, JobOptions, ReportOptions, number_list, number_or, open_probability, option, or_none, path_value, positive_real)
 
@@ -36,5 +38,24 @@ class QuesstOptions(BootstrapOptions, JobOptions, ReportOptions):
     lexicon: str | None = option(None, "words.txt: queries with a word not in it are OOV", role="input")
     freq_bins: str = option("1,2,5,10", "lower edges of the target-document-count bins")
     p_at: str = option("10", "mean precision at these ranks (comma list)", check=number_list(1, integer=True))
-    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written (None: nothing "
-                                 "is written)", positional=True, role="output", metavar="exp-dir")
+    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written",
+                                 positional=True, role="output", metavar="exp-dir")
+
+
+# ----------------------------------------------------------------------------- result tables
+
+QUESST_TABLE = Table("quesst", (
+    *measures(("act_twv", "act_p_miss", "act_p_fa", "max_twv", "max_twv_threshold", "max_p_miss", "max_p_fa",
+               "ub_twv")),
+    *measures(("act_cnxe", "min_cnxe"), lower_is_better=True),
+    *measures(("min_cnxe_gamma", "min_cnxe_delta", "min_cnxe_pav")),
+    *measures(("lb_cnxe", "lb_min_cnxe"), lower_is_better=True),
+    Measure("quesst_calibration_loss", lower_is_better=True),
+    *measures(("quesst_effective_prior", "quesst_beta", "default_score", "n_queries",
+               "n_unseen_queries", "n_documents", "n_trials", "n_target_trials", "n_given", "n_default",
+               "n_system_detections", "n_duplicates", "n_outside_documents"))),
+    ("act_twv", "max_twv", "max_twv_threshold", "act_cnxe", "min_cnxe", "ub_twv", "lb_cnxe"))
+# scores/quesst_operating: names follow --p-at (its table shows them in the order written)
+QUESST_OPERATING_TABLE = Table("quesst_operating", measures(("quesst_map", "quesst_map_f4de",
+                                                             "quesst_mean_r_precision")))
+TABLES = (QUESST_TABLE, QUESST_OPERATING_TABLE)

@@ -93,7 +93,7 @@ def write(out: str, ctx, tr, r, rk: Ranking, rows: dict) -> tuple[dict, list[str
     extra = {"breakdowns": figures.merged_breakdowns(out, "quesst", groups),
              "quesst": {"kit_lines": lines, "min_cnxe_separable": r.min_cnxe.separable,
                         "reference": ctx.ref.source, "detections_format": ctx.hyp.fmt}, **more}
-    write_scores(out, "quesst", metrics, "quesst", extra, warnings=getattr(ctx, "warnings", []))
+    write_scores(out, "quesst", metrics, "quesst", extra, warnings=ctx.warnings)
     result: dict = {}
     write_scores(out, "quesst_operating", figures.ranking_metrics(rk, "quesst_"), None, into=result)
     return result, lines

@@ -17,7 +17,6 @@ from termeval.core.errors import InputError
 from termeval.core.stage import Report, Shard, Stage, View
 from termeval.quesst import quesst, quesst_io, report
 from termeval.quesst.options import QuesstOptions
-from termeval.core.warn import warn
 from termeval.std import breakdown
 
 # QUESST details lie in details/quesst/; STD's files of a shared exp dir are left alone and
@@ -79,9 +78,7 @@ class QuesstStage(Stage):
                  np.concatenate([s.arrays["score"] for s in shards]).astype(np.float64),
                  np.concatenate([s.arrays["decision"] for s in shards]).astype(bool))
         tr, warnings = quesst_io.trials_from_mapped(ctx.ref, ctx.mapped, pairs)
-        ctx.warnings = []
-        for w in warnings:
-            warn(None, w, ctx.warnings)
+        ctx.warnings = list(warnings)    # the Report's, printed once by the driver
         r = quesst.score_trials(tr, ctx.p_tar, ctx.threshold, ctx.args.use_decisions)
         return (tr, r, *report.rankings_and_breakdowns(ctx, tr, r))
 
@@ -92,3 +89,7 @@ class QuesstStage(Stage):
     def view(self, ctx: SimpleNamespace, merged: Any, report_: Report) -> View:
         """report.html's tables and plots (no timeline: a trial is a query and a document)."""
         return View("Query by example: QUESST per-document scores", VIEW_TABLES, VIEW_PLOTS)
+
+def stage_of(opts: Any) -> Stage:
+    """The stage of the step's options (termeval/steps: Step.stage)."""
+    return QuesstStage()

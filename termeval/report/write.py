@@ -13,7 +13,7 @@ import fnmatch
 import os
 from typing import Any, Sequence
 
-from termeval.core.options import flag_of
+from termeval.core.options import ReportOptions, flag_of
 from termeval.core.stage import Report, Stage
 from termeval.core.textio import atomic_write
 from termeval.report import page, timeline
@@ -34,16 +34,16 @@ def _text(value: Any) -> str:
     return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
 
 
-def settings_of(args: Any) -> dict[str, str]:
+def settings_of(opts: Any) -> dict[str, str]:
     """The step's options as the command line names them (positional ones by their name),
     without those that change no number."""
-    if not dataclasses.is_dataclass(args):
+    if not dataclasses.is_dataclass(opts):
         return {}
     out = {}
-    for f in dataclasses.fields(args):
+    for f in dataclasses.fields(opts):
         if f.name in NOT_SETTINGS or not f.metadata.get("cli", True) or f.metadata.get("hidden"):
             continue
-        out[f.name if f.metadata.get("positional") else flag_of(f)] = _text(getattr(args, f.name))
+        out[f.name if f.metadata.get("positional") else flag_of(f)] = _text(getattr(opts, f.name))
     return out
 
 
@@ -65,15 +65,22 @@ def score_files(report: Report, out: str) -> list[str]:
     return [f"scores/{n}" for n in names if n in have and not n.startswith(".") and n != "scores.json"]
 
 
-def run(stage: Stage, ctx: Any, merged: Any, report: Report, args: Any, exp_dir: str, out: str,
+def asked(opts: Any) -> tuple[bool, bool, int]:
+    """(--report, --textgrids, --report-files) of a step's Options; a step without the group
+    (not a ReportOptions) asks for neither."""
+    if isinstance(opts, ReportOptions):
+        return opts.report, opts.textgrids, opts.report_files
+    return False, False, 0
+
+
+def run(stage: Stage, ctx: Any, merged: Any, report: Report, opts: Any, exp_dir: str, out: str,
         owned: Sequence[str]) -> list[str]:
     """Write report.html (--report true, or an earlier page to update) and the TextGrids
     (--textgrids true) into `out`; returns what the run owns besides the stage's `owned`."""
-    want = bool(getattr(args, "report", False))
-    grids = bool(getattr(args, "textgrids", False))
+    want, grids, limit = asked(opts)
     view = stage.view(ctx, merged, report) if (want or grids) else None
     sid = getattr(stage, "name", "") or "stage"
-    extra = textgrids(sid, view if grids else None, args, exp_dir, out, owned)
+    extra = textgrids(sid, view if grids else None, opts, exp_dir, out, owned)
     old_path = os.path.join(exp_dir, page.PAGE)
     if not want and not os.path.isfile(old_path):
         return extra
@@ -83,7 +90,7 @@ def run(stage: Stage, ctx: Any, merged: Any, report: Report, args: Any, exp_dir:
             old = f.read()
     title = (view.title if view is not None and view.title else sid)
     files = score_files(report, out) if want else []
-    html = _section(sid, title, view, report, args, out, files) if want else None
+    html = _section(sid, title, view, report, opts, limit, out, files) if want else None
 
     def survives(rel: str) -> bool:
         return os.path.exists(os.path.join(out, rel)) or (
@@ -95,7 +102,7 @@ def run(stage: Stage, ctx: Any, merged: Any, report: Report, args: Any, exp_dir:
     return extra + [page.PAGE]
 
 
-def textgrids(sid: str, view: Any, args: Any, exp_dir: str, out: str, owned: Sequence[str]) -> list[str]:
+def textgrids(sid: str, view: Any, opts: Any, exp_dir: str, out: str, owned: Sequence[str]) -> list[str]:
     """The TextGrids of the run (`view` given: --textgrids true) into `out`: one file per
     recording, its tiers named `<sid>: <tier>`. details/textgrids is shared by the steps of an
     exp dir: unless the stage owns it whole (term discovery owns details/), each file this run
@@ -107,7 +114,7 @@ def textgrids(sid: str, view: Any, args: Any, exp_dir: str, out: str, owned: Seq
     whole = _inside(rel, owned)
     shared = not whole and os.path.isdir(old_dir)
     recordings = view.timeline(None) if view is not None and view.timeline is not None else None
-    if recordings is None and not (shared and getattr(type(args), "TEXTGRIDS", False)):
+    if recordings is None and not (shared and isinstance(opts, ReportOptions) and opts.TEXTGRIDS):
         return []
     from termeval.report import textgrid    # the TextGrid writer: only with --textgrids or earlier TextGrids
     prefix = f"{sid}: "
@@ -120,12 +127,12 @@ def textgrids(sid: str, view: Any, args: Any, exp_dir: str, out: str, owned: Seq
     return [f"{rel}/{n}" for n in names]
 
 
-def _section(sid: str, title: str, view: Any, report: Report, args: Any, out: str, files: list[str]) -> str:
-    limit = int(getattr(args, "report_files", 0) or 0)
+def _section(sid: str, title: str, view: Any, report: Report, opts: Any, limit: int, out: str,
+             files: list[str]) -> str:
     data = None
     if view is not None and view.timeline is not None and limit > 0:
         data = timeline.page_data(view.timeline(limit))
-    given = view.settings if view is not None and view.settings is not None else args
+    given = view.settings if view is not None and view.settings is not None else opts
     settings = settings_of(given) if dataclasses.is_dataclass(given) else dict(given)
     stages = report.scores.get("stages", {}) if isinstance(report.scores, dict) else {}
     first = stages.get(files[0].split("/", 1)[1], {}) if files and isinstance(stages, dict) else {}
@@ -137,7 +144,7 @@ def _section(sid: str, title: str, view: Any, report: Report, args: Any, out: st
                      f"(--report-files {limit})"
                      + (f"; {shown[-1]['name']} is cut at {shown[-1]['cut']} s (at most "
                         f"{timeline.PAGE_ITEMS} items in the page)" if shown and "cut" in shown[-1] else "")
-                     + ("; --textgrids true writes every recording for Praat." if getattr(type(args), "TEXTGRIDS", True)
+                     + ("; --textgrids true writes every recording for Praat." if opts.TEXTGRIDS
                         else "."))
     return page.section(sid, title, out, files, settings, list(report.warnings), view, data, notes, command)
 

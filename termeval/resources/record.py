@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import os
 import shlex
+import sys
 from typing import Sequence
 
+from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
+from termeval.core.warn import step_name, warn
 from termeval.resources import measure, resources
 
 
@@ -30,3 +33,27 @@ def record(opts, cmd: Sequence[str]) -> tuple[dict, dict, str]:
     os.makedirs(os.path.dirname(out_path), exist_ok=True)
     resources.write_kv(out_path, values)
     return res, values, out_path
+
+
+# ----------------------------------------------------------------------------- the step (termeval/steps)
+
+def run(opts, run_task) -> dict:
+    """measure_resources on its MeasureOptions (the command in opts.command): the values
+    <exp-dir>/resources/<phase> holds (exit_status among them: a failing command is measured,
+    not raised)."""
+    if not opts.command:
+        raise InputError("no command to run (give it after --)")
+    res, values, path = record(opts, opts.command)
+    if res["still_running"]:
+        warn(None, f"{res['still_running']} process(es) started by the command were still running when it exited; "
+                   "their CPU time is not counted")
+    return {**values, "this_run": res, "path": path}
+
+
+def show(opts, res: dict) -> int:
+    """The closing line; the command line exits with the command's exit status."""
+    r = res["this_run"]
+    print(f"{step_name()}: {opts.phase}: exit {r['exit_status']}, cpu {r['cpu_s']:.3f} s, wall "
+          f"{r['wall_s']:.3f} s, peak {r['peak_mem_kb'] / 1024:.1f} MiB "
+          f"({r['max_processes']} processes at most) -> {res['path']}", file=sys.stderr)
+    return r["exit_status"]

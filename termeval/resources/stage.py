@@ -115,3 +115,8 @@ def _t_query(a: ResourcesOptions, rf: dict) -> tuple[float | None, str]:
         if got:
             return got
     return None, ""
+
+
+def stage_of(opts: Any) -> Stage:
+    """The stage of the step's options (termeval/steps: Step.stage)."""
+    return ResourcesStage()

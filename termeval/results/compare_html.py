@@ -3,8 +3,9 @@ one section, "compare", in termeval/report/page.py's page: the systems and the b
 settings, the notes (metrics not compared), a forest plot per headline metric (each system's
 difference with the baseline and its paired interval, around 0) and the table of every
 difference as scores/compare prints it (values, interval, p-value, units). The comparison is
-not a Stage (it reads scored exp dirs, not inputs): its one-shot task
-(termeval.run.driver.run_task) writes the page with its files, through the same publish.
+not a Stage (it reads scored exp dirs, not inputs): its one-shot task (`run`, declared in
+termeval/steps/results.py; termeval.run.driver.run_task) writes the page with its files,
+through the same publish.
 """
 from __future__ import annotations
 
@@ -89,3 +90,9 @@ def task(opts: Any, res: dict) -> tuple[str, tuple[str, ...], Any]:
                 f.write(page.render(out_root, parts))
         return lines
     return out_root, outputs + (page.PAGE,), write_all
+
+
+def run(opts: Any, run_task: Any) -> dict:
+    """compare_systems' task (termeval/steps/results.py COMPARE_SYSTEMS): the comparison
+    (termeval/bootstrap/compare.py run) with report.html among its files."""
+    return compare.run(opts, run_task, files=task)

@@ -3,19 +3,12 @@ termeval.results_table, termeval.load_results)."""
 from __future__ import annotations
 
 import os
-import re
 from dataclasses import dataclass
 
 from termeval.core.options import OptionError, StepOptions, int_between, option, or_none, path_value, text_value
+from termeval.results.declared import is_percent
 
 FORMATS = ("md", "csv", "tsv", "latex", "json", "html")
-
-
-def is_percent(metric: str) -> bool:
-    """--percent scales F-scores, precisions, recalls, coverage and NED (and their _std); not
-    the ranking means of STD (mean_r_precision stays with map)."""
-    return not metric.startswith("mean_") and re.search(
-        r"(fscore|precision|recall|coverage|(^|_)ned)(_std)?$", metric) is not None
 
 
 def _optional_path(value: object, text: str | None = None) -> None:
@@ -56,8 +49,8 @@ class SummarizeOptions(StepOptions):
     metrics: str | None = option(None, "comma-separated metrics to show, in this order, in every table that has "
                                  "them (any metric of scores.json; default: each table's headline metrics)",
                                  check=_metric_list)
-    bold_best: bool = option(False, "true: the best value of each column in bold (latex, md; lower is better "
-                             "for ned, cnxe/nxe, c_det, c_norm and calibration_loss, higher for the rest; counts and _std never)")
+    bold_best: bool = option(False, "true: the best value of each column in bold (latex, md; the lowest where "
+                             "the benchmark declares lower is better: NED, Cnxe, the costs, PER; counts and _std never)")
     exp_root: str | None = option(None, "one exp root (the option before the positional exp roots)",
                                   hidden=True, check=_optional_path)
     exp_roots: tuple = option((), "directories to search (default: exp)", positional=True, many="*",

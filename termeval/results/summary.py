@@ -21,34 +21,8 @@ from termeval.core.guard import Searched
 from termeval.core.textio import atomic_write
 from termeval.core.version import __version__
 from termeval.core.warn import warn as core_warn
-from termeval.results.options import is_percent
+from termeval.results.declared import TABLES, headline, is_percent, lower_is_better
 
-TDE = ["ned", "coverage", "grouping_fscore", "type_fscore", "token_fscore", "boundary_fscore"]
-# Headline metrics per table family, in this order (at most ten).
-HEADLINE: dict[str, list[str]] = {
-    "zrc2020": TDE + ["grouping_precision", "grouping_recall", "ned_pairs"],
-    "zr2015": ["cross_ned", "cross_coverage", "cross_matching_fscore", "cross_grouping_fscore",
-               "cross_type_fscore", "cross_token_fscore", "cross_boundary_fscore",
-               "within_ned", "within_matching_fscore", "within_grouping_fscore"],
-    "std": ["atwv", "mtwv", "otwv", "p_miss", "p_fa", "c_norm", "cnxe", "cmin_nxe", "calibration_loss",
-            "n_terms"],
-    "quesst": ["act_twv", "max_twv", "max_twv_threshold", "act_cnxe", "min_cnxe", "ub_twv", "lb_cnxe"],
-    "resources": ["isf", "ssf", "pmu_index", "pmu_search", "pl"],
-    "segmentation": ["word_boundary_precision", "word_boundary_recall", "word_boundary_fscore",
-                     "word_boundary_os", "word_boundary_rvalue", "word_token_fscore", "word_purity",
-                     "word_v_measure", "word_nmi", "word_o2o_accuracy"],
-}
-HEADLINE["units"] = ["pnmi", "phone_purity", "cluster_purity", "per", "boundary_precision", "boundary_recall",
-                     "boundary_fscore", "boundary_rvalue", "ref_entropy", "mutual_information"]
-HEADLINE["zr2017"] = HEADLINE["zr2015"]
-HEADLINE["zr2015-doc"] = TDE + ["matching_fscore", "grouping_precision", "grouping_recall", "ned_std"]
-HEADLINE["lrec2014"] = HEADLINE["zr2015-doc"]
-HEADLINE["segmentation_phone"] = [k.replace("word_", "phone_", 1) for k in HEADLINE["segmentation"]]
-HEADLINE["segmentation_syllable"] = [k.replace("word_", "syllable_", 1) for k in HEADLINE["segmentation"][:6]] + \
-    ["syllable_purity", "cluster_purity", "snmi"]
-# Table order in RESULTS.md (families not listed come after, by title).
-FAMILY_ORDER = ["zrc2020", "zr2015", "zr2017", "zr2015-doc", "lrec2014", "std", "std_operating", "quesst", "quesst_operating",
-                "resources", "segmentation", "segmentation_phone", "segmentation_syllable", "units", "discophon"]
 TDE_STAGES = {"matching", "clustering", "parsing"}
 SKIP_STAGES = {"prepare", "tde15_input"}
 
@@ -202,10 +176,6 @@ def interval(ci) -> tuple[float, float] | None:
     return None
 
 
-def lower_is_better(metric: str) -> bool:
-    return re.search(r"(^|_)(ned|cnxe|nxe|c_det|c_norm|calibration_loss|per)$", metric) is not None
-
-
 def number(value) -> float | int | None:
     """The number of a (value, interval) cell, None when it is not one."""
     v = value[0] if isinstance(value, tuple) else value
@@ -240,6 +210,9 @@ def cell(value, places: int = 4) -> str:
     return fmt(v, places) if ci is None else f"{fmt(v, places)} [{ci[0]:.{places}f}, {ci[1]:.{places}f}]"
 
 
+FAMILY_ORDER = list(TABLES)
+
+
 def table_order(title: str, family: str) -> tuple[int, str]:
     return (FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER), title)
 
@@ -248,8 +221,8 @@ def columns(family: str, values: list[dict], metrics: list[str] | None = None) -
     present = set().union(*values) if values else set()
     if metrics is not None:     # --metrics: those the table has, in the order given
         return [k for k in metrics if k in present]
-    wanted = HEADLINE.get(family)
-    if wanted is None:  # an unknown benchmark: its first ten numeric metrics
+    wanted = headline(family)
+    if wanted is None:  # no headline declared: its first ten numeric metrics
         first = {k: (v[0] if isinstance(v, tuple) else v) for k, v in values[0].items()}
         wanted = [k for k in first if isinstance(first[k], (int, float)) or first[k] is None]
     return [k for k in wanted if k in present][:10]

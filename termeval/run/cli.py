@@ -1,8 +1,13 @@
-"""Shared helpers for the thin command-line scripts in steps/, utils/ and local/.
+"""A step's command line, built from its declaration (termeval/core/declaration.py Step): the
+argparse parser of its Options (`parser_of`: one argument per field, its doc as help, its
+default shown, its check run on the parsed value, the combination checks after parsing) and its
+main (`main_of`: parse -> Options -> the step's task, or its stage through the one N-job plan,
+termeval/run/plan.py). termeval/bin/<step>.py is `get_parser, main = entry(STEP)`; the
+`termeval` command runs the same main under its own name.
 
-Every script builds an argparse parser with `make_parser` (its docstring becomes --help) and
-calls `run(main)`, which turns `InputError` and other expected failures into a one-line message
-naming the file and line, with a non-zero exit status and no traceback.
+`run(main)` turns `InputError` and other expected failures into a one-line message naming the
+file and line, with a non-zero exit status and no traceback. local/ scripts build their own
+parsers with `make_parser`.
 """
 from __future__ import annotations
 
@@ -12,11 +17,14 @@ import gc
 import dataclasses
 import math
 import os
+import re
 import sys
 import textwrap
 from typing import Any, Callable, Sequence
 
+from termeval.core.declaration import Step, load
 from termeval.core.errors import InputError
+from termeval.core.face import step_name
 from termeval.core.options import OptionError, flag_of
 from termeval.run.watch import watch_step
 
@@ -30,12 +38,8 @@ def str2bool(value: str) -> bool:
     raise argparse.ArgumentTypeError(f"expected true or false, got '{value}'")
 
 
-# ---------------------------------------------------------------------------- option types
-# argparse reports a failing type as "<prog>: error: argument --name: <message>", exit 2, so
-# each validator only says what is wrong with the value.
-
-
 def _number(value: str, integer: bool = False) -> float:
+    """The number a command line's text gives (argparse turns the error into its one line)."""
     text = value.strip()
     try:
         x = int(text) if integer else float(text)
@@ -45,149 +49,6 @@ def _number(value: str, integer: bool = False) -> float:
     if not integer and not math.isfinite(x):
         raise argparse.ArgumentTypeError(f"expected a finite number, got '{value}'")
     return x
-
-
-def positive_int(value: str) -> int:
-    """An integer >= 1 (job counts, worker counts)."""
-    x = int(_number(value, integer=True))
-    if x < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{value}'")
-    return x
-
-
-def nonneg_int(value: str) -> int:
-    x = int(_number(value, integer=True))
-    if x < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got '{value}'")
-    return x
-
-
-def finite_float(value: str) -> float:
-    return _number(value)
-
-
-def nonneg_float(value: str) -> float:
-    x = _number(value)
-    if x < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got '{value}'")
-    return x
-
-
-def positive_float(value: str) -> float:
-    x = _number(value)
-    if not x > 0:
-        raise argparse.ArgumentTypeError(f"must be > 0, got '{value}'")
-    return x
-
-
-def seconds_up_to(hi: float) -> Callable[[str], float]:
-    """A duration in seconds in (0, hi] (a frame shift: 1e300 would put every hit on frame 0)."""
-    def check(value: str) -> float:
-        x = _number(value)
-        if not 0 < x <= hi:
-            raise argparse.ArgumentTypeError(f"expected seconds in (0, {hi:g}], got '{value}'")
-        return x
-    check.__name__ = f"seconds_up_to_{hi:g}"
-    return check
-
-
-def prob(value: str) -> float:
-    """A probability or weight in [0, 1]."""
-    x = _number(value)
-    if not 0.0 <= x <= 1.0:
-        raise argparse.ArgumentTypeError(f"must lie in [0, 1], got '{value}'")
-    return x
-
-
-def open_prob(value: str) -> float:
-    """A probability strictly between 0 and 1 (a prior)."""
-    x = _number(value)
-    if not 0.0 < x < 1.0:
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, got '{value}'")
-    return x
-
-
-def int_range(lo: int, hi: int) -> Callable[[str], int]:
-    def check(value: str) -> int:
-        x = int(_number(value, integer=True))
-        if not lo <= x <= hi:
-            raise argparse.ArgumentTypeError(f"must be an integer from {lo} to {hi}, got '{value}'")
-        return x
-    check.__name__ = f"int_{lo}_{hi}"
-    return check
-
-
-def float_or(*words: str) -> Callable[[str], str]:
-    """A finite number or one of `words` (e.g. 'min', 'bayes'); the text is returned as given,
-    so the caller's own handling of the word stays as it is."""
-    def check(value: str) -> str:
-        if value in words:
-            return value
-        try:
-            _number(value)
-        except argparse.ArgumentTypeError:
-            raise argparse.ArgumentTypeError(
-                f"expected a finite number or {' or '.join(repr(w) for w in words)}, got '{value}'") from None
-        return value
-    check.__name__ = "float_or_" + "_".join(words)
-    return check
-
-
-def resample_count(value: str) -> int:
-    """--bootstrap: 0 (off) to termeval.bootstrap.MAX_RESAMPLES; more cannot finish in memory."""
-    from termeval.bootstrap import MAX_RESAMPLES    # termeval.bootstrap: not loaded by --help
-    x = nonneg_int(value)
-    if x > MAX_RESAMPLES:
-        raise argparse.ArgumentTypeError(
-            f"at most {MAX_RESAMPLES} resamples (docs/uncertainty.md), got '{value}'")
-    return x
-
-
-def number_list(lo: float, hi: float | None = None, integer: bool = False) -> Callable[[str], str]:
-    """A comma list of finite numbers in [lo, hi] (whole numbers with integer=True), or '' for
-    none; the text is returned as given (the step's own reader splits it). 2.5 as a rank would
-    silently become 2 (mean_p_at_2), inf as FA/hour would name a column 'inf': refused here."""
-    def check(value: str) -> str:
-        items = [x.strip() for x in value.split(",")]
-        if items == [""]:
-            return value
-        for x in items:
-            if not x:
-                raise argparse.ArgumentTypeError(f"expected a comma list without empty items, got '{value}'")
-            try:
-                v = _number(x, integer)
-            except argparse.ArgumentTypeError:
-                kind = "whole numbers" if integer else "finite numbers"
-                raise argparse.ArgumentTypeError(f"expected a comma list of {kind}, got '{x}'") from None
-            if v < lo or (hi is not None and v > hi):
-                where = f">= {lo:g}" if hi is None else f"in [{lo:g}, {hi:g}]"
-                raise argparse.ArgumentTypeError(f"every value must be {where}, got '{x}'")
-        return value
-    check.__name__ = "number_list"
-    return check
-
-
-
-def add_bootstrap_options(p: argparse.ArgumentParser, unit: str, default_n: int = 0) -> None:
-    """--bootstrap/--seed/--ci, the same on every scoring step (docs/uncertainty.md)."""
-    p.add_argument("--bootstrap", type=resample_count, default=default_n,
-                   help=f"resamples of {unit} for confidence intervals (default {default_n}; 0 = off; "
-                        "at most 100000)")
-    p.add_argument("--seed", type=nonneg_int, default=777, help="seed of the resampling (default 777)")
-    p.add_argument("--ci", type=open_prob, default=0.95, help="confidence level (default 0.95)")
-
-
-def add_job_options(p: argparse.ArgumentParser, unit: str, job_file: str = "<exp-dir>/jobs/<stage>.J.npz") -> None:
-    """--nj/--job/--merge/--run-id of a scoring step (termeval.run.driver): job J of N handles a
-    share of `unit` and writes `job_file`; --merge N loads the N shards and reports."""
-    if "--nj" not in p._option_string_actions:     # an Options parser has it (JobOptions)
-        p.add_argument("--nj", type=positive_int, default=1,
-                       help=f"with --job: the number of jobs the {unit} are split into")
-    p.add_argument("--job", type=positive_int, default=None,
-                   help=f"job J of --nj: only its share of the {unit}, written to {job_file}")
-    p.add_argument("--merge", type=positive_int, default=None, metavar="N",
-                   help=f"score from the N job files ({job_file}, J = 1..N)")
-    p.add_argument("--run-id", default=None, help=argparse.SUPPRESS)  # ties shards to their run
 
 
 # utils/termeval_lib.sh te_check_options runs an entry point with this set to 1 before any job is
@@ -214,6 +75,9 @@ class _Parser(argparse.ArgumentParser):
         sys.exit(status)
 
     def parse_args(self, args=None, namespace=None):  # type: ignore[override]
+        unknown = self.unknown_option(sys.argv[1:] if args is None else args)
+        if unknown:          # before argparse takes its value for a positional argument
+            self.error(f"unrecognized option {unknown}")
         parsed = super().parse_args(args, namespace)
         for check in getattr(self, "checks", []):
             message = check(parsed)
@@ -224,27 +88,24 @@ class _Parser(argparse.ArgumentParser):
         return parsed
 
 
+    def unknown_option(self, argv: Sequence[str]) -> str | None:
+        """The first `--name` (or `-x`) of argv that is no option of this parser (nor the unique
+        start of one), before a bare `--`; negative numbers are values."""
+        known = list(self._option_string_actions)
+        for a in argv:
+            if a == "--":
+                return None
+            if not a.startswith("-") or a == "-" or re.fullmatch(r"-[0-9.].*", a):
+                continue
+            name = a.split("=", 1)[0]
+            if name not in known and not [k for k in known if k.startswith(name) and k.startswith("--")]:
+                return name
+        return None
+
+
 def add_check(p: argparse.ArgumentParser, check: Callable[[argparse.Namespace], str | None]) -> None:
     """check(args) -> an error message naming the options, or None: run after parsing."""
     p.checks = [*getattr(p, "checks", []), check]  # type: ignore[attr-defined]
-
-
-def stage_main(get_parser: Callable[[], argparse.ArgumentParser], stage_of: Callable[[Any], object],
-               argv: Sequence[str] | None = None) -> int:
-    """main() of a scoring step: parse the options, make the benchmark's stage of them and run
-    it the one way (termeval.run.driver.run: one process, --job J of --nj N, or --merge N).
-    A parser built by `parser_for` gives the step's typed Options to the stage."""
-    parser = get_parser()
-    args = parser.parse_args(argv)
-    opts = options_of(parser, args)
-    if getattr(args, "print_stage_name", False):     # the name of its logs and shards (steps/*.sh)
-        named = getattr(opts, "stage_name", None)     # from the options alone: no numpy, no stage
-        print(named() if callable(named) else stage_of(opts).name)
-        return 0
-    from termeval.run import driver    # numpy: not for --help
-    driver.run(stage_of(opts), opts, opts.exp_dir, nj=getattr(opts, "nj", 1), job=getattr(args, "job", None),
-               merge=getattr(args, "merge", None), run_id=getattr(args, "run_id", None))
-    return 0
 
 
 # ---------------------------------------------------------------------------- typed options -> argparse
@@ -338,6 +199,89 @@ def options_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Any
     return None if cls is None else _build(cls, args)
 
 
+# ---------------------------------------------------------------------------- a declared step's face
+
+def parser_of(step: Step, prog: str | None = None) -> argparse.ArgumentParser:
+    """The parser of a declared step: its Options' arguments, its description as --help; a
+    scoring step also takes --cmd (its jobs through a Kaldi launcher) and, hidden, the driver's
+    --job/--merge/--run-id, --prepare-only and --print-stage-name."""
+    p = parser_for(step.options, step.description, prog)
+    if not step.scoring:
+        return p
+    if step.jobs:
+        p.add_argument("--cmd", default=None, metavar="CMD",
+                       help=f"run the --nj jobs through this Kaldi launcher (run.pl, queue.pl --mem 4G, slurm.pl; "
+                            f"default: local processes, at most one per core); the {step.jobs} are split into "
+                            "--nj ranges of about equal cost, the result is the same for any --nj")
+        p.add_argument("--job", type=_positive, default=None, help=argparse.SUPPRESS)
+        p.add_argument("--merge", type=_positive, default=None, help=argparse.SUPPRESS)
+        p.add_argument("--run-id", default=None, help=argparse.SUPPRESS)
+        p.add_argument("--prepare-only", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--print-stage-name", action="store_true", help=argparse.SUPPRESS)
+    return p
+
+
+def _positive(text: str) -> int:
+    x = int(_number(text, integer=True))
+    if x < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got '{text}'")
+    return x
+
+
+def main_of(step: Step) -> Callable[[Sequence[str] | None], int]:
+    """The main of a declared step: parse, build and check its Options, then run its task (and
+    print what its command line shows) or score through the one plan."""
+    def main(argv: Sequence[str] | None = None) -> int:
+        argv = list(sys.argv[1:] if argv is None else argv)
+        rest: list[str] = []
+        if step.rest:                       # measure_resources: the command after the first --
+            if "--" in argv:
+                cut = argv.index("--")
+                argv, rest = argv[:cut], argv[cut + 1:]
+            elif not any(a in ("-h", "--help") for a in argv):
+                raise InputError(f"usage: {step.name} [options] <args> -- <command ...>")
+        parser = parser_of(step)
+        args = parser.parse_args(argv)
+        opts = options_of(parser, args)
+        if step.rest:
+            opts = opts.replace(**{step.rest: tuple(rest)}).validate()
+        if step.from_command_line:
+            opts = load(step.from_command_line)(opts)
+        if step.scoring:
+            return _score(step, opts, args, argv)
+        from termeval.run import driver      # numpy, the lock: not for --help
+        res = load(step.task)(opts, driver.run_task)
+        return (load(step.show)(opts, res) if step.show else None) or 0
+    main.__doc__ = f"`{step.name}` on a command line (termeval/run/cli.py main_of)."
+    return main
+
+
+def _score(step: Step, opts: Any, args: argparse.Namespace, argv: list[str]) -> int:
+    if args.print_stage_name:          # the name of its logs and shards, from the options alone (no numpy)
+        print(step.name_of(opts))
+        return 0
+    from termeval.run import driver, plan    # numpy: not for --help
+    job, merge = (args.job, args.merge) if step.jobs else (None, None)
+    if step.jobs and args.prepare_only:
+        plan.prepare(step, opts)
+    elif job is not None or merge is not None:
+        driver.run(step.stage_of(opts), opts, opts.exp_dir, nj=opts.nj, job=job, merge=merge, run_id=args.run_id)
+    else:
+        under_command = bool(sys.argv) and sys.argv[0].startswith("termeval ")
+        plan.run_step(step, opts, nj=opts.nj if step.jobs else 1, cmd=args.cmd if step.jobs else None,
+                      argv=argv, logs=under_command)
+    return 0
+
+
+def entry(step: Step) -> tuple[Callable[[], argparse.ArgumentParser], Callable[..., int]]:
+    """(get_parser, main) of termeval/bin/<step>.py; its `__main__` runs `run(main)` (the one
+    error line, the exit status)."""
+    def get_parser() -> argparse.ArgumentParser:
+        return parser_of(step)
+    get_parser.__doc__ = f"The options of {step.name} (its --help): {step.options.__name__}."
+    return get_parser, main_of(step)
+
+
 def make_parser(doc: str | None, prog: str | None = None) -> argparse.ArgumentParser:
     if sys.argv and sys.argv[0].startswith("termeval "):    # under the `termeval` command
         prog = sys.argv[0]
@@ -355,12 +299,14 @@ def quiet_broken_pipe() -> int:
 
 def run(main: Callable[[Sequence[str]], int | None], argv: Sequence[str] | None = None) -> None:
     """Run main(argv); exit 1 with 'prog: message' on InputError/OSError, 130 on Ctrl-C."""
-    prog = os.path.basename(sys.argv[0])
+    prog = step_name()
     _one_shot_gc()
     watch_step()                       # started by a step: die with it (termeval/run/watch.py)
     try:
         code = main(sys.argv[1:] if argv is None else argv)
     except InputError as e:
+        for line in e.preceding:
+            print(f"{prog}: error: {line}", file=sys.stderr)
         print(f"{prog}: error: {e.format()}", file=sys.stderr)
         sys.exit(1)
     except BrokenPipeError:            # `... --help | head`: the reader stopped early

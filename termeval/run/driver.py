@@ -46,9 +46,11 @@ from termeval.core import usercache
 from termeval.core import publish as publish_
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs, check_placing
+from termeval.core.options import ReportOptions
 from termeval.core.lock import LOCK_ENV, LOCK_NAME  # noqa: F401  (the shell and tests name them here)
-from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as_share  # noqa: F401  (stages import Shard from here too)
+from termeval.core.stage import DEFAULT_OUTPUTS, Shard, Stage, balanced_ranges, running_as  # noqa: F401  (stages import Shard from here too)
 from termeval.core.textio import atomic_write
+from termeval.core.warn import warn
 
 PROTOCOL = 1
 REPORT_PAGE = "report.html"    # what a scoring run may own besides its stage's outputs (termeval/report/page.py)
@@ -174,18 +176,10 @@ def discard(out: str) -> None:
 
 # ----------------------------------------------------------------------------- the output guard
 
-# argparse/Options attributes that name what a stage reads (the default of io_paths)
-INPUT_ATTRS = ("data_dir", "class_file", "kws_dir", "detections", "gold", "segmented", "prepared",
-               "segmentation", "reference", "ref", "hyp", "ecf", "rttm", "kwlist", "termlist",
-               "queries", "resources_file", "query_durations", "utt2spk", "segments")
-OUTPUT_ATTRS = ("summary",)
-
-
-def io_paths(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], list[str], list[str]]:
+def io_paths(stage: Stage, opts: Any, exp_dir: str | None) -> tuple[list[str], list[str], list[str]]:
     """(inputs, outputs, needed dirs) of a run, for the output guard: the stage's own
-    `io_paths(args)` -> (inputs, outputs) when it has one; else the paths of an Options'
-    input/output roles, or the known attributes of an argparse namespace (INPUT_ATTRS,
-    OUTPUT_ATTRS); plus the stage's owned outputs under the exp dir, whose top directories
+    `io_paths(opts)` -> (inputs, outputs) when it has one, else the paths of the Options'
+    input/output roles; plus the stage's owned outputs under the exp dir, whose top directories
     (scores, details, units) must be directories, and the directories it `prepares` there
     (classes/, tde/; exp_dir None: none)."""
     owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS)) if exp_dir is not None else []
@@ -199,34 +193,20 @@ def io_paths(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], l
         outs += glob.glob(os.path.join(glob.escape(os.path.join(exp_dir, TEXTGRIDS)), "*.TextGrid"))
         # what the stage prepares and replaces besides its outputs (a TDE stage's classes/, tde/)
         outs += [os.path.join(exp_dir, n) for n in getattr(stage, "prepares", ())]
-    custom = getattr(stage, "io_paths", None)
+    custom = getattr(stage, "io_paths", None)     # a stage's optional hook (the Stage protocol)
     if callable(custom):
-        ins, more = custom(args)
+        ins, more = custom(opts)
         return list(ins), outs + list(more), dirs
-    if hasattr(args, "paths") and callable(args.paths):        # an Options dataclass
-        ins = args.paths("input")
-        more = [p for p in args.paths("output")
-                if exp_dir is None or os.path.abspath(p) != os.path.abspath(exp_dir)]
-        return ins, outs + more, dirs
-    ins, more = [], []
-    for k in INPUT_ATTRS:
-        v = getattr(args, k, None)
-        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
-            ins.append(os.fspath(v))
-        elif isinstance(v, (list, tuple)):
-            ins += [os.fspath(x) for x in v if isinstance(x, (str, os.PathLike)) and os.fspath(x) not in ("", "-")]
-    for k in OUTPUT_ATTRS:
-        v = getattr(args, k, None)
-        if isinstance(v, (str, os.PathLike)) and os.fspath(v) not in ("", "-"):
-            more.append(os.fspath(v))
+    ins = opts.paths("input")
+    more = [p for p in opts.paths("output") if exp_dir is None or os.path.abspath(p) != os.path.abspath(exp_dir)]
     return ins, outs + more, dirs
 
 
-def check_io(stage: Stage, args: Any, exp_dir: str | None) -> tuple[list[str], list[str]]:
+def check_io(stage: Stage, opts: Any, exp_dir: str | None) -> tuple[list[str], list[str]]:
     """The output guard (termeval.core.guard.check_outputs) of a run, before anything is
     written; returns the run's (inputs, outputs) (the guard checks them again when the outputs
     are put in place, `publish`; the user cache refuses a directory among them, `usercache`)."""
-    ins, outs, dirs = io_paths(stage, args, exp_dir)
+    ins, outs, dirs = io_paths(stage, opts, exp_dir)
     if exp_dir is not None:
         check_outputs(getattr(stage, "name", "") or "this step", ins, outs + logs_and_shards(stage, exp_dir),
                       [exp_dir, *dirs], file_outputs(exp_dir, getattr(stage, "outputs", DEFAULT_OUTPUTS)))
@@ -286,30 +266,35 @@ class _Timing:
             sys.stderr.flush()
 
 
-def run(stage: Stage, args: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
-        merge: int | None = None, run_id: str | None = None, echo: bool = True) -> dict | None:
-    """Run `stage` on `args`: one process (job and merge None), job `job` of `nj` (save its
+def run(stage: Stage, opts: Any, exp_dir: str | None, *, nj: int = 1, job: int | None = None,
+        merge: int | None = None, run_id: str | None = None, echo: bool = True,
+        keep_summary: bool = True) -> dict | None:
+    """Run `stage` on `opts`: one process (job and merge None), job `job` of `nj` (save its
     shard, return None), or the merge of `merge` shards. Returns the scores mapping.
-    With exp_dir None (the Python API without exp_dir) nothing is written anywhere."""
+    With exp_dir None (the Python API without exp_dir) nothing is written anywhere. A merge
+    keeps its summary in scores/.summary for the step that launched it (keep_summary; the
+    plan's in-process merge prints it instead)."""
     if job is not None and merge is not None:
         raise InputError("--job and --merge exclude each other")
     if job is not None and not 1 <= job <= nj:
         raise InputError(f"--job must lie in 1..{nj}, got {job}")
-    ins, outs = check_io(stage, args, exp_dir)
+    ins, outs = check_io(stage, opts, exp_dir)
     plots.new_run()                              # a plot skipped without matplotlib: one note per run
+    part = "job" if job is not None else "merge" if merge is not None else None
     # the user cache (termeval/core/usercache.py) refuses a cache dir that is, holds or lies in one of them
-    with usercache.guarding(getattr(stage, "name", "") or "this step", ins, outs, getattr(stage, "user_cache", False)):
+    with running_as(part), usercache.guarding(getattr(stage, "name", "") or "this step", ins, outs,
+                                              getattr(stage, "user_cache", False)):
         if exp_dir is None or job is not None:   # nothing written, or a job: its launcher holds the lock
-            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
+            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary, ins)
         with exp_lock(exp_dir):    # the whole run (a stage's load may prepare files, e.g. the classes)
-            return _run(stage, args, exp_dir, nj, job, merge, run_id, echo, ins)
+            return _run(stage, opts, exp_dir, nj, job, merge, run_id, echo, keep_summary, ins)
 
 
-def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
-         run_id: str | None, echo: bool, ins: Sequence[str] = ()) -> dict | None:
+def _run(stage: Stage, opts: Any, exp_dir: str | None, nj: int, job: int | None, merge: int | None,
+         run_id: str | None, echo: bool, keep_summary: bool, ins: Sequence[str] = ()) -> dict | None:
     clock = _Timing(job is None and merge is None)     # the one-process path only
-    with running_as_share(job is not None or merge is not None), clock("load"):
-        ctx = stage.load(args)
+    with clock("load"):
+        ctx = stage.load(opts)
     if job is not None:
         if exp_dir is None:
             raise InputError("a job needs an exp dir")
@@ -341,8 +326,8 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
                 report = stage.report(ctx, merged, out)
             owned = list(getattr(stage, "outputs", DEFAULT_OUTPUTS))
             with clock("page"):
-                owned += _page(stage, ctx, merged, report, args, exp_dir, out, owned)
-            if merge is not None:      # under a launcher its stdout goes to the log
+                owned += _page(stage, ctx, merged, report, opts, exp_dir, out, owned)
+            if merge is not None and keep_summary:      # under a launcher its stdout goes to the log
                 _write_summary(out, report.summary)
             publish(exp_dir, out, owned, getattr(stage, "name", "") or "this step", ins)
         except (InputError, OSError) as e:
@@ -354,6 +339,8 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
         if merge is not None:
             remove_shards(exp_dir, stage.name, merge)
     clock.emit(getattr(stage, "name", "") or "stage")
+    for w in report.warnings:           # each warning once, whatever the face (scores.json keeps them)
+        warn(None, w)
     if echo:
         text = report.summary
         if text:
@@ -362,18 +349,18 @@ def _run(stage: Stage, args: Any, exp_dir: str | None, nj: int, job: int | None,
     return dict(report.scores)
 
 
-def _page(stage: Stage, ctx: Any, merged: Any, report: Any, args: Any, exp_dir: str, out: str,
+def _page(stage: Stage, ctx: Any, merged: Any, report: Any, opts: Any, exp_dir: str, out: str,
           owned: list[str]) -> list[str]:
     """The stage's section of <exp>/report.html and its TextGrids, written into `out`
     (termeval/report/write.py) when --report true or --textgrids true asks for them, or when an
     earlier page holds a section of this stage to drop (--report false) or earlier TextGrids may
     hold its tiers; returns what the run owns besides the stage's outputs. Nothing is imported
     otherwise."""
-    if not (getattr(args, "report", False) or getattr(args, "textgrids", False)
+    if not (isinstance(opts, ReportOptions) and (opts.report or opts.textgrids)
             or os.path.isfile(os.path.join(exp_dir, REPORT_PAGE)) or os.path.isdir(os.path.join(exp_dir, TEXTGRIDS))):
         return []
     from termeval.report import write    # the report's writers: only when a page or TextGrids are written
-    return write.run(stage, ctx, merged, report, args, exp_dir, out, owned_names(exp_dir, out, owned))
+    return write.run(stage, ctx, merged, report, opts, exp_dir, out, owned_names(exp_dir, out, owned))
 
 
 def run_task(name: str, out_root: str, outputs: Sequence[str], write: Any, *,

@@ -3,10 +3,10 @@ termeval.bin.<module> <argv>` for each argv) as local processes, at most as many
 there are cores (a `note:` line on stderr when more are asked), or through the user's Kaldi
 launcher `cmd` (run.pl, queue.pl, slurm.pl: `$cmd JOB=1:N <log> <command>`).
 
-Used by `termeval <step> --nj N` (termeval/run/command.py) and by the zrc submission scorer
-(termeval/zrc/score.py). Its jobs die with it (TERMEVAL_STEP, termeval/run/watch.py): a launcher
-killed with kill -9 leaves no job running. The shell steps launch through `$cmd` themselves (utils/termeval_lib.sh
-te_launch, the Kaldi way) and share this Python side's lock (termeval/core/lock.py).
+Used by the one N-job plan (termeval/run/plan.py), which every face runs: the shell steps (their
+`$cmd`, the Kaldi way), `termeval <step> --nj N` and zrc submissions (local processes). Its jobs
+die with it (TERMEVAL_STEP, termeval/run/watch.py): a launcher killed with kill -9 leaves no job
+running.
 
   cores()                     the cores this process may use
   cap(n, step, what)          min(n, cores()), with a note on stderr when n is more
@@ -15,13 +15,17 @@ te_launch, the Kaldi way) and share this Python side's lock (termeval/core/lock.
                               is kept for the error message; InputError naming the first failed
                               job's error line
   run_cmd(cmd, module, argv, nj, log)  the jobs through a Kaldi launcher (argv's "JOB" is the
-                              job number; log a pattern with JOB)
+                              job number; log a pattern with JOB), each argument quoted as the
+                              launcher needs it (quote_for_launcher); a failure is each failed
+                              job's own error line (failed_jobs), not only the launcher's
 """
 from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shlex
+import shutil
 import subprocess
 import sys
 import time
@@ -30,7 +34,10 @@ from typing import Any, Sequence
 
 from termeval.core.errors import InputError
 from termeval.core.options import flag_of
+from termeval.core.warn import step_name
 from termeval.run.watch import step_env
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))   # the install root
 
 
 def cores() -> int:
@@ -55,8 +62,7 @@ def _env() -> dict:
     """The jobs' environment: this process is their step (they die with it, termeval/run/watch.py)
     and termeval's root is on their PYTHONPATH."""
     env = {**os.environ, **step_env()}
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONPATH"] = ROOT + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     return env
 
 
@@ -134,14 +140,88 @@ def _text(value: Any) -> str:
     return os.fspath(value) if isinstance(value, os.PathLike) else str(value)
 
 
-def run_cmd(cmd: str, module: str, argv: Sequence[str], nj: int, log: str, name: str = "JOB") -> None:
-    """Run `python -m termeval.bin.<module> <argv>` as jobs 1..nj through the Kaldi launcher
-    `cmd` ("run.pl", "queue.pl --mem 4G", ...): `cmd JOB=1:nj <log> <command>`, every `name`
-    in argv and log replaced by the job number by the launcher. InputError when it fails."""
-    python = shlex.quote(sys.executable)
-    line = shlex.split(cmd) + [f"{name}=1:{nj}", log, python, "-m", f"termeval.bin.{module}",
-                               *(shlex.quote(a) for a in argv)]
+def quote_for_launcher(arg: str) -> str:
+    """`arg` as a Kaldi launcher must receive it to hand it to bash intact: run.pl, queue.pl and
+    slurm.pl join their arguments with spaces, double-quoting those with whitespace (single-
+    quoting those that also hold a double quote), and run the line with bash."""
+    if re.fullmatch(r"[A-Za-z0-9_./:=,+@%-]+", arg):
+        return arg
+    if not re.search(r"\s", arg):
+        return shlex.quote(arg)                  # no whitespace: the launcher passes it as it is
+    if not re.search(r'["$`\\]', arg):
+        return arg                               # the launcher wraps it in "..."
+    if "'" not in arg and '"' in arg:
+        return arg                               # the launcher wraps it in '...'
+    raise InputError(f"cannot pass this argument through a job launcher (whitespace with quotes, $ or \\): {arg}")
+
+
+def check_job_path(path: str, name: str = "JOB") -> None:
+    """The launchers replace every occurrence of the job name (JOB) in a job's command and log
+    path by the job number, so exp/JOBS/x would become exp/1S/x in job 1: refused."""
+    if name in path:
+        raise InputError(f"{path}: a path given to a job must not contain '{name}': the job launcher replaces every "
+                         f"'{name}' in a job's command by the job number ({name}=1:N; exp/{name}S/x would become "
+                         "exp/1S/x); rename it or use a symlink")
+
+
+def run_cmd(cmd: str, module: str, argv: Sequence[str], nj: int | None, log: str, name: str = "JOB",
+            python: str | None = None) -> None:
+    """Run `python -m termeval.bin.<module> <argv>` through the Kaldi launcher `cmd` ("run.pl",
+    "queue.pl --mem 4G", ...): as jobs 1..nj (`cmd JOB=1:nj <log> <command>`, every `name` in
+    argv and log replaced by the job number by the launcher), or as one job (nj None:
+    `cmd <log> <command>`). `python`: the jobs' interpreter (a shell step's: utils/
+    termeval_python.sh, as a Kaldi recipe's jobs run its path.sh; default this one's).
+    InputError naming each failed job's own error line (its log's)."""
+    for a in argv:
+        if nj is not None and a != name:
+            check_job_path(a, name)
+    if nj is not None:
+        check_job_path(os.path.dirname(log), name)
+    words = shlex.split(cmd)
+    if not words or shutil.which(words[0]) is None:
+        first = words[0] if words else ""
+        raise InputError(f"--cmd: launcher '{first}' not found (not on PATH and not a file; e.g. --cmd "
+                         f"{os.path.join(ROOT, 'utils', 'run.pl')})")
+    line = words + ([f"{name}=1:{nj}"] if nj is not None else []) + [
+        log, quote_for_launcher(python or sys.executable), "-m", f"termeval.bin.{module}", *(quote_for_launcher(a) for a in argv)]
     os.makedirs(os.path.dirname(os.path.abspath(log)), exist_ok=True)
     r = subprocess.run(line, env=_env())
     if r.returncode != 0:
-        raise InputError(f"the jobs failed through '{cmd}' (exit code {r.returncode}); logs: {log}")
+        logs = [log.replace(name, str(j)) for j in range(1, nj + 1)] if nj is not None else [log]
+        lines = failed_jobs(logs) or [f"job failed; no job log was written (is the launcher working? pattern: {log})"]
+        for more in lines[:-1]:
+            print(f"{step_name()}: error: {more}", file=sys.stderr)
+        raise InputError(lines[-1])
+
+
+_ERROR_LINE = re.compile(r"error:|Error:|Error$|[A-Za-z]+Error|Killed|command not found|No such file")
+
+
+def failed_jobs(logs: Sequence[str]) -> list[str]:
+    """What each failed job's log says: "job killed (out of memory?), exit code 137; log: L",
+    or its last error line "<line> (log: L)" (and where its traceback is); Kaldi's run.pl/
+    queue.pl end a log with "# Ended (code N)", slurm.pl/queue.pl with "# Finished ... with
+    status N"."""
+    out = []
+    for f in logs:
+        try:
+            with open(f, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            continue
+        codes = re.findall(r"^# Ended \(code (\d+)\)|^# Finished .* with status (\d+)", text, re.M)
+        code = next((a or b for a, b in reversed(codes)), "")
+        if code == "0":
+            continue
+        if code in ("137", "9"):
+            out.append(f"job killed (out of memory?), exit code {code}; log: {f}")
+            continue
+        body = [ln for ln in text.splitlines() if not ln.startswith("#")]
+        line = next((ln for ln in reversed(body) if _ERROR_LINE.search(ln)), "") or \
+            next((ln for ln in reversed(body) if ln.strip()), "")
+        if line:
+            line = re.sub(r"^\S+( \S+)?: error: ", "", line)     # the job's own heading: the step's is added
+            out.append(f"{line[:300]} (log: {f})")
+            if any(ln.startswith("Traceback") for ln in body):
+                out.append(f"internal error, please report it with the traceback in {f}")
+    return out

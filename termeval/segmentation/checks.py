@@ -4,10 +4,10 @@ segments the reader dropped or kept with a caveat (termeval.segmentation.inputs 
 from __future__ import annotations
 
 from termeval.core.errors import InputError
-from termeval.segmentation import scorers
+from termeval.segmentation import scorer_registry as scorers
+from termeval.segmentation.options import MAX_TOLERANCE
 from termeval.segmentation.stats import Settings
 
-MAX_TOLERANCE = 1.0          # seconds; refused from here on (a unit slip)
 PLAUSIBLE_TOLERANCE = 0.1    # seconds; above it a warning, recorded in scores.json
 
 

@@ -15,9 +15,10 @@ import numpy as np
 
 from termeval.core.numbers import fmt_value
 from termeval.core.errors import InputError
-from termeval.segmentation import checks, scorers
+from termeval.segmentation import checks
+from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.rvalue import prf
-from termeval.segmentation.scorers.common import standard_values
+from termeval.segmentation.rvalue import standard_values
 from termeval.segmentation.stats import Settings, frame_shift_for, job_stats
 
 

@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import sys
 from pathlib import Path
 from typing import Iterator
 
@@ -231,3 +232,28 @@ def convert_lines(source_format: str, path: str, frame_shift: float | None = Non
             raise InputError("--from units needs --frame-shift (seconds per unit)")
         return read_units(path, frame_shift)
     return read_sdhubert_npy(path, allow_pickle, centroids, reducer)
+
+
+# ----------------------------------------------------------------------------- the step (termeval/steps)
+
+def run(opts, run_task) -> dict:
+    """convert_segments on its ConvertSegmentsOptions: the interval file written whole through
+    the driver's `run_task`; {"segments": lines written, "output": path}."""
+    chunks = convert_lines(opts.source_format, opts.source, opts.frame_shift, opts.allow_pickle, opts.centroids,
+                           opts.reducer)
+    out_root, name = os.path.split(os.path.abspath(opts.output))
+
+    def write(tmp: str) -> int:
+        n = 0
+        with open(os.path.join(tmp, name), "w", encoding="utf-8", newline="\n") as f:
+            for text in chunks:
+                f.write(text)
+                n += text.count("\n")
+        return n
+
+    return {"segments": run_task("convert_segments", out_root, [name], write, inputs=opts.paths("input")),
+            "output": opts.output}
+
+
+def show(opts, res: dict) -> None:
+    print(f"convert_segments: {res['segments']} segments ({opts.source_format}) -> {opts.output}", file=sys.stderr)

@@ -45,6 +45,7 @@ from termeval.core.datadir import Gold, Tier, load_gold, load_tier
 from termeval.core.errors import InputError
 from termeval.core.kaldi_files import read_segments
 from termeval.core.textio import iter_lines, read_table, read_text
+from termeval.gold.options import DEFAULT_SILENCE_LABELS
 
 NO_LABEL = -1
 SEGMENT_END_SLACK = 0.01   # a `segments` end at most one frame past reco2dur is rounding: cut
@@ -392,3 +393,21 @@ def read_segmentation(path: str, gold: Gold, utts: Utterances, frame_shift: floa
     if head and head.split(None, 1)[0].lower() == "class":
         return read_class_file(path, gold, utts, compat)
     return read_interval_file(path, gold, utts, compat)
+
+
+SILENCE = frozenset(DEFAULT_SILENCE_LABELS) | {""}
+
+
+def speech_only(ref: Intervals) -> Intervals:
+    """The gold intervals without the silence ones (labels SIL, sil, sp, NSN: what
+    steps/prepare_gold.sh writes as SIL). The scorers' own gold leaves silence out (jasonppy's
+    alignment strings, SD-HuBERT's syllables) or makes it a gap-filling interval of its own
+    (a TextGrid's empty marks, a .phn file's pauses, discophon's SIL phones), which the scorers
+    that need it restore from the gaps (termeval/segmentation/scorers/tier.py): silence is a gap
+    for every named scorer, at every level, as it is for words."""
+    if not len(ref) or not ref.labels:
+        return ref
+    sil = np.fromiter((x in SILENCE for x in ref.labels), dtype=bool, count=len(ref.labels))
+    if not sil.any():
+        return ref
+    return ref.take(np.flatnonzero(~sil[ref.label]))

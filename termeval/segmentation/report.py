@@ -11,11 +11,12 @@ from termeval.segmentation.options import stage_name_for
 from termeval.core.plots import drawing, legend, new_figure, save_figure, tight_layout
 from termeval.core.numbers import fmt_value
 from termeval.core.scores import Metric, fscore, write_scores
-from termeval.segmentation import compat, scorers
+from termeval.segmentation import compat
+from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.clusters import Table, from_named_cells, quality
 from termeval.segmentation.mappings import greedy_one_to_one, many_to_one, one_to_one
 from termeval.segmentation.rvalue import over_segmentation, prf, r_value
-from termeval.segmentation.scorers.common import standard_values as scorer_values
+from termeval.segmentation.rvalue import standard_values as scorer_values
 from termeval.segmentation.stats import Settings
 from termeval.segmentation.syllables import cluster_metrics
 from termeval.core.textio import atomic_write

@@ -9,6 +9,7 @@ F is 0 when P + R = 0 (the script prints -inf).
 from __future__ import annotations
 
 import math
+from typing import Any
 
 from termeval.core.scores import fscore
 
@@ -32,3 +33,10 @@ def r_value(p: float | None, r: float | None) -> float | None:
     r1 = math.sqrt((1 - r) ** 2 + os_ ** 2)
     r2 = (-os_ + r - 1) / math.sqrt(2)
     return 1 - (abs(r1) + abs(r2)) / 2
+
+
+def standard_values(c: Any) -> dict[str, float | None]:
+    """P = hits/n_pred, R = hits/n_ref, F, OS = R/P - 1, R-value of summed counts [n_ref, n_pred, hits]
+    (None where a denominator is 0; F = 0 when P + R = 0)."""
+    p, r, f = prf(int(c[2]), int(c[1]), int(c[0]))
+    return {"precision": p, "recall": r, "fscore": f, "os": over_segmentation(p, r), "rvalue": r_value(p, r)}

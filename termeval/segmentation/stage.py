@@ -17,7 +17,8 @@ import numpy as np
 from termeval.core import guard
 from termeval.core.scores import format_line
 from termeval.core.stage import Report, Shard, Stage, View
-from termeval.segmentation import checks, compare, scorers
+from termeval.segmentation import checks, compare
+from termeval.segmentation import scorer_registry as scorers
 from termeval.segmentation.inputs import cut_tier, load_gold_tier, load_utterances, read_segmentation
 from termeval.segmentation.options import SegmentationOptions
 from termeval.segmentation.report import merge, stage_name, write_report
@@ -25,7 +26,6 @@ from termeval.segmentation.stats import Settings, frame_shift_for, job_stats
 from termeval.segmentation.units import ci_hook, reference_files
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
-from termeval.core.warn import warn
 
 
 def settings_of(opts: SegmentationOptions) -> Settings:
@@ -107,8 +107,6 @@ class SegmentationStage(Stage):
         warnings = checks.warnings(s, a.segmentation, dict(ctx.pred.counts))
         named = scorers.get(s.compat)       # a scorer may say where it departs from its script
         warnings += getattr(named.impl(), "warnings", lambda *_: [])(utts, s) if named is not None else []
-        for w in warnings:
-            warn("score_segmentation.py", w)
         hook = ci_hook(out, self.name, stats, m, settings, reference_files(a.data_dir, ctx.segments),
                        a.bootstrap, a.seed, a.ci, a.bootstrap_unit)
         scores: dict = {}
@@ -132,3 +130,8 @@ class SegmentationStage(Stage):
                     lambda limit: view.recordings(ctx.ref, ctx.pred, ctx.utts, s.level, s.tolerance, limit,
                                                   ctx.args.data_dir, ctx.gold),
                     notes=view.notes(s.compat, s.tolerance))
+
+
+def stage_of(opts: Any) -> Stage:
+    """The stage of the step's options (termeval/steps: Step.stage)."""
+    return SegmentationStage(settings_of(opts))

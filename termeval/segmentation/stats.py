@@ -18,8 +18,8 @@ from termeval.segmentation.boundary import boundary_counts, edge_distance, inter
 from termeval.segmentation.clusters import SIL_LABEL, contingency, overlap_labels
 from termeval.segmentation.inputs import NO_LABEL, Intervals, Utterances
 from termeval.segmentation.matching import keys
-from termeval.segmentation import scorers
-from termeval.segmentation.scorers.common import speech_only
+from termeval.segmentation import scorer_registry as scorers
+from termeval.segmentation.inputs import speech_only
 from termeval.segmentation.syllables import gold_label_counts, matched_cells
 from termeval.segmentation.token import token_counts
 
@@ -152,7 +152,7 @@ def _default_counts(ref: Intervals, pred: Intervals, utts: Utterances, n: int, s
 def _named_counts(scorer: scorers.Scorer, ref: Intervals, pred: Intervals, utts: Utterances, n: int,
                   s: Settings) -> dict:
     """Counts of a named scorer (termeval.segmentation.scorers) on the gold without its silence
-    intervals (scorers.common.speech_only): no cluster cells, token counts zero when the scorer
+    intervals (inputs.speech_only): no cluster cells, token counts zero when the scorer
     has none (they are not written)."""
     impl = scorer.impl()
     ref = speech_only(ref)

@@ -1,5 +1,5 @@
 """The detections of a system as parallel arrays (what every detection reader returns:
-std/detections.py for STDLIST/KWSLIST, std/kaldi/results.py for Kaldi text)."""
+std/detections.py for STDLIST/KWSLIST, std/kaldi_results.py for Kaldi text)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -18,7 +18,7 @@ from termeval.core.errors import InputError
 from termeval.std import xmlsafe
 from termeval.std.ecf import INT32, file_id
 from termeval.std.detection_table import NO, UNSET, YES, Detections
-from termeval.std.kaldi.results import read_kaldi_results
+from termeval.std.kaldi_results import read_kaldi_results
 from termeval.std.xmlsafe import clip
 
 

@@ -10,7 +10,7 @@ from typing import Optional
 from termeval.core.errors import InputError
 from termeval.std.ecf import Ecf, read_ecf
 from termeval.std import textnorm
-from termeval.std.kaldi import refs as kaldi
+from termeval.std import kaldi_refs as kaldi
 from termeval.std.rttm import Lexemes, Occurrences, find_occurrences, read_rttm
 from termeval.std.termlist import TermList, read_keywords_txt, read_termlist
 

@@ -2,8 +2,9 @@
 kwseval`; the command line is termeval/bin/kwseval.py, the mapping docs/std-kaldi-compat.md
 "KWSEval's command line").
 
-The scores are the engine's (`StdStage` load -> compute -> merge on the StdOptions the command
-line maps to); this module only names and lays out KWSEval's outputs (KWSEval.pl 3.5.0):
+The scores are the engine's (score_std's stage run whole by the one plan, termeval/run/plan.py
+compute, on the StdOptions the command line maps to, with KWSEval's conditions added to its
+context: `score`); this module only names and lays out KWSEval's outputs (KWSEval.pl 3.5.0):
 - the file root `-f R`: `R` ending in a name after a `/` gets a `.` (`dir/p` -> `dir/p.sum.txt`),
   `dir/` gives `dir/sum.txt`, a bare name `p` gives `psum.txt` (KWSEval's rule, kept); `-` prints
   the reports on stdout, the alignment then goes to `./alignment.csv` and the DET files to `./dets/`;
@@ -20,11 +21,12 @@ import os
 import re
 import sys
 from dataclasses import dataclass
-from typing import IO, Callable
+from typing import IO, Any, Callable
 
 from termeval.core.errors import InputError
 from termeval.core.guard import check_outputs
 from termeval.core.publish import all_or_none
+from termeval.core.warn import warn
 from termeval.std.options import StdOptions
 
 
@@ -78,33 +80,34 @@ def paths(req: Request) -> dict[str, str]:
     return out
 
 
-def score(opts: StdOptions, queries: tuple = (), sources: tuple = ()):
+def score(opts: StdOptions, engine: Callable[..., tuple], queries: tuple = (), sources: tuple = ()):
     """(context, StdResult, warnings) of the engine for these options, one process, all terms
-    (no result when the ECF excerpts -N keeps have no duration).
+    (no result when the ECF excerpts -N keeps have no duration): `engine(opts, adjust)` ->
+    (context, StdResult) is score_std's stage run whole (termeval.run.plan.compute), `adjust`
+    what KWSEval adds to the loaded context (its conditions).
     KWSEval's conditions: each `-q A[:regex=RE]` gives one condition per value of attribute A
     that RE matches (score.term_conditions, `--term-attr A:RE --term-attr-mode per-value`),
     each `-Y NAME:TYPES` one condition (score.source_type_condition, `--source-type
     NAME:TYPES`); the result's `conditions` then holds each scored as its own run, with the
     terms F4DE puts in it (groups)."""
     from termeval.std.score import source_type_condition, term_conditions  # numpy: not for the usage
-    from termeval.std.stage import StdStage     # numpy, defusedxml: not for KWSEval's usage text
     from termeval.std.kwseval_groups import (group, group_duration, has_trials, main_buckets,  # numpy: idem
                                              zero_group_offender)
     from termeval.std.kwseval_order import processing_order     # idem
     from termeval.std.ecf import read_ecf      # idem
     if not group_duration(read_ecf(opts.ecf), None, opts.file_channels) > 0:
         return None, None, []           # F4DE's trials refuse an empty search (-N), once aligned
-    stage = StdStage()
-    ctx = stage.load(opts)
-    conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
     sourced = [source_type_condition(y if ":" in y else f"{y}:{y}") for y in sources]
-    # a -Y group whose source types have no ECF duration gets nothing (F4DE warns per empty term)
-    empty = [c for c in sourced if not group_duration(ctx.kws.ecf, c.source_types, opts.file_channels) > 0]
-    conds += [c for c in sourced if c not in empty]
-    if queries or sources:
-        ctx.conditions = sorted(conds, key=lambda c: c.name)
-    n = len(stage.costs(ctx))
-    res = stage.merge(ctx, [stage.compute(ctx, 0, n)])
+    empty: list = []
+
+    def adjust(ctx: Any) -> None:
+        conds = [c for q in queries for c in _term_conditions(ctx.kws.terms, q, term_conditions)]
+        # a -Y group whose source types have no ECF duration gets nothing (F4DE warns per empty term)
+        empty[:] = [c for c in sourced if not group_duration(ctx.kws.ecf, c.source_types, opts.file_channels) > 0]
+        conds += [c for c in sourced if c not in empty]
+        if queries or sources:
+            ctx.conditions = sorted(conds, key=lambda c: c.name)
+    ctx, res = engine(opts, adjust)
     untried = ~has_trials(res)
     if res.system_terms is not None:     # -j: a term without a block is never processed
         untried &= res.system_terms
@@ -180,13 +183,15 @@ def _texts(req: Request, res, dets) -> list[tuple[str, str, str]]:
     return out, main
 
 
-def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO | None = None) -> None:
-    """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines."""
+def write(req: Request, opts: StdOptions, say: Callable[[str], None], engine: Callable[..., tuple],
+          stdout: IO | None = None) -> None:
+    """Score and write KWSEval's outputs; `say` prints KWSEval's progress lines; `engine(opts,
+    adjust)` -> (context, StdResult): score_std's stage run whole (termeval.run.plan.compute)."""
     files = paths(req)
     check_outputs("KWSEval", [opts.ecf, opts.rttm, opts.termlist, opts.detections], files.values(),
                   dirs={d for f in files.values() for d in _parents(f)}, files=files.values())
     say("Performing Segment Alignment" if req.segment else "Performing Occurrence Alignment")
-    ctx, res, warnings = score(opts, req.queries, req.sources)
+    ctx, res, warnings = score(opts, engine, req.queries, req.sources)
     if res is None:                        # F4DE's TrialsTWV refuses an empty search (-N)
         if req.alignment:                  # after KWSAlignment opened alignment.csv
             from termeval.std.kwseval_align import HEADER   # numpy: not for KWSEval's usage text
@@ -194,6 +199,8 @@ def write(req: Request, opts: StdOptions, say: Callable[[str], None], stdout: IO
                 _put(tmp[files["alignment.csv"]], HEADER)
         # TrialsDiscreteTWV counts the segments -N keeps, TrialsTWV the seconds
         raise InputError("parameter 'TotTrials' must > 0" if req.segment else "parameter 'TotDur' must > 0")
+    for w in res.warnings:                 # the engine's (score_std's Report would print them)
+        warn(None, w)
     for w in warnings:
         say(w)
     if res.extra["kwseval_stop"]:      # a trial for a -Y group without duration: F4DE's trials die

@@ -5,6 +5,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from termeval.core.errors import InputError
+from termeval.core.declaration import Measure, Table, measures
 from termeval.core.options import (
     BootstrapOptions, JobOptions, OptionError, ReportOptions, boolean, finite, nonneg_real, number_list, open_probability,
     option, optional_input, or_none, path_value, positive_real, text_value)
@@ -61,8 +62,8 @@ class StdOptions(BootstrapOptions, JobOptions, ReportOptions):
                           positional=True, role="input", check=path_value, metavar="kws_dir")
     detections: str = option(doc="STDLIST or KWSLIST XML, or Kaldi text `kwid utt start end score` (auto-detected)",
                              positional=True, role="input", check=path_value)
-    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written (None: nothing is "
-                                 "written)", positional=True, role="output", metavar="exp_dir")
+    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written",
+                                 positional=True, role="output", metavar="exp_dir")
     preset: str | None = option(None, "operating point (default sws2013; --compat kaldi: compute-atwv's own "
                                       "unless given)", choices=PRESETS)
     p_target: float | None = option(None, "prior of a target (overrides the preset)",
@@ -151,3 +152,25 @@ class StdOptions(BootstrapOptions, JobOptions, ReportOptions):
     def scored_preset(self) -> str:
         """The operating point of the default (F4DE-like) mode: --preset, else sws2013."""
         return self.preset or "sws2013"
+
+
+# ----------------------------------------------------------------------------- result tables
+
+# the RESULTS.md tables of score_std (termeval/results): the metrics of scores/std, in the
+# order the engine writes them (termeval/std/report.py), then those only --compat kaldi writes
+# (compute-atwv's and kws_oracle_threshold.pl's); the metrics of scores/std_operating, whose
+# names follow --recall, --fa-per-hour and --p-at (its table shows them in the order written)
+STD_MEASURES = (
+    *measures(("atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
+               "p_fa_at_mtwv")),
+    *measures(("cnxe", "cmin_nxe"), lower_is_better=True),
+    *measures(("effective_prior", "n_terms", "n_targets", "n_detections", "n_hits", "n_false_alarms", "n_misses",
+               "actual_threshold", "beta")),
+    Measure("c_det", lower_is_better=True), Measure("c_default"), Measure("c_norm", lower_is_better=True),
+    Measure("calibration_loss", lower_is_better=True))
+KALDI_MEASURES = (*measures(("oracle_otwv", "oracle_mtwv")), Measure("lattice_recall", percent=True))
+STD_TABLE = Table("std", STD_MEASURES + KALDI_MEASURES,
+                  ("atwv", "mtwv", "otwv", "p_miss", "p_fa", "c_norm", "cnxe", "cmin_nxe", "calibration_loss",
+                   "n_terms"))
+STD_OPERATING_TABLE = Table("std_operating", measures(("map", "map_f4de", "mean_r_precision")))
+TABLES = (STD_TABLE, STD_OPERATING_TABLE)

@@ -16,12 +16,11 @@ from termeval.core.scores import Metric, format_line, write_scores
 from termeval.core.textio import atomic_write
 from termeval.core.warn import note
 from termeval.std import breakdown, det, figures
+from termeval.std.compat import compat_module
+from termeval.std.options import STD_MEASURES
 from termeval.std.units import term_table
 
-KEYS = ["atwv", "mtwv", "mtwv_threshold", "otwv", "stwv", "p_miss", "p_fa", "p_miss_at_mtwv",
-        "p_fa_at_mtwv", "cnxe", "cmin_nxe", "effective_prior", "n_terms", "n_targets",
-        "n_detections", "n_hits", "n_false_alarms", "n_misses", "actual_threshold", "beta",
-        "c_det", "c_default", "c_norm", "calibration_loss"]
+KEYS = [m.name for m in STD_MEASURES]       # scores/std, in its order: the declared measures
 
 
 def rankings_and_breakdowns(ctx, res) -> None:
@@ -88,9 +87,8 @@ def write_kaldi(out: str, r, args) -> tuple[dict, str, list[str]]:
     """--compat kaldi: compute-atwv's five lines in details/score.txt (and on stdout), the
     same figures in scores/std (+ scores.json), and score.sh's other files
     (termeval.std.kaldi.report: alignment.csv, metrics.txt, KST/nbest/sweep files, categories)."""
-    from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
     result: dict = {}
-    text, warnings = kaldi_report.write_into(out, args, r, into=result)
+    text, warnings = compat_module("kaldi").write_into(out, args, r, into=result)
     return result, text, warnings
 
 

@@ -17,8 +17,8 @@ import numpy as np
 from termeval.core.errors import InputError
 from termeval.core.options import split_number_list
 from termeval.core.stage import Report, Shard, Stage, View
-from termeval.core.warn import warn
 from termeval.std import breakdown, report
+from termeval.std.compat import compat_module
 from termeval.std.detections import read_detections
 from termeval.std.kwsdir import load_kws_dir
 from termeval.std.lexicon import read_lexicon
@@ -51,9 +51,8 @@ class StdStage(Stage):
             if not os.path.exists(path):
                 raise InputError("not found", path)
         if opts.compat == "kaldi":
-            from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
             # --preset stays unset (None): compute-atwv's own costs (termeval.std.kaldi.report)
-            kaldi_report.check(opts)     # score.sh's options and categories checked
+            compat_module("kaldi").check(opts)     # score.sh's options and categories checked
             return SimpleNamespace(args=opts, kaldi=True, prep=None)
         # --preset unset: sws2013 (its name is the benchmark and enters the data identity)
         a = opts.replace(preset=opts.scored_preset)
@@ -106,8 +105,7 @@ class StdStage(Stage):
         ntrue sweep need every keyword's detections at once, so there is no per-keyword share
         to compute in jobs (its one unit's shard is empty)."""
         if ctx.kaldi:
-            from termeval.std.kaldi import report as kaldi_report   # --compat kaldi only: kept out of the F4DE runs' start-up
-            return kaldi_report.compute(ctx.args)    # compute-atwv, with score.sh's KST/nbest/sweep
+            return compat_module("kaldi").compute(ctx.args)    # compute-atwv, with score.sh's KST/nbest/sweep
         stats: dict = {}
         for s in shards:
             for k, v in s.meta["stats"].items():
@@ -118,9 +116,7 @@ class StdStage(Stage):
         if ctx.conditions:     # F4DE -q / -Y: each condition scored as its own run
             res.conditions = score_conditions(ctx.kws, ctx.prep.dets, ctx.prep.params, ctx.conditions)
         report.rankings_and_breakdowns(ctx, res)
-        for w in res.warnings:
-            warn(None, w)
-        return res
+        return res                       # its warnings: the Report's, printed once by the driver
 
     def report(self, ctx: SimpleNamespace, merged: Any, out: str) -> Report:
         if ctx.kaldi:
@@ -134,9 +130,7 @@ class StdStage(Stage):
         from termeval.std import view    # the report's modules: only with --report/--textgrids
         a = ctx.args
         if ctx.kaldi:
-            return View("Keyword search: Kaldi's compute-atwv (--compat kaldi)", view.KALDI_TABLES,
-                        timeline=lambda limit: view.kaldi_recordings(a, merged, limit), settings=a,
-                        notes=view.KALDI_NOTES)
+            return compat_module("kaldi").view(a, merged)
         return View(f"Term detection: {a.preset}", view.TABLES, view.PLOTS,
                     lambda limit: view.recordings(ctx.kws, ctx.prep.dets, merged, limit), settings=a,
                     notes=view.NOTES)
@@ -166,3 +160,8 @@ def params_of(a: StdOptions) -> Params:
                   alignment=a.alignment, term_normalization=a.term_normalization,
                   just_system_terms=a.just_system_terms,
                   file_channels=[r for r in a.file_channels.split(",") if r] or None)
+
+
+def stage_of(opts: Any) -> Stage:
+    """The stage of the step's options (termeval/steps: Step.stage)."""
+    return StdStage()

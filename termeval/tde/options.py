@@ -1,8 +1,9 @@
 """The options of term discovery scoring (steps/score_tde.sh, termeval.score_tde): one
-TdeOptions for the five benchmarks of the registry (termeval/tde/registry.py).
+TdeOptions for every benchmark of termeval/tde/benchmarks.py.
 
-An option a benchmark does not read must keep its default: `check_combination` refuses a value
-given for a benchmark that would ignore it (one line naming the option and the benchmark).
+An option a benchmark does not read (its record's `reads`) must keep its default:
+`check_combination` refuses a value given for a benchmark that would ignore it (one line naming
+the option and the benchmarks that read it).
 """
 from __future__ import annotations
 
@@ -10,22 +11,20 @@ import dataclasses
 from dataclasses import dataclass
 
 from termeval.core.errors import InputError
-from termeval.core.options import (BootstrapOptions, JobOptions, ReportOptions, nonneg_real, option, or_none,
+from termeval.core.face import spell
+from termeval.core.options import (BootstrapOptions, JobOptions, OptionError, ReportOptions, nonneg_real, option,
                                    path_value, positive)
-from termeval.tde.registry import BENCHMARKS
+from termeval.tde.benchmarks import BENCHMARKS, COMMON_OPTIONS, ZR15_MEASURES, benchmark, readers
+from termeval.tde.foldspec import parse_folds
 
-SEED_MODES = ("zr2015-doc", "lrec2014")
 
-# The options each benchmark reads (besides lenient, the bootstrap and the job options).
-OPTION_READERS: dict[str, tuple[str, ...]] = {
-    "folds": ("zr2015", "zr2017", "zr2015-doc", "lrec2014"),
-    "measures": ("zr2015", "zr2017"),
-    "workers": ("zrc2020",),
-    "end_tolerance": ("zrc2020", "zr2015-doc", "lrec2014"),          # the class preparation
-    "pairs_clustering": ("zrc2020", "zr2015-doc", "lrec2014"),
-    "bootstrap_unit": ("zrc2020", "zr2015", "zr2017"),                # the seed modes: no bootstrap
-}
-
+def measure_list(value: object, text: str | None = None) -> None:
+    """--measures: all, or a comma list of the measure groups."""
+    if not isinstance(value, str):
+        raise OptionError(f"expected a comma list as a string, got {value!r}")
+    bad = sorted(set(value.split(",")) - set(ZR15_MEASURES)) if value != "all" else []
+    if bad:
+        raise OptionError(f"unknown measure(s) {bad}; expected all or a comma list of {','.join(ZR15_MEASURES)}")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -44,33 +43,28 @@ class TdeOptions(BootstrapOptions, JobOptions, ReportOptions):
                                 "[/.classes], 'none' (whole corpus; within = one fold per speaker) or 'auto'; "
                                 "zr2015-doc: none|equal:N|auto (= equal:10); lrec2014: "
                                 "none|random:BxFRAC[:SEED]|auto (= random:50x0.04:777)")
-    measures: str = option("all", "zr2015/zr2017: comma list of matching,ned,coverage,grouping,token_type,"
-                                  "boundary")
+    measures: str = option("all", f"zr2015/zr2017: all, or a comma list of {','.join(ZR15_MEASURES)}",
+                           check=measure_list)
     bootstrap_unit: str = option("file", "resampling unit of the non-class metrics", choices=("file", "speaker"))
-    # the share of the run this process computes (the driver's --job J / --merge N; None: all)
-    job: int | None = option(None, "job J of --nj: its share of the units", check=or_none(positive), cli=False)
-    merge: int | None = option(None, "score from the N job outputs", check=or_none(positive), cli=False)
     data_dir: str = option(doc="prepared gold data dir", positional=True, role="input", check=path_value,
                            metavar="data-dir")
     class_file: str = option(doc="discovered-class (or pairs) file", positional=True, role="input",
                              check=path_value, metavar="class-file")
-    exp_dir: str | None = option(None, "where classes/, scores/, details/ and units/ are written (None: "
-                                 "nothing is written)", positional=True, role="output", metavar="exp-dir")
+    exp_dir: str | None = option(None, "where classes/, scores/, details/ and units/ are written",
+                                 positional=True, role="output", metavar="exp-dir")
 
     def check_combination(self) -> str | None:
-        b = self.benchmark
-        if b in SEED_MODES and self.bootstrap:
-            return f"--bootstrap: not available with --benchmark {b}"
-        defaults = {f.name: f.default for f in dataclasses.fields(self)}
-        for name, readers in OPTION_READERS.items():
-            value = getattr(self, name)
-            if b not in readers and value != defaults[name]:
-                return (f"--{name.replace('_', '-')} {value}: not read by --benchmark {b} "
-                        f"(an option of {', '.join(readers)})")
-        if b in SEED_MODES:
-            from termeval.tde.seeddoc.folds import parse_folds   # numpy: not for --help
+        b = benchmark(self.benchmark)
+        if not b.bootstrap and self.bootstrap:
+            return f"{spell('bootstrap')}: not available with {spell('benchmark', b.name)}"
+        for f in dataclasses.fields(self):
+            if f.name in COMMON_OPTIONS or f.name in b.reads or getattr(self, f.name) == f.default:
+                continue
+            return (f"{spell(f.name, getattr(self, f.name))}: not read by {spell('benchmark', b.name)} "
+                    f"(an option of {', '.join(readers(f.name))})")
+        if b.seed is not None:
             try:
-                parse_folds(self.folds, b)
+                parse_folds(self.folds, b.name)
             except InputError as e:
                 return e.format()
         return None

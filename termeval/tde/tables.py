@@ -4,8 +4,8 @@ coverage, token, type and boundary counts and P/R/F of each recording or speaker
 data dir's order (files C-sorted as in reco2dur, speakers as in spk2utt).
 
 The counts come from the statistics the benchmark already computed (zrc2020: the per-file and
-per-speaker unit tables of termeval.tde.zrc2020.units; zr2015/zr2017: the fold tables of
-termeval.tde.zr2015.units, summed over the folds of a fold set). TOTAL holds the corpus counts and
+per-speaker unit tables of termeval.tde.zrc2020.units, zrc2020/tables.py; zr2015/zr2017: the
+fold tables of termeval.tde.zr2015.units, summed over the folds of a fold set, zr2015/tables.py). TOTAL holds the corpus counts and
 the reported scores: coverage, token and boundary counts add up over files and speakers; a type
 is counted once per file (or speaker) that has it, so the type columns of the rows do not add
 up to the corpus's distinct types and TOTAL takes the corpus-wide counts.
@@ -19,8 +19,6 @@ import numpy as np
 
 from termeval.core.numbers import fmt_value
 from termeval.core.textio import atomic_write
-from termeval.tde.zr2015.units import COLUMNS, SETS, build
-from termeval.tde.zrc2020.units import tables
 
 # the generic count columns, in table order: (name, its metric family, role)
 COUNTS = ("coverage_hit", "coverage_total", "token_hit", "token_discovered", "token_gold",
@@ -84,60 +82,3 @@ def write_tables(details_dir: str, files: tuple[Sequence[str], np.ndarray],
     for name, key, (ids, X) in (("per_file.tsv", "file", files), ("per_speaker.tsv", "speaker", speakers)):
         with atomic_write(os.path.join(details_dir, name)) as f:
             f.write(table_text(key, ids, X, total_counts, total_scores))
-
-
-# ----------------------------------------------------------------------------- zrc2020
-
-# termeval.tde.zrc2020.units FILE_COLUMNS -> the generic count columns
-ZRC2020_COLUMNS = ("cov_hit", "cov_n", "tok_hit", "tok_n", "tok_gold", "type_hit", "type_seen", "type_gold",
-                   "bnd_hit", "bnd_disc", "bnd_hit", "bnd_gold")
-
-
-def zrc2020_tables(details_dir: str, corpus, shards, parts: dict, counts: dict) -> None:
-    """The two tables of a zrc2020 run from the merge's intermediate arrays (the unit tables
-    of termeval.tde.zrc2020.units, by file and by speaker); TOTAL's metrics are computed from the
-    corpus counts (equal to the reported scores: tests/test_tde_tables.py)."""
-    out = []
-    for unit in ("file", "speaker"):
-        t = tables(corpus, shards, parts, unit)[1]
-        idx = [t.columns.index(c) for c in ZRC2020_COLUMNS]
-        out.append((t.ids, t.X[:, idx]))
-    X = out[0][1]
-    total = dict(zip(COUNTS, X.sum(axis=0).tolist()))
-    total.update(type_hit=counts["type_hits"], type_discovered=counts["types_seen"], type_gold=counts["gold_types"])
-    write_tables(details_dir, out[0], out[1], total)
-
-
-# ----------------------------------------------------------------------------- zr2015 / zr2017
-
-ZR2015_COLUMNS = ("cov_num", "cov_den", "tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen", "type_gold",
-                  "bnd_dhit", "bnd_disc", "bnd_ghit", "bnd_gold")
-
-
-def zr2015_tables(details_dir: str, info: dict, packed_units: dict, values: dict, benchmark: str) -> None:
-    """The tables of a zr2015/zr2017 run from its fold statistics (`info`: the prepared run's
-    unit_ids and nfolds; `packed_units[set][fold]`: termeval.tde.zr2015.units.pack of each fold):
-    counts of each file summed over the folds of the set; per_file.tsv/per_speaker.tsv for the
-    cross-speaker folds, per_file_within.tsv/per_speaker_within.tsv for the within-speaker ones.
-    The scores are means of per-fold values, so TOTAL shows the reported `cross_`/`within_`
-    scores next to the summed counts (with one fold, --folds none, they are the ratios of the
-    counts)."""
-    ui = info.get("unit_ids")
-    if ui is None:
-        return
-    cols = [COLUMNS["file"].index(c) for c in ZR2015_COLUMNS]
-    files = list(ui["files"])
-    spk_ids, owner = np.unique(np.asarray(ui["speakers"], dtype=str), return_inverse=True)
-    for s in SETS:
-        packed = [(packed_units[s].get(i) or {}).get("file") for i in range(info["nfolds"][s])]
-        t = build("file", "file", files, np.arange(len(files)), {s: packed}, benchmark)
-        X = t.X[s].sum(axis=1)[:, cols]                     # files x columns, summed over folds
-        S = np.zeros((len(spk_ids), X.shape[1]))
-        np.add.at(S, owner.ravel(), X)
-        total = dict(zip(COUNTS, X.sum(axis=0).tolist()))
-        scores = {k: values.get(f"{s}_{k}") for k in metrics(total)}
-        suffix = "" if s == "cross" else "_within"
-        for name, key, ids, M in ((f"per_file{suffix}.tsv", "file", files, X),
-                                  (f"per_speaker{suffix}.tsv", "speaker", spk_ids.tolist(), S)):
-            with atomic_write(os.path.join(details_dir, name)) as f:
-                f.write(table_text(key, ids, M, total, scores))

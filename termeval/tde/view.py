@@ -3,10 +3,11 @@ recording, the gold phones and words, the discovered fragments coloured by class
 boundaries of the benchmark's own boundary measure: hits, and the errors, missed (a gold edge
 not found) and spurious (a fragment edge not found in the gold).
 
-  zrc2020      tde/zrc2020/boundary.py: fragment edges snapped to the phones they keep, against
-               the edges of the non-SIL words; a hit is a point of both sets
-  zr2015/2017  tde/zr2015/boundary.py: the distinct fragment edges against the distinct word
-               edges; a word edge is found (a hit, marked at the word edge) when a fragment
+  zrc2020      tde/zrc2020/view.py on tde/zrc2020/boundary.py: fragment edges snapped to the
+               phones they keep, against the edges of the non-SIL words; a hit is a point of
+               both sets
+  zr2015/2017  tde/zr2015/view.py on tde/zr2015/boundary.py: the distinct fragment edges
+               against the distinct word edges; a word edge is found (a hit, marked at the word edge) when a fragment
                edge is closer than 30 ms, a fragment edge is spurious when no word edge is
   seed documents (zr2015-doc, lrec2014): gold and fragments, no boundary tiers
 
@@ -22,9 +23,10 @@ import numpy as np
 
 from termeval.core.datadir import Tier as GoldTier
 from termeval.report.timeline import Recording, Tier, span
-from termeval.tde.zr2015.boundary import matched
-from termeval.tde.zrc2020.boundary import point_times
-from termeval.tde.zrc2020.transcribe import SIL, Phones, transcribe
+
+# (file index, fragments' file, onset, offset) -> (time, status) of a file's boundary points:
+# 0 hit, 1 missed, 2 spurious (the benchmark's boundary measure: tde/zrc2020/view.py, tde/zr2015/view.py)
+BoundaryPoints = Callable[[int, np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
 TABLES = (("Per class: the most frequent transcription, its share, the mean NED", "details/clusters.txt"),
           ("Per file", "details/per_file.tsv"), ("Per speaker", "details/per_speaker.tsv"))
@@ -62,50 +64,11 @@ def _gold_tier(name: str, t: GoldTier, f: int) -> Tier:
     return Tier(name, t.onset[s], t.offset[s], t.label[s], t.labels)
 
 
-def _points(phones: Phones, words: GoldTier, f: int, file, onset, offset):
-    """(time, status) of the zrc2020 boundary points of file f (its fragments given), in time
-    order: 0 hit, 1 missed (a gold point not hit), 2 spurious (a discovered point not hit; a
-    point both gold and discovered in opposite directions is both missed and spurious)."""
-    k0, k1, _ = transcribe(phones, file, onset, offset)
-    kept = k1 > k0
-    d_file, d_on, d_off = file[kept], phones.onset[k0[kept]], phones.offset[k1[kept] - 1]
-    w = span(words.starts, f) if f + 1 < len(words.starts) else slice(0, 0)
-    sil = words.label_index(SIL)
-    keep = np.arange(w.start, w.stop)
-    keep = keep[words.label[w] != sil] if sil >= 0 else keep
-    _, pt, disc, gold, hit = point_times(d_file, d_on, d_off, words.file[keep], words.onset[keep], words.offset[keep])
-    parts = [(hit, 0), (gold & ~hit, 1), (disc & ~hit, 2)]
-    t = np.concatenate([pt[m] for m, _ in parts])
-    status = np.concatenate([np.full(int(m.sum()), k, dtype=np.int64) for m, k in parts])
-    order = np.lexsort((status, t))
-    return t[order], status[order]
-
-
-def zrc2020_points(phones: Phones, words: GoldTier) -> Callable:
-    """The boundary points of the zrc2020 measure, per file: points(f, file, onset, offset)."""
-    return lambda f, file, on, off: _points(phones, words, f, file, on, off)
-
-
-def zr2015_points(words: GoldTier) -> Callable:
-    """The boundary points of the zr2015/zr2017 measure, per file (time, status): the word edges
-    with a fragment edge closer than 30 ms (0 hit) or none (1 missed), the fragment edges without
-    a word edge closer than 30 ms (2 spurious)."""
-    def points(f: int, file, on, off):
-        w = span(words.starts, f) if f + 1 < len(words.starts) else slice(0, 0)
-        _, dv, _, gv, dhit, ghit = matched(np.zeros(len(on), np.int64), on, off,
-                                           np.zeros(w.stop - w.start, np.int64), words.onset[w], words.offset[w])
-        t = np.concatenate([gv[ghit], gv[~ghit], dv[~dhit]])
-        status = np.repeat(np.arange(3), [int(ghit.sum()), int((~ghit).sum()), int((~dhit).sum())])
-        order = np.lexsort((status, t))
-        return t[order], status[order]
-    return points
-
-
 def recordings(files: list[str], duration, phones_tier: GoldTier, words: GoldTier, frags: Fragments,
-               points: Callable | None, limit: int | None) -> Iterator[Recording]:
+               points: BoundaryPoints | None, limit: int | None) -> Iterator[Recording]:
     """The first `limit` recordings (None: all) in the gold's order, one at a time: files[f]
     from 0 to duration[f] (None: to the last item); the boundary tiers when the benchmark's
-    `points` (zrc2020_points, zr2015_points) are given."""
+    `points` (tde/zrc2020/view.py, tde/zr2015/view.py) are given."""
     n = len(files) if limit is None else min(limit, len(files))
     sel = np.flatnonzero(np.asarray(frags.file) < n)
     file = np.asarray(frags.file)[sel].astype(np.int64)

@@ -14,6 +14,7 @@ as a count.
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass
 from typing import Callable
 
@@ -106,3 +107,21 @@ def _write(out_dir: str, utts: list[Utterance], words: str, unit_sep: str) -> No
         for u in utts:
             on, off = fast_fmt_times(np.asarray(u.onset)), fast_fmt_times(np.asarray(u.offset))
             f.write(" ".join([u.id, u.file] + [x for t in zip(u.phones, on, off) for x in t]) + "\n")
+
+
+# ----------------------------------------------------------------------------- the step (termeval/steps)
+
+
+def run(opts, run_task) -> dict:
+    """export_text on its ExportTextOptions, written through the driver's `run_task`: {"utterances",
+    "without_words", "gold", "prepared", "utt_phones"} (the three files' paths)."""
+    write = prepare(opts.data_dir, opts.words, opts.unit_sep, opts.segments)
+    n, empty = run_task("export_text", opts.out_dir, OUTPUTS, write, inputs=opts.paths("input"))
+    return {"utterances": n, "without_words": empty,
+            **{name.split(".")[0]: os.path.join(opts.out_dir, name) for name in OUTPUTS}}
+
+
+def show(opts, res: dict) -> None:
+    """The command line's closing line."""
+    print(f"export_text: {res['utterances']} utterances in {opts.out_dir}/gold.txt, prepared.txt, utt_phones"
+          + (f"; {res['without_words']} without a word left out" if res["without_words"] else ""), file=sys.stderr)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from termeval.core.declaration import Table, prf
+
 from termeval.core.options import JobOptions, ReportOptions, StepOptions, option, path_value
 
 
@@ -32,7 +34,7 @@ class TextSegmentationOptions(JobOptions, ReportOptions):
     word_sep: str | None = option(None, "word separator (default: spaces)")
     unit_sep: str | None = option(None, "separator of the units inside a word (e.g. '-', or 'space' with "
                                         "--word-sep ';eword'); default none: units written together")
-    exp_dir: str | None = option(None, "where scores/ and details/ are written (None: nothing is written)",
+    exp_dir: str | None = option(None, "where scores/ and details/ are written",
                                  positional=True, role="output", metavar="exp_dir")
 
     def check_combination(self) -> str | None:
@@ -67,3 +69,14 @@ class TextToTimesOptions(StepOptions):
 
     def utt_phones(self) -> str:
         return os.path.join(self.export_dir, "utt_phones")
+
+
+# ----------------------------------------------------------------------------- result tables
+
+# wordseg-eval's scores; the table shows its first ten in the order written
+TEXT_SEGMENTATION_TABLE = Table("text_segmentation", tuple(
+    m for fam in ("text_token", "text_type", "text_boundary_all", "text_boundary_noedge") for m in prf(fam)),
+    ("text_token_precision", "text_token_recall", "text_token_fscore", "text_type_precision", "text_type_recall",
+     "text_type_fscore", "text_boundary_all_precision", "text_boundary_all_recall", "text_boundary_all_fscore",
+     "text_boundary_noedge_precision"))
+TABLES = (TEXT_SEGMENTATION_TABLE,)

@@ -146,3 +146,8 @@ def check_outputs(opts: TextSegmentationOptions) -> None:
                          opts.summary)
     owned = [os.path.join(opts.exp_dir, o) for o in OUTPUTS] if opts.exp_dir else []
     guard.check_outputs(STEP, opts.paths("input"), owned + ([opts.summary] if opts.summary else []))
+
+
+def stage_of(opts: Any) -> Stage:
+    """The stage of the step's options (termeval/steps: Step.stage)."""
+    return TextSegmentationStage(opts)

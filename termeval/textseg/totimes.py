@@ -14,6 +14,7 @@ numbers with 0 <= onset <= offset are refused naming utt_phones and the line. Wr
 from __future__ import annotations
 
 import os
+import sys
 import unicodedata
 from typing import Callable
 
@@ -119,3 +120,17 @@ def _write(out_dir: str, rows: list[tuple[str, str, str, str]], by_word: dict[st
             f.write(f"Class {k} {w}\n")
             f.writelines(f"{fl} {a} {b}\n" for fl, a, b in by_word[w])
             f.write("\n")
+
+
+# ----------------------------------------------------------------------------- the step (termeval/steps)
+
+
+def run(opts, run_task) -> dict:
+    """text_to_times on its TextToTimesOptions: {"words", "intervals", "classes"} (paths)."""
+    write = prepare(opts.utt_phones(), opts.segmented, opts.unit_sep)
+    n = run_task("text_to_times", opts.out_dir, OUTPUTS, write, inputs=[*opts.paths("input"), opts.utt_phones()])
+    return {"words": n, **{name: os.path.join(opts.out_dir, name) for name in OUTPUTS}}
+
+
+def show(opts, res: dict) -> None:
+    print(f"text_to_times: {res['words']} words -> {opts.out_dir}/intervals, {opts.out_dir}/classes", file=sys.stderr)

@@ -5,11 +5,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from termeval.core.declaration import Measure, Table, measures
 from termeval.core.options import BootstrapOptions, JobOptions, OptionError, ReportOptions, nonneg, option, path_value
 from termeval.units.languages import EVALUATED_SPLITS, LANGUAGES
-from termeval.units.readers import FORMATS
 
 KINDS = ("many-to-one", "one-to-one")
+FORMATS = ("auto", "text", "ark", "jsonl", "npy")           # of the units (termeval/units/readers.py)
 
 
 def frame_shift_value(value: object, text: str | None = None) -> None:
@@ -61,7 +62,7 @@ class UnitsOptions(BootstrapOptions, JobOptions, ReportOptions):
     off_grid: str = option("error", "gold phones off the 10 ms grid: error (discophon's rule) or centre (each "
                                     "frame takes the phone at its centre)", choices=("error", "centre"))
     bootstrap_unit: str = option("file", "resampling unit: recordings or speakers", choices=("file", "speaker"))
-    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written (None: nothing is written)",
+    exp_dir: str | None = option(None, "where scores/, details/ and units/ are written",
                                  positional=True, role="output", metavar="exp_dir")
 
     def stage_name(self) -> str:
@@ -92,8 +93,30 @@ class DiscophonOptions(BootstrapOptions, JobOptions, ReportOptions):
                             check=_comma_list(tuple(LANGUAGES), "language"))
     splits: str = option("", "comma list of splits scored (default: dev,test)",
                          check=_comma_list(EVALUATED_SPLITS, "split"))
-    exp_dir: str | None = option(None, "where scores.jsonl, scores/, details/ and units/ are written (None: "
-                                       "nothing is written)", positional=True, role="output", metavar="output_dir")
+    exp_dir: str | None = option(None, "where scores.jsonl, scores/, details/ and units/ are written",
+                                 positional=True, role="output", metavar="output_dir")
 
     def stage_name(self) -> str:
         return "discophon"
+
+
+def stage_name(opts: UnitsOptions | DiscophonOptions) -> str:
+    """The name of a run's logs and shards (termeval/steps: Step.stage_name)."""
+    return opts.stage_name()
+
+
+# ----------------------------------------------------------------------------- result tables
+
+UNITS_TABLE = Table("units", (
+    *measures(("pnmi", "phone_purity", "cluster_purity")), Measure("per", lower_is_better=True),
+    *measures(("boundary_precision", "boundary_recall", "boundary_fscore"), percent=True),
+    *measures(("boundary_rvalue", "ref_entropy", "hyp_entropy", "mutual_information", "ref_segment_length",
+               "hyp_segment_length"))),
+    ("pnmi", "phone_purity", "cluster_purity", "per", "boundary_precision", "boundary_recall", "boundary_fscore",
+     "boundary_rvalue", "ref_entropy", "mutual_information"))
+# discophon's pairs (scores/discophon_<code>_<split>): <code>_<split>_pnmi, _per, _f1, _r_val
+DISCOPHON_TABLE = Table("discophon", tuple(
+    m for code in LANGUAGES for split in EVALUATED_SPLITS
+    for m in (Measure(f"{code}_{split}_pnmi"), Measure(f"{code}_{split}_per", lower_is_better=True),
+              Measure(f"{code}_{split}_f1"), Measure(f"{code}_{split}_r_val"))))
+TABLES = (UNITS_TABLE, DISCOPHON_TABLE)

@@ -23,7 +23,7 @@ import numpy as np
 
 from termeval.core.errors import InputError
 
-FORMATS = ("auto", "text", "ark", "jsonl", "npy")
+from termeval.units.options import FORMATS  # noqa: E402,F401  (declared with the options)
 _INT_LINE = re.compile(r"-?\d+(?:\s+-?\d+)*")
 # the usual discophon line, read without building a Python int per unit: {"file": "<id>", "units": [...]}
 # with JSON integers (no leading zero, no sign: a negative id takes the json path and its error)

@@ -24,7 +24,6 @@ from termeval.core.errors import InputError
 from termeval.core.scores import format_line, write_scores
 from termeval.core.stage import Report, Shard, Stage, View
 from termeval.core.textio import atomic_write
-from termeval.core.warn import warn
 from termeval.units import cooccurrence, discophon, evaluate, frames, report
 from termeval.units.alignment import read_alignment
 from termeval.units.evaluate import Result, Settings
@@ -86,8 +85,6 @@ class UnitsStage(Stage):
         counts, r = merged
         a, s = c.counts["args"], self.settings
         keys = report.KEYS + (report.FAIRSEQ_KEYS if s.compat == "fairseq" else ())
-        for w in c.warnings:
-            warn(UNITS_STEP, w)
         settings = {"frame_shift": a.frame_shift, "step_ms": s.step_ms, "compat": s.compat, "kind": s.kind,
                     "n_units": c.n_units, "n_phonemes": c.n_rows - 1, "off_grid": a.off_grid,
                     "units_format": a.units_format}
@@ -180,7 +177,7 @@ class DiscophonStage(Stage):
         if a.exp_dir:
             guard.check_outputs(DISCOPHON_STEP, a.paths("input"), [os.path.join(a.exp_dir, o) for o in self.outputs])
         pairs = discophon.available(a.predictions, a.dataset, a.languages, a.splits)
-        return SimpleNamespace(args=a, pairs=pairs)
+        return SimpleNamespace(args=a, pairs=pairs, heads={})    # heads: the timeline's files (merge)
 
     def identity(self, ctx: SimpleNamespace) -> dict:
         return {"pairs": [p.name for p in ctx.pairs], "kind": ctx.args.kind, "step_units": ctx.args.step_units}
@@ -234,8 +231,6 @@ class DiscophonStage(Stage):
                 if v is None:
                     warnings.append(f"{p.name}: {m} is undefined (no boundary to score; discophon 0.2.0 raises "
                                     "NoBoundariesError here)")
-        for w in warnings:
-            warn(DISCOPHON_STEP, w)
         report.pairs_plot(os.path.join(out, "details", "discophon", "scores"), [p.name for p in ctx.pairs],
                           [values[p.name] for p in ctx.pairs])
         rows_text = discophon.jsonl_rows(ctx.pairs, values)
@@ -273,8 +268,7 @@ class DiscophonStage(Stage):
                   for k in range(len(ctx.pairs))]
         tables = [t for k, n in enumerate(names)
                   for t in view.tables(f"details/discophon/{n}", n, view.PAIR_UTTERANCE_ROWS)]
-        kept = getattr(ctx, "heads", {})
-        heads = [(names[k], _head_of(*kept[k], merged[k][0], a.step_units)) for k in sorted(kept)]
+        heads = [(names[k], _head_of(*ctx.heads[k], merged[k][0], a.step_units)) for k in sorted(ctx.heads)]
         return View(f"Discrete units: the DiscoPhon benchmark (--kind {a.kind}, --step-units {a.step_units})",
                     tables, plots, (lambda limit: view.pair_recordings(heads, limit)) if heads else None,
                     notes=view.NOTES + (f"Tables: the first {view.PAIR_UTTERANCE_ROWS} rows of each per-utterance "
@@ -304,3 +298,13 @@ def check_discophon_inputs(a: DiscophonOptions) -> None:
     if not os.path.isdir(a.dataset):
         raise InputError("not a directory (the discophon dataset dir, holding alignment/)", a.dataset)
     discophon.available(a.predictions, a.dataset, a.languages, a.splits)
+
+
+def stage_of_units(opts: UnitsOptions) -> Stage:
+    """score_units' stage (termeval/steps: Step.stage)."""
+    return UnitsStage(settings_of(opts))
+
+
+def stage_of_discophon(opts: DiscophonOptions) -> Stage:
+    """score_discophon's stage (termeval/steps: Step.stage)."""
+    return DiscophonStage(opts)

@@ -5,8 +5,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from termeval.core.options import ReportOptions, option, or_none, path_value, positive, resamples
-from termeval.zrc.submission import LANGUAGES
+from termeval.core.options import MAX_JOBS, ReportOptions, job_count, option, or_none, path_value, resamples
+
+LANGUAGES = ("english", "french", "mandarin", "german", "wolof")     # zrc 0.9.4 tde17
 
 
 
@@ -20,14 +21,14 @@ class ZrcOptions(ReportOptions):
                               "(every field of zrc 0.9.4's tde17 template, <...> placeholders that scoring "
                               "refuses until filled in) and params.yaml (zrc's defaults); an existing "
                               "meta.yaml or params.yaml is never overwritten", role="output",
-                              check=or_none(path_value), metavar="DIR")
+                              check=or_none(path_value), metavar="DIR", api=False)
     zrc_dataset: str | None = option(None, "zrc dataset dir with index.json (default "
                                      "$APP_DIR/datasets/zrc2017-test-dataset, APP_DIR default ~/zr-data)",
                                      role="input")
     languages: str | None = option(None, f"comma-separated subset of {','.join(LANGUAGES)} (default: every "
                                    "<lang>.txt present)")
-    nj: int | None = option(None, "jobs per language (default: params.yaml njobs, else 1)",
-                            check=or_none(positive))
+    nj: int | None = option(None, f"jobs per language (default: params.yaml njobs, else 1; at most {MAX_JOBS})",
+                            check=or_none(job_count))
     bootstrap: int = option(0, "bootstrap resamples (termeval's scores; at most 100000)", check=resamples)
     partial: bool = option(False, "score the languages that are there, with a warning per missing one "
                                   "(default: refuse as zrc 0.9.4 does)")

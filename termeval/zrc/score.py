@@ -13,40 +13,25 @@ import time
 from termeval.core import publish, usercache
 from termeval.core.guard import check_outputs
 from termeval.core.textio import atomic_write
-from termeval.run import driver
-from termeval.run.launcher import argv_for, cap, run_local
+from termeval.run import plan
+from termeval.run.launcher import cap
+from termeval.tde.benchmarks import stage_for
 from termeval.tde.options import TdeOptions
-from termeval.tde.registry import stage_for
 from termeval.zrc import gold as zrc_gold
 from termeval.zrc.leaderboard import leaderboard_entry, scores_json, summary_table
 from termeval.zrc.submission import Submission
 
 
-def _run(opts: TdeOptions, run_id: str | None = None) -> dict | None:
-    """score_tde's zrc2020 stage on `opts`, through the one driver."""
-    return driver.run(stage_for(opts.benchmark), opts, opts.exp_dir, nj=opts.nj, job=opts.job,
-                      merge=opts.merge, run_id=run_id, echo=False)
-
-
 def score_language(data_dir: str, class_file: str, exp_dir: str, nj: int = 1, bootstrap: int = 0,
                    shown: dict | None = None) -> dict:
     """termeval's zrc2020 scores of one class file against a gold data dir, written to exp_dir
-    (classes/, scores/, details/, units/); returns its scores.json mapping. The one place that
-    runs the zrc2020 benchmark: score_tde's stage (TdeOptions, termeval.run.driver), in
-    one process, or as nj jobs in a process pool and a merge. `shown`: the report options
-    (--report, --report-files, --textgrids: report.html and TextGrids in exp_dir)."""
+    (classes/, scores/, details/, units/); returns its scores.json mapping: score_tde's zrc2020
+    stage (TdeOptions) through the one plan (termeval/run/plan.py), in one process or as nj
+    local jobs and a merge. `shown`: the report options (--report, --report-files, --textgrids:
+    report.html and TextGrids in exp_dir)."""
     opts = TdeOptions(benchmark="zrc2020", bootstrap=bootstrap, data_dir=data_dir, class_file=class_file,
                       exp_dir=exp_dir, **(shown or {})).validate()
-    if nj == 1:
-        return _run(opts)
-    stage = stage_for(opts.benchmark)
-    stage.prepare(opts)                              # once, before the jobs (they never prepare)
-    driver.clear_shards(exp_dir, stage.name)         # <exp>/jobs/zrc2020.*.npz, as steps/score_tde.sh
-    run_id = f"zrc-{os.getpid()}-{time.time_ns()}"
-    argv = argv_for(opts)
-    run_local("score_tde", [["--nj", str(nj), "--job", str(j), "--run-id", run_id, *argv] for j in range(1, nj + 1)],
-              step="score_zrc_submission")
-    return _run(opts.replace(nj=nj, merge=nj), run_id)
+    return plan.run_stage(stage_for(opts.benchmark), opts, "score_tde", nj=nj, echo=False)
 
 
 def score_submission(sub: Submission, dataset: str | None, nj: int, bootstrap: int = 0,

@@ -40,8 +40,9 @@ import yaml
 from termeval.classes.fast import plain_syntax
 from termeval.classes.tokens import class_file_tokens, is_header
 from termeval.core.errors import InputError
+from termeval.core.options import MAX_JOBS
 
-LANGUAGES = ("english", "french", "mandarin", "german", "wolof")
+from termeval.zrc.options import LANGUAGES  # noqa: E402,F401  (declared with the options)
 BENCHMARK_NAMES = ("tde17", "test-tde17")
 META_FIELDS = {
     "": ("username", "submission_id", "benchmark_name", "model_info", "publication", "open_source", "code_url"),
@@ -70,7 +71,7 @@ STRING_FIELDS = ("username", "submission_id", "code_url", "model_info.model_id",
                  "publication.paper_url", "publication.bib_reference", "publication.DOI",
                  "publication.institution", "publication.team")
 MAX_YAML_BYTES = 64 * 1024
-MAX_NJOBS = 1024
+MAX_NJOBS = MAX_JOBS       # as --nj (termeval/core/options.py)
 
 
 class _NoAliasLoader(yaml.SafeLoader):
@@ -102,6 +103,7 @@ class MetaErrors(InputError):
     def __init__(self, lines: list[str]) -> None:
         self.lines = lines
         super().__init__(lines[-1])
+        self.preceding = tuple(lines[:-1])      # printed as error lines before the last one
 
     def format(self) -> str:
         return self.message

@@ -11,7 +11,8 @@ import pytest
 
 @pytest.fixture(scope="session")
 def example(tmp_path_factory, root) -> str:
-    """A directory holding data/local/example, data/local/example_std and data/example."""
+    """A directory holding data/local/example, data/local/example_std, data/example and
+    data/local/example_units."""
     d = tmp_path_factory.mktemp("api_example")
     env = dict(os.environ, PYTHONPATH=root)
     for script, out in (("make_example.py", "data/local/example"), ("make_example_std.py", "data/local/example_std")):
@@ -21,6 +22,8 @@ def example(tmp_path_factory, root) -> str:
     subprocess.run([sys.executable, "-m", "termeval.bin.prepare_gold", "--format", "zr", str(src / "example.phn"),
                     str(src / "example.wrd"), str(d / "data/example")], check=True, stderr=subprocess.DEVNULL,
                    env=env, cwd=root)
+    subprocess.run([sys.executable, os.path.join(root, "local", "make_example_units.py"), str(d / "data/example"),
+                    str(d / "data/local/example_units")], check=True, stderr=subprocess.DEVNULL, env=env)
     return str(d)
 
 

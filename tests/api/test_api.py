@@ -9,7 +9,7 @@ import pytest
 
 import termeval
 from termeval import api_inputs
-from termeval.run import command
+from termeval import command
 from termeval.core import datadir as data
 
 PH = [(f, a, b, lab) for f in ("a", "b") for a, b, lab in ((0.0, 0.1, "x"), (0.1, 0.2, "y"), (0.2, 0.3, "z"))]
@@ -131,18 +131,18 @@ def test_compare_systems(two_systems, tmp_path):
     assert snapshot(tmp_path) == before
     c2 = termeval.compare_systems([tmp_path / "a", tmp_path / "b"], out_dir=tmp_path / "cmp", bootstrap=200, seed=3)
     assert c == c2 and (tmp_path / "cmp" / "RESULTS.compare.md").is_file()
-    with pytest.raises(termeval.InputError, match="argument --bootstrap"):
+    with pytest.raises(termeval.InputError, match="^bootstrap: "):
         termeval.compare_systems([tmp_path / "a", tmp_path / "b"], bootstrap=-1)
 
 
 def test_bad_input_raises_input_error_with_the_step_line(example):
     gold = os.path.join(example, "data/example")
     cls = os.path.join(example, "data/local/example/classes/example.classes")
-    with pytest.raises(termeval.InputError, match=r"^argument --nj: must be a positive integer, got '0'$"):
+    with pytest.raises(termeval.InputError, match=r"^nj: must be a positive integer, got '0'$"):
         termeval.score_tde(gold, cls, nj=0)
     with pytest.raises(termeval.InputError, match=r"^score_std: unknown option 'presets' \(options: .*preset"):
         termeval.score_std(gold, cls, presets="x")
-    with pytest.raises(termeval.InputError, match=r"argument --preset: invalid choice: 'x'"):
+    with pytest.raises(termeval.InputError, match=r"^preset: invalid choice: 'x'"):
         termeval.score_std(gold, cls, preset="x")
     with pytest.raises(termeval.InputError, match=r"^/nowhere: no such file or directory$"):
         termeval.score_tde("/nowhere", cls)

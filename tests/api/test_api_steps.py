@@ -13,7 +13,7 @@ import pytest
 
 import termeval
 from termeval import api
-from termeval.run import command
+from termeval import command
 
 STEPS = ("prepare_classes", "validate_alignment_dir", "export_zr", "measure_resources", "summarize_scores")
 
@@ -54,9 +54,9 @@ def test_prepare_classes_equals_the_command(example, tmp_path, capsys):
         assert without_dates(a[name]) == without_dates(b[name]), name
     assert got["classes_dir"] == os.path.join(tmp_path / "api", "classes")
     assert got["classes_written"] > 0 and got["fragments_written"] > 0
-    with pytest.raises(termeval.InputError, match=r"^argument --tolerance: must be >= 0, got '-1.0'$"):
+    with pytest.raises(termeval.InputError, match=r"^tolerance: must be >= 0, got '-1.0'$"):
         termeval.prepare_classes(data, cls, tmp_path / "x", tolerance=-1)
-    with pytest.raises(termeval.InputError, match=r"^argument --format: invalid choice"):
+    with pytest.raises(termeval.InputError, match=r"^format: invalid choice"):
         termeval.prepare_classes(data, cls, tmp_path / "x", format="xml")
     with pytest.raises(TypeError, match="lenient"):
         termeval.prepare_classes(data, cls, tmp_path / "x", lenient="yes")
@@ -76,7 +76,7 @@ def test_validate_alignment_dir_returns_the_findings(example, tmp_path, capsys):
     assert found["files"] > 0 and found["phones"] > found["words"] > 0 and found["speakers"] > 0
     with pytest.raises(termeval.InputError, match="no such directory"):
         termeval.validate_alignment_dir(tmp_path / "none")
-    with pytest.raises(termeval.InputError, match=r"^argument --boundary-tolerance: must be >= 0"):
+    with pytest.raises(termeval.InputError, match=r"^boundary_tolerance: must be >= 0"):
         termeval.validate_alignment_dir(data, boundary_tolerance=-0.5)
     with pytest.raises(TypeError, match="sil_label"):
         termeval.validate_alignment_dir(data, sil_label=1)
@@ -109,9 +109,9 @@ def test_measure_resources_writes_the_phase(tmp_path, capsys):
     assert values["exit_status"] == 3 and values["phase"] == "search" and written["runs"] == "1"
     again = termeval.measure_resources(tmp_path / "a", "search", code, append=True)
     assert again["runs"] == 2 and again["cpu_s"] >= values["cpu_s"]
-    with pytest.raises(termeval.InputError, match=r"^argument phase: invalid choice: 'train'"):
+    with pytest.raises(termeval.InputError, match=r"^phase: invalid choice: 'train'"):
         termeval.measure_resources(tmp_path / "a", "train", code)
-    with pytest.raises(termeval.InputError, match=r"^argument --interval: must be > 0"):
+    with pytest.raises(termeval.InputError, match=r"^interval: must be > 0"):
         termeval.measure_resources(tmp_path / "a", "index", code, interval=0)
     with pytest.raises(TypeError, match="command"):
         termeval.measure_resources(tmp_path / "a", "index", "true")

@@ -1,4 +1,4 @@
-"""The termeval command (termeval/run/command.py): step list, --version, errors, --nj N."""
+"""The termeval command (termeval/command.py): step list, --version, errors, --nj N."""
 from __future__ import annotations
 
 import json
@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from termeval import __version__
-from termeval.run import command
+from termeval import command
 
 STEPS = ["compare-systems", "convert-segments", "export-text", "export-zr", "kwseval", "measure-resources", "prepare-classes", "prepare-gold",
          "prepare-kws", "score-discophon", "score-quesst", "score-resources", "score-segmentation", "score-std", "score-tde",
@@ -76,6 +76,19 @@ def test_nj_runs_local_jobs_with_the_same_scores(example, tmp_path, capsys):
     assert {k: three[k] for k in ("ned", "token_fscore", "boundary_fscore", "type_fscore")} == \
         {k: one[k] for k in ("ned", "token_fscore", "boundary_fscore", "type_fscore")}
     assert one["token_fscore"] is not None
+
+
+def test_cmd_runs_the_jobs_through_the_launcher_with_the_same_scores(example, root, tmp_path, capsys):
+    """42.3: the one N-job plan (prepare, N jobs through the launcher, merge) is the command's too."""
+    gold = os.path.join(example, "data/example")
+    cls = os.path.join(example, "data/local/example/classes/example.classes")
+    assert command.main(["score-tde", gold, cls, str(tmp_path / "one")]) == 0
+    assert command.main(["score-tde", "--nj", "2", "--cmd", os.path.join(root, "utils/run.pl"),
+                         gold, cls, str(tmp_path / "two")]) == 0
+    for name in ("matching", "clustering", "parsing"):
+        assert (tmp_path / "one/scores" / name).read_bytes() == (tmp_path / "two/scores" / name).read_bytes()
+    assert set(os.listdir(tmp_path / "two/log")) == {"zrc2020.1.log", "zrc2020.2.log", "zrc2020.merge.log"}
+    assert not (tmp_path / "two/scores/.summary").exists()
 
 
 def test_a_failed_step_leaves_its_error_line_in_the_log(example, tmp_path, capsys):

@@ -22,7 +22,7 @@ def test_every_example_of_docs_api_runs(root, example, tmp_path, monkeypatch, ca
         exec(compile(block, f"docs/api.md python block {i + 1}", "exec"), namespace)
     out = capsys.readouterr().out
     assert "NED " in out and "ATWV " in out and "actTWV " in out and "boundary F " in out
-    assert "argument --nj: must be a positive integer, got '0'" in out
+    assert "nj: must be a positive integer, got '0'" in out
     assert "phones[1]: phone interval 0.5..0.7 of 'a' overlaps 0..1 (phones[0])" in out
     assert os.path.isfile("exp/oracle_tde/scores/scores.json") and os.path.isdir("exp/example_std/details")
     assert os.path.isfile("data/example_from_textgrid/phones")

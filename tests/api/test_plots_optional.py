@@ -28,7 +28,7 @@ sys.meta_path.insert(0, NoMatplotlib())
 
 RUN = """
 import sys
-from termeval.run import command
+from termeval import command
 ex, out = sys.argv[1], sys.argv[2]
 data, cls = ex + "/data/example", ex + "/data/local/example/classes/example.classes"
 std = ex + "/data/local/example_std"

@@ -68,9 +68,10 @@ def test_aliases_and_hidden(capsys):
 def test_hidden_is_not_in_the_api_signature():
     import inspect
 
-    from termeval.api import typed_values, with_options
+    from termeval.api import declared, typed_values
+    from termeval.core.declaration import Step
 
-    @with_options(Optional, fixed=("roots",))
+    @declared(Step("f", Optional, "A test step.", task="x:y"), fixed=("roots",))
     def f(roots, **options):
         return options
     assert list(inspect.signature(f).parameters) == ["roots", "out"]

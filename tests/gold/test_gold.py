@@ -463,7 +463,9 @@ def test_python_script_help(capsys):
     with pytest.raises(SystemExit) as e:
         PREPARE.main(["--help"])
     assert e.value.code == 0
-    assert "Usage: python -m termeval.bin.prepare_gold --format zr" in capsys.readouterr().out
+    out = capsys.readouterr().out            # the step's declaration: its description and options
+    assert out.startswith("usage: ") and "--format {zr,ctm,textgrid,discophon}" in out
+    assert "Prepare gold phone/word alignments as a data dir" in out and "python -m" not in out
 
 
 def test_word_ctm_keyed_by_recording_with_segments(tmp_path, capsys):

@@ -95,7 +95,7 @@ def test_kaldi_file_readers(tmp_path, name, text, line, needle):
 
 
 def test_std_kaldi_delegates(tmp_path):
-    from termeval.std.kaldi.refs import read_durations, read_segments
+    from termeval.std.kaldi_refs import read_durations, read_segments
     (tmp_path / "segments").write_text("u1 r 0.5 1\nu2 r 1 -1\n")
     assert read_segments(str(tmp_path / "segments")) == {"u1": ("r", 0.5), "u2": ("r", 1.0)}
     (tmp_path / "utt2dur").write_text("u1 0\nu2 2.5\n")

@@ -47,8 +47,15 @@ class SumStage:
         return Report({"count": count, "sum": total}, f"toy: sum {total}")
 
 
+class ToyOptions(types.SimpleNamespace):
+    """A toy step's options: its values, no path (Options.paths)."""
+
+    def paths(self, role):
+        return [self.path] if role == "input" and getattr(self, "path", None) else []
+
+
 def args_of(values):
-    return types.SimpleNamespace(values=values)
+    return ToyOptions(values=values)
 
 
 def test_balanced_ranges_cover_all_units_contiguously():
@@ -170,7 +177,7 @@ class LazyLineStage:
     def load(self, args):
         with open(args.path) as f:
             n = int(f.readline())
-            values = [int(x) for x in f] if not is_share(args) else None
+            values = [int(x) for x in f] if not is_share() else None
         if values is not None:
             self.read.extend(range(n))
         return {"path": args.path, "n": n, "values": values}
@@ -204,18 +211,18 @@ def test_lazy_stage_jobs_read_their_share_only(tmp_path):
     src = tmp_path / "values"
     src.write_text(f"{len(vals)}\n" + "".join(f"{v}\n" for v in vals))
     one = LazyLineStage()
-    args = types.SimpleNamespace(path=str(src), job=None, merge=None)
+    args = ToyOptions(path=str(src))
     assert jobs.run(one, args, str(tmp_path / "a"), echo=False) == {"count": 3, "sum": 11}
     assert one.read == [0, 1, 2]
     nj = 5                                     # more jobs than lines: two empty shares
     ranges = jobs.balanced_ranges(np.ones(3), nj)
     for j in range(1, nj + 1):
         st = LazyLineStage()
-        a = types.SimpleNamespace(path=str(src), job=j, merge=None)
+        a = ToyOptions(path=str(src))
         assert jobs.run(st, a, str(tmp_path / "b"), nj=nj, job=j, run_id="r") is None
         assert st.read == list(range(*ranges[j - 1]))
     st = LazyLineStage()
-    m = types.SimpleNamespace(path=str(src), job=None, merge=nj)
+    m = ToyOptions(path=str(src))
     assert jobs.run(st, m, str(tmp_path / "b"), merge=nj, run_id="r", echo=False) == {"count": 3, "sum": 11}
     assert st.read == []                      # the merge reads shards, no line
     assert (tmp_path / "a" / "scores" / "lazy").read_bytes() == (tmp_path / "b" / "scores" / "lazy").read_bytes()
@@ -223,30 +230,27 @@ def test_lazy_stage_jobs_read_their_share_only(tmp_path):
 
 # ----------------------------------------------------------------------------- the output guard
 
-def test_the_guard_reads_namespace_options_and_stage_paths(tmp_path):
-    """driver.io_paths: a stage's own io_paths(args), else an Options' roles (paths()), else
-    the known attributes of an argparse namespace; outputs = the owned ones under the exp dir."""
+def test_the_guard_reads_the_options_roles_and_stage_paths(tmp_path):
+    """driver.io_paths: a stage's own io_paths(opts), else the Options' roles (paths());
+    outputs = the owned ones under the exp dir."""
     exp = tmp_path / "exp"
     (exp / "scores").mkdir(parents=True)
     gold = exp / "scores" / "gold.txt"
     gold.write_text("x\n")
-    ns = types.SimpleNamespace(values=[1], gold=str(gold))
-    with pytest.raises(InputError, match=r"exp/scores: the output of toy contains its input .*gold.txt"):
-        jobs.run(SumStage(), ns, str(exp))
-    assert gold.read_text() == "x\n"
 
     class Opts(types.SimpleNamespace):
         def paths(self, role):
             return [str(gold)] if role == "input" else [str(exp)]
-    with pytest.raises(InputError, match="contains its input"):
+    with pytest.raises(InputError, match=r"exp/scores: the output of toy contains its input .*gold.txt"):
         jobs.run(SumStage(), Opts(values=[1]), str(exp))
+    assert gold.read_text() == "x\n"
 
     class Own(SumStage):            # its own inputs: `gold` is not one of them
         def io_paths(self, args):
             return [args.reads], [str(tmp_path / "summary.json")]
-    jobs.check_io(Own(), types.SimpleNamespace(values=[1], gold=str(gold), reads=str(tmp_path / "a")), str(exp))
+    jobs.check_io(Own(), ToyOptions(values=[1], gold=str(gold), reads=str(tmp_path / "a")), str(exp))
     with pytest.raises(InputError, match="summary.json: the output of toy is its input"):
-        jobs.check_io(Own(), types.SimpleNamespace(reads=str(tmp_path / "summary.json")), str(exp))
+        jobs.check_io(Own(), ToyOptions(reads=str(tmp_path / "summary.json")), str(exp))
 
 
 def test_an_exp_dir_that_is_a_file_is_refused(tmp_path):

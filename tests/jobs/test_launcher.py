@@ -36,5 +36,26 @@ def test_jobs_through_a_kaldi_launcher(root, tmp_path):
     log = str(tmp_path / "log" / "v.JOB.log")
     launcher.run_cmd(os.path.join(root, "utils", "run.pl"), "validate_alignment_dir", [str(tmp_path / "data")], 2, log)
     assert sorted(os.listdir(tmp_path / "log")) == ["v.1.log", "v.2.log"]
-    with pytest.raises(InputError, match="the jobs failed through"):
+    # a failed job: its own error line and log (each failed job's line before the last one's)
+    with pytest.raises(InputError, match=rf"{tmp_path}: missing file phones \(log: .*v\.2\.log\)$"):
         launcher.run_cmd(os.path.join(root, "utils", "run.pl"), "validate_alignment_dir", [str(tmp_path)], 2, log)
+
+
+def test_arguments_reach_the_job_through_a_kaldi_launcher_intact(root, tmp_path):
+    """run.pl joins its arguments with spaces and runs bash: a path with whitespace, a quote,
+    $ or ; arrives as it was given (quote_for_launcher), or the argument is refused."""
+    import os
+    import sys
+    from termeval.gold import prepare_zr
+    (tmp_path / "x.phn").write_text("f1 0.0 0.2 a\nf1 0.2 0.4 b\n")
+    (tmp_path / "x.wrd").write_text("f1 0.0 0.4 ab\n")
+    for name in ("a b", "it's", "x;y", "$HOME", 'say "hi"'):
+        prepare_zr(str(tmp_path / "x.phn"), str(tmp_path / "x.wrd"), str(tmp_path / name))
+        log = str(tmp_path / "log" / "e.JOB.log")
+        launcher.run_cmd(os.path.join(root, "utils", "run.pl"), "validate_alignment_dir", [str(tmp_path / name)], 1,
+                         log)
+        assert f"{tmp_path / name}: OK" in (tmp_path / "log" / "e.1.log").read_text(), name
+    with pytest.raises(InputError, match="cannot pass this argument through a job launcher"):
+        launcher.quote_for_launcher("it's \"x\" $y")
+    with pytest.raises(InputError, match="must not contain 'JOB'"):
+        launcher.run_cmd(sys.executable, "x", ["exp/JOBS/x"], 2, str(tmp_path / "l.JOB.log"))

@@ -9,7 +9,7 @@ byte-identical afterwards (its tree hashed before and after). A case that cannot
 option (an option whose step has no input directory, or no input at all) is listed in `NA`
 with the reason.
 
-The `termeval` command runs in this process (termeval.run.command.main), as the API does;
+The `termeval` command runs in this process (termeval.command.main), as the API does;
 the shell faces are subprocesses. A `--nj`-less run of a tiny corpus: the whole file takes a
 few seconds."""
 from __future__ import annotations
@@ -29,7 +29,7 @@ import pytest
 import termeval
 from termeval.core.errors import InputError
 from termeval.gold import prepare_zr
-from termeval.run import command
+from termeval import command
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)

@@ -12,7 +12,7 @@ import pytest
 
 from termeval.bootstrap import MAX_RESAMPLES
 from termeval.bootstrap.engine import draw_swaps, draw_weights
-from termeval.run.cli import resample_count
+from termeval.core.options import OptionError, resamples
 from termeval.core.errors import InputError
 
 
@@ -38,15 +38,16 @@ def test_bootstrap_beyond_the_maximum_is_refused_by_every_step(root, tmp_path, s
     r = run(tmp_path, f"{root}/{step}", "--bootstrap", value, *args)
     assert r.returncode == 1
     name = step.split("/")[-1]
-    assert error_lines(r) == [f"{name}: error: --bootstrap: expected a whole number from 0 to 100000, got '{value}'"]
+    assert error_lines(r) == [f"{name}: error: --bootstrap: at most 100000 resamples (docs/uncertainty.md), "
+                              f"got '{value}'"]
     assert not (tmp_path / "exp").exists()
 
 
 def test_bootstrap_maximum_in_python_entry_points_and_engine(root):
     assert MAX_RESAMPLES == 100_000
-    assert resample_count("100000") == 100_000 and resample_count("0") == 0
-    with pytest.raises(argparse.ArgumentTypeError, match="at most 100000 resamples"):
-        resample_count("1000000000")
+    resamples(100_000) or resamples(0)                 # accepted (the one check, core/options.py)
+    with pytest.raises(OptionError, match="at most 100000 resamples"):
+        resamples(1_000_000_000, "1000000000")
     r = subprocess.run(["utils/termeval_python.sh", "-m", "termeval.bin.score_std", "--bootstrap",
                         "1000000000", "k", "d", "e"], cwd=root, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2
@@ -116,13 +117,16 @@ def _fake_data(d):
 
 @pytest.mark.parametrize("step,args,message", [
     # read only by the merge job, after the other jobs: now checked by the shell step
-    ("steps/score_tde.sh", ["--bootstrap-unit", "spk"], "--bootstrap-unit: expected one of file speaker, got 'spk'"),
+    ("steps/score_tde.sh", ["--bootstrap-unit", "spk"],
+     "--bootstrap-unit: invalid choice: 'spk' (choose from 'file', 'speaker')"),
     ("steps/score_segmentation.sh", ["--bootstrap-unit", "recording"],
-     "--bootstrap-unit: expected one of file speaker, got 'recording'"),
+     "--bootstrap-unit: invalid choice: 'recording' (choose from 'file', 'speaker')"),
     # read by the jobs' Python parser: parsed once here (te_check_options) before queueing
     ("steps/score_segmentation.sh", ["--frame-shift", "0"], "--frame-shift: must be > 0, got '0'"),
-    ("steps/score_segmentation.sh", ["--tolerance", "inf"],
-     "--tolerance is in seconds (20 ms is --tolerance 0.02), expected a number in [0, 1), got 'inf'"),
+    ("steps/score_segmentation.sh", ["--tolerance", "inf"], "--tolerance: expected a finite number, got 'inf'"),
+    ("steps/score_segmentation.sh", ["--tolerance", "20"],
+     "--tolerance: is in seconds: 20 s is not a boundary tolerance (20 ms is --tolerance 0.02; less than 1 s accepted)"),
+    ("steps/score_segmentation.sh", ["--nj", "99999999999"], "--nj: at most 1024 jobs, got '99999999999'"),
 ])
 def test_job_options_are_refused_before_any_job(root, tmp_path, step, args, message):
     _fake_data(tmp_path / "data")

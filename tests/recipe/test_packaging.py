@@ -107,4 +107,4 @@ def test_building_writes_nothing_into_the_source_tree(root, tmp_path):
     assert listing() == before
     [whl] = list(out.glob("termeval-*.whl"))
     names = zipfile.ZipFile(whl).namelist()
-    assert "termeval/run/command.py" in names and any(n.endswith("entry_points.txt") for n in names)
+    assert "termeval/command.py" in names and any(n.endswith("entry_points.txt") for n in names)

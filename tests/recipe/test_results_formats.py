@@ -135,12 +135,12 @@ def test_markdown_data_column_footnote_and_options(tmp_path, root):
 def test_bad_metrics_and_format_are_refused(tmp_path, root):
     exp = tmp_path / "exp"
     tree(exp)
-    with pytest.raises(termeval.InputError, match="--metrics: no table has nope"):
+    with pytest.raises(termeval.InputError, match="^metrics: no table has nope"):
         termeval.results_table(exp, metrics="ned,nope")
     r = subprocess.run([f"{root}/utils/summarize_scores.sh", "--format", "xls", "exp"], cwd=tmp_path,
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.splitlines()[0] == (
-        "summarize_scores: error: argument --format: invalid choice: 'xls' "
+        "summarize_scores.py: error: argument --format: invalid choice: 'xls' "
         "(choose from 'md', 'csv', 'tsv', 'latex', 'json', 'html')")
     assert not (tmp_path / "RESULTS.md").exists()
     r = subprocess.run([f"{root}/utils/summarize_scores.sh", "--format", "json", "exp"], cwd=tmp_path,

@@ -109,7 +109,7 @@ def test_resources_log_is_named_by_the_stage(root, toy):
 @pytest.mark.parametrize("name,step,opts,args", [c for c in CASES if c[0] in ("zr2015-doc", "segmentation_phone", "std")],
                          ids=["zr2015-doc", "segmentation_phone", "std"])
 def test_the_termeval_command_names_them_alike(root, toy, name, step, opts, args):
-    """`termeval <step> --nj 2` (termeval/run/command.py): the same log names, the stale shard
+    """`termeval <step> --nj 2` (termeval/command.py): the same log names, the stale shard
     cleared, and one process logged as <name>.log."""
     for nj in ("1", "2"):
         exp = f"exp/cmd{nj}_{name}"

@@ -102,16 +102,16 @@ def test_pages_are_small_and_load_nothing(gallery):
 
 def test_textgrids_where_there_is_no_timeline_are_refused(gallery):
     q = os.path.join(gallery, "data", "local", "example_quesst")
-    with pytest.raises(termeval.InputError, match=r"^--textgrids true: this step has no timeline"):
+    with pytest.raises(termeval.InputError, match=r"^textgrids=True: this step has no timeline"):
         termeval.score_quesst(f"{q}/kws", f"{q}/quesst.stdlist.xml", textgrids=True)
     u = os.path.join(gallery, "data", "local", "example_units", "discophon")
-    with pytest.raises(termeval.InputError, match=r"^--textgrids true: score_discophon keeps the first"):
+    with pytest.raises(termeval.InputError, match=r"^textgrids=True: score_discophon keeps the first"):
         termeval.score_discophon(f"{u}/dataset", f"{u}/predictions", textgrids=True)
     cmp = os.path.join(gallery, "cmp")
-    with pytest.raises(termeval.InputError, match=r"^--textgrids true: a comparison has no recordings"):
+    with pytest.raises(termeval.InputError, match=r"^textgrids=True: a comparison has no recordings"):
         termeval.compare_systems([f"{cmp}/a", f"{cmp}/b"], textgrids=True)
     gold = os.path.join(gallery, "data", "example")
-    with pytest.raises(termeval.InputError, match=r"argument --report-files: must be an integer >= 0"):
+    with pytest.raises(termeval.InputError, match=r"^report_files: must be an integer >= 0"):
         termeval.score_tde(gold, gold + "/x", report_files=-1)
 
 

@@ -6,7 +6,7 @@ import os
 import random
 import types
 
-from termeval.classes.parse import parse_class_file, read_reco2dur, write_class_dir
+from termeval.tde.options import TdeOptions
 
 
 def fmt(us: int) -> str:
@@ -115,6 +115,10 @@ def write_corpus(root: str, phones, words, speaker, classes) -> types.SimpleName
             for f, s, e in cl:
                 fh.write(f"{f} {fmt(s)} {fmt(e)}\n")
             fh.write("\n")
-    prep = parse_class_file(cf, read_reco2dur(data))
-    write_class_dir(prep, os.path.join(exp, "classes"))
-    return types.SimpleNamespace(data_dir=data, exp_dir=exp, class_dir=None)
+    return types.SimpleNamespace(data_dir=data, exp_dir=exp, class_file=cf)
+
+
+def options(corpus: types.SimpleNamespace, mode: str, folds: str = "none", exp_dir: str | None = None) -> TdeOptions:
+    """score_tde's options for a written corpus."""
+    return TdeOptions(benchmark=mode, folds=folds, data_dir=corpus.data_dir, class_file=corpus.class_file,
+                      exp_dir=exp_dir).validate()

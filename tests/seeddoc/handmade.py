@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from termeval.run import driver as jobs
 from termeval.tde.seeddoc.stage import SeedStage
-from tests.seeddoc.corpora import write_corpus
+from tests.seeddoc.corpora import options, write_corpus
 
 MS = 1000
 
@@ -34,9 +34,8 @@ def corpus(files: dict[str, list[tuple[str, int]]], words: dict[str, list[tuple[
 
 def run(tmp_path, mode: str, phones, words, speaker, classes, folds: str = "none") -> dict:
     cls = [[(f, a * MS, b * MS) for f, a, b in c] for c in classes]
-    args = write_corpus(str(tmp_path / mode), phones, words, speaker, cls)
-    args.folds = folds
-    return jobs.run(SeedStage(mode), args, None, echo=False)
+    corpus = write_corpus(str(tmp_path / mode), phones, words, speaker, cls)
+    return jobs.run(SeedStage(mode), options(corpus, mode, folds), None, echo=False)
 
 
 def letters(s: str, ms: int = 50) -> list[tuple[str, int]]:

@@ -12,7 +12,7 @@ import pytest
 from termeval.run import driver as jobs
 from termeval.tde.seeddoc.stage import SeedStage
 from tests.seeddoc.brute import Brute, close
-from tests.seeddoc.corpora import random_corpus, write_corpus
+from tests.seeddoc.corpora import options, random_corpus, write_corpus
 
 KEYS_PAIRS = ("ned", "within_ned", "coverage", "coverage_discoverable")
 
@@ -27,9 +27,8 @@ def compare(got: dict, want: dict, where: str) -> None:
 @pytest.mark.parametrize("seed", range(12))
 def test_folds_none_equals_enumeration(tmp_path, mode, seed):
     corpus = random_corpus(seed, nclasses=3 + seed % 3, alphabet="ab" if seed % 2 else "abc")
-    args = write_corpus(str(tmp_path), *corpus)
-    args.folds = "none"
-    got = jobs.run(SeedStage(mode), args, None, echo=False)
+    c = write_corpus(str(tmp_path), *corpus)
+    got = jobs.run(SeedStage(mode), options(c, mode, "none"), None, echo=False)
     want = Brute(*corpus, mode).scores()
     compare(got, want, f"{mode} seed {seed}")
 
@@ -48,9 +47,8 @@ def equal_parts_literal(phones, n):
 
 def test_equal_folds_fold_by_fold(tmp_path):
     corpus = random_corpus(101, nfiles=4, nclasses=5)
-    args = write_corpus(str(tmp_path), *corpus)
-    args.folds = "equal:2"
-    got = jobs.run(SeedStage("zr2015-doc"), args, None, echo=False)
+    c = write_corpus(str(tmp_path), *corpus)
+    got = jobs.run(SeedStage("zr2015-doc"), options(c, "zr2015-doc", "equal:2"), None, echo=False)
     parts = equal_parts_literal(corpus[0], 2)
     assert len(got["folds"]) == 2
     for fold, files in zip(got["folds"], parts):
@@ -61,9 +59,8 @@ def test_equal_folds_fold_by_fold(tmp_path):
 
 def test_random_batches_fold_by_fold(tmp_path):
     corpus = random_corpus(202, nfiles=5, nclasses=5)
-    args = write_corpus(str(tmp_path), *corpus)
-    args.folds = "random:3x0.6:5"
-    got = jobs.run(SeedStage("lrec2014"), args, None, echo=False)
+    c = write_corpus(str(tmp_path), *corpus)
+    got = jobs.run(SeedStage("lrec2014"), options(c, "lrec2014", "random:3x0.6:5"), None, echo=False)
     files = sorted(corpus[0])
     rng = np.random.default_rng(5)
     k = max(1, math.floor(Fraction("0.6") * len(files) + Fraction(1, 2)))
@@ -78,13 +75,14 @@ def test_random_batches_fold_by_fold(tmp_path):
 
 def test_nj_changes_no_value(tmp_path):
     corpus = random_corpus(7, nfiles=4, nclasses=5)
-    args = write_corpus(str(tmp_path), *corpus)
-    args.folds = "equal:3"
+    c = write_corpus(str(tmp_path), *corpus)
     stage = SeedStage("zr2015-doc")
-    one = jobs.run(stage, args, str(tmp_path / "a"), echo=False)
+    a, b = (options(c, "zr2015-doc", "equal:3", str(tmp_path / x)) for x in "ab")
+    one = jobs.run(stage, a, a.exp_dir, echo=False)
+    stage.prepare(b)                                 # the plan prepares once, before the jobs
     for j in (1, 2, 3):
-        jobs.run(stage, args, str(tmp_path / "b"), nj=3, job=j, run_id="r", echo=False)
-    three = jobs.run(stage, args, str(tmp_path / "b"), merge=3, run_id="r", echo=False)
+        jobs.run(stage, b, b.exp_dir, nj=3, job=j, run_id="r", echo=False)
+    three = jobs.run(stage, b, b.exp_dir, merge=3, run_id="r", echo=False)
     strip = lambda r: {k: v for k, v in r.items() if k != "command"}
     assert strip(one) == strip(three)
     assert (tmp_path / "a/scores/matching").read_text() == (tmp_path / "b/scores/matching").read_text()

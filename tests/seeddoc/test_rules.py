@@ -7,7 +7,8 @@ import pytest
 
 from termeval.core.errors import InputError
 from termeval.tde.seeddoc.completion import template
-from termeval.tde.seeddoc.folds import equal_parts, make_folds, parse_folds
+from termeval.tde.foldspec import parse_folds
+from termeval.tde.seeddoc.folds import equal_parts, make_folds
 from termeval.tde.seeddoc.report import aggregate
 from tests.seeddoc.handmade import corpus, letters, run
 

@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from termeval.core.numbers import fmt_value
-from termeval.tde.seeddoc.report import DEFINITIONS
+from termeval.tde.benchmarks import seed_rules
 from tests.seeddoc.corpora import random_corpus, write_corpus
 
 
@@ -36,7 +36,7 @@ def test_step_writes_scores_and_definitions_and_nj_changes_nothing(root, inputs,
             assert os.path.isfile(os.path.join(exp, "scores", s))
         out[nj] = json.load(open(os.path.join(exp, "scores", "scores.json")))
     d = out["1"]["definitions"]
-    assert d == dict(DEFINITIONS[mode], folds=folds) and d["folds"] == folds
+    assert d == dict(seed_rules(mode).definitions, folds=folds) and d["folds"] == folds
     assert out["1"]["benchmark"] == mode and "matching_fscore_std" in out["1"]
     same = lambda j: {k: v for k, v in j.items() if k not in ("command", "stages")}
     assert same(out["1"]) == same(out["2"])
@@ -83,7 +83,7 @@ def test_fold_count_bounded_before_any_work(root, inputs, mode, folds, message):
     and by the API."""
     import time
     import termeval
-    from termeval.tde.seeddoc.folds import MAX_FOLDS
+    from termeval.tde.foldspec import MAX_FOLDS
     assert MAX_FOLDS == 10000
     data, cls, tmp = inputs
     t = time.time()

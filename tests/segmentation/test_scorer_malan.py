@@ -192,7 +192,7 @@ def test_differential_against_boundary_word():
 
 def test_int16_warning():
     # 655.34 s is frame 32767 at 20 ms (the script's int16 holds it); 655.36 s is frame 32768
-    p = types.SimpleNamespace(frame_shift=0.02, tolerance=0.02)
+    p = types.SimpleNamespace(frame_shift=0.02, tolerance=0.02, compat="malan-strict")
     ok = types.SimpleNamespace(start=np.array([0.0, 10.0]), end=np.array([655.34, 20.0]))
     assert malan.warnings(ok, p) == []
     long = types.SimpleNamespace(start=np.array([0.0]), end=np.array([655.36]))

@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from termeval.core.errors import InputError
-from termeval.std.kaldi import refs as kaldi, atwv as kaldi_atwv
+from termeval.std import kaldi_refs as kaldi
+from termeval.std.kaldi import atwv as kaldi_atwv
 from termeval.std.detections import read_detections
 from termeval.std.ecf import read_ecf
 from termeval.std.rttm import read_rttm

@@ -6,7 +6,7 @@ import pytest
 
 from termeval.bin import score_std
 from termeval.core.errors import InputError
-from termeval.std.kaldi import refs as kaldi
+from termeval.std import kaldi_refs as kaldi
 from termeval.std.detections import read_detections
 from termeval.std.ecf import read_ecf
 from termeval.std.rttm import read_rttm

@@ -49,7 +49,7 @@ def test_units_errors_name_file_line_utterance(gold, tmp_path, text, where, says
 
 
 def test_unit_beyond_n_units_and_too_many_phones(gold, tmp_path):
-    with pytest.raises(InputError, match="unit 9 is not below --n-units = 5"):
+    with pytest.raises(InputError, match=r"^units\['u1'\]: utterance 'u1': unit 9 is not below n_units = 5"):
         termeval.score_units(gold, {"u1": [1, 2, 1, 9], "u2": [3, 1]}, n_units=5)
     with pytest.raises(InputError, match="phone 'SIL' is one more than the 2 phone classes") as e:
         termeval.score_units(gold, {"u1": [1, 2, 1, 3], "u2": [3, 1]}, n_phonemes=1)

@@ -7,7 +7,7 @@ import json
 import os
 import subprocess
 
-from termeval.tde.registry import coverage_warnings
+from termeval.tde.shared import coverage_warnings
 
 
 def test_helper_names_every_coverage_above_one():

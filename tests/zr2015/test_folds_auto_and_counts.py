@@ -40,7 +40,7 @@ def test_auto_without_fold_files_scores_whole_corpus(root, mini):
     r = step(root, "--benchmark zr2017 --nj 2", d, cls, mini / "auto")
     assert r.returncode == 0, r.stderr
     said = [ln for ln in r.stderr.splitlines() if "warning: --folds auto" in ln]
-    assert len(said) == 1 and said[0].startswith("score_tde.sh: warning: --folds auto: "
+    assert len(said) == 1 and said[0].startswith("score_tde.py: warning: --folds auto: "
                                                  f"no fold files in {d} ")
     # said before the jobs ran
     assert r.stderr.index(said[0]) < r.stderr.index("zr2017 scores in")
@@ -62,9 +62,9 @@ def test_auto_with_some_fold_files_fails_before_jobs(root, mini):
     r = step(root, "--benchmark zr2015", d, mini / "disc.class", mini / "e")
     assert r.returncode == 1
     assert r.stderr.strip().splitlines()[-1] == (
-        f"score_tde.sh: error: --folds auto: {d} has some of folds.split, folds.intervals.cross, "
-        "folds.intervals.within but not all")
-    assert not (mini / "e" / "log").exists()
+        f"score_tde.py: error: {d}/folds.intervals.cross: --folds auto: the data dir has some fold files but not "
+        "this one (needs folds.split, folds.intervals.cross, folds.intervals.within)")
+    assert not (mini / "e" / "scores").exists() and not (mini / "e" / "jobs").exists()
 
 
 def test_auto_with_fold_files_uses_them(root, mini):

@@ -13,7 +13,7 @@ import pytest
 from termeval.run import driver as jobs
 from termeval.bin.score_tde import get_parser
 from termeval.run.cli import options_of
-from termeval.tde.registry import stage_for
+from termeval.tde.benchmarks import stage_for
 from termeval.tde.zr2015 import store
 from termeval.tde.zr2015.matching import BANDS
 from termeval.tde.zr2015.plan import band_of, needs, ordered, share_units, union_packed

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from termeval.bin import score_tde
+from termeval.core.stage import running_as
 from termeval.run.cli import options_of
 from termeval.tde.zrc2020 import classcache, goldcache, stage as zstage, stats
 from termeval.tde.zrc2020.testing import write_data_dir
@@ -49,16 +50,17 @@ def _run_jobs(micro, exp, nj, monkeypatch):
     with monkeypatch.context() as m:
         _no_gold(m)
         for j in range(1, nj + 1):
-            a = _args(micro, exp, "--nj", str(nj), "--job", str(j))
-            ctx = zstage.Zrc2020Stage().load(a)
+            a = _args(micro, exp, "--nj", str(nj))
+            with running_as("job"):
+                ctx = zstage.Zrc2020Stage().load(a)
             # what the job holds of the gold: file names and phone labels, no time, no word
             ph, gold = ctx.corpus.phones, ctx.corpus.gold
             assert ctx.transcribed and ctx.classes is None
             assert len(ph.onset) == len(ph.offset) == len(ph.file) == 0 and len(ph.label) == 14
             assert len(gold.phones.onset) == 0 and len(gold.words.onset) == 0 and gold.files == ["A", "B", "C"]
-            run_parsed(a)
-    m = _args(micro, exp, "--merge", str(nj))
-    return run_parsed(m)
+            run_parsed(a, job=j)
+    m = _args(micro, exp, "--nj", str(nj))
+    return run_parsed(m, merge=nj)
 
 
 def test_jobs_read_no_phone_time_and_equal_one_process(micro, monkeypatch):
@@ -102,9 +104,10 @@ def test_a_cache_without_or_with_another_transcription_is_never_used(micro, monk
     assert written.startswith(classcache.FORMAT + " ")        # a cache of another format is never read
     key = written[len(classcache.FORMAT) + 1:]
     assert classcache.valid(cache, key) and not classcache.valid(cache, key, transcribed=True)
-    a = _args(micro, exp, "--nj", "2", "--job", "1")
+    a = _args(micro, exp, "--nj", "2")
     assert zstage.Zrc2020Stage()._load_job(a) is None        # a job then reads the gold (today's path)
-    assert zstage.Zrc2020Stage().load(a).transcribed is False
+    with running_as("job"):
+        assert zstage.Zrc2020Stage().load(a).transcribed is False
     p = _args(micro, exp, "--prepare-only")
     score_tde.stage_of(p).prepare(p)                        # adds it to the same key
     assert classcache.valid(cache, key, transcribed=True)

@@ -9,7 +9,9 @@ import pytest
 
 from termeval.run import driver as jobs
 from termeval.bin import score_tde
+from termeval.classes.prepare import prepare_into
 from termeval.run.cli import options_of
+from termeval.tde.shared import class_preparation
 from termeval.tde.zrc2020 import goldcache, stage as zstage
 from termeval.tde.zrc2020.testing import write_data_dir
 from tde_micro import MICRO_CLASSES, MICRO_PHN, MICRO_WRD
@@ -84,10 +86,13 @@ def test_exp_dir_caches_are_keyed_on_content(micro, parses):
     assert json.loads((exp / "scores" / "scores.json").read_text())["ned"] == changed["ned"]
 
 
-def run_parsed(a):
-    """score_tde's parsed arguments (or their Options) run as the step runs them: the driver."""
+def run_parsed(a, job=None, merge=None):
+    """score_tde's parsed arguments (or their Options, with job= or merge=) run as the step runs
+    them: the driver."""
     o = a if hasattr(a, "validate") else options_of(score_tde.get_parser(), a)
-    return jobs.run(score_tde.stage_of(o), o, o.exp_dir, nj=o.nj, job=o.job, merge=o.merge,
+    job = getattr(a, "job", None) if job is None else job
+    merge = getattr(a, "merge", None) if merge is None else merge
+    return jobs.run(score_tde.stage_of(o), o, o.exp_dir, nj=o.nj, job=job, merge=merge,
                     run_id=getattr(a, "run_id", None), echo=False)
 
 
@@ -199,9 +204,10 @@ def test_classes_from_the_preparation_equal_the_class_dir_read_back(micro):
     the same arrays as load_classes, and the fragment ids derived as the dir writes them."""
     from termeval.core.datadir import load_classes
     from termeval.tde.zrc2020 import classcache
-    args = score_tde.get_parser().parse_args([str(micro / "data"), str(micro / "x.class"), str(micro / "exp")])
+    p = score_tde.get_parser()
+    args = options_of(p, p.parse_args([str(micro / "data"), str(micro / "x.class"), str(micro / "exp")]))
     kept: dict = {}
-    zstage.tde.prepare_classes(args, str(micro / "exp" / "classes"), log=False, keep=kept)
+    prepare_into(class_preparation(args), str(micro / "exp" / "classes"), log=False, keep=kept)
     gold = goldcache.load(str(micro / "data"), None)[0]
     got = classcache.from_preparation(kept["prep"], gold)
     want = load_classes(str(micro / "exp" / "classes"), gold)

@@ -5,29 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from termeval.gold.intervals import DEFAULT_SILENCE_LABELS
 from termeval.segmentation.boundary import micro
-from termeval.segmentation.inputs import Intervals
+from termeval.segmentation.inputs import SILENCE, speech_only  # noqa: F401  (the scorers' gold without silence)
 from termeval.segmentation.matching import keys
-from termeval.segmentation.rvalue import over_segmentation, prf, r_value
-
-
-SILENCE = frozenset(DEFAULT_SILENCE_LABELS) | {""}
-
-
-def speech_only(ref: Intervals) -> Intervals:
-    """The gold intervals without the silence ones (labels SIL, sil, sp, NSN: what
-    steps/prepare_gold.sh writes as SIL). The scorers' own gold leaves silence out (jasonppy's
-    alignment strings, SD-HuBERT's syllables) or makes it a gap-filling interval of its own
-    (a TextGrid's empty marks, a .phn file's pauses, discophon's SIL phones), which the scorers
-    that need it restore from the gaps (termeval.segmentation.scorers.tier): silence is a gap
-    for every named scorer, at every level, as it is for words."""
-    if not len(ref) or not ref.labels:
-        return ref
-    sil = np.fromiter((x in SILENCE for x in ref.labels), dtype=bool, count=len(ref.labels))
-    if not sil.any():
-        return ref
-    return ref.take(np.flatnonzero(~sil[ref.label]))
+from termeval.segmentation.rvalue import standard_values  # noqa: F401  (the scorers' default values())
 
 
 def distinct(utt: np.ndarray, t: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -69,10 +50,3 @@ def per_utt(n: int, ref_utt: np.ndarray, pred_utt: np.ndarray, hit_utt: np.ndarr
     """[n_ref, n_pred, hits] per utterance (n rows)."""
     return np.stack((np.bincount(ref_utt, minlength=n), np.bincount(pred_utt, minlength=n),
                      np.bincount(hit_utt, minlength=n)), axis=1).astype(np.int64)
-
-
-def standard_values(c: np.ndarray) -> dict[str, float | None]:
-    """P = hits/n_pred, R = hits/n_ref, F, OS = R/P - 1, R-value of summed counts [n_ref, n_pred, hits]
-    (None where a denominator is 0; F = 0 when P + R = 0)."""
-    p, r, f = prf(int(c[2]), int(c[1]), int(c[0]))
-    return {"precision": p, "recall": r, "fscore": f, "os": over_segmentation(p, r), "rvalue": r_value(p, r)}

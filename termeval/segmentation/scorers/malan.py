@@ -185,7 +185,7 @@ def score(ref: Any, pred: Any, utts: Any, p: Any, tokens: bool = True) -> dict:
 
 
 def lenient(p: Any) -> bool:
-    return getattr(p, "compat", "") == "malan-lenient"
+    return p.compat == "malan-lenient"
 
 
 def definitions(p: Any) -> dict:

@@ -31,7 +31,7 @@ import numpy as np
 
 from termeval.core.errors import InputError
 from termeval.core.textio import iter_lines
-from termeval.std.kaldi import refs as kaldi
+from termeval.std import kaldi_refs as kaldi
 from termeval.std.score import PRESETS
 from termeval.std.xmlsafe import sniff_root
 

@@ -11,11 +11,11 @@ from typing import Optional
 from termeval.core.errors import InputError
 from termeval.core.scores import Metric, write_scores
 from termeval.core.textio import write_text
-from termeval.core.warn import warn as core_warn
 from termeval.std.categories import read_categories
 from termeval.std.detections import read_detections
 from termeval.std.f4de_reports import bsum_text, sum_text
-from termeval.std.kaldi import atwv as ka, refs as kaldi
+from termeval.std import kaldi_refs as kaldi
+from termeval.std.kaldi import atwv as ka
 from termeval.std.kaldi.category_stats import per_category_table
 from termeval.std.kaldi.recipe import RecipeRun, _trials_or_none, check_options, known_keywords, score_recipe
 from termeval.std.kwsdir import load_kws_dir
@@ -85,8 +85,7 @@ def write_into(out: str, args, r: RecipeRun, into: dict | None = None) -> tuple[
     duration = float(trials_text) if trials_text else float(r.trials)
     warnings: list[str] = []
 
-    def warn(message: str) -> None:
-        core_warn(None, message, warnings)
+    warn = warnings.append           # printed once by the driver (the Report's warnings)
     try:
         oracle = oracle_metrics(r.csv, duration, path="details/alignment.csv")
     except ZeroDivisionError:   # the Perl script dies there too
@@ -154,3 +153,9 @@ def f4de_report_files(args, r: RecipeRun) -> dict[str, str]:
     res = score_std(kws, dets, params)
     return {"f4de/sum.txt": sum_text(res, trials_per_sec=args.trials_per_sec),
             "f4de/bsum.txt": bsum_text(res, args.trials_per_sec)}
+
+
+def view(args, r: RecipeRun):
+    """report.html's section and --textgrids' tiers of the run (termeval/std/kaldi/view.py)."""
+    from termeval.std.kaldi import view as kaldi_view    # the report's modules: only with --report/--textgrids
+    return kaldi_view.view(args, r)

@@ -1,4 +1,4 @@
-"""The seed documents' own term-discovery definitions (shared/spec/seed-definitions.md):
+"""The seed documents' own term-discovery definitions (docs/tde.md §13):
 `zr2015-doc` (ZeroSpeech 2015 page, tdev2 doc, ZRC site) and `lrec2014` (Ludusan et al. 2014).
 
 common.py (spec §2: µs times, pauses, transcription, fragments, clusters), folds.py (§2.10),

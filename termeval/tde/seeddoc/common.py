@@ -14,6 +14,7 @@ import numpy as np
 
 from termeval.core.datadir import Classes, Gold, file_starts
 from termeval.core.intervals import search
+from termeval.tde.benchmarks import seed_rules
 
 SIL = "SIL"
 MS30 = 30_000                      # 30 ms in µs
@@ -26,7 +27,7 @@ def to_us(t: np.ndarray) -> np.ndarray:
 
 def keep_edge(o: np.ndarray, d: np.ndarray, mode: str) -> np.ndarray:
     """Edge-phone rule (§2.3): zr2015-doc `o > 30 ms or 2o > d` (V1), lrec2014 `>=` (V2)."""
-    if mode == "lrec2014":
+    if seed_rules(mode).edge_inclusive:
         return (o >= MS30) | (2 * o >= d)
     return (o > MS30) | (2 * o > d)
 

@@ -1,27 +1,15 @@
 """Every key of one fold (spec §1.1), from the fold's counts, for either mode."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
+from termeval.tde.benchmarks import SeedRules, seed_rules
 from termeval.tde.seeddoc import boundary, coverage, grouping, lexicon, matching
 from termeval.tde.seeddoc.common import Corpus, Strings, fscore, ratio
 from termeval.tde.seeddoc.ned import ned_stats
 from termeval.tde.seeddoc.ngrams import Levels, gold_pairs
 from termeval.tde.seeddoc.nodes import build_nodes
 
-
-@dataclass(frozen=True)
-class ModeRules:
-    mode: str
-    lmax: int                 # completion and Y n-gram lengths 3..lmax
-    overlap: str              # "time" (zr2015-doc) or "phone" (lrec2014)
-    weights: str              # "fragments" or "ordered-pairs"
-
-
-RULES = {"zr2015-doc": ModeRules("zr2015-doc", 20, "time", "fragments"),
-         "lrec2014": ModeRules("lrec2014", 30, "phone", "ordered-pairs")}
 
 PAIR_KEYS = ("matching", "grouping", "within_matching", "within_grouping")
 
@@ -30,7 +18,7 @@ def _prf(out: dict, prefix: str, p: float | None, r: float | None) -> None:
     out[f"{prefix}_precision"], out[f"{prefix}_recall"], out[f"{prefix}_fscore"] = p, r, fscore(p, r)
 
 
-def _pair_scores(c: Corpus, strings: Strings, lev: Levels, rules: ModeRules, fsid: np.ndarray,
+def _pair_scores(c: Corpus, strings: Strings, lev: Levels, rules: SeedRules, fsid: np.ndarray,
                  within: bool, out: dict, counts: dict, want_ned: bool) -> np.ndarray | None:
     """NED, matching, grouping (all pairs, or same-speaker pairs pooled: §2.9)."""
     pre = "within_" if within else ""
@@ -43,12 +31,12 @@ def _pair_scores(c: Corpus, strings: Strings, lev: Levels, rules: ModeRules, fsi
         f_group = np.zeros(len(c.f_on), np.int64)
     flat = None
     if want_ned:
-        ns = ned_stats(c, strings, fsid, c.m_frag, key, filter_overlap=rules.mode == "zr2015-doc")
+        ns = ned_stats(c, strings, fsid, c.m_frag, key, filter_overlap=rules.ned_filters_overlap)
         out[pre + "ned"] = ratio(ns.total, ns.pairs)
         counts[pre + "ned_pairs"] = ns.pairs
         flat = ns.flat
     gp = gold_pairs(lev, c.stretch, c.ph_on, c.ph_off, c.phone_mask, ph_group, 3, rules.lmax, rules.overlap)
-    nd = build_nodes(c, fsid, key, rules.mode == "zr2015-doc")
+    nd = build_nodes(c, fsid, key, rules.overlap == "time")
     per_type = rules.weights != "fragments"
     xs = matching.completed_stats(c, nd, strings, lev, ph_group, 3, rules.lmax, rules.overlap, per_type)
     p, r = matching.scores(xs, matching.gold_stats(gp, per_type), rules.weights)
@@ -56,10 +44,10 @@ def _pair_scores(c: Corpus, strings: Strings, lev: Levels, rules: ModeRules, fsi
     counts[pre + "matching_complex_nodes"] = int(nd.complex.sum())
     counts[pre + "matching_flat_x"] = int(xs["fx"].sum())
     counts[pre + "matching_flat_y"] = len(gp.k)
-    dx, dy, dxy = grouping.grouping_degrees(c, fsid, c.m_frag, key, f_group, rules.mode)
+    dx, dy, dxy = grouping.grouping_degrees(c, fsid, c.m_frag, key, f_group, rules)
     gst = grouping.grouping_stats(fsid, dx, dy, dxy)
     _prf(out, pre + "grouping", *grouping.scores(gst, rules.weights))
-    if not within and rules.mode == "zr2015-doc" and want_ned:
+    if not within and rules.pairs_coverage and want_ned:
         cov, cov_d, nd_ph = coverage.zr_coverage(c, flat, gp)
         out["coverage"], out["coverage_discoverable"] = cov, cov_d
         counts["discoverable_phones"] = nd_ph
@@ -87,21 +75,21 @@ def score_fold(c: Corpus, strings: Strings, lev: Levels, mode: str, pairs: bool 
                others: bool = True) -> tuple[dict, dict]:
     """(values, counts) of one fold. pairs: NED/matching/grouping keys (+ coverage for
     zr2015-doc); others: coverage (lrec2014), type, token, boundary."""
-    rules = RULES[mode]
+    rules = seed_rules(mode)
     out: dict = {}
     counts: dict = {"fragments": len(c.f_on), "phones": int(c.phone_mask.sum()),
                     "clusters": int(len(np.unique(c.m_cls)))}
     fsid = strings.ids(c.f_k0, c.f_k1)
     # NED (and zr2015-doc coverage) go with the pair keys, except for lrec2014's random batches,
     # where NED is a whole-corpus key (§2.10): the unit without pairs computes it
-    want_ned = mode == "zr2015-doc" or others
+    want_ned = rules.ned_per_fold or others
     for within in (False, True):
         if pairs:
             _pair_scores(c, strings, lev, rules, fsid, within, out, counts, want_ned)
         elif others:
             _ned_only(c, strings, fsid, within, out, counts)
     if others:
-        if mode == "zr2015-doc":
+        if rules.lexicon == "zr":
             n = lexicon.zr_counts(c, strings, fsid)
             sc = lexicon.zr_scores(n)
             for fam in ("type", "type_3to20", "token"):

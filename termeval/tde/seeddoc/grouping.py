@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from termeval.tde.benchmarks import SeedRules
 from termeval.tde.seeddoc.common import Corpus, ratio
 from termeval.tde.seeddoc.pairs import interval_pairs, multi_cluster_pairs, row_of, same_key_rows
 
@@ -26,16 +27,19 @@ def _count_by(keys: np.ndarray) -> np.ndarray:
 
 
 def grouping_degrees(c: Corpus, fsid: np.ndarray, m_frag: np.ndarray, m_key: np.ndarray,
-                     gold_group: np.ndarray, mode: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                     gold_group: np.ndarray, rules: SeedRules) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """dx, dy, dxy per fragment. gold_group: per fragment (0, or its speaker for within)."""
     nf = len(c.f_on)
-    lrec = mode == "lrec2014"
-    if lrec:
+    by_phone = rules.overlap == "phone"         # lrec2014: fragments overlap when they share a phone
+    if rules.grouping_lengths is not None:     # lrec2014: gold pairs among the n-grams of these lengths
         L = c.f_k1 - c.f_k0
-        in_fall = (L >= 3) & (L <= 20) & (c.stretch[c.f_k0] == c.stretch[np.maximum(c.f_k1 - 1, 0)])
-        ov = interval_pairs(c.f_file, c.f_k0, c.f_k1)             # share a phone
+        lo, hi = rules.grouping_lengths
+        in_fall = (L >= lo) & (L <= hi) & (c.stretch[c.f_k0] == c.stretch[np.maximum(c.f_k1 - 1, 0)])
     else:
         in_fall = np.ones(nf, bool)
+    if by_phone:
+        ov = interval_pairs(c.f_file, c.f_k0, c.f_k1)             # share a phone
+    else:
         ov = interval_pairs(c.f_file, c.f_on, c.f_off)           # share time (not disjoint)
     same = (fsid[ov[:, 0]] == fsid[ov[:, 1]]) & (gold_group[ov[:, 0]] == gold_group[ov[:, 1]]) \
         & in_fall[ov[:, 0]] & in_fall[ov[:, 1]] if len(ov) else np.zeros(0, bool)
@@ -67,14 +71,14 @@ def grouping_degrees(c: Corpus, fsid: np.ndarray, m_frag: np.ndarray, m_key: np.
         np.subtract.at(dx, a, mk - 1)
         np.subtract.at(dx, b, mk - 1)
         g = (fsid[a] == fsid[b]) & in_fall[a] & in_fall[b] & (gold_group[a] == gold_group[b])
-        if lrec:
+        if by_phone:
             g &= ~((c.f_file[a] == c.f_file[b]) & (c.f_k0[a] < c.f_k1[b]) & (c.f_k0[b] < c.f_k1[a]))
         else:
             o = np.minimum(c.f_off[a], c.f_off[b]) - np.maximum(c.f_on[a], c.f_on[b])
             g &= ~((c.f_file[a] == c.f_file[b]) & (o > 0))
         np.subtract.at(dxy, a[g], mk[g] - 1)
         np.subtract.at(dxy, b[g], mk[g] - 1)
-    if lrec:
+    if rules.grouping_lengths is not None:
         dxy[~in_fall] = 0
     return dx, dy, dxy
 

@@ -49,9 +49,9 @@ def time_overlapping(c: Corpus) -> np.ndarray:
     return out
 
 
-def build_nodes(c: Corpus, fsid: np.ndarray, key: np.ndarray, zr: bool) -> Nodes:
+def build_nodes(c: Corpus, fsid: np.ndarray, key: np.ndarray, time_overlap: bool) -> Nodes:
     """Nodes of the fold's fragments (fsid: string id of each); `key` = cluster key of each
-    membership row."""
+    membership row; time_overlap: fragments overlapping in time make their nodes complex."""
     nf = len(c.f_k0)
     rk = c.f_k0.astype(np.int64) * (1 << 32) + c.f_k1
     uk, of_frag = np.unique(rk, return_inverse=True)
@@ -73,7 +73,7 @@ def build_nodes(c: Corpus, fsid: np.ndarray, key: np.ndarray, zr: bool) -> Nodes
     m_node = of_frag[c.m_frag] if len(c.m_frag) else np.zeros(0, np.int64)
     pair = np.unique(np.stack([m_node, key], 1), axis=0) if len(m_node) else np.zeros((0, 2), np.int64)
     cx |= np.bincount(pair[:, 0], minlength=nn) > 1
-    if zr and nf:
+    if time_overlap and nf:
         ov = time_overlapping(c)
         cx[of_frag[ov]] = True
     return Nodes(k0, k1, sid, of_frag, cx, m_node, np.asarray(key, np.int64), c.m_frag)

@@ -8,36 +8,9 @@ import numpy as np
 
 from termeval.bootstrap.units import data_identity
 from termeval.core.scores import Metric, format_value, write_scores
-from termeval.tde.registry import coverage_warnings, print_warnings
+from termeval.tde.benchmarks import seed_rules
+from termeval.tde.shared import coverage_warnings
 from termeval.tde.seeddoc.common import fscore
-
-DEFINITIONS = {
-    "zr2015-doc": {
-        "transcription": "edge-phone-more-than-30ms-or-half", "silence": "pause-not-a-phone",
-        "empty_transcription": "fragment-discarded", "pair_overlap": "same-file-more-than-half-of-either",
-        "ned": "distinct-non-overlapping-same-class-pairs", "ned_normaliser": "max-phone-length",
-        "coverage": "paired-fragments-over-pall-phones", "coverage_discoverable": "all-fragments-within-pall-phones",
-        "ngrams": "3-20-phones-no-pause", "matching_completion": "all-minimal-edit-paths",
-        "matching_lengths": "3:20", "completed_overlapping_pairs": "dropped", "matching_weights": "fragments",
-        "grouping_weights": "fragments", "grouping_gold": "disjoint-times-any-clusters",
-        "type": "phone-string-sets", "type_3to20": "phone-string-sets-3:20", "token": "phone-range-sets",
-        "boundary": "nearest-phone-boundary-under-30ms", "boundary_gold": "word-edges-with-file-edges",
-        "within": "same-speaker-pairs-pooled", "scope": "whole-corpus", "fscore_over_folds": "mean-of-fold-fscores",
-    },
-    "lrec2014": {
-        "transcription": "edge-phone-at-least-30ms-or-half", "silence": "pause-not-a-phone",
-        "empty_transcription": "fragment-discarded", "pair_overlap": "shared-phone",
-        "ned": "distinct-same-class-pairs", "ned_normaliser": "max-phone-length",
-        "coverage": "all-fragments-over-all-phones", "ngrams": "3-30-phones-no-pause",
-        "matching_completion": "all-minimal-edit-paths", "matching_lengths": "3:30",
-        "completed_overlapping_pairs": "dropped", "matching_weights": "ordered-pairs-second-element",
-        "grouping_weights": "ordered-pairs-second-element", "grouping_gold": "disjoint-phones-any-clusters-3:20",
-        "type": "covered-corpus-per-type-average", "token": "covered-corpus-occurrences",
-        "boundary": "transcribed-edges-covered-corpus", "boundary_gold": "word-edges-with-file-edges",
-        "within": "same-speaker-pairs-pooled", "scope": "covered-corpus",
-        "fscore_over_folds": "from-mean-precision-and-recall",
-    },
-}
 
 STAGE_KEYS = {
     "matching": (("family", "matching"), ("scalar", "ned"), ("scalar", "coverage"),
@@ -75,7 +48,7 @@ def aggregate(mode: str, folds: list[dict], with_std: bool) -> tuple[dict, dict]
         p, ps = _mean_std([v[fam + "_precision"] for v in valid])
         r, rs = _mean_std([v[fam + "_recall"] for v in valid])
         fs = [fscore(v[fam + "_precision"], v[fam + "_recall"]) for v in valid]
-        if mode == "lrec2014":
+        if seed_rules(mode).f_of_means:
             f_val = fscore(p, r)
         else:
             f_val = _mean_std(fs)[0]
@@ -94,7 +67,8 @@ def aggregate(mode: str, folds: list[dict], with_std: bool) -> tuple[dict, dict]
     return out, skipped
 
 
-def report_scores(ctx, merged: list[dict], out: str) -> dict:
+def report_scores(ctx, merged: list[dict], out: str) -> tuple[dict, list[str]]:
+    """The scores of the merged folds written into `out`; (scores.json's mapping, the warnings)."""
     mode, spec = ctx.mode, ctx.spec
     if spec.kind == "random":
         # unit 0: the keys computed once on the whole corpus (no spread); 1..B: the batches
@@ -109,7 +83,7 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
     whole = merged[0]["counts"] if spec.kind != "equal" else {}
     counts = {"fragments_discarded_empty_transcription": ctx.corpus.discarded,
               "fragments": len(ctx.corpus.f_on), "classes": ctx.corpus.ncls, **whole}
-    definitions = dict(DEFINITIONS[mode], folds=str(spec))
+    definitions = dict(seed_rules(mode).definitions, folds=str(spec))
     # the gold's content digest, as the other benchmarks record it (RESULTS.md's data column)
     gold = [os.path.join(ctx.data_dir, f) for f in ("phones", "words", "reco2dur", "utt2spk")]
     extra = {"definitions": definitions, "counts": counts, "folds_skipped": skipped,
@@ -117,7 +91,7 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
              "data_id": data_identity([f for f in gold if os.path.isfile(f)], {"benchmark": mode, "folds": str(spec)})}
     result: dict[str, Any] = {"benchmark": mode}
     warnings = coverage_warnings(scores)
-    print_warnings(warnings)
+    said = list(warnings)
     for stage, keys in STAGE_KEYS.items():
         metrics = []
         for kind, k in keys:
@@ -134,7 +108,7 @@ def report_scores(ctx, merged: list[dict], out: str) -> dict:
     if ctx.prepare_counts:
         write_scores(out, "prepare", [Metric(k, v) for k, v in ctx.prepare_counts.items()], benchmark=None)
     result.update(extra)
-    return result
+    return result, said
 
 
 def summary_lines(result: dict) -> str:

@@ -4,7 +4,8 @@ Units are folds: with `--folds none` one unit (the corpus); `equal:N` N parts; f
 `random:BxFRAC` unit 0 is the whole corpus (every key but matching/grouping) and units 1..B
 the batches (matching/grouping only, §2.10). A shard holds the values and counts of its
 folds, each computed from that fold's own counts; the merge puts them in unit order, so
---nj changes no value. `args` is the step's TdeOptions (termeval/tde/options.py).
+--nj changes no value. `opts` is the step's TdeOptions (termeval/tde/options.py); the mode's
+rules are its record's (termeval/tde/benchmarks.py SeedRules).
 """
 from __future__ import annotations
 
@@ -14,13 +15,16 @@ from typing import Any
 
 import numpy as np
 
+from termeval.classes.prepare import prepare_into, prepared, temp_class_dir
 from termeval.core import stage as protocol
-from termeval.tde import registry as tde
 from termeval.core.datadir import Classes, Gold, load_classes, load_gold
 from termeval.core.errors import InputError
 from termeval.core.stage import Report, Stage, View
+from termeval.tde.benchmarks import seed_rules
+from termeval.tde.foldspec import FoldSpec, parse_folds
+from termeval.tde.shared import class_preparation
 from termeval.tde.seeddoc.common import Corpus, Strings, build_corpus
-from termeval.tde.seeddoc.folds import FoldSpec, make_folds, parse_folds
+from termeval.tde.seeddoc.folds import make_folds
 from termeval.tde.seeddoc.foldscore import score_fold
 from termeval.tde.seeddoc.ngrams import Levels
 from termeval.tde.seeddoc.report import report_scores, summary_lines
@@ -50,7 +54,7 @@ class SeedContext:
     @property
     def levels(self) -> Levels:
         if self._levels is None:
-            self._levels = Levels(self.corpus.ph_lab, 20 if self.mode == "zr2015-doc" else 30)
+            self._levels = Levels(self.corpus.ph_lab, seed_rules(self.mode).lmax)
         return self._levels
 
 
@@ -60,42 +64,34 @@ class SeedStage(Stage):
     prepares = ("classes",)     # the class preparation, replaced whole: no input may lie in it
 
     def __init__(self, mode: str) -> None:
-        if mode not in ("zr2015-doc", "lrec2014"):
-            raise ValueError(mode)
+        seed_rules(mode)               # a seed-document benchmark (ValueError otherwise)
         self.mode = mode
-        self.name = mode               # its logs and shards (termeval/tde/registry.py)
+        self.name = mode               # its logs and shards (termeval/tde/benchmarks.py)
 
-    def prepare(self, args: Any) -> None:
+    def prepare(self, opts: Any) -> None:
         """Prepare <exp>/classes if needed (what a step runs once before launching jobs)."""
-        tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"))
+        prepare_into(class_preparation(opts), os.path.join(opts.exp_dir, "classes"))
 
-    def _prepare(self, args: Any, class_dir: str) -> None:
-        if getattr(args, "job", None) is not None or getattr(args, "merge", None) is not None:
-            # jobs of one run never prepare (they would race): the step did it
-            if not tde.prepared(class_dir, tde.prepare_stamp(args)):
-                raise InputError("not prepared from this class file and these options "
-                                 "(run python -m termeval.bin.score_tde --prepare-only first)", class_dir)
-        else:
-            self.prepare(args)
-
-    def load(self, args: Any) -> SeedContext:
-        spec = parse_folds(getattr(args, "folds", "auto") or "auto", self.mode)
-        if getattr(args, "bootstrap", 0):
+    def load(self, opts: Any) -> SeedContext:
+        spec = parse_folds(opts.folds, self.mode)
+        if opts.bootstrap:
             raise InputError(f"--bootstrap: not available with --benchmark {self.mode}")
-        gold = load_gold(args.data_dir)
-        class_dir = getattr(args, "class_dir", None)
-        if class_dir is None and getattr(args, "class_file", None) is not None:
-            if args.exp_dir is None:                     # the Python API without an exp dir
-                with tde.temp_class_dir() as tmp:
-                    tde.prepare_classes(args, tmp, log=False)
-                    classes = load_classes(tmp, gold)
-                    prep = _read_counts(tmp)
+        gold = load_gold(opts.data_dir)
+        if opts.exp_dir is None:                     # the Python API without an exp dir
+            class_dir = None
+            with temp_class_dir() as tmp:
+                prepare_into(class_preparation(opts), tmp, log=False)
+                classes = load_classes(tmp, gold)
+                prep = _read_counts(tmp)
+        else:
+            class_dir = os.path.join(opts.exp_dir, "classes")
+            if protocol.is_share():
+                # jobs of one run never prepare (they would race): the step did it
+                if not prepared(class_dir, class_preparation(opts).stamp()):
+                    raise InputError("not prepared from this class file and these options "
+                                     "(run the step with --prepare-only first)", class_dir)
             else:
-                class_dir = os.path.join(args.exp_dir, "classes")
-                self._prepare(args, class_dir)
-        if class_dir is None and getattr(args, "class_file", None) is None:
-            class_dir = os.path.join(args.exp_dir, "classes")
-        if class_dir is not None:
+                self.prepare(opts)
             classes = load_classes(class_dir, gold)
             prep = _read_counts(class_dir)
         corpus = build_corpus(gold, classes, self.mode)
@@ -106,7 +102,7 @@ class SeedStage(Stage):
             units = [(-1, False, True)] + [(i, True, False) for i in range(len(folds))]
         else:
             units = [(i, True, True) for i in range(len(folds))]
-        return SeedContext(self.mode, corpus, spec, folds, units, args.data_dir, class_dir or "", prep, gold, classes)
+        return SeedContext(self.mode, corpus, spec, folds, units, opts.data_dir, class_dir or "", prep, gold, classes)
 
     def identity(self, ctx: SeedContext) -> dict:
         c = ctx.corpus
@@ -139,8 +135,8 @@ class SeedStage(Stage):
         return units
 
     def report(self, ctx: SeedContext, merged: list[dict], out: str) -> Report:
-        result = report_scores(ctx, merged, out)
-        return Report(result, summary_lines(result))
+        result, warnings = report_scores(ctx, merged, out)
+        return Report(result, summary_lines(result), tuple(warnings))
 
     def view(self, ctx: SeedContext, merged: list[dict], report: Report) -> View:
         """report.html's timeline of the gold and the fragments (termeval/tde/view.py; no boundary
@@ -161,8 +157,3 @@ def _read_counts(class_dir: str) -> dict:
             return {k: int(v) for k, v in (line.split() for line in f if line.strip())}
     except OSError:
         return {}
-
-
-def stage_factory(mode: str):
-    """Registry hook: `--benchmark zr2015-doc|lrec2014` -> its stage."""
-    return SeedStage(mode)

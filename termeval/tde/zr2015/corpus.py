@@ -1,6 +1,6 @@
 """TDE15/TDE17 corpus model: segments, the overlap predicate, transcription lookup, truncation.
 
-Spec references (../shared/spec/tde-spec.md):
+Spec references (docs/tde.md §6, the original tools' rules):
 * §2.1: a *segment* is a maximal run of lines of one file where each onset is "close" to the
   previous offset: TDE15 `numpy.isclose` (|off - on| <= 1e-8 + 1e-5 |on|), TDE17 |off - on| < 1e-5.
   We build segments from the data dir, which is sorted by (file, onset); for the shipped SIL-less
@@ -21,15 +21,13 @@ import numpy as np
 from termeval.core.datadir import Tier, file_starts
 from termeval.core.distinct import n_distinct
 from termeval.core.intervals import last_le
+from termeval.tde.benchmarks import zr15
 
 MIN_OVERLAP = 0.03        # Interval.minimum_overlap (seconds)
 MIN_FRACTION = 0.5        # Interval.minimum_overlap_fraction
-MODES = ("zr2015", "zr2017")
-
-
 def check_mode(mode: str) -> str:
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, got {mode!r}")
+    """A benchmark scored by this kernel (its quirks declared in termeval/tde/benchmarks.py)."""
+    zr15(mode)
     return mode
 
 
@@ -42,7 +40,7 @@ def raw_overlap(a_on, a_off, b_on, b_off):
 
 def is_zero(o, mode: str):
     """The 'no overlap' test: TDE15 numpy.isclose(o, 0) (|o| <= 1e-8), TDE17 o < 1e-8."""
-    return np.abs(o) <= 1e-8 if mode == "zr2015" else o < 1e-8
+    return np.abs(o) <= 1e-8 if zr15(mode).isclose_no_overlap else o < 1e-8
 
 
 def ov(a_on, a_off, b_on, b_off, mode: str):
@@ -57,7 +55,7 @@ def adjacent(prev_off, on, mode: str):
     """Segment continuation test of the TDE readers (§2.1)."""
     prev_off = np.asarray(prev_off, dtype=np.float64)
     on = np.asarray(on, dtype=np.float64)
-    if mode == "zr2015":
+    if zr15(mode).relative_adjacency:
         return np.abs(prev_off - on) <= 1e-8 + 1e-5 * np.abs(on)
     return np.abs(prev_off - on) < 1e-5
 

@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from termeval.tde.benchmarks import zr15
 from termeval.tde.zr2015.corpus import adjacent
 
 
@@ -73,7 +74,7 @@ def _sorted(f: np.ndarray, s: np.ndarray, e: np.ndarray) -> bool:
 def coverage(num: float, den: float, mode: str) -> float:
     """TDE15: NaN when num or den is ~0 (numpy.isclose). TDE17: NaN only when both are < 1e-8;
     a zero denominator with a positive numerator (a crash in the original) is NaN too."""
-    if mode == "zr2015":
+    if zr15(mode).coverage_nan_near_zero:
         if abs(den) <= 1e-8 or abs(num) <= 1e-8:
             return math.nan
         return num / den

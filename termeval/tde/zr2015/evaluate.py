@@ -32,7 +32,6 @@ from termeval.tde.zr2015.ngrams import GoldNgrams, NgramIndex, fold_gold
 from termeval.tde.zr2015.pairs import r2_occurrences
 from termeval.tde.zr2015.plan import ALL_MEASURES, ordered  # noqa: F401 (ALL_MEASURES re-exported)
 
-MODE_OF = {"zr2015": "zr2015", "zr2017": "zr2017"}  # benchmark name = mode name
 
 
 @dataclass

@@ -27,10 +27,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from termeval.tde.benchmarks import ZR15_MEASURES
 from termeval.tde.zr2015.matching import BANDS, finish
 from termeval.tde.zr2015.units import COLUMNS
 
-ALL_MEASURES = ("matching", "ned", "coverage", "grouping", "token_type", "boundary")
+ALL_MEASURES = ZR15_MEASURES
 GROUPS = {"coverage": ("coverage",), "pairs": ("ned", "grouping"), "words": ("token_type", "boundary"),
           **{f"matching{lo}-{hi}": ("matching",) for lo, hi in BANDS}}
 # what each measure reads besides the discovered fragments (store.job_prepared loads it):

@@ -14,7 +14,8 @@ import numpy as np
 
 from termeval.core.scores import Metric, TDE_STAGES, format_line, write_scores
 from termeval.core.textio import atomic_write
-from termeval.tde.tables import zr2015_tables
+from termeval.tde.benchmarks import zr15
+from termeval.tde.zr2015.tables import zr2015_tables
 from termeval.tde.zr2015.aggregate import aggregate_one, aggregate_pr, clean_one, clean_pr, fold_fscore
 
 PR = {"matching": "matching", "grouping": "grouping", "token": "token", "type": "type",
@@ -128,7 +129,7 @@ def details_text(folds: dict[str, list[dict]], nsamples: dict[str, int], benchma
     if sets and "ned" in folds[sets[0]][0] and "coverage" in folds[sets[0]][0]:
         blocks = []
         for k in sets:
-            head = [f"#cluster:  {nclusters}", f"#pairs:    {npairs}"] if benchmark == "zr2017" else []
+            head = [f"#cluster:  {nclusters}", f"#pairs:    {npairs}"] if zr15(benchmark).nlp_cluster_header else []
             blocks.append(_block(f"NLP {labels[k]}", len(folds[k]), nsamples[k],
                                  [("NED", _arr(folds[k], "ned", 1.0)),
                                   ("coverage", _arr(folds[k], "coverage", 0.0))], head))
@@ -195,8 +196,7 @@ def write_report(out: str, benchmark: str, folds: dict, values: dict, info: dict
     for fname, text in texts.items():
         with atomic_write(os.path.join(details, fname)) as f:
             f.write(text)
-    version = "VERSION_0.2.1" if benchmark == "zr2015" else "VERSION_0.2.2"
-    with atomic_write(os.path.join(details, version)) as f:
+    with atomic_write(os.path.join(details, zr15(benchmark).version_file)) as f:
         f.write("")
     if units is not None:
         zr2015_tables(os.path.join(out, "details"), info, units, values, benchmark)

@@ -33,7 +33,7 @@ from termeval.core import stage as protocol
 from termeval.core.progress import progress
 from termeval.core.errors import InputError
 from termeval.core.stage import Report, Stage, View
-from termeval.tde.registry import coverage_warnings, print_warnings
+from termeval.tde.shared import coverage_warnings
 from termeval.tde.zr2015 import evaluate
 from termeval.tde.zr2015.folds import FoldSet, fold_prefix_files, per_speaker, read_foldset, resolve_auto, whole_corpus
 from termeval.tde.zr2015.plan import (band_of, batches, group_measures, needs, ordered, share_units, union_packed,
@@ -98,7 +98,7 @@ class Zr2015Stage(Stage):
 
     def __init__(self, benchmark: str = "zr2015"):
         self.benchmark = benchmark
-        self.name = benchmark          # zr2015 or zr2017: its logs and shards (termeval/tde/registry.py)
+        self.name = benchmark          # zr2015 or zr2017: its logs and shards (termeval/tde/benchmarks.py)
 
     def measures_of(self, args: Any) -> tuple:
         measures = evaluate.ALL_MEASURES if args.measures == "all" else tuple(args.measures.split(","))
@@ -120,16 +120,16 @@ class Zr2015Stage(Stage):
         """The saved preparation of the inputs (zr2015/store.py Store), made now if needed."""
         self.measures_of(args)
         store = ensure(args.data_dir, args.class_file, resolve_folds(args.folds, args.data_dir),
-                       evaluate.MODE_OF[self.benchmark], args.exp_dir, log=log)
+                       self.benchmark, args.exp_dir, log=log)
         check_lenient(store.meta["counts"], args)
         return store
 
     def load(self, args: Any) -> Context:
         measures = self.measures_of(args)
         folds = resolve_folds(args.folds, args.data_dir)
-        if protocol.is_share(args) and args.exp_dir:
+        if protocol.is_share() and args.exp_dir:
             return self.load_share(args, measures, folds)
-        p = evaluate.prepare(args.data_dir, args.class_file, folds, evaluate.MODE_OF[self.benchmark], log=log)
+        p = evaluate.prepare(args.data_dir, args.class_file, folds, self.benchmark, log=log)
         check_lenient(p.counts, args)
         sizes = np.bincount(p.disc.occ_cls, minlength=p.disc.nclasses)
         info = run_info(p.foldsets, p.counts, int(np.count_nonzero(sizes)), int((sizes * (sizes - 1) // 2).sum()),
@@ -248,9 +248,7 @@ class Zr2015Stage(Stage):
         save_table(units_path(out, "tde15_file"), ftab)
         warnings = [resolve_auto(a.data_dir)[1]] if a.folds == "auto" and ctx.folds == "none" else []
         warnings += sil_warnings(os.path.join(a.data_dir, "phones"), self.benchmark)
-        over = coverage_warnings(values)          # overlapping fragments counted twice (TDE17)
-        print_warnings(over)
-        warnings += over
+        warnings += coverage_warnings(values)          # overlapping fragments counted twice (TDE17)
         data_id = data_identity(self.data_files(ctx), {"benchmark": self.benchmark, "folds": ctx.folds == "none",
                                                        "measures": a.measures})
         extra = {"folds": folds, "fold_labels": info["labels"], "counts": info["counts"], "data_id": data_id,
@@ -271,6 +269,7 @@ class Zr2015Stage(Stage):
         """report.html's tables, plots and the timeline of gold, fragments and the boundaries of the
         2015/2017 measure (termeval/tde/view.py), --textgrids' tiers."""
         from termeval.tde import view    # the report's modules: only with --report/--textgrids
+        from termeval.tde.zr2015 import view as zr15_view    # the timeline's boundary points: same
         p = ctx.prepared
         if p is not None:
             files, duration, phones, words, disc = p.gold.files, p.gold.duration, p.phones, p.words, p.disc
@@ -283,7 +282,7 @@ class Zr2015Stage(Stage):
         words = view.segmented_tier(words, n)
         return View(f"Term discovery: {self.benchmark}", VIEW_TABLES, view.PLOTS,
                     lambda limit: view.recordings(files, duration, view.segmented_tier(phones, n), words, frags,
-                                                  view.zr2015_points(words), limit),
+                                                  zr15_view.boundary_points(words), limit),
                     notes=("Timeline: the gold phones and words (as the 2015/2017 tools read them), the discovered "
                            "fragments coloured by class, and the boundaries of the 2015/2017 measure over each whole "
                            "recording: a word edge is hit when a fragment edge lies closer than 30 ms, missed "

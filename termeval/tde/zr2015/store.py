@@ -1,7 +1,7 @@
 """What a zr2015/zr2017 run keeps between processes and what a process holds in memory.
 
 The preparation cache: <exp-dir>/tde/zr2015/, the parsed and annotated inputs of a run, saved
-once (`steps/score_tde.sh` runs `--prepare-only` before its jobs) as one .npy file per array,
+once (the plan prepares it before the jobs: termeval/run/plan.py; `--prepare-only` alone) as one .npy file per array,
 so that each `--nj` job memory-maps what its units need instead of parsing and holding
 everything: the phone and word tiers (segment_tier's arrays), the discovered fragments after
 annotation (corpus.Fragments, with their mark tuples as a ragged array), the gold fragments

@@ -30,6 +30,7 @@ from termeval.bootstrap.units import BROKEN, MAX_STAT
 from termeval.core.arraydir import write_npz
 from termeval.core.errors import InputError
 from termeval.core.textio import atomic_write
+from termeval.tde.benchmarks import ZR15_MODES, zr15
 
 COLUMNS = {"class": ["ned_sum", "ned_pairs", "grp_i", "grp_p", "grp_g"],
            "file": ["cov_num", "cov_den", "tok_hit", "tok_disc", "tok_gold", "type_hit", "type_seen",
@@ -120,7 +121,7 @@ def fold_means(t: FoldUnits, sums: dict[str, np.ndarray]) -> dict[str, np.ndarra
         v = {k: x.reshape(B, F) for k, x in evaluate(spec, S.reshape(B * F, K)).items()}
         if "coverage" in v:        # termeval.tde.zr2015.coverage.coverage's NaN rules
             num, den = S[:, :, cols.index("cov_num")], S[:, :, cols.index("cov_den")]
-            bad = (np.abs(den) <= 1e-8) | (np.abs(num) <= 1e-8) if t.mode == "zr2015" \
+            bad = (np.abs(den) <= 1e-8) | (np.abs(num) <= 1e-8) if zr15(t.mode).coverage_nan_near_zero \
                 else ((num < 1e-8) & (den < 1e-8)) | (den == 0)
             v["coverage"] = np.where(bad, np.nan, v["coverage"])
         for fam in PR_FAMILIES[t.table]:
@@ -192,7 +193,7 @@ def load_table(path: str) -> FoldUnits:
             ids = z["ids"]
         if ids.ndim != 1 or ids.dtype.kind != "U" or len(set(ids.tolist())) != len(ids):
             raise ValueError("the unit ids are not distinct names")
-        if meta.get("table") not in COLUMNS or meta.get("mode") not in ("zr2015", "zr2017") \
+        if meta.get("table") not in COLUMNS or meta.get("mode") not in ZR15_MODES \
                 or not isinstance(meta.get("unit"), str) or not isinstance(meta.get("exact"), dict):
             raise ValueError("unknown table, mode or unit")
         K = len(COLUMNS[meta["table"]])

@@ -6,7 +6,7 @@ import os
 
 from termeval.core.scores import TDE_STAGES, Metric, format_line, fscore, write_scores
 from termeval.core.textio import atomic_write
-from termeval.tde.tables import zrc2020_tables
+from termeval.tde.zrc2020.tables import zrc2020_tables
 from termeval.tde.zrc2020.transcribe import SIL, Phones
 
 # the zrc2020 metrics in score-file order: the term discovery stages without matching P/R/F

@@ -2,7 +2,7 @@
 
   prepare   (--prepare-only, run once by the step before jobs) the classes prepared into
             <exp>/classes unless already prepared from the same bytes and options
-            (termeval.tde.registry.prepare_classes), the gold saved to <exp>/tde/gold.npz, the class
+            (termeval.classes.prepare.prepare_into), the gold saved to <exp>/tde/gold.npz, the class
             arrays to <exp>/tde/classes/ (classcache: content-keyed .npy files) with the
             transcription of every fragment (k0, k1, ncov) with the phone labels
             (classcache: what a job reads instead of the gold)
@@ -18,8 +18,8 @@
             (zrc2020/report.py, zrc2020/units.py) into the fresh `out` dir; the Report's
             summary is the score lines, `matching: ned ...`
 
-`opts` is the step's TdeOptions (termeval/tde/options.py); opts.job / opts.merge tell a job or
-the merge from one process.
+`opts` is the step's TdeOptions (termeval/tde/options.py); termeval.core.stage.is_job() /
+is_merge() tell a job or the merge from one process.
 """
 from __future__ import annotations
 
@@ -33,18 +33,18 @@ import numpy as np
 
 from termeval.bootstrap.units import data_identity
 from termeval.classes.parse import COUNT_NAMES
+from termeval.classes.prepare import prepare_into, prepared, temp_class_dir
 from termeval.core import stage as protocol
-from termeval.tde import registry as tde
 from termeval.core.datadir import Classes, load_classes
 from termeval.core.errors import InputError
 from termeval.core.scores import Metric, write_scores
 from termeval.core.stage import Report, Stage, View
+from termeval.tde.shared import class_preparation, coverage_warnings
 from termeval.tde.zrc2020 import classcache, goldcache
 from termeval.tde.zrc2020.report import final_scores, gold_warnings, summary_lines, write_report
 from termeval.tde.zrc2020.units import all_tables, save_and_bootstrap
 from termeval.tde.zrc2020.stats import Corpus, class_costs, compute_shard, from_shard, merge, to_shard
 from termeval.tde.zrc2020.transcribe import transcribe
-from termeval.core.warn import warn
 
 _corpus_memo: dict[tuple[str, str], Corpus] = {}
 
@@ -109,14 +109,14 @@ class Zrc2020Stage(Stage):
 
     def __init__(self, benchmark: str = "zrc2020"):
         self.benchmark = benchmark
-        self.name = benchmark          # its logs and shards (termeval/tde/registry.py)
+        self.name = benchmark          # its logs and shards (termeval/tde/benchmarks.py)
 
     def prepare(self, args: Any) -> None:
         """What a step runs once before launching jobs: prepare <exp>/classes if needed and
         save the gold and class arrays (<exp>/tde/) the jobs and the merge read, so that no
         job parses text and each reads only its classes."""
         kept: dict = {}
-        stamp = tde.prepare_classes(args, os.path.join(args.exp_dir, "classes"), keep=kept)[0]
+        stamp = prepare_into(class_preparation(args), os.path.join(args.exp_dir, "classes"), keep=kept)[0]
         corpus, gold_key = corpus_of(args.data_dir, os.path.join(args.exp_dir, "tde", "gold.npz"))
         key, cache = f"{stamp} {gold_key}", os.path.join(args.exp_dir, "tde", "classes")
         if not classcache.valid(cache, key, transcribed=True):
@@ -132,34 +132,34 @@ class Zrc2020Stage(Stage):
         """One process: everything. A job or the merge: the gold and the class boundaries only
         (a job reads its classes in `compute`, the merge none)."""
         exp = args.exp_dir
-        if exp is not None and getattr(args, "job", None) is not None:
+        if exp is not None and protocol.is_job():
             ctx = self._load_job(args)
             if ctx is not None:
                 return ctx
         corpus, gold_key = corpus_of(args.data_dir, os.path.join(exp, "tde", "gold.npz") if exp else None,
-                                     words=getattr(args, "job", None) is None)   # a job scores no word
+                                     words=not protocol.is_job())   # a job scores no word
         if exp is None:
-            with tde.temp_class_dir() as tmp:
+            with temp_class_dir() as tmp:
                 kept: dict = {}
-                stamp, _ = tde.prepare_classes(args, tmp, log=False, keep=kept)
+                stamp, _ = prepare_into(class_preparation(args), tmp, log=False, keep=kept)
                 # the parsed classes as reading the dir back would give them (not read back)
                 fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
                 classes = fresh if fresh is not None else load_classes(tmp, corpus.gold)
                 return Context(args, corpus, gold_key, classes, stamp, read_counts(tmp), classes.starts)
         class_dir = os.path.join(exp, "classes")
         cache = os.path.join(exp, "tde", "classes")
-        if protocol.is_share(args):   # jobs of one run never prepare (they would race): the step did it
-            stamp = tde.prepare_stamp(args)
-            if not tde.prepared(class_dir, stamp):
+        if protocol.is_share():   # jobs of one run never prepare (they would race): the step did it
+            stamp = class_preparation(args).stamp()
+            if not prepared(class_dir, stamp):
                 raise InputError("not prepared from this class file and these options "
-                                 "(run python -m termeval.bin.score_tde --prepare-only first)", class_dir)
+                                 "(run the step with --prepare-only first)", class_dir)
             key = f"{stamp} {gold_key}"
             if classcache.valid(cache, key):
                 return Context(args, corpus, gold_key, None, stamp, read_counts(class_dir),
                                classcache.starts(cache), cache)
         else:
             kept: dict = {}
-            stamp = tde.prepare_classes(args, class_dir, keep=kept)[0]
+            stamp = prepare_into(class_preparation(args), class_dir, keep=kept)[0]
             # prepared now: the parsed classes as reading the dir back would give them
             fresh = classcache.from_preparation(kept["prep"], corpus.gold) if "prep" in kept else None
             if fresh is not None:
@@ -172,9 +172,9 @@ class Zrc2020Stage(Stage):
         """A job of a step that ran --prepare-only: the class boundaries, the phone labels and
         the file names, nothing of the gold's times (None: nothing saved for these inputs)."""
         class_dir, cache = os.path.join(args.exp_dir, "classes"), os.path.join(args.exp_dir, "tde", "classes")
-        stamp = tde.prepare_stamp(args)
+        stamp = class_preparation(args).stamp()
         gold_key = goldcache.stamp(args.data_dir)
-        if not (tde.prepared(class_dir, stamp) and classcache.valid(cache, f"{stamp} {gold_key}", transcribed=True)):
+        if not (prepared(class_dir, stamp) and classcache.valid(cache, f"{stamp} {gold_key}", transcribed=True)):
             return None
         label, labels, files = classcache.labels(cache)
         return Context(args, Corpus.labels_only(files, label, labels, args.data_dir), gold_key, None, stamp,
@@ -189,7 +189,7 @@ class Zrc2020Stage(Stage):
 
     def compute(self, ctx: Context, lo: int, hi: int) -> protocol.Shard:
         t = time.time()
-        workers = getattr(ctx.args, "workers", 1)
+        workers = ctx.args.workers
         if ctx.classes is None:     # a job: its classes alone, renumbered from 0
             tr = classcache.transcribed(ctx.class_cache, lo, hi) if ctx.transcribed else None
             st = compute_shard(ctx.corpus, classcache.load_range(ctx.class_cache, lo, hi), 0, hi - lo,
@@ -208,8 +208,8 @@ class Zrc2020Stage(Stage):
         parts: dict = {}
         # a merge scores nothing else: it may drop gold arrays once used, after the process
         # memos forget them (`termeval score-tde --nj N` merges in process, and may score again)
-        lean = getattr(ctx.args, "merge", None) is not None
-        if getattr(ctx.args, "report", False) or getattr(ctx.args, "textgrids", False):
+        lean = protocol.is_merge()
+        if ctx.args.report or ctx.args.textgrids:
             from termeval.tde.view import head_tier    # the report's modules: only with --report/--textgrids
             ctx.view_words = head_tier(ctx.corpus.gold.words,          # what `view` shows (lean drops them)
                                        None if ctx.args.textgrids else ctx.args.report_files)
@@ -238,11 +238,7 @@ class Zrc2020Stage(Stage):
                 "bootstrap": {"n": a.bootstrap, "seed": a.seed, "level": a.ci, "unit": a.bootstrap_unit,
                               "class_metrics_unit": "class"},
                 "warnings": gold_warnings(ctx.corpus.phones, a.data_dir)}
-        for w in more["warnings"]:
-            warn("score_tde.py", w)
-        over = tde.coverage_warnings(final_scores(metrics))     # coverage > 1 (never for tdev2's)
-        tde.print_warnings(over)
-        more["warnings"] += over
+        more["warnings"] += coverage_warnings(final_scores(metrics))     # coverage > 1 (never for tdev2's)
         warnings = tuple(more["warnings"])
         write_report(out, metrics, counts, stats, self.benchmark, ci, more, tables=(ctx.corpus, parts), into=scores)
         return Report(scores, summary_lines(scores), warnings)
@@ -250,6 +246,7 @@ class Zrc2020Stage(Stage):
     def view(self, ctx: Context, merged: tuple, report: Report) -> View:
         """report.html's tables, plots and timeline (termeval/tde/view.py), --textgrids' tiers."""
         from termeval.tde import view    # the report's modules: only with --report/--textgrids
+        from termeval.tde.zrc2020 import view as zrc_view    # the timeline's boundary points: same
         if ctx.classes is not None:
             c = ctx.classes
             frags = view.Fragments(c.file, c.onset, c.offset, c.cls, c.names)
@@ -258,7 +255,7 @@ class Zrc2020Stage(Stage):
             frags = view.Fragments(file, onset, offset, cls, names)
         words = ctx.view_words if ctx.view_words is not None else ctx.corpus.gold.words
         gold = ctx.corpus.gold
-        points = view.zrc2020_points(ctx.corpus.phones, words) if len(ctx.corpus.phones.onset) else None
+        points = zrc_view.boundary_points(ctx.corpus.phones, words)
         return View(f"Term discovery: {self.benchmark}", view.TABLES, view.PLOTS,
                     lambda limit: view.recordings(gold.files, gold.duration, gold.phones, words, frags, points, limit),
                     notes=view.NOTES)
