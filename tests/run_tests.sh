@@ -11,7 +11,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . ./path.sh
 utils/setup_env.sh test     # the test-only packages (requirements-test.txt), on first use only
-jobs=${TERMEVAL_TEST_JOBS:-$(nproc 2>/dev/null || echo 1)}
+# Byte code for the hundreds of Python processes the tests start, compiled once per checkout
+# into tools/venv (git-ignored): where PYTHONDONTWRITEBYTECODE is set (some CI machines), each
+# of them would compile termeval's modules again, about a quarter of the suite's CPU time.
+unset PYTHONDONTWRITEBYTECODE
+export PYTHONPYCACHEPREFIX=$PWD/tools/venv/pycache
+# (nproc counts OMP_NUM_THREADS, which path.sh sets to 1 for the steps' numpy)
+jobs=${TERMEVAL_TEST_JOBS:-$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc 2>/dev/null || echo 1)}
 case $jobs in ''|*[!0-9]*) echo "run_tests.sh: error: TERMEVAL_TEST_JOBS: expected a whole number, got '$jobs'" >&2; exit 2 ;; esac
 [ "$jobs" -le 4 ] || jobs=4
 if [ "$jobs" -le 1 ]; then workers=(-p no:xdist); else workers=(-n "$jobs" --dist loadscope); fi
