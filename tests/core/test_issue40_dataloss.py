@@ -238,7 +238,7 @@ def test_6_an_unusable_home_means_no_cache(monkeypatch, capsys, home):
 
 def test_6_no_byte_code_cache_at_the_root(tmp_path):
     code = "import os, sys; print(os.environ.get('PYTHONPYCACHEPREFIX'), sys.dont_write_bytecode)"
-    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "PYTHONDONTWRITEBYTECODE")}
+    env = {k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "PYTHONDONTWRITEBYTECODE", "PYTHONPYCACHEPREFIX")}
     for home, want in (("", "None True"), ("/", "None True"), (str(tmp_path), f"{tmp_path}/.cache/termeval/pycache False")):
         r = subprocess.run([f"{ROOT}/utils/termeval_python.sh", "-c", code], capture_output=True, text=True,
                            env=dict(env, HOME=home))
