@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from html import escape, unescape
 from typing import Any, Iterable, Mapping, Sequence
 
+from termeval.core.publish import shown
 from termeval.core.version import __version__
 from termeval.report import svg, tables as tables_
 
@@ -236,13 +237,14 @@ def parse(text: str) -> list[Part]:
 def render(exp_dir: str, parts: Iterable[Part]) -> str:
     parts = list(parts)
     nav = "".join(f'<li><a href="#sec-{escape(p.sid)}">{escape(p.title)}</a></li>' for p in parts)
-    name = os.path.basename(os.path.normpath(os.path.abspath(exp_dir)))
+    where = shown(os.path.abspath(exp_dir))      # where the page will be, never a publish temporary
+    name = os.path.basename(os.path.normpath(where))
     when = datetime.datetime.now().isoformat(timespec="seconds")
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f'<meta http-equiv="Content-Security-Policy" content="{CSP}">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
             f"<title>termeval report: {escape(name)}</title><style>{asset('report.css')}</style></head>\n<body>"
-            f'<header><h1>termeval report: {escape(name)}</h1><p class="te-meta">{escape(os.path.abspath(exp_dir))}'
+            f'<header><h1>termeval report: {escape(name)}</h1><p class="te-meta">{escape(where)}'
             f" &middot; updated {when} &middot; termeval {escape(__version__)}</p>"
             f'<nav><ul>{nav}</ul></nav></header>\n<main>\n' + "".join(p.html for p in parts)
             + f"</main>\n<script>{asset('report.js')}</script></body></html>\n")

@@ -14,6 +14,7 @@ import os
 from typing import Any, Sequence
 
 from termeval.core.options import ReportOptions, flag_of
+from termeval.core.publish import shown
 from termeval.core.stage import Report, Stage
 from termeval.core.textio import atomic_write
 from termeval.report import page, timeline
@@ -43,7 +44,8 @@ def settings_of(opts: Any) -> dict[str, str]:
     for f in dataclasses.fields(opts):
         if f.name in NOT_SETTINGS or not f.metadata.get("cli", True) or f.metadata.get("hidden"):
             continue
-        out[f.name if f.metadata.get("positional") else flag_of(f)] = _text(getattr(opts, f.name))
+        # a path inside a publish temporary (zrc's languages) as the user will find it
+        out[f.name if f.metadata.get("positional") else flag_of(f)] = shown(_text(getattr(opts, f.name)))
     return out
 
 

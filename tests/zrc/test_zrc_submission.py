@@ -176,6 +176,8 @@ def test_tiny_languages_end_to_end(layout, capsys):
     assert te["ned"] == 0.25 and te["benchmark"] == "zrc2020"
     page = (sub / "scores" / "termeval" / "english" / "report.html").read_text()     # docs/report.md
     assert '<table class="te-score" data-file="scores/matching">' in page and "te-tl-data" in page
+    # the page names where it and its data dir are, never the run's publish temporary
+    assert ".termeval-tmp." not in page and f"{sub}/scores/termeval/english/data<" in page
     out = captured.out.splitlines()
     assert out[0].split()[:3] == ["language", "NED", "cov"] and out[1].split()[:3] == ["english", "25.00", "100.00"]
     assert not [n for n in os.listdir(sub) if n.startswith(".scores")]
