@@ -9,28 +9,41 @@ termeval/<package>/options.py).
 """
 from __future__ import annotations
 
-from termeval.core.declaration import Step, by_name
-from termeval.steps.gold import EXPORT_ZR, PREPARE_GOLD, VALIDATE_ALIGNMENT_DIR
-from termeval.steps.results import COMPARE_SYSTEMS, SUMMARIZE_SCORES
-from termeval.steps.segmentation import (CONVERT_SEGMENTS, EXPORT_TEXT, SCORE_SEGMENTATION, SCORE_TEXT_SEGMENTATION,
-                                         TEXT_TO_TIMES)
-from termeval.steps.std import KWSEVAL, MEASURE_RESOURCES, PREPARE_KWS, SCORE_QUESST, SCORE_RESOURCES, SCORE_STD
-from termeval.steps.tde import PREPARE_CLASSES, SCORE_TDE
-from termeval.steps.units import SCORE_DISCOPHON, SCORE_UNITS
-from termeval.steps.zrc import SCORE_ZRC_SUBMISSION
+import importlib
 
-STEPS: dict[str, Step] = dict(sorted(by_name((
-    SCORE_TDE, PREPARE_CLASSES, SCORE_STD, KWSEVAL, SCORE_QUESST, SCORE_RESOURCES, MEASURE_RESOURCES, PREPARE_KWS,
-    SCORE_SEGMENTATION, CONVERT_SEGMENTS, SCORE_TEXT_SEGMENTATION, EXPORT_TEXT, TEXT_TO_TIMES, PREPARE_GOLD,
-    VALIDATE_ALIGNMENT_DIR, EXPORT_ZR, SUMMARIZE_SCORES, COMPARE_SYSTEMS, SCORE_ZRC_SUBMISSION, SCORE_UNITS,
-    SCORE_DISCOPHON)).items()))
+from termeval.core.declaration import Step, by_name
+
+# each record's module: a step's entry point imports its own record only (the other steps'
+# options and tables cost about 0.15 CPU-s of imports at every start of a step's process)
+_MODULE = {
+    "SCORE_TDE": "tde", "PREPARE_CLASSES": "tde",
+    "SCORE_STD": "std", "KWSEVAL": "std", "SCORE_QUESST": "std", "SCORE_RESOURCES": "std",
+    "MEASURE_RESOURCES": "std", "PREPARE_KWS": "std",
+    "SCORE_SEGMENTATION": "segmentation", "CONVERT_SEGMENTS": "segmentation",
+    "SCORE_TEXT_SEGMENTATION": "segmentation", "EXPORT_TEXT": "segmentation", "TEXT_TO_TIMES": "segmentation",
+    "PREPARE_GOLD": "gold", "VALIDATE_ALIGNMENT_DIR": "gold", "EXPORT_ZR": "gold",
+    "SUMMARIZE_SCORES": "results", "COMPARE_SYSTEMS": "results",
+    "SCORE_ZRC_SUBMISSION": "zrc", "SCORE_UNITS": "units", "SCORE_DISCOPHON": "units",
+}
+_steps: dict[str, Step] = {}
+
+
+def __getattr__(name: str):
+    """A step's record (SCORE_TDE, ...) from its own module, or STEPS: every record by name."""
+    if name in _MODULE:
+        return getattr(importlib.import_module(f"termeval.steps.{_MODULE[name]}"), name)
+    if name == "STEPS":
+        if not _steps:
+            _steps.update(sorted(by_name(tuple(__getattr__(n) for n in _MODULE)).items()))
+        return _steps
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def step(name: str) -> Step:
     """The step named `name` (score_tde) or `score-tde` (its command)."""
-    return STEPS[name.replace("-", "_")]
+    return __getattr__("STEPS")[name.replace("-", "_")]
 
 
 def commands() -> dict[str, str]:
     """{command: one-line summary} of every step, for `termeval --help`."""
-    return {s.command: s.summary for s in STEPS.values()}
+    return {s.command: s.summary for s in __getattr__("STEPS").values()}
