@@ -208,8 +208,11 @@ def check_io(stage: Stage, opts: Any, exp_dir: str | None) -> tuple[list[str], l
     are put in place, `publish`; the user cache refuses a directory among them, `usercache`)."""
     ins, outs, dirs = io_paths(stage, opts, exp_dir)
     if exp_dir is not None:
+        files = file_outputs(exp_dir, getattr(stage, "outputs", DEFAULT_OUTPUTS))
+        if isinstance(opts, ReportOptions) and opts.report:   # a file the run writes, whether it exists or not
+            files.append(os.path.join(exp_dir, REPORT_PAGE))
         check_outputs(getattr(stage, "name", "") or "this step", ins, outs + logs_and_shards(stage, exp_dir),
-                      [exp_dir, *dirs], file_outputs(exp_dir, getattr(stage, "outputs", DEFAULT_OUTPUTS)))
+                      [exp_dir, *dirs], files)
         outs = [exp_dir, *outs]
     return list(ins), list(outs)
 

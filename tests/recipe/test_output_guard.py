@@ -83,6 +83,20 @@ def test_summary_onto_the_gold_is_refused(root, work):
     assert not (work / "exp" / "t" / "scores").exists()
 
 
+@pytest.mark.parametrize("nj", ["1", "2"])
+@pytest.mark.parametrize("name,inp", [("score_tde.sh", "x.class"), ("score_segmentation.sh", "seg.txt")])
+def test_the_data_dir_as_exp_dir_is_refused_before_any_job(root, work, name, inp, nj):
+    """report.html would be a file among the data dir's files: refused before the jobs and the
+    class preparation, which used to write classes/, tde/ and jobs/ there first."""
+    before = sorted(os.listdir(work / "data"))
+    r = step(root, work, name, "--nj", nj, "data", inp, "data")
+    assert r.returncode == 1 and "Traceback" not in r.stderr
+    assert "error: data/report.html: the output of " in last_line(r)
+    assert last_line(r).endswith(" is a file in its input directory data, whose files it reads: it could "
+                                 "overwrite one; choose another output")
+    assert sorted(n for n in os.listdir(work / "data") if n != "log") == before      # the refusal's log aside
+
+
 @pytest.mark.parametrize("where", ["scores", "details"])
 def test_an_input_inside_the_outputs_is_refused(root, work, where):
     texts(work)
