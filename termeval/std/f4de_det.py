@@ -107,6 +107,20 @@ def actual_threshold(blocks: dict) -> Optional[float]:
     return (min(ys) + max(ns)) / 2
 
 
+def _largest_between(blocks: dict, st: dict, scores: str, start: str, low: float, high: float) -> Optional[float]:
+    """The largest of each block's `scores` (targ or nontarg, sorted) from its `start` index
+    on, below `high` and above `low` (None: none)."""
+    best = None
+    for b, blk in blocks.items():
+        values = getattr(blk, scores)
+        i = st[b][start]
+        while i < len(values) and values[i] < high:
+            if values[i] > low and (best is None or best < values[i]):
+                best = values[i]
+            i += 1
+    return best
+
+
 def _next_min(st: dict, blocks: dict, cur: float, style: int) -> Optional[float]:
     """The next threshold of updateMinScoreForBlockWeighted (None: the sweep is over)."""
     nt_v = nn_v = None
@@ -128,23 +142,8 @@ def _next_min(st: dict, blocks: dict, cur: float, style: int) -> Optional[float]
     n_min = min(cands)
     if style == 1:
         return n_min
-    nnn = nnt = None
-    if nt_v is not None:
-        for b, blk in blocks.items():
-            i = st[b]["pni"]
-            while i < len(blk.nontarg) and blk.nontarg[i] < nt_v:
-                v = blk.nontarg[i]
-                if v > (0.0 if nn_v is None else nn_v) and (nnn is None or nnn < v):
-                    nnn = v
-                i += 1
-    if nn_v is not None:
-        for b, blk in blocks.items():
-            i = st[b]["pti"]
-            while i < len(blk.targ) and blk.targ[i] < nn_v:
-                v = blk.targ[i]
-                if v > (0.0 if nt_v is None else nt_v) and (nnt is None or nnt < v):
-                    nnt = v
-                i += 1
+    nnn = None if nt_v is None else _largest_between(blocks, st, "nontarg", "pni", 0.0 if nn_v is None else nn_v, nt_v)
+    nnt = None if nn_v is None else _largest_between(blocks, st, "targ", "pti", 0.0 if nt_v is None else nt_v, nn_v)
     if nt_v is not None and nn_v is not None:
         if nnn is not None and nt_v > nn_v and nt_v > nnn:
             if nnn > nn_v:

@@ -148,18 +148,18 @@ def run_f4de(f4de_dir: str, case_dir: str, argv: list[str], work: str, seed: str
     return dt
 
 
-def run_termeval(case_dir: str, argv: list[str], work: str) -> float:
-    """termeval's KWSEval (termeval.bin.kwseval.main) in this process, in `work`."""
+def kwseval_in(work: str, argv: list[str]) -> tuple[str, int]:
+    """termeval's KWSEval (termeval.bin.kwseval.main) in this process with `work` as its
+    current directory: (its stdout, its exit code); a crash is exit 99 with its line on stdout
+    (a difference to report)."""
     from termeval.bin import kwseval
-    _out_dirs(work)
     buf = io.StringIO()
     cwd = os.getcwd()
-    t = time.perf_counter()
     os.chdir(work)
     try:
         with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
             try:
-                rc = kwseval.main(full_argv(case_dir, argv))
+                rc = kwseval.main(argv)
             except SystemExit as e:
                 rc = e.code if isinstance(e.code, int) else 1
             except Exception as e:          # noqa: BLE001 - a crash is a difference to report
@@ -167,8 +167,17 @@ def run_termeval(case_dir: str, argv: list[str], work: str) -> float:
                 rc = 99
     finally:
         os.chdir(cwd)
+    return buf.getvalue(), rc
+
+
+def run_termeval(case_dir: str, argv: list[str], work: str) -> float:
+    """termeval's KWSEval on a generated case in `work` (its stdout and exit code saved there);
+    returns the time it took."""
+    _out_dirs(work)
+    t = time.perf_counter()
+    out, rc = kwseval_in(work, full_argv(case_dir, argv))
     dt = time.perf_counter() - t
-    _save_run(work, buf.getvalue().encode(), rc)
+    _save_run(work, out.encode(), rc)
     return dt
 
 

@@ -21,8 +21,6 @@ With $F4DE_DIR, test_live_cases runs both tools on fresh cases (kws_harness itse
 """
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import os
 import re
@@ -31,7 +29,6 @@ import tarfile
 
 import pytest
 
-from termeval.bin import kwseval
 from termeval.std import det
 from termeval.std.oracle import oracle_metrics
 
@@ -112,16 +109,9 @@ def test_tester_cases(recorded, tmp_path):
         run = tmp_path / case / "run"
         run.mkdir(parents=True)
         os.symlink(os.path.join(recorded, case, "common"), tmp_path / case / "common")
-        buf = io.StringIO()
-        cwd = os.getcwd()
-        os.chdir(run)
-        try:
-            with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
-                rc = kwseval.main(argv)
-        finally:
-            os.chdir(cwd)
+        out, rc = harness.kwseval_in(str(run), argv)
         got = harness.files_of(str(run))
-        got.update({"STDOUT": buf.getvalue().encode(), "EXIT": f"{rc}\n".encode()})
+        got.update({"STDOUT": out.encode(), "EXIT": f"{rc}\n".encode()})
         _check(bad, case, harness.compare_runs(_ref(os.path.join(recorded, case, name)), got))
         n += 1
     assert n == 11
@@ -137,17 +127,10 @@ def _kaldi_replay(case_in: str, root: str) -> dict:
             case[name] = f.read()
     os.makedirs(root)
     kaldi_e2e.layout_inputs(root, case)
-    buf = io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(root)
-    try:
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
-            rc = kwseval.main(kaldi_e2e.SCRIPT_ARGV)
-    finally:
-        os.chdir(cwd)
+    printed, rc = harness.kwseval_in(root, kaldi_e2e.SCRIPT_ARGV)
     res = os.path.join(root, kaldi_e2e.RESULTS)
     out = {k: v for k, v in harness.files_of(res).items() if k != "kwslist.xml"}
-    stdout = kaldi_e2e.ECHO + buf.getvalue()
+    stdout = kaldi_e2e.ECHO + printed
     if rc == 0:
         line = next(x for x in out["sum.txt"].decode().splitlines() if "TotDur" in x)
         duration = float(re.sub(r"\s", "", line.split("|")[2]))

@@ -54,18 +54,8 @@ def run_f4de(f4de_dir: str, argv: list[str], run: str) -> None:
 
 
 def run_termeval(argv: list[str], run: str) -> None:
-    import contextlib
-    import io
-    from termeval.bin import kwseval
-    buf = io.StringIO()
-    cwd = os.getcwd()
-    os.chdir(run)
-    try:
-        with contextlib.redirect_stdout(buf), contextlib.redirect_stderr(io.StringIO()):
-            rc = kwseval.main(argv)
-    finally:
-        os.chdir(cwd)
-    _save(run, buf.getvalue().encode(), rc)
+    out, rc = harness.kwseval_in(run, argv)
+    _save(run, out.encode(), rc)
 
 
 def _save(run: str, out: bytes, rc: int) -> None:
